@@ -1,0 +1,13 @@
+import { apiKeyActivities } from './api-keys.ts';
+import type { ActivityDeps } from './deps.ts';
+
+export type { ActivityDeps } from './deps.ts';
+
+/** Every activity the worker registers, built around injected dependencies. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...apiKeyActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,31 @@
+import { parseArgs } from 'node:util';
+import { createChannel, listChannels, setChannelStatus } from './channels.ts';
+import type { AdminContext } from './context.ts';
+import { AdminError } from './errors.ts';
+
+function onePositional(args: string[], what: string): string {
+  const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
+  if (positionals.length !== 1) throw new AdminError(`expected exactly one ${what}`);
+  return positionals[0]!;
+}
+
+export const channelCommands = {
+  create: async (args: string[], ctx: AdminContext) => {
+    const { positionals, values } = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { 'redirect-url': { type: 'string' }, 'rate-limit': { type: 'string' }, contact: { type: 'string' } },
+    });
+    if (positionals.length !== 1) throw new AdminError('expected exactly one channel name');
+    return createChannel(ctx, { name: positionals[0]!, redirectUrl: values['redirect-url'], rateLimit: values['rate-limit'], contact: values.contact });
+  },
+  suspend: (args: string[], ctx: AdminContext) => setChannelStatus(ctx, onePositional(args, 'channel name'), 'suspended'),
+  reinstate: (args: string[], ctx: AdminContext) => setChannelStatus(ctx, onePositional(args, 'channel name'), 'active'),
+  list: (args: string[], ctx: AdminContext) => {
+    parseArgs({ args, strict: true });
+    return listChannels(ctx);
+  },
+};
+
+export { onePositional };

@@ -1,0 +1,42 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import { loadConfig } from '../api/config.ts';
+import { ormOptions } from '../db/orm.ts';
+import { migrate } from '../db/migrate.ts';
+import { systemClock } from '../domain/clock.ts';
+import { connectTemporalClient } from '../infra/processes.ts';
+import { readRuntimeFile } from '../infra/services.ts';
+import type { AdminContext } from './context.ts';
+
+/**
+ * The CLI works on the configured servers, or on the embedded ones of a running `npm start`
+ * (found through DATA_DIR/runtime.json). Temporal is connected only by commands that need it.
+ */
+export async function openAdminContext(): Promise<{ ctx: AdminContext; close: () => Promise<void> }> {
+  const config = loadConfig();
+  const runtime = config.databaseUrl && config.temporal.address ? undefined : await readRuntimeFile(config.dataDir);
+  const databaseUrl = config.databaseUrl ?? runtime?.databaseUrl;
+  const temporalAddress = config.temporal.address ?? runtime?.temporalAddress;
+  if (!databaseUrl) throw new Error('no database: start the service with `npm start` first, or set DATABASE_URL');
+  const orm = await MikroORM.init(ormOptions(databaseUrl));
+  await migrate(orm, databaseUrl);
+  let temporal: { client: Client; close: () => Promise<void> } | undefined;
+  const ctx: AdminContext = {
+    orm,
+    clock: systemClock,
+    environment: config.environment,
+    taskQueue: config.temporal.taskQueue,
+    temporal: async () => {
+      if (!temporalAddress) throw new Error('no Temporal: start the service with `npm start` first, or set TEMPORAL_ADDRESS');
+      temporal ??= await connectTemporalClient(temporalAddress, config.temporal.namespace);
+      return temporal.client;
+    },
+  };
+  return {
+    ctx,
+    close: async () => {
+      await temporal?.close();
+      await orm.close();
+    },
+  };
+}

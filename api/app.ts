@@ -1,0 +1,32 @@
+import { RequestContext } from '@mikro-orm/core';
+import express, { type Express } from 'express';
+import type { AppDeps } from './context.ts';
+import { DISTRIBUTION_BASE, distributionOperations } from './distribution/index.ts';
+import { health } from './health.ts';
+import { interfaceRouter } from './interface-router.ts';
+import { errorHandler, notFound } from './middleware/errors.ts';
+import { httpsOnly } from './middleware/https-only.ts';
+import { parseJsonBody, requireJsonBody } from './middleware/json-body.ts';
+import { requestId } from './middleware/request-id.ts';
+import { problemIndex, problemPage } from './problem-pages.ts';
+
+/** The whole HTTP surface, built apart from any listener so tests can serve it on their own port. */
+export function createApp(deps: AppDeps, options: { publicOrigin: string }): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.http.trustProxy);
+  app.set('strict routing', true);
+  app.locals.publicOrigin = options.publicOrigin;
+
+  app.use(requestId);
+  app.use(httpsOnly);
+  app.use((_req, _res, next) => RequestContext.create(deps.orm.em, next));
+  app.get('/health', health(deps));
+  app.get('/problems/', problemIndex);
+  app.get('/problems/:slug', problemPage);
+  app.use(requireJsonBody, parseJsonBody);
+  app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps));
+  app.use(notFound);
+  app.use(errorHandler(deps.log));
+  return app;
+}

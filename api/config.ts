@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1');
+
+const environmentSchema = z.object({
+  SVC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+  DATABASE_URL: z.url().optional(),
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('distribution'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8443),
+  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  TLS_CERT: z.string().optional(),
+  TLS_KEY: z.string().optional(),
+  TRUST_PROXY: booleanFlag,
+  PUBLIC_ORIGIN: z.url().optional(),
+  /** Secret from which the service derives cursor tags and approximate points; 32+ bytes, base64 or hex. */
+  SERVER_SECRET: z.string().min(32).optional(),
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;
+
+export interface ServiceConfig {
+  environment: 'sandbox' | 'production';
+  databaseUrl: string | undefined;
+  temporal: { address: string | undefined; namespace: string; taskQueue: string };
+  dataDir: string;
+  http: { host: string; port: number; plainPort: number; tlsCert?: string; tlsKey?: string; trustProxy: boolean };
+  publicOrigin: string | undefined;
+  serverSecret: string | undefined;
+  authFailureLimit: number;
+  logLevel: Environment['LOG_LEVEL'];
+}
+
+/** Reads the process environment once; a bad value stops the process with the variable's name. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    environment: e.SVC_ENVIRONMENT,
+    databaseUrl: e.DATABASE_URL,
+    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
+    dataDir: e.DATA_DIR,
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      plainPort: e.HTTP_PORT,
+      ...(e.TLS_CERT ? { tlsCert: e.TLS_CERT } : {}),
+      ...(e.TLS_KEY ? { tlsKey: e.TLS_KEY } : {}),
+      trustProxy: e.TRUST_PROXY,
+    },
+    publicOrigin: e.PUBLIC_ORIGIN,
+    serverSecret: e.SERVER_SECRET,
+    authFailureLimit: e.AUTH_FAILURE_LIMIT,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,7 @@
+import type { Operation } from '../operations.ts';
+import { getChannel } from './channel.ts';
+
+export const DISTRIBUTION_BASE = '/api/v1/distribution';
+
+/** Every operation of the distribution interface, served or planned. */
+export const distributionOperations: Operation[] = [getChannel as Operation];

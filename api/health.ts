@@ -1,0 +1,34 @@
+import type { RequestHandler } from 'express';
+import type { AppDeps } from './context.ts';
+
+async function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** 200 when Postgres and Temporal both answer, 503 naming the one that does not. */
+export function health({ orm, temporal }: AppDeps): RequestHandler {
+  return async (_req, res) => {
+    const check = async (work: () => Promise<unknown>) => {
+      try {
+        await within(2000, work());
+        return 'ok' as const;
+      } catch {
+        return 'unavailable' as const;
+      }
+    };
+    const [postgres, temporalState] = await Promise.all([
+      check(() => orm.em.getConnection().execute('select 1')),
+      check(() => temporal.workflowService.getSystemInfo({})),
+    ]);
+    const ok = postgres === 'ok' && temporalState === 'ok';
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks: { postgres, temporal: temporalState } });
+  };
+}

@@ -1,0 +1,85 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import { missingScopes } from '../domain/scopes.ts';
+import { callerOf, type AppDeps } from './context.ts';
+import { authenticate } from './middleware/authenticate.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
+import { expressPath, type HttpMethod, type Operation } from './operations.ts';
+import { ProblemError, sendProblem } from './problem.ts';
+import { toParameterErrors, type InputLocation } from './validation.ts';
+
+function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: InputLocation): T {
+  if (!schema) return undefined as T;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ProblemError('invalid_parameters', { errors: toParameterErrors(parsed.error, where) });
+  return parsed.data;
+}
+
+function requireScopes(operation: Operation): RequestHandler {
+  return (_req, res, next) => {
+    const missing = missingScopes(callerOf(res).key.scopes, operation.scopes ?? []);
+    if (missing.length > 0) {
+      throw new ProblemError('insufficient_scope', {
+        required_scopes: missing,
+        headers: { 'WWW-Authenticate': `Bearer realm="distribution", error="insufficient_scope", scope="${missing.join(' ')}"` },
+      });
+    }
+    next();
+  };
+}
+
+function deprecationHeaders(operation: Operation): RequestHandler {
+  return (_req, res, next) => {
+    const { deprecation } = operation;
+    if (deprecation) {
+      res.setHeader('Deprecation', `@${Math.floor(deprecation.deprecatedAt.getTime() / 1000)}`);
+      res.setHeader('Sunset', deprecation.sunsetAt.toUTCString());
+      if (deprecation.link) res.setHeader('Link', `<${deprecation.link}>; rel="deprecation"`);
+    }
+    next();
+  };
+}
+
+function runOperation(operation: Operation, deps: AppDeps): RequestHandler {
+  return async (req: Request, res: Response) => {
+    if (operation.planned || !operation.handler) throw new ProblemError('not_implemented', { detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet` });
+    const result = await operation.handler({
+      query: parseInput(operation.query, req.query, 'query'),
+      params: parseInput(operation.params, req.params, 'params'),
+      body: parseInput(operation.body, req.body ?? {}, 'body'),
+      caller: operation.scopes === null ? (undefined as never) : callerOf(res),
+      deps,
+      req,
+      res,
+    });
+    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    if (result.body === undefined) res.status(result.status ?? 204).end();
+    else res.status(result.status ?? 200).json(result.body);
+  };
+}
+
+/**
+ * Mounts an interface's operations: each gets authentication, rate limiting, scope check and
+ * validation in that order; a known path with another method answers 405 with `Allow`.
+ */
+export function interfaceRouter(operations: readonly Operation[], deps: AppDeps): Router {
+  const router = Router({ strict: true });
+  const auth = authenticate(deps);
+  const limit = rateLimit(deps);
+  const methodsByPath = new Map<string, Set<HttpMethod>>();
+  for (const operation of operations) {
+    const path = expressPath(operation.path);
+    const guards = operation.scopes === null ? [] : [auth, limit, requireScopes(operation)];
+    router[operation.method](path, deprecationHeaders(operation), ...guards, runOperation(operation, deps));
+    methodsByPath.set(path, (methodsByPath.get(path) ?? new Set()).add(operation.method));
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods].flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()])).join(', ');
+    router.all(path, (req, res) => {
+      res.setHeader('Allow', allow);
+      if (req.method === 'OPTIONS') res.status(204).end();
+      else sendProblem(req, res, 'method_not_allowed');
+    });
+  }
+  return router;
+}

@@ -1,0 +1,43 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isServiceUnavailable } from '../unavailable.ts';
+import type { Logger } from '../../infra/logger.ts';
+import { ProblemError, sendProblem } from '../problem.ts';
+
+export const notFound: RequestHandler = (req, res) => {
+  sendProblem(req, res, 'not_found');
+};
+
+/**
+ * The one place a failure becomes an answer: catalogue problems as they are, body-parser errors
+ * as the caller's fault, a lost database or Temporal as 503, and anything else as `internal`
+ * without its message.
+ */
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error instanceof ProblemError) {
+      sendProblem(req, res, error.code, error.extras);
+      return;
+    }
+    const type = (error as { type?: unknown }).type;
+    if (type === 'entity.parse.failed') {
+      sendProblem(req, res, 'invalid_parameters', { errors: [{ detail: 'The body is not valid JSON', code: 'json', pointer: '' }] });
+      return;
+    }
+    if (type === 'entity.too.large') {
+      sendProblem(req, res, 'payload_too_large');
+      return;
+    }
+    const requestId = res.getHeader('Request-Id');
+    if (isServiceUnavailable(error)) {
+      log.warn('dependency unavailable', { requestId, error: String(error) });
+      sendProblem(req, res, 'service_unavailable', { headers: { 'Retry-After': '5' } });
+      return;
+    }
+    log.error('unexpected failure', { requestId, method: req.method, path: req.path, error: error instanceof Error ? error.stack : String(error) });
+    sendProblem(req, res, 'internal');
+  };
+}

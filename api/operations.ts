@@ -1,0 +1,58 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { ProblemCode } from '../domain/problems.ts';
+import type { Scope } from '../domain/scopes.ts';
+import type { AppDeps, Caller } from './context.ts';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
+
+export interface OperationResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface OperationContext<Q, P, B> {
+  query: Q;
+  params: P;
+  body: B;
+  caller: Caller;
+  deps: AppDeps;
+  req: Request;
+  res: Response;
+}
+
+/**
+ * One operation of an interface: the single source for its route, its validation and its entry
+ * in the machine-readable description.
+ */
+export interface Operation<Q = unknown, P = unknown, B = unknown> {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI-style path relative to the interface's base, e.g. `/properties/{property_id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** null: no key needed (the description itself); [] : any valid key. */
+  scopes: Scope[] | null;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  body?: z.ZodType<B>;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  problems: ProblemCode[];
+  /** Agreed in the contract, not served yet: answered 501 and marked `x-svc-availability: planned`. */
+  planned?: boolean;
+  /** Carries the `Deprecation` and `Sunset` headers on every answer, ahead of a v2. */
+  deprecation?: { deprecatedAt: Date; sunsetAt: Date; link?: string };
+  handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult>;
+}
+
+export function defineOperation<Q = undefined, P = undefined, B = undefined>(operation: Operation<Q, P, B>): Operation<Q, P, B> {
+  return operation;
+}
+
+/** `/properties/{property_id}` → `/properties/:property_id` */
+export function expressPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}

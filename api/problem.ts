@@ -1,0 +1,55 @@
+import type { Request, Response } from 'express';
+import { negotiateLanguage, PROBLEMS, problemSlug, type ProblemCode } from '../domain/problems.ts';
+
+/** One failed rule of `invalid_parameters`: exactly one of parameter, header or pointer. */
+export type ParameterError = { detail: string; code: string } & ({ parameter: string } | { header: string } | { pointer: string });
+
+export interface ProblemExtras {
+  detail?: string;
+  errors?: ParameterError[];
+  required_scopes?: string[];
+  horizon_end?: string;
+  headers?: Record<string, string>;
+}
+
+/** Thrown anywhere below a handler; the error middleware turns it into the catalogue's answer. */
+export class ProblemError extends Error {
+  readonly code: ProblemCode;
+  readonly extras: ProblemExtras;
+  constructor(code: ProblemCode, extras: ProblemExtras = {}) {
+    super(extras.detail ?? code);
+    this.name = 'ProblemError';
+    this.code = code;
+    this.extras = extras;
+  }
+}
+
+export function problemBase(req: Request): string {
+  return `${req.app.locals.publicOrigin as string}/problems`;
+}
+
+/** The RFC 9457 body: machine fields fixed, `title` in the caller's language. */
+export function problemBody(req: Request, res: Response, code: ProblemCode, extras: ProblemExtras = {}) {
+  const definition = PROBLEMS[code];
+  const requestId = res.getHeader('Request-Id') as string;
+  const { headers: _headers, ...fields } = extras;
+  return {
+    type: `${problemBase(req)}/${problemSlug(code)}`,
+    code,
+    title: definition.title[negotiateLanguage(req.get('accept-language'))],
+    status: definition.status,
+    ...(fields.detail !== undefined ? { detail: fields.detail } : {}),
+    instance: `urn:uuid:${requestId}`,
+    request_id: requestId,
+    ...(fields.required_scopes ? { required_scopes: fields.required_scopes } : {}),
+    ...(fields.errors ? { errors: fields.errors } : {}),
+    ...(fields.horizon_end ? { horizon_end: fields.horizon_end } : {}),
+  };
+}
+
+export function sendProblem(req: Request, res: Response, code: ProblemCode, extras: ProblemExtras = {}): void {
+  for (const [name, value] of Object.entries(extras.headers ?? {})) res.setHeader(name, value);
+  res.setHeader('Content-Language', negotiateLanguage(req.get('accept-language')));
+  res.vary('Accept-Language');
+  res.status(PROBLEMS[code].status).type('application/problem+json').send(JSON.stringify(problemBody(req, res, code, extras)));
+}

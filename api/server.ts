@@ -1,0 +1,56 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import express, { type Express } from 'express';
+import type { TlsMaterial } from '../infra/tls.ts';
+import { requestId } from './middleware/request-id.ts';
+import { sendProblem } from './problem.ts';
+
+export interface Listening {
+  url: string;
+  plainUrl: string | undefined;
+  close: () => Promise<void>;
+}
+
+/** The plain-HTTP port refuses everything; it never redirects, so a key sent there is not relayed. */
+function plainHttpRefusal(publicOrigin: string): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.locals.publicOrigin = publicOrigin;
+  app.use(requestId);
+  app.use((req, res) => sendProblem(req, res, 'https_required', { detail: 'Use https. A key sent over plain HTTP is to be treated as compromised and rolled.' }));
+  return app;
+}
+
+function listenOn(server: http.Server | https.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function closeServer(server: http.Server | https.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** TLS 1.2+ on `port`; the refusing plain listener on `plainPort` unless it is null. */
+export async function listen(app: Express, options: { host: string; port: number; plainPort: number | null; tls: TlsMaterial; publicOrigin: string }): Promise<Listening> {
+  const secure = https.createServer({ cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' }, app);
+  const securePort = await listenOn(secure, options.host, options.port);
+  let plain: http.Server | undefined;
+  let plainPort: number | undefined;
+  if (options.plainPort !== null) {
+    plain = http.createServer(plainHttpRefusal(options.publicOrigin));
+    plainPort = await listenOn(plain, options.host, options.plainPort);
+  }
+  return {
+    url: `https://localhost:${securePort}`,
+    plainUrl: plainPort === undefined ? undefined : `http://localhost:${plainPort}`,
+    close: async () => {
+      await Promise.all([closeServer(secure), plain ? closeServer(plain) : Promise.resolve()]);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+import type { ParameterError } from './problem.ts';
+
+export type InputLocation = 'query' | 'params' | 'body' | 'header';
+
+/** RFC 6901: `~` and `/` inside a segment are escaped. */
+export function jsonPointer(path: readonly PropertyKey[]): string {
+  return path.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+}
+
+function ruleCode(issue: z.core.$ZodIssue): string {
+  const custom = (issue as { params?: { code?: unknown } }).params?.code;
+  if (typeof custom === 'string') return custom;
+  switch (issue.code) {
+    case 'too_big':
+      return 'max';
+    case 'too_small':
+      return 'min';
+    case 'invalid_format':
+      return issue.format === 'date' || issue.format === 'datetime' ? 'date_format' : issue.format;
+    case 'invalid_type':
+      return issue.input === undefined ? 'required' : 'type';
+    case 'invalid_value':
+      return 'enum';
+    case 'unrecognized_keys':
+      return 'unknown_field';
+    default:
+      return issue.code;
+  }
+}
+
+/** One entry per failed rule, naming the parameter, header or body pointer it concerns. */
+export function toParameterErrors(error: z.ZodError, where: InputLocation): ParameterError[] {
+  return error.issues.flatMap((issue): ParameterError[] => {
+    const code = ruleCode(issue);
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
+    return keys.map((path) => {
+      const detail = issue.message;
+      if (where === 'body') return { detail, code, pointer: jsonPointer(path) };
+      if (where === 'header') return { detail, code, header: String(path[0] ?? '') };
+      return { detail, code, parameter: String(path[0] ?? '') };
+    });
+  });
+}

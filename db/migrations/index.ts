@@ -1,0 +1,6 @@
+import { Migration20261122021406Foundation } from './Migration20261122021406Foundation.ts';
+
+/** Applied in this order; a migration missing here is a migration that never runs. */
+export const migrationsList = [
+  { name: 'Migration20261122021406Foundation', class: Migration20261122021406Foundation },
+];

@@ -1,0 +1,35 @@
+import { MikroORM, defineConfig, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from './entities/index.ts';
+import { migrate } from './migrate.ts';
+import { migrationsList } from './migrations/index.ts';
+
+export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}): Options {
+  return defineConfig({
+    clientUrl,
+    entities,
+    extensions: [Migrator],
+    migrations: {
+      path: 'db/migrations',
+      tableName: 'schema_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+      migrationsList,
+    },
+    // Timestamps are instants: store timestamptz and read them back as UTC Dates.
+    timezone: '+00:00',
+    forceUtcTimezone: true,
+    debug: false,
+    pool: { min: 0, max: 10 },
+    ...overrides,
+  });
+}
+
+/** Connects and brings the schema up to date; the schema comes only from migrations. */
+export async function openDatabase(clientUrl: string, overrides: Partial<Options> = {}): Promise<MikroORM> {
+  const orm = await MikroORM.init(ormOptions(clientUrl, overrides));
+  await migrate(orm, clientUrl);
+  return orm;
+}

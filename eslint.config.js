@@ -1,0 +1,56 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+// Workflow and domain code must stay deterministic and free of I/O: no Node built-ins, no ORM,
+// no database layer, no activity implementations (types only, through `import type`).
+const deterministicImports = {
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow and domain code use no Node built-ins.' })),
+      patterns: [
+        { group: ['@mikro-orm/*'], message: 'Workflow and domain code do not touch the database.' },
+        { group: ['**/db/*', '**/db'], message: 'Workflow and domain code do not touch the database.' },
+        { group: ['express'], message: 'Workflow and domain code know nothing of HTTP.' },
+        { group: ['@temporalio/worker', '@temporalio/client'], message: 'Not inside workflow or domain code.' },
+      ],
+    },
+  ],
+  'no-restricted-globals': [
+    'error',
+    { name: 'setTimeout', message: 'Use workflow sleep().' },
+    { name: 'setInterval', message: 'Use workflow sleep().' },
+    { name: 'process', message: 'No process state in deterministic code.' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', '.tools/', '.data/', 'dist/', 'coverage/', 'db/migrations/.snapshot-*.json'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/only-throw-error': 'off',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+    },
+  },
+  { files: ['workflows/**/*.ts', 'domain/**/*.ts'], ignores: ['workflows/worker*.ts', 'workflows/bundle*.ts'], rules: deterministicImports },
+  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

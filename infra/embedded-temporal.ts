@@ -1,0 +1,48 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
+import { temporalExecutable } from './temporal-binaries.ts';
+
+export const EMBEDDED_TEMPORAL_PORT = Number(process.env.EMBEDDED_TEMPORAL_PORT ?? 7233);
+export const EMBEDDED_TEMPORAL_UI_PORT = Number(process.env.EMBEDDED_TEMPORAL_UI_PORT ?? 8233);
+
+export interface RunningTemporal {
+  address: string;
+  uiUrl: string | undefined;
+  env: TestWorkflowEnvironment;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The Temporal dev server (`temporal server start-dev`), persisting to `dataDir` when given, with
+ * the service's search attributes registered.
+ */
+export async function startDevServer(options: { dataDir?: string; port?: number; ui?: boolean; uiPort?: number } = {}): Promise<RunningTemporal> {
+  let dbFilename: string | undefined;
+  if (options.dataDir) {
+    await mkdir(options.dataDir, { recursive: true });
+    dbFilename = path.resolve(options.dataDir, 'temporal.sqlite');
+  }
+  const executable = temporalExecutable('cli');
+  const ui = options.ui ?? false;
+  const uiPort = options.uiPort ?? EMBEDDED_TEMPORAL_UI_PORT;
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      ...(executable ? { executable } : {}),
+      ...(dbFilename ? { dbFilename } : {}),
+      ip: '127.0.0.1',
+      ...(options.port !== undefined ? { port: options.port } : {}),
+      ui,
+      ...(ui ? { uiPort } : {}),
+      searchAttributes: SEARCH_ATTRIBUTES,
+      extraArgs: ['--log-level', 'error'],
+    },
+  });
+  return {
+    address: env.address,
+    uiUrl: ui ? `http://localhost:${uiPort}` : undefined,
+    env,
+    stop: () => env.teardown(),
+  };
+}

@@ -1,0 +1,66 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import type { ServiceConfig } from '../api/config.ts';
+import { createApp } from '../api/app.ts';
+import { listen } from '../api/server.ts';
+import { dropPastWindows } from '../db/counters.ts';
+import { openDatabase } from '../db/orm.ts';
+import { systemClock, type Clock } from '../domain/clock.ts';
+import type { Logger } from './logger.ts';
+import { loadTlsMaterial } from './tls.ts';
+import { createWorker } from './worker.ts';
+
+export interface Endpoints {
+  databaseUrl: string;
+  temporalAddress: string;
+}
+
+export async function connectTemporalClient(address: string, namespace: string): Promise<{ client: Client; close: () => Promise<void> }> {
+  const connection = await Connection.connect({ address });
+  return { client: new Client({ connection, namespace }), close: () => connection.close() };
+}
+
+/** Opens the database (migrating it), connects Temporal and serves the API over TLS. */
+export async function startApiProcess(config: ServiceConfig, endpoints: Endpoints, log: Logger, clock: Clock = systemClock) {
+  const orm = await openDatabase(endpoints.databaseUrl);
+  const temporal = await connectTemporalClient(endpoints.temporalAddress, config.temporal.namespace);
+  const tls = await loadTlsMaterial({ certPath: config.http.tlsCert, keyPath: config.http.tlsKey, dataDir: config.dataDir });
+  const publicOrigin = config.publicOrigin ?? `https://localhost:${config.http.port}`;
+  const app = createApp({ orm, temporal: temporal.client, config, clock, log }, { publicOrigin });
+  const listening = await listen(app, { host: config.http.host, port: config.http.port, plainPort: config.http.plainPort, tls, publicOrigin });
+  const sweep = setInterval(() => void dropPastWindows(orm.em.fork(), clock.now()).catch(() => undefined), 60_000);
+  sweep.unref();
+  return {
+    ...listening,
+    tls,
+    stop: async () => {
+      clearInterval(sweep);
+      await listening.close();
+      await temporal.close();
+      await orm.close();
+    },
+  };
+}
+
+/** Opens the database and runs the Temporal worker until stopped. */
+export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpoints, log: Logger, options: { prebuilt?: boolean } = {}) {
+  const orm = await openDatabase(endpoints.databaseUrl);
+  const connection = await NativeConnection.connect({ address: endpoints.temporalAddress });
+  const worker = await createWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    deps: { orm, clock: systemClock, log },
+    ...(options.prebuilt !== undefined ? { prebuilt: options.prebuilt } : {}),
+  });
+  const running = worker.run();
+  return {
+    running,
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch((error: unknown) => log.error('worker stopped with an error', { error: String(error) }));
+      await connection.close();
+      await orm.close();
+    },
+  };
+}

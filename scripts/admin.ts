@@ -1,0 +1,41 @@
+/**
+ * Operator CLI: `npm run admin -- <command>`. Each command prints one JSON document on stdout;
+ * a refusal prints one line on stderr and exits 2, having changed nothing.
+ */
+import { channelCommands } from '../admin/cli-channel.ts';
+import { openAdminContext } from '../admin/open.ts';
+import { AdminError } from '../admin/errors.ts';
+import { keyCommands } from '../admin/cli-key.ts';
+
+const USAGE = `usage: npm run admin -- <command>
+  channel create <name> [--redirect-url URL] [--rate-limit N] [--contact EMAIL]
+  channel suspend <name> | channel reinstate <name> | channel list
+  key issue <channel> --scopes a,b [--expires-at INSTANT]
+  key revoke <key-id> | key list <channel>`;
+
+type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>>['ctx']) => Promise<unknown>;
+const commands: Record<string, Record<string, Handler>> = { channel: channelCommands, key: keyCommands };
+
+const [group = '', action = '', ...rest] = process.argv.slice(2);
+const handler = commands[group]?.[action];
+if (!handler) {
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
+}
+
+let exitCode = 0;
+const opened = await openAdminContext().catch((error: unknown) => {
+  process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+});
+try {
+  const document = await handler(rest, opened.ctx);
+  process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+} catch (error) {
+  exitCode = error instanceof AdminError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+  process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
+} finally {
+  await opened.close();
+}
+process.exit(exitCode);
+

@@ -1,0 +1,16 @@
+/** `npm run start:api`: the API alone, against the configured Postgres and Temporal (production). */
+import { loadConfig } from '../api/config.ts';
+import { createLogger } from '../infra/logger.ts';
+import { startApiProcess } from '../infra/processes.ts';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel, { process: 'api' });
+if (!config.databaseUrl || !config.temporal.address) {
+  log.error('start:api needs DATABASE_URL and TEMPORAL_ADDRESS; use npm start for the embedded servers');
+  process.exit(2);
+}
+const api = await startApiProcess(config, { databaseUrl: config.databaseUrl, temporalAddress: config.temporal.address }, log);
+log.info('api listening', { url: api.url, plainUrl: api.plainUrl });
+const stop = () => void api.stop().then(() => process.exit(0));
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,45 @@
+/**
+ * `npm start`: the API and the worker in one process, on embedded PostgreSQL and Temporal unless
+ * DATABASE_URL / TEMPORAL_ADDRESS name real ones. Ctrl-C stops everything it started.
+ */
+import path from 'node:path';
+import { loadConfig } from '../api/config.ts';
+import { createLogger } from '../infra/logger.ts';
+import { startApiProcess, startWorkerProcess } from '../infra/processes.ts';
+import { resolveServices, writeRuntimeFile } from '../infra/services.ts';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel);
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const services = await resolveServices(config, say);
+const endpoints = { databaseUrl: services.databaseUrl, temporalAddress: services.temporalAddress };
+const stops: (() => Promise<void>)[] = [services.stop];
+let stopping = false;
+async function stopAll(exitCode: number) {
+  if (stopping) return;
+  stopping = true;
+  say('stopping…');
+  for (const stop of stops) await stop().catch((error: unknown) => log.error('stop failed', { error: String(error) }));
+  process.exit(exitCode);
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+
+try {
+  const worker = await startWorkerProcess(config, endpoints, log, { prebuilt: false });
+  stops.unshift(worker.stop);
+  const api = await startApiProcess(config, endpoints, log);
+  stops.unshift(api.stop);
+  await writeRuntimeFile(config.dataDir, { ...endpoints, apiUrl: api.url, pid: process.pid });
+  say(`Distribution Service (${config.environment}) is up`);
+  say(`  API          ${api.url}/api/v1/distribution  (plain HTTP ${api.plainUrl ?? 'off'} refuses)`);
+  if (api.tls.selfSigned) say(`  certificate  self-signed: ${api.tls.certPath}`);
+  say(`  Temporal UI  ${services.temporalUiUrl ?? `(cluster at ${services.temporalAddress})`}`);
+  say(`  data         ${path.resolve(config.dataDir)}`);
+  say('Ctrl-C stops everything.');
+  void worker.running.then(() => stopAll(stopping ? 0 : 1));
+} catch (error) {
+  log.error('start failed', { error: error instanceof Error ? error.stack : String(error) });
+  await stopAll(1);
+}

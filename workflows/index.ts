@@ -1,0 +1,1 @@
+export { apiKeyLifecycle } from './api-key-lifecycle.ts';
