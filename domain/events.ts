@@ -1,0 +1,75 @@
+// Event types, subscription patterns and the scopes they need.
+// Decisions where the contract is silent:
+// - a subscription pattern is `*`, `<kind>.*` for a kind that has at least one known type, or an
+//   exact known type; anything else matches nothing today and is refused;
+// - a pattern needs every scope of the known types it can match, so `*` needs both `read:catalog`
+//   and `read:ari`;
+// - `webhook.ping` is sent only by the test and enable operations, straight to one endpoint; it is
+//   not in the event log, not subscribable and not matched by `*`.
+
+export const EVENT_TYPES = [
+  'property.updated',
+  'property.withdrawn',
+  'property.distributed',
+  'property.deleted',
+  'location.updated',
+  'location.deleted',
+  'owner.updated',
+  'owner.deleted',
+  'amenity.deleted',
+  'availability.updated',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+export type EventScope = 'read:catalog' | 'read:ari';
+
+export const PING_EVENT_TYPE = 'webhook.ping';
+export const WILDCARD_PATTERN = '*';
+export const MAX_EVENT_PATTERNS = 20;
+
+const EVENT_TYPE_SET: ReadonlySet<string> = new Set(EVENT_TYPES);
+const EVENT_KINDS: ReadonlySet<string> = new Set(EVENT_TYPES.map(eventKind));
+
+export function isEventType(value: string): value is EventType {
+  return EVENT_TYPE_SET.has(value);
+}
+
+/** `property` for `property.updated`. */
+export function eventKind(type: string): string {
+  const dot = type.indexOf('.');
+  return dot === -1 ? type : type.slice(0, dot);
+}
+
+export function scopeForEventType(type: EventType): EventScope {
+  return type === 'availability.updated' ? 'read:ari' : 'read:catalog';
+}
+
+export function isValidEventPattern(pattern: string): boolean {
+  if (pattern === WILDCARD_PATTERN || isEventType(pattern)) return true;
+  return pattern.endsWith('.*') && EVENT_KINDS.has(pattern.slice(0, -2));
+}
+
+/** Syntactic: `*` and `<kind>.*` also match types added after this list was written. */
+export function matchesEventPattern(pattern: string, type: string): boolean {
+  if (pattern === WILDCARD_PATTERN) return type !== PING_EVENT_TYPE;
+  if (pattern.endsWith('.*')) return type.startsWith(pattern.slice(0, -1));
+  return pattern === type;
+}
+
+export function matchesAnyEventPattern(patterns: readonly string[], type: string): boolean {
+  return patterns.some((pattern) => matchesEventPattern(pattern, type));
+}
+
+export function eventTypesForPattern(pattern: string): EventType[] {
+  return EVENT_TYPES.filter((type) => matchesEventPattern(pattern, type));
+}
+
+/** Scopes a key must hold to subscribe to `pattern`, sorted; empty for an invalid pattern. */
+export function scopesForPattern(pattern: string): EventScope[] {
+  if (!isValidEventPattern(pattern)) return [];
+  return [...new Set(eventTypesForPattern(pattern).map(scopeForEventType))].sort();
+}
+
+export function scopesForPatterns(patterns: readonly string[]): EventScope[] {
+  return [...new Set(patterns.flatMap(scopesForPattern))].sort();
+}
