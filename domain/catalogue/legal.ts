@@ -1,0 +1,105 @@
+export interface Classification {
+  certificate_number: string;
+  category: string;
+  rating_kind: string;
+  rating: number | null;
+  /** Last local date (YYYY-MM-DD, property's zone) on which the certificate is valid. */
+  valid_until: string;
+  country: string;
+}
+
+export interface LegalIdentifier {
+  scheme: string;
+  value: string;
+  valid_until: string | null;
+  issued_by: string | null;
+}
+
+export interface Legal {
+  classification: Classification | null;
+  registration_number: string | null;
+  identifiers: LegalIdentifier[];
+}
+
+export interface LegalSource {
+  /** ISO 3166-1 alpha-2 country of the property. */
+  country: string;
+  classification: Classification | null;
+  registration_number?: string | null;
+  identifiers: readonly LegalIdentifier[];
+}
+
+export const LEGAL_REFUSALS = [
+  'ro_classification_missing',
+  'ro_classification_expired',
+  'it_cin_missing',
+] as const;
+export type LegalRefusal = (typeof LEGAL_REFUSALS)[number];
+
+export type LegalProjection = { publishable: true; legal: Legal } | { publishable: false; reason: LegalRefusal };
+
+/**
+ * `<jurisdiction>.<name>`: the jurisdiction is an ISO 3166-1 alpha-2 code, `eu`, or an ISO
+ * 3166-2 subdivision (`es-ct`), all lowercase; the name is a lowercase word with underscores.
+ */
+const SCHEME_PATTERN = /^[a-z]{2}(?:-[a-z0-9]{1,3})?\.[a-z][a-z0-9_]*$/;
+
+export const IT_CIN_SCHEME = 'it.cin';
+
+export function isIdentifierScheme(value: string): boolean {
+  return SCHEME_PATTERN.test(value);
+}
+
+/** Dates are `YYYY-MM-DD`, so string order is date order. A certificate is valid through `valid_until`. */
+export function isValidOn(validUntil: string | null, today: string): boolean {
+  return validUntil === null || validUntil >= today;
+}
+
+/** First local date on which a certificate valid through `validUntil` no longer is. */
+export function firstInvalidDate(validUntil: string): string {
+  const date = new Date(`${validUntil}T00:00:00Z`);
+  // Date rolls 2025-02-30 over into March; a round trip catches it.
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== validUntil) {
+    throw new RangeError(`firstInvalidDate: bad date ${validUntil}`);
+  }
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * The `legal` object a channel sees, or why the property cannot be published. `today` is the
+ * property's local date. Identifiers with a malformed scheme are dropped, never sent.
+ */
+export function legalProjection(property: LegalSource, today: string): LegalProjection {
+  const country = property.country.toUpperCase();
+  const identifiers = property.identifiers.filter((id) => isIdentifierScheme(id.scheme)).map((id) => ({ ...id }));
+  const given = nonEmpty(property.registration_number);
+
+  if (country === 'RO') {
+    const classification = property.classification;
+    if (classification === null || classification.country.toUpperCase() !== 'RO') {
+      return { publishable: false, reason: 'ro_classification_missing' };
+    }
+    if (!isValidOn(classification.valid_until, today)) {
+      return { publishable: false, reason: 'ro_classification_expired' };
+    }
+    return { publishable: true, legal: { classification: { ...classification }, registration_number: given, identifiers } };
+  }
+
+  if (country === 'IT') {
+    // The `it.cin` identifier is preferred over a bare registration number: it carries its own
+    // validity. An expired CIN does not count.
+    const cin = identifiers.find((id) => id.scheme === IT_CIN_SCHEME && nonEmpty(id.value) && isValidOn(id.valid_until, today));
+    const registration = nonEmpty(cin?.value) ?? given;
+    if (registration === null) return { publishable: false, reason: 'it_cin_missing' };
+    return { publishable: true, legal: { classification: null, registration_number: registration, identifiers } };
+  }
+
+  // No other jurisdiction has a rule yet; identifiers (es.ri, eu.str_registration, ...) still travel.
+  return { publishable: true, legal: { classification: null, registration_number: null, identifiers } };
+}
+
+function nonEmpty(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
