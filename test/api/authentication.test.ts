@@ -1,0 +1,129 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import { setChannelStatus } from '../../admin/channels.ts';
+import { revokeKey } from '../../admin/keys.ts';
+import { generateApiKey } from '../../domain/api-keys.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { TestClock } from '../support/clock.ts';
+import { freshDatabase } from '../support/database.ts';
+import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { expectProblem } from '../support/problems.ts';
+import { devServerClient } from '../support/temporal.ts';
+
+const CHANNEL = '/api/v1/distribution/channel';
+let api: TestApi;
+let clock: TestClock;
+let ctx: ReturnType<typeof adminContext>;
+
+beforeAll(async () => {
+  const { orm } = await freshDatabase();
+  const temporal = await devServerClient();
+  clock = new TestClock();
+  ctx = adminContext(orm, temporal, clock);
+  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+});
+
+describe('GET /channel', () => {
+  test('answers the channel record for a valid key, with Request-Id and rate-limit headers', async () => {
+    const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'] });
+    const res = await api.call('GET', CHANNEL, { key: key.key });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      channel: channel.name,
+      environment: 'sandbox',
+      key: { last4: key.key.slice(-4), created: expect.stringMatching(/Z$/), expires_at: null, scopes: ['read:catalog', 'read:ari'] },
+      rate_limit: { per_minute: 600 },
+      owner_connect: { redirect_url: 'https://partner.example/connect' },
+    });
+    expect(res.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers['ratelimit-limit']).toBe('600');
+  });
+});
+
+describe('the refusal table of the Authentication section', () => {
+  test('no bearer header: 401 missing_api_key with a bare challenge', async () => {
+    const res = await api.call('GET', CHANNEL);
+    expectProblem(res, 401, 'missing_api_key');
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="distribution"');
+  });
+
+  test('malformed and unknown keys are answered identically', async () => {
+    const malformed = await api.call('GET', CHANNEL, { key: 'svc_test_not-a-key' });
+    const badChecksum = await api.call('GET', CHANNEL, { key: `${generateApiKey('sandbox').slice(0, -1)}x` });
+    const unknown = await api.call('GET', CHANNEL, { key: generateApiKey('sandbox') });
+    for (const res of [malformed, badChecksum, unknown]) {
+      expectProblem(res, 401, 'invalid_api_key');
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="distribution", error="invalid_token"/);
+    }
+    const strip = (body: Record<string, unknown>) => ({ ...body, instance: undefined, request_id: undefined });
+    expect(strip(malformed.json)).toEqual(strip(unknown.json));
+    expect(strip(badChecksum.json)).toEqual(strip(unknown.json));
+    expect(malformed.headers['www-authenticate']).toBe(unknown.headers['www-authenticate']);
+  });
+
+  test('a production key on the sandbox: 401 api_key_wrong_environment, before any lookup', async () => {
+    const res = await api.call('GET', CHANNEL, { key: generateApiKey('production') });
+    expectProblem(res, 401, 'api_key_wrong_environment');
+    expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
+  });
+
+  test('an expired key: 401 api_key_expired', async () => {
+    const { key } = await channelWithKey(ctx, { expiresAt: new Date(clock.now().getTime() + 3600_000).toISOString() });
+    expect((await api.call('GET', CHANNEL, { key: key.key })).status).toBe(200);
+    clock.advance(3600_000 + 1000);
+    try {
+      const res = await api.call('GET', CHANNEL, { key: key.key });
+      expectProblem(res, 401, 'api_key_expired');
+      expect(res.headers['www-authenticate']).toContain('error="invalid_token"');
+    } finally {
+      clock.set(new Date());
+    }
+  });
+
+  test('a revoked key: 401 api_key_revoked; the channel\'s other key still works', async () => {
+    const { channel, key } = await channelWithKey(ctx);
+    const { issueKey } = await import('../../admin/keys.ts');
+    const second = await issueKey(ctx, { channel: channel.name, scopes: 'read:catalog' });
+    await revokeKey(ctx, key.id);
+    expectProblem(await api.call('GET', CHANNEL, { key: key.key }), 401, 'api_key_revoked');
+    expect((await api.call('GET', CHANNEL, { key: second.key })).status).toBe(200);
+  });
+
+  test('a suspended channel: 403 partner_suspended, and back after reinstatement', async () => {
+    const { channel, key } = await channelWithKey(ctx);
+    await setChannelStatus(ctx, channel.name, 'suspended');
+    expectProblem(await api.call('GET', CHANNEL, { key: key.key }), 403, 'partner_suspended');
+    await setChannelStatus(ctx, channel.name, 'active');
+    expect((await api.call('GET', CHANNEL, { key: key.key })).status).toBe(200);
+  });
+
+  test('a key without the scope: 403 insufficient_scope naming the missing scopes', async () => {
+    const { key } = await channelWithKey(ctx, { scopes: ['read:ari'] });
+    const res = await api.call('GET', '/api/v1/distribution/locations', { key: key.key });
+    expectProblem(res, 403, 'insufficient_scope', ['required_scopes']);
+    expect(res.json.required_scopes).toEqual(['read:catalog']);
+    expect(res.headers['www-authenticate']).toContain('error="insufficient_scope"');
+  });
+
+  test('the Bearer scheme is case-insensitive and other schemes are a missing key', async () => {
+    const { key } = await channelWithKey(ctx);
+    expect((await api.call('GET', CHANNEL, { headers: { authorization: `bearer ${key.key}` } })).status).toBe(200);
+    expectProblem(await api.call('GET', CHANNEL, { headers: { authorization: `Basic ${key.key}` } }), 401, 'missing_api_key');
+  });
+});
+
+describe('repeated failed authentication from one address', () => {
+  test('past the limit answers 429 too_many_failed_authentications with Retry-After, while a valid key still passes', async () => {
+    const { orm } = await freshDatabase();
+    const strict = await startTestApi({ orm, temporal: await devServerClient(), clock, env: { AUTH_FAILURE_LIMIT: '3' } });
+    const strictCtx = adminContext(orm, await devServerClient(), clock);
+    const { key } = await channelWithKey(strictCtx);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await strict.call('GET', CHANNEL, { key: generateApiKey('sandbox') })).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    const blocked = await strict.call('GET', CHANNEL);
+    expectProblem(blocked, 429, 'too_many_failed_authentications');
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect((await strict.call('GET', CHANNEL, { key: key.key })).status).toBe(200);
+  });
+});

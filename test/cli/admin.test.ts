@@ -1,0 +1,97 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import { inject } from 'vitest';
+import { ApiKeySchema, ChannelSchema } from '../../db/entities/index.ts';
+import { systemClock } from '../../domain/clock.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { freshDatabase } from '../support/database.ts';
+import { uniqueChannelName } from '../support/fixtures.ts';
+import { runNode } from '../support/processes.ts';
+import { devServerClient } from '../support/temporal.ts';
+
+let env: Record<string, string>;
+let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let api: TestApi;
+
+const admin = (...args: string[]) => runNode('scripts/admin.ts', args, env);
+
+beforeAll(async () => {
+  const db = await freshDatabase();
+  orm = db.orm;
+  env = { DATABASE_URL: db.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: 'cli-test', LOG_LEVEL: 'silent' };
+  api = await startTestApi({ orm, temporal: await devServerClient(), clock: systemClock });
+});
+
+async function counts() {
+  const em = orm.em.fork();
+  return { channels: await em.count(ChannelSchema, {}), keys: await em.count(ApiKeySchema, {}) };
+}
+
+describe('npm run admin', () => {
+  test('creates a channel and issues a key that GET /channel accepts; the key is shown once, only its hash is stored', async () => {
+    const name = uniqueChannelName('cli');
+    const created = await admin('channel', 'create', name, '--redirect-url', 'https://partner.example/connect', '--rate-limit', '900');
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ name, status: 'active', rate_limit: { per_minute: 900 }, owner_connect: { redirect_url: 'https://partner.example/connect' } });
+
+    const issued = await admin('key', 'issue', name, '--scopes', 'read:catalog,read:ari', '--expires-at', '2099-01-01T00:00:00Z');
+    expect(issued.code, issued.stderr).toBe(0);
+    const doc = JSON.parse(issued.stdout);
+    expect(Object.keys(doc).sort()).toEqual(['expires_at', 'id', 'key', 'last4']);
+    expect(doc.key).toMatch(/^svc_test_[0-9A-Za-z]{54}$/);
+    expect(doc.last4).toBe(doc.key.slice(-4));
+    expect(doc.expires_at).toBe('2099-01-01T00:00:00Z');
+
+    const stored = await orm.em.fork().findOneOrFail(ApiKeySchema, doc.id);
+    expect(JSON.stringify(stored)).not.toContain(doc.key);
+    const res = await api.call('GET', '/api/v1/distribution/channel', { key: doc.key });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ channel: name, key: { last4: doc.last4, expires_at: '2099-01-01T00:00:00Z' }, rate_limit: { per_minute: 900 } });
+
+    const revoked = await admin('key', 'revoke', doc.id);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ id: doc.id, state: 'revoked' });
+    expect((await api.call('GET', '/api/v1/distribution/channel', { key: doc.key })).json.code).toBe('api_key_revoked');
+  });
+
+  test('suspends a channel', async () => {
+    const name = uniqueChannelName('cli');
+    expect((await admin('channel', 'create', name)).code).toBe(0);
+    const suspended = await admin('channel', 'suspend', name);
+    expect(JSON.parse(suspended.stdout)).toMatchObject({ name, status: 'suspended' });
+  });
+
+  test('a third live key is refused', async () => {
+    const name = uniqueChannelName('cli');
+    expect((await admin('channel', 'create', name)).code).toBe(0);
+    expect((await admin('key', 'issue', name, '--scopes', 'read:catalog')).code).toBe(0);
+    expect((await admin('key', 'issue', name, '--scopes', 'read:catalog')).code).toBe(0);
+    const before = await counts();
+    const third = await admin('key', 'issue', name, '--scopes', 'read:catalog');
+    expect(third.code).toBe(2);
+    expect(third.stderr).toMatch(/already holds 2 keys/);
+    expect(await counts()).toEqual(before);
+  });
+
+  test.each([
+    ['an unknown channel', ['key', 'issue', 'no-such-channel', '--scopes', 'read:catalog'], /no channel named "no-such-channel"/],
+    ['an unknown scope', ['key', 'issue', '$CHANNEL', '--scopes', 'read:everything'], /unknown scope "read:everything"/],
+    ['a reserved scope', ['key', 'issue', '$CHANNEL', '--scopes', 'write:bookings'], /reserved/],
+    ['a malformed instant', ['key', 'issue', '$CHANNEL', '--scopes', 'read:catalog', '--expires-at', 'next tuesday'], /RFC 3339/],
+    ['an instant in the past', ['key', 'issue', '$CHANNEL', '--scopes', 'read:catalog', '--expires-at', '2001-01-01T00:00:00Z'], /in the past/],
+    ['a rate limit under 600', ['channel', 'create', 'slow-channel', '--rate-limit', '100'], /at least 600/],
+    ['a bad channel name', ['channel', 'create', 'Bad Name!'], /channel name/],
+    ['an existing channel name', ['channel', 'create', '$CHANNEL'], /exists/],
+    ['an unknown option', ['channel', 'create', 'x-channel', '--colour', 'red'], /Unknown option/],
+    ['an unknown key id', ['key', 'revoke', 'key_nothing'], /no key with id/],
+    ['an unknown command', ['channel', 'explode'], /usage/],
+  ])('refuses %s with a clear message, exit code 2, and changes nothing', async (_name, args, message) => {
+    const channel = uniqueChannelName('cli');
+    expect((await admin('channel', 'create', channel)).code).toBe(0);
+    const before = await counts();
+    const result = await admin(...args.map((a) => (a === '$CHANNEL' ? channel : a)));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+    expect(await counts()).toEqual(before);
+  });
+});

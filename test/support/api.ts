@@ -1,0 +1,49 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import { afterAll } from 'vitest';
+import { loadConfig, type ServiceConfig } from '../../api/config.ts';
+import { createApp } from '../../api/app.ts';
+import { listen } from '../../api/server.ts';
+import type { Clock } from '../../domain/clock.ts';
+import { createLogger } from '../../infra/logger.ts';
+import { loadTlsMaterial } from '../../infra/tls.ts';
+import { request, type HttpResponse } from './https-client.ts';
+
+export interface TestApi {
+  url: string;
+  plainUrl: string;
+  config: ServiceConfig;
+  ca: string;
+  call: (method: string, path: string, options?: { key?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string }) => Promise<HttpResponse>;
+  close: () => Promise<void>;
+}
+
+let tlsDir: Promise<string> | undefined;
+
+/** The real app over real TLS on ephemeral ports, with the plain-HTTP refusal listener beside it. */
+export async function startTestApi(deps: { orm: MikroORM; temporal: Client; clock: Clock; env?: Record<string, string> }): Promise<TestApi> {
+  tlsDir ??= mkdtemp(path.join(os.tmpdir(), 'svc-test-tls-'));
+  const config = loadConfig({ DATA_DIR: await tlsDir, LOG_LEVEL: 'silent', ...deps.env });
+  const tls = await loadTlsMaterial({ dataDir: config.dataDir });
+  const publicOrigin = 'https://distribution.test';
+  const app = createApp({ orm: deps.orm, temporal: deps.temporal, clock: deps.clock, config, log: createLogger(config.logLevel) }, { publicOrigin });
+  const listening = await listen(app, { host: '127.0.0.1', port: 0, plainPort: 0, tls, publicOrigin });
+  const api: TestApi = {
+    url: listening.url,
+    plainUrl: listening.plainUrl!,
+    config,
+    ca: tls.cert,
+    call: (method, p, options = {}) =>
+      request(listening.url, tls.cert, method, p, {
+        headers: { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...options.headers },
+        ...(options.body !== undefined ? { body: options.body } : {}),
+        ...(options.rawBody !== undefined ? { rawBody: options.rawBody } : {}),
+      }),
+    close: listening.close,
+  };
+  afterAll(() => api.close());
+  return api;
+}

@@ -1,0 +1,25 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import { createChannel } from '../../admin/channels.ts';
+import type { AdminContext } from '../../admin/context.ts';
+import { issueKey } from '../../admin/keys.ts';
+import type { Clock } from '../../domain/clock.ts';
+import type { Scope } from '../../domain/scopes.ts';
+
+export function adminContext(orm: MikroORM, temporal: Client, clock: Clock, taskQueue = 'distribution-test'): AdminContext {
+  return { orm, temporal: () => Promise.resolve(temporal), clock, environment: 'sandbox', taskQueue };
+}
+
+let counter = 0;
+export function uniqueChannelName(prefix = 'ch'): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}`;
+}
+
+/** A fresh channel and one key on it. */
+export async function channelWithKey(ctx: AdminContext, options: { scopes?: Scope[]; rateLimit?: number; expiresAt?: string } = {}) {
+  const name = uniqueChannelName();
+  const channel = await createChannel(ctx, { name, rateLimit: options.rateLimit ?? 600, redirectUrl: 'https://partner.example/connect' });
+  const key = await issueKey(ctx, { channel: name, scopes: (options.scopes ?? ['read:catalog']).join(','), ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}) });
+  return { channel, key };
+}

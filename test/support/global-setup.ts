@@ -1,0 +1,50 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { createScratchDatabase } from '../../db/scratch.ts';
+import { openDatabase } from '../../db/orm.ts';
+import { startEmbeddedPostgres } from '../../infra/embedded-postgres.ts';
+import { startDevServer } from '../../infra/embedded-temporal.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgServerUrl: string;
+    templateDatabase: string;
+    temporalAddress: string;
+  }
+}
+
+/**
+ * Once per run: a PostgreSQL server (DATABASE_URL's, else an embedded one in a temporary
+ * directory), a template database built from the migrations, and a Temporal dev server for
+ * end-to-end tests. Each test file clones its own database from the template.
+ */
+export default async function setup(project: TestProject) {
+  const stops: (() => Promise<void>)[] = [];
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-test-pg-'));
+    const pg = await startEmbeddedPostgres(dir);
+    serverUrl = pg.serverUrl;
+    stops.push(async () => {
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    });
+  }
+  const template = await createScratchDatabase(serverUrl, 'svc_test_template');
+  stops.unshift(template.drop);
+  const orm = await openDatabase(template.url);
+  await orm.close();
+
+  const temporal = await startDevServer({ port: undefined });
+  stops.unshift(temporal.stop);
+
+  project.provide('pgServerUrl', serverUrl);
+  project.provide('templateDatabase', new URL(template.url).pathname.slice(1));
+  project.provide('temporalAddress', temporal.address);
+
+  return async () => {
+    for (const stop of stops) await stop().catch((error: unknown) => console.error('teardown', error));
+  };
+}

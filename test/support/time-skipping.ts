@@ -1,0 +1,28 @@
+import { writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { afterAll } from 'vitest';
+import { temporalExecutable } from '../../infra/temporal-binaries.ts';
+
+/** One time-skipping test server per test file, torn down after it. */
+export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
+  const executable = temporalExecutable('test-server');
+  const env = await TestWorkflowEnvironment.createTimeSkipping(executable ? { server: { executable } } : {});
+  afterAll(() => env.teardown());
+  return env;
+}
+
+export const HISTORIES_DIR = path.resolve(import.meta.dirname, '../histories');
+
+/**
+ * With RECORD_HISTORIES=1, stores the workflow's history under test/histories for the replay
+ * test; committed histories are what a determinism-breaking change fails against.
+ */
+export async function recordHistory(handle: WorkflowHandle, name: string): Promise<void> {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  const history = await handle.fetchHistory();
+  await mkdir(HISTORIES_DIR, { recursive: true });
+  await writeFile(path.join(HISTORIES_DIR, `${name}.json`), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`);
+}
