@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { missingScopes } from '../domain/scopes.ts';
+import { matchesIfNoneMatch, weakEtag } from './conditional.ts';
 import { callerOf, type AppDeps } from './context.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
@@ -53,8 +54,21 @@ function runOperation(operation: Operation, deps: AppDeps): RequestHandler {
       res,
     });
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-    if (result.body === undefined) res.status(result.status ?? 204).end();
-    else res.status(result.status ?? 200).json(result.body);
+    const status = result.status ?? (result.body === undefined ? 204 : 200);
+    if (result.body === undefined) {
+      res.status(status).end();
+      return;
+    }
+    const payload = JSON.stringify(result.body);
+    if (operation.method === 'get' && status === 200) {
+      const etag = weakEtag(payload);
+      res.setHeader('ETag', etag);
+      if (matchesIfNoneMatch(req, etag)) {
+        res.status(304).end();
+        return;
+      }
+    }
+    res.status(status).type('application/json').send(payload);
   };
 }
 

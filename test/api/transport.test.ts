@@ -123,3 +123,28 @@ describe('uniform answers', () => {
     expectProblem(await api.call('GET', '/problems/nothing-here'), 404, 'not_found');
   });
 });
+
+describe('conditional reads', () => {
+  test('a successful read carries a weak ETag and answers 304 to a matching If-None-Match', async () => {
+    const { adminContext, channelWithKey } = await import('../support/fixtures.ts');
+    const { key } = await channelWithKey(adminContext(orm, await devServerClient(), systemClock));
+    const first = await api.call('GET', '/api/v1/distribution/channel', { key: key.key });
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
+    for (const header of [etag, etag.slice(2), `W/"other", ${etag}`, '*']) {
+      const again = await api.call('GET', '/api/v1/distribution/channel', { key: key.key, headers: { 'if-none-match': header } });
+      expect(again.status, header).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.headers.etag).toBe(etag);
+      expect(again.headers['ratelimit-remaining']).toBeDefined();
+    }
+    const changed = await api.call('GET', '/api/v1/distribution/channel', { key: key.key, headers: { 'if-none-match': 'W/"stale"' } });
+    expect(changed.status).toBe(200);
+  });
+
+  test('refusals carry no validator', async () => {
+    const res = await api.call('GET', '/api/v1/distribution/channel');
+    expect(res.status).toBe(401);
+    expect(res.headers.etag).toBeUndefined();
+  });
+});
