@@ -12,7 +12,7 @@ import { toParameterErrors, type InputLocation } from './validation.ts';
 function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: InputLocation): T {
   if (!schema) return undefined as T;
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ProblemError('invalid_parameters', { errors: toParameterErrors(parsed.error, where) });
+  if (!parsed.success) throw new ProblemError('invalid_parameters', { errors: toParameterErrors(parsed.error, where, value) });
   return parsed.data;
 }
 

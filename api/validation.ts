@@ -8,7 +8,16 @@ export function jsonPointer(path: readonly PropertyKey[]): string {
   return path.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 }
 
-function ruleCode(issue: z.core.$ZodIssue): string {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segment];
+  }
+  return value;
+}
+
+function ruleCode(issue: z.core.$ZodIssue, input: unknown): string {
   const custom = (issue as { params?: { code?: unknown } }).params?.code;
   if (typeof custom === 'string') return custom;
   switch (issue.code) {
@@ -19,7 +28,7 @@ function ruleCode(issue: z.core.$ZodIssue): string {
     case 'invalid_format':
       return issue.format === 'date' || issue.format === 'datetime' ? 'date_format' : issue.format;
     case 'invalid_type':
-      return issue.input === undefined ? 'required' : 'type';
+      return valueAt(input, issue.path) === undefined ? 'required' : 'type';
     case 'invalid_value':
       return 'enum';
     case 'unrecognized_keys':
@@ -30,9 +39,9 @@ function ruleCode(issue: z.core.$ZodIssue): string {
 }
 
 /** One entry per failed rule, naming the parameter, header or body pointer it concerns. */
-export function toParameterErrors(error: z.ZodError, where: InputLocation): ParameterError[] {
+export function toParameterErrors(error: z.ZodError, where: InputLocation, input: unknown): ParameterError[] {
   return error.issues.flatMap((issue): ParameterError[] => {
-    const code = ruleCode(issue);
+    const code = ruleCode(issue, input);
     const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
     return keys.map((path) => {
       const detail = issue.message;
