@@ -5,6 +5,7 @@ import { DISTRIBUTION_BASE, distributionOperations } from './distribution/index.
 import { health } from './health.ts';
 import { interfaceRouter } from './interface-router.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
+import { descriptionRouter } from './openapi/routes.ts';
 import { httpsOnly } from './middleware/https-only.ts';
 import { parseJsonBody, requireJsonBody } from './middleware/json-body.ts';
 import { requestId } from './middleware/request-id.ts';
@@ -14,6 +15,8 @@ import { problemIndex, problemPage } from './problem-pages.ts';
 export function createApp(deps: AppDeps, options: { publicOrigin: string }): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Validators are set explicitly on successful reads (api/conditional.ts), never on refusals.
+  app.set('etag', false);
   app.set('trust proxy', deps.config.http.trustProxy);
   app.set('strict routing', true);
   app.locals.publicOrigin = options.publicOrigin;
@@ -24,6 +27,7 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string }): Exp
   app.get('/health', health(deps));
   app.get('/problems/', problemIndex);
   app.get('/problems/:slug', problemPage);
+  app.use(descriptionRouter());
   app.use(requireJsonBody, parseJsonBody);
   app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps));
   app.use(notFound);

@@ -1,0 +1,167 @@
+import type { ProblemCode } from '../../domain/problems.ts';
+import { DISTRIBUTION_BASE, distributionOperations } from '../distribution/index.ts';
+import { descriptionOperations, type DescribedOperation } from './description-operations.ts';
+import { HEADERS, RATE_LIMIT_HEADERS, type HeaderName } from './headers.ts';
+import { API_REVISION, infoDescription, scopeText, TAG_DESCRIPTIONS } from './info.ts';
+import { codesByStatus, Problem, problemCodesOf, problemDescription } from './problems.ts';
+import { SchemaComponents, type JsonSchema } from './schemas.ts';
+import type { OpenApiDocument, OperationObject, ParameterObject, Ref, ResponseObject } from './types.ts';
+
+export { API_REVISION } from './info.ts';
+export type { OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.ts';
+
+/** Everything the description lists: the registry, and the description's own two addresses. */
+export const describedOperations: readonly DescribedOperation[] = [...distributionOperations, ...descriptionOperations];
+
+const IF_NONE_MATCH: ParameterObject = { name: 'If-None-Match', in: 'header', required: false, description: 'The `ETag` of an earlier answer; 304 when nothing changed since.', schema: { type: 'string' } };
+
+/** The description of `operations` as served at `publicOrigin`; pure, for tests of its own. */
+export function buildDocument(operations: readonly DescribedOperation[], publicOrigin: string): OpenApiDocument {
+  const schemas = new SchemaComponents();
+  schemas.convert(Problem, 'output', 'Problem');
+  const problemRef = schemas.ref('Problem');
+  const headers: OpenApiDocument['components']['headers'] = {};
+  const header = (name: HeaderName): Ref => {
+    headers[name] = HEADERS[name];
+    return { $ref: `#/components/headers/${name}` };
+  };
+  const parameters: Record<string, ParameterObject> = {};
+
+  // Every successful GET carries a weak ETag and answers 304 to it (api/conditional.ts).
+  const isConditional = (op: DescribedOperation) => op.method === 'get';
+
+  function headersFor(op: DescribedOperation, status: number, codes: readonly ProblemCode[]): Record<string, Ref> {
+    const names: HeaderName[] = ['Request-Id'];
+    const refusedBeforeKey = [401, 405, 413, 415].includes(status);
+    if (op.scopes !== null && !refusedBeforeKey) names.push(...RATE_LIMIT_HEADERS);
+    if (isConditional(op) && (status === 200 || status === 304)) names.push('ETag');
+    if (status === 429 || status === 503) names.push('Retry-After');
+    if (status === 401 || codes.includes('insufficient_scope')) names.push('WWW-Authenticate');
+    if (status === 405) names.push('Allow');
+    if (codes.length > 0) names.push('Content-Language');
+    if (op.deprecation) names.push('Deprecation', 'Sunset', ...(op.deprecation.link ? (['Link'] as const) : []));
+    return Object.fromEntries(names.map((name) => [name, header(name)]));
+  }
+
+  function parametersOf(op: DescribedOperation): (ParameterObject | Ref)[] {
+    const out: (ParameterObject | Ref)[] = [];
+    const templated = [...op.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((match) => match[1] ?? '');
+    for (const [location, zodSchema] of [['path', op.params], ['query', op.query]] as const) {
+      if (!zodSchema) continue;
+      const object = schemas.resolve(schemas.convert(zodSchema, 'input', op.operationId));
+      const required = new Set((object.required ?? []) as string[]);
+      for (const [name, property] of Object.entries((object.properties ?? {}) as Record<string, JsonSchema>)) {
+        if (location === 'path' && !templated.includes(name)) throw new Error(`${op.operationId}: path parameter ${name} is not in ${op.path}`);
+        const { description, ...schema } = property;
+        const list = schemas.resolve(schema).type === 'array';
+        out.push({
+          name, in: location, required: location === 'path' || required.has(name), schema,
+          ...(typeof description === 'string' ? { description } : {}),
+          // Lists in a query are comma-separated, not repeated (contract: `status`).
+          ...(list ? { style: 'form', explode: false } : {}),
+        });
+      }
+    }
+    for (const name of templated) {
+      if (!out.some((p) => 'name' in p && p.name === name && p.in === 'path')) out.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+    }
+    if (isConditional(op)) {
+      parameters['If-None-Match'] = IF_NONE_MATCH;
+      out.push({ $ref: '#/components/parameters/If-None-Match' });
+    }
+    return out;
+  }
+
+  function responsesOf(op: DescribedOperation): Record<string, ResponseObject> {
+    const declared = { ...op.responses };
+    if (isConditional(op)) declared[304] ??= { description: 'Not modified: `If-None-Match` matched the current `ETag`.' };
+    const responses: Record<string, ResponseObject> = {};
+    for (const [status, response] of Object.entries(declared)) {
+      const body = status === '204' || status === '304' ? undefined : response.schema;
+      responses[status] = {
+        description: response.description,
+        headers: headersFor(op, Number(status), []),
+        ...(body ? { content: { [op.mediaType ?? 'application/json']: { schema: schemas.convert(body, 'output', op.operationId) } } } : {}),
+      };
+    }
+    for (const [status, codes] of codesByStatus(problemCodesOf(op))) {
+      const own = responses[status];
+      responses[status] = {
+        description: own ? `${own.description}\n\n${problemDescription(codes)}` : problemDescription(codes),
+        headers: { ...own?.headers, ...headersFor(op, status, codes) },
+        content: { ...own?.content, 'application/problem+json': { schema: problemRef } },
+        'x-problem-codes': codes,
+      };
+    }
+    return responses;
+  }
+
+  function operationObject(op: DescribedOperation): OperationObject {
+    const parameters = parametersOf(op);
+    const planned = op.planned
+      ? '\n\n**Planned**: part of the contract, not served yet. Answers 501 `not_implemented` after authentication and the scope check.'
+      : '';
+    return {
+      operationId: op.operationId,
+      summary: op.summary,
+      description: `${op.description ? `${op.description}\n\n` : ''}**Authentication**: ${scopeText(op)}${planned}`,
+      tags: op.tags,
+      security: op.scopes === null ? [] : [{ ApiKey: [...op.scopes] }],
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(op.body
+        ? { requestBody: { required: !op.body.safeParse({}).success, content: { 'application/json': { schema: schemas.convert(op.body, 'input', op.operationId) } } } }
+        : {}),
+      responses: responsesOf(op),
+      ...(op.deprecation ? { deprecated: true } : {}),
+      ...(op.scopes !== null ? { 'x-required-scopes': [...op.scopes] } : {}),
+      ...(op.planned ? { 'x-svc-availability': 'planned' as const } : {}),
+    };
+  }
+
+  // Answers first: a named schema's component is its output shape; an input shape that differs
+  // becomes `<id>Input` whichever operation meets it first.
+  for (const op of operations) {
+    for (const response of Object.values(op.responses)) if (response.schema) schemas.convert(response.schema, 'output', op.operationId);
+  }
+  const paths: OpenApiDocument['paths'] = {};
+  for (const op of operations) {
+    const item = (paths[op.path] ??= {});
+    if (item[op.method]) throw new Error(`${op.method.toUpperCase()} ${op.path} is described twice`);
+    item[op.method] = operationObject(op);
+  }
+  const tags = [...new Set(operations.flatMap((op) => op.tags))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations about ${name.toLowerCase()}.` }));
+
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Distribution Service: distribution interface', version: API_REVISION, description: infoDescription(operations, DISTRIBUTION_BASE) },
+    servers: [{ url: `${publicOrigin}${DISTRIBUTION_BASE}`, description: 'This deployment (one environment: sandbox or production)' }],
+    security: [{ ApiKey: [] }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: {
+        ApiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'API key: `svc_live_` (production) or `svc_test_` (sandbox), 63 characters',
+          description: "The channel's key, `Authorization: Bearer <API_KEY>`. The scopes an operation needs are listed in its security requirement and `x-required-scopes`.",
+        },
+      },
+      schemas: schemas.schemas,
+      headers,
+      parameters,
+    },
+  };
+}
+
+const built = new Map<string, OpenApiDocument>();
+
+/** Built once per public origin: the registry does not change while the process runs. */
+export function openApiDocument(publicOrigin: string): OpenApiDocument {
+  let document = built.get(publicOrigin);
+  if (!document) {
+    document = buildDocument(describedOperations, publicOrigin);
+    built.set(publicOrigin, document);
+  }
+  return document;
+}

@@ -1,0 +1,32 @@
+import type { JsonSchema } from './schemas.ts';
+
+export interface HeaderObject {
+  description: string;
+  required?: boolean;
+  schema: JsonSchema;
+}
+
+const integer = { type: 'integer', minimum: 0 };
+const text = { type: 'string' };
+
+/** Response headers of the interface, described once under `components.headers`. */
+export const HEADERS = {
+  'Request-Id': { description: 'UUID of this request, on every answer; problem bodies repeat it as `request_id`. Quote it when reporting a problem.', required: true, schema: { type: 'string', format: 'uuid' } },
+  'RateLimit-Limit': { description: "Requests allowed in the current one-minute window: the channel's `rate_limit.per_minute`. Sent once the key was accepted.", schema: integer },
+  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: integer },
+  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: integer },
+  'RateLimit-Policy': { description: 'Provisional (draft-ietf-httpapi-ratelimit-headers structured field), e.g. `"per-minute";q=600;w=60`. May change within v1; rely on the three `RateLimit-*` fields above.', schema: text },
+  RateLimit: { description: 'Provisional (draft-ietf-httpapi-ratelimit-headers structured field), e.g. `"per-minute";r=599;t=42`. May change within v1.', schema: text },
+  'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: integer },
+  'WWW-Authenticate': { description: 'RFC 6750 challenge with realm `distribution`; `error="invalid_token"` for a key that was sent but refused, `error="insufficient_scope"` with the missing `scope` on 403.', schema: text },
+  ETag: { description: 'Weak validator of this answer; send it back in `If-None-Match` to get 304 when nothing changed.', schema: text },
+  Allow: { description: 'The methods the path takes.', required: true, schema: text },
+  'Content-Language': { description: 'Language of the problem `title`, negotiated from `Accept-Language` (`en` or `ro`).', schema: text },
+  Deprecation: { description: 'RFC 9745: when the operation was deprecated (`@<unix seconds>`).', required: true, schema: text },
+  Sunset: { description: 'RFC 8594: when the operation stops being served.', required: true, schema: text },
+  Link: { description: 'The deprecation notice (`rel="deprecation"`).', schema: text },
+} as const satisfies Record<string, HeaderObject>;
+
+export type HeaderName = keyof typeof HEADERS;
+
+export const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { matchesIfNoneMatch, weakEtag } from '../conditional.ts';
+import { DISTRIBUTION_BASE } from '../distribution/index.ts';
+import { sendProblem } from '../problem.ts';
+import { CHANGELOG_PATH, DESCRIPTION_PATH } from './description-operations.ts';
+import { openApiDocument } from './document.ts';
+
+export const DOCS_PATH = '/docs';
+
+const rendererDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+interface Representation {
+  body: string;
+  etag: string;
+}
+
+const represent = (body: string): Representation => ({ body, etag: weakEtag(body) });
+const descriptions = new Map<string, Representation>();
+let changelog: Representation | undefined;
+
+function description(req: Request): Representation {
+  const origin = req.app.locals.publicOrigin as string;
+  let entry = descriptions.get(origin);
+  if (!entry) {
+    entry = represent(JSON.stringify(openApiDocument(origin)));
+    descriptions.set(origin, entry);
+  }
+  return entry;
+}
+
+/** Same validator rule as the interface's reads: weak ETag from the body, 304 on a match. */
+function sendConditional(req: Request, res: Response, type: string, { body, etag }: Representation): void {
+  res.setHeader('ETag', etag);
+  res.setHeader('Cache-Control', 'public, max-age=300');
+  if (matchesIfNoneMatch(req, etag)) res.status(304).end();
+  else res.type(type).send(body);
+}
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Distribution interface v1</title>
+<link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
+</head>
+<body>
+<noscript><p>The description is at <a href="${DISTRIBUTION_BASE}${DESCRIPTION_PATH}">${DISTRIBUTION_BASE}${DESCRIPTION_PATH}</a>, its changelog at <a href="${DISTRIBUTION_BASE}${CHANGELOG_PATH}">${DISTRIBUTION_BASE}${CHANGELOG_PATH}</a>.</p></noscript>
+<div id="description"></div>
+<script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
+<script src="${DOCS_PATH}/init.js"></script>
+</body>
+</html>
+`;
+
+// A file of its own rather than inline, so a strict Content-Security-Policy can be added later.
+// validatorUrl: null keeps the renderer from calling a public validator: the page works offline.
+const init = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({ url: '${DISTRIBUTION_BASE}${DESCRIPTION_PATH}', dom_id: '#description', deepLinking: true, showExtensions: true, validatorUrl: null, defaultModelsExpandDepth: 0 });
+});
+`;
+
+const asset = (file: string): RequestHandler => (_req, res, next) => {
+  res.sendFile(path.join(rendererDir, file), { maxAge: '1h' }, (error) => {
+    if (error) next(error);
+  });
+};
+
+const onlyGet: RequestHandler = (req, res) => {
+  res.setHeader('Allow', 'GET, HEAD');
+  if (req.method === 'OPTIONS') res.status(204).end();
+  else sendProblem(req, res, 'method_not_allowed');
+};
+
+/**
+ * The description at `{base}/openapi.json` with its changelog, and `/docs`, which renders it with
+ * Swagger UI served from node_modules (no CDN: the machines have no internet). None needs a key.
+ */
+export function descriptionRouter(): Router {
+  const router = Router({ strict: true });
+  router.get(DISTRIBUTION_BASE + DESCRIPTION_PATH, (req, res) => {
+    sendConditional(req, res, 'application/json', description(req));
+  });
+  router.get(DISTRIBUTION_BASE + CHANGELOG_PATH, (req, res) => {
+    changelog ??= represent(readFileSync(new URL('./CHANGELOG.md', import.meta.url), 'utf8'));
+    sendConditional(req, res, 'text/markdown; charset=utf-8', changelog);
+  });
+  router.all([DISTRIBUTION_BASE + DESCRIPTION_PATH, DISTRIBUTION_BASE + CHANGELOG_PATH], onlyGet);
+  router.get(DOCS_PATH, (_req, res) => {
+    res.type('html').send(page);
+  });
+  router.get(`${DOCS_PATH}/init.js`, (_req, res) => {
+    res.type('text/javascript').send(init);
+  });
+  router.get(`${DOCS_PATH}/swagger-ui-bundle.js`, asset('swagger-ui-bundle.js'));
+  router.get(`${DOCS_PATH}/swagger-ui.css`, asset('swagger-ui.css'));
+  return router;
+}

@@ -1,0 +1,13 @@
+/** `npm run lint:openapi` step: writes the description the API serves to a file, for linting and publishing. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig } from '../api/config.ts';
+import { openApiDocument } from '../api/openapi/document.ts';
+
+const target = process.argv[2] ?? 'dist/openapi.json';
+const config = loadConfig();
+// The origin the API itself would announce (see infra/processes.ts).
+const publicOrigin = config.publicOrigin ?? `https://localhost:${config.http.port}`;
+await mkdir(path.dirname(target), { recursive: true });
+await writeFile(target, `${JSON.stringify(openApiDocument(publicOrigin), null, 2)}\n`);
+console.log(`wrote ${target}`);
