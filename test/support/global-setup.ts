@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -25,6 +25,8 @@ export default async function setup(project: TestProject) {
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-test-pg-'));
+    // Run as root, the cluster belongs to a `postgres` system user, which must traverse this directory.
+    await chmod(dir, 0o755);
     const pg = await startEmbeddedPostgres(dir);
     serverUrl = pg.serverUrl;
     stops.push(async () => {
