@@ -33,7 +33,8 @@ export interface ServiceConfig {
   temporal: { address: string | undefined; namespace: string; taskQueue: string };
   dataDir: string;
   http: { host: string; port: number; plainPort: number; tlsCert?: string; tlsKey?: string; trustProxy: boolean };
-  publicOrigin: string | undefined;
+  /** Origin announced in problem types and the description: PUBLIC_ORIGIN, else the local TLS listener. */
+  publicOrigin: string;
   serverSecret: string | undefined;
   authFailureLimit: number;
   logLevel: Environment['LOG_LEVEL'];
@@ -60,7 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       ...(e.TLS_KEY ? { tlsKey: e.TLS_KEY } : {}),
       trustProxy: e.TRUST_PROXY,
     },
-    publicOrigin: e.PUBLIC_ORIGIN,
+    publicOrigin: e.PUBLIC_ORIGIN ?? `https://localhost:${e.PORT}`,
     serverSecret: e.SERVER_SECRET,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
     logLevel: e.LOG_LEVEL,

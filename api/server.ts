@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import type { TlsMaterial } from '../infra/tls.ts';
 import { requestId } from './middleware/request-id.ts';
-import { sendProblem } from './problem.ts';
+import { refusePlainHttp } from './middleware/https-only.ts';
 
 export interface Listening {
   url: string;
@@ -18,7 +18,7 @@ function plainHttpRefusal(publicOrigin: string): Express {
   app.disable('x-powered-by');
   app.locals.publicOrigin = publicOrigin;
   app.use(requestId);
-  app.use((req, res) => sendProblem(req, res, 'https_required', { detail: 'Use https. A key sent over plain HTTP is to be treated as compromised and rolled.' }));
+  app.use(refusePlainHttp);
   return app;
 }
 

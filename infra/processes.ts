@@ -25,7 +25,7 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
   const orm = await openDatabase(endpoints.databaseUrl);
   const temporal = await connectTemporalClient(endpoints.temporalAddress, config.temporal.namespace);
   const tls = await loadTlsMaterial({ certPath: config.http.tlsCert, keyPath: config.http.tlsKey, dataDir: config.dataDir });
-  const publicOrigin = config.publicOrigin ?? `https://localhost:${config.http.port}`;
+  const { publicOrigin } = config;
   const app = createApp({ orm, temporal: temporal.client, config, clock, log }, { publicOrigin });
   const listening = await listen(app, { host: config.http.host, port: config.http.port, plainPort: config.http.plainPort, tls, publicOrigin });
   const sweep = setInterval(() => void dropPastWindows(orm.em.fork(), clock.now()).catch(() => undefined), 60_000);

@@ -6,8 +6,6 @@ import { openApiDocument } from '../api/openapi/document.ts';
 
 const target = process.argv[2] ?? 'dist/openapi.json';
 const config = loadConfig();
-// The origin the API itself would announce (see infra/processes.ts).
-const publicOrigin = config.publicOrigin ?? `https://localhost:${config.http.port}`;
 await mkdir(path.dirname(target), { recursive: true });
-await writeFile(target, `${JSON.stringify(openApiDocument(publicOrigin), null, 2)}\n`);
+await writeFile(target, `${JSON.stringify(openApiDocument(config.publicOrigin), null, 2)}\n`);
 console.log(`wrote ${target}`);
