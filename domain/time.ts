@@ -2,3 +2,14 @@
 export function toInstant(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
+
+/** The calendar date (`YYYY-MM-DD`) of an instant in an IANA time zone. */
+export function localDate(instant: Date, timeZone: string): string {
+  // en-CA formats dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
+/** The instant truncated to whole seconds: the resolution of every instant the contract writes. */
+export function wholeSeconds(instant: Date): Date {
+  return new Date(Math.floor(instant.getTime() / 1000) * 1000);
+}

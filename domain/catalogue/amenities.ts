@@ -127,3 +127,24 @@ export function amenityByCode(code: string): AmenityDefinition | undefined {
 export function isAmenityCode(code: string): boolean {
   return BY_CODE.has(code);
 }
+
+/**
+ * The catalogue ships with the service: a release that adds an amenity gives it that release's
+ * version and instant; a retired amenity stays listed as `deleted` with the release that retired it.
+ */
+export const AMENITY_CATALOGUE_RELEASE = { version: 1, updated_at: '2026-11-01T00:00:00Z' } as const;
+
+/** The record served at `/amenities`. */
+export function amenityRecord(definition: AmenityDefinition) {
+  return {
+    id: definition.code,
+    code: definition.code,
+    status: 'active' as const,
+    version: AMENITY_CATALOGUE_RELEASE.version,
+    updated_at: AMENITY_CATALOGUE_RELEASE.updated_at,
+    name: { ...definition.name },
+    category: definition.category,
+    ota_code: definition.ota_code && { ...definition.ota_code },
+    ota_codes: definition.ota_codes.map((code) => ({ ...code })),
+  };
+}
