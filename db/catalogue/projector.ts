@@ -1,0 +1,315 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../domain/clock.ts';
+import { newExternalId, type IdKind } from '../../domain/catalogue/ids.ts';
+import {
+  canonicalJson,
+  derivedStatus,
+  projectLocation,
+  projectOwner,
+  projectProperty,
+  publishedPlace,
+  type ProjectedBody,
+  type PublishedPlace,
+} from '../../domain/catalogue/projection.ts';
+import type { LocationInput, OwnerInput, PropertyInput } from '../../domain/catalogue/source.ts';
+import type { ResourceStatus } from '../../domain/catalogue/status.ts';
+import type { EventType } from '../../domain/events.ts';
+import { localDate, wholeSeconds } from '../../domain/time.ts';
+import { pgArray } from '../sql.ts';
+
+export type ViewKind = 'property' | 'location' | 'owner';
+
+/** Internal ids whose source changed (or was deleted) in the current transaction. */
+export interface Affected {
+  properties?: readonly string[];
+  locations?: readonly string[];
+  owners?: readonly string[];
+}
+
+export interface ProjectorDeps {
+  clock: Clock;
+  /** Keys the approximate points (domain/catalogue/geo.ts). */
+  secret: Uint8Array;
+}
+
+interface PropertyRow {
+  id: string;
+  location_id: string;
+  owner_id: string;
+  content: PropertyInput;
+}
+interface LocationRow {
+  id: string;
+  owner_id: string;
+  content: LocationInput;
+}
+interface OwnerRow {
+  id: string;
+  content: OwnerInput;
+}
+interface ViewRow {
+  kind: ViewKind;
+  internal_id: string;
+  external_id: string;
+  status: ResourceStatus;
+  body: ProjectedBody;
+  location_id: string | null;
+  owner_id: string | null;
+}
+
+interface Source {
+  properties: Map<string, PropertyRow>;
+  locations: Map<string, LocationRow>;
+  owners: Map<string, OwnerRow>;
+  places: Map<string, PublishedPlace>;
+}
+
+const ID_KIND: Record<ViewKind, IdKind> = { property: 'property', location: 'location', owner: 'owner' };
+
+/**
+ * Brings every channel's view of the affected records in line with the source, inside the
+ * caller's transaction. For each channel touched it takes the channel's log row lock first (in
+ * channel id order, so two writers never wait on each other crosswise), then stamps and numbers
+ * its changes: a body that differs from what the channel was shown gets the next position as its
+ * version, the lock's stamp as `updated_at`, and its event in the same transaction; an identical
+ * body changes nothing.
+ */
+export async function reproject(tx: EntityManager, affected: Affected, deps: ProjectorDeps): Promise<void> {
+  const locationIds = new Set(affected.locations ?? []);
+  const ownerIds = new Set(affected.owners ?? []);
+  const propertyIds = new Set(affected.properties ?? []);
+
+  // Lock the live properties concerned, in id order: writers of one property serialise here, so
+  // no projection is computed from a state another writer is about to change.
+  const lockedProperties = await tx.execute<{ id: string }[]>(
+    `select id from property where id = any(?::uuid[]) or location_id = any(?::uuid[]) or owner_id = any(?::uuid[]) order by id for update`,
+    [pgArray([...propertyIds]), pgArray([...locationIds]), pgArray([...ownerIds])],
+  );
+  for (const { id } of lockedProperties) propertyIds.add(id);
+
+  const allIds = [...propertyIds, ...locationIds, ...ownerIds];
+  const channels = await tx.execute<{ channel_id: string; name: string }[]>(
+    `select c.id as channel_id, c.name from channel c
+      where c.id in (select channel_id from distribution where property_id = any(?::uuid[]))
+         or c.id in (select channel_id from channel_resource where internal_id = any(?::uuid[]))
+      order by c.id`,
+    [pgArray([...propertyIds]), pgArray(allIds)],
+  );
+  if (channels.length === 0) return;
+
+  const now = wholeSeconds(deps.clock.now());
+  for (const channel of channels) {
+    // The lock comes before any read of the view or the source, so what follows sees every
+    // earlier writer of this channel committed.
+    const [log] = await tx.execute<{ last_stamp: string; last_position: string }[]>(
+      `insert into channel_log (channel_id, last_stamp, last_position) values (?, ?, 0)
+       on conflict (channel_id) do update set last_stamp = greatest(channel_log.last_stamp, excluded.last_stamp)
+       returning last_stamp, last_position`,
+      [channel.channel_id, now],
+    );
+    const writer = new ChannelWriter(tx, channel.channel_id, channel.name, new Date(log!.last_stamp), Number(log!.last_position), deps);
+    await writer.run(propertyIds, locationIds, ownerIds);
+  }
+}
+
+class ChannelWriter {
+  private readonly tx: EntityManager;
+  private readonly channelId: string;
+  private readonly channelName: string;
+  private readonly stamp: Date;
+  private position: number;
+  private readonly deps: ProjectorDeps;
+  private readonly startPosition: number;
+
+  constructor(tx: EntityManager, channelId: string, channelName: string, stamp: Date, position: number, deps: ProjectorDeps) {
+    this.tx = tx;
+    this.channelId = channelId;
+    this.channelName = channelName;
+    this.stamp = stamp;
+    this.position = position;
+    this.startPosition = position;
+    this.deps = deps;
+  }
+
+  async run(propertyIds: Set<string>, locationIds: Set<string>, ownerIds: Set<string>): Promise<void> {
+    // Locations and owners the channel's rows named before this change may lose a property.
+    for (const view of (await this.views([...propertyIds])).values()) {
+      if (view.location_id) locationIds.add(view.location_id);
+      if (view.owner_id) ownerIds.add(view.owner_id);
+    }
+    // The source adds the locations and owners the properties name now.
+    const source = await this.source([...propertyIds], locationIds, ownerIds);
+    const views = await this.views([...propertyIds, ...locationIds, ...ownerIds]);
+    const distributed = new Set(
+      (await this.tx.execute<{ property_id: string }[]>(
+        'select property_id from distribution where channel_id = ? and property_id = any(?::uuid[])',
+        [this.channelId, pgArray([...propertyIds])],
+      )).map((row) => row.property_id),
+    );
+
+    for (const id of [...propertyIds].sort()) await this.property(id, source, views.get(`property:${id}`), distributed.has(id));
+    for (const id of [...locationIds].sort()) await this.aggregate('location', id, source, views.get(`location:${id}`));
+    for (const id of [...ownerIds].sort()) await this.aggregate('owner', id, source, views.get(`owner:${id}`));
+
+    if (this.position !== this.startPosition) {
+      await this.tx.execute('update channel_log set last_position = ? where channel_id = ?', [this.position, this.channelId]);
+    }
+  }
+
+  private async views(ids: string[]): Promise<Map<string, ViewRow>> {
+    const rows = await this.tx.execute<ViewRow[]>(
+      `select kind, internal_id, external_id, status, body, location_id, owner_id
+         from channel_resource where channel_id = ? and internal_id = any(?::uuid[])`,
+      [this.channelId, pgArray(ids)],
+    );
+    return new Map(rows.map((row) => [`${row.kind}:${row.internal_id}`, row]));
+  }
+
+  private async source(propertyIds: string[], locationIds: Set<string>, ownerIds: Set<string>): Promise<Source> {
+    const properties = await this.tx.execute<PropertyRow[]>('select id, location_id, owner_id, content from property where id = any(?::uuid[])', [pgArray(propertyIds)]);
+    for (const row of properties) {
+      locationIds.add(row.location_id);
+      ownerIds.add(row.owner_id);
+    }
+    const locations = await this.tx.execute<LocationRow[]>('select id, owner_id, content from location where id = any(?::uuid[])', [pgArray([...locationIds])]);
+    const owners = await this.tx.execute<OwnerRow[]>(
+      'select id, content from owner where id = any(?::uuid[]) or id in (select owner_id from location where id = any(?::uuid[]))',
+      [pgArray([...ownerIds]), pgArray([...locationIds])],
+    );
+    const ownerMap = new Map(owners.map((row) => [row.id, row]));
+    const places = new Map<string, PublishedPlace>();
+    for (const location of locations) {
+      const ownerType = ownerMap.get(location.owner_id)?.content.type ?? 'individual';
+      places.set(location.id, await publishedPlace(location.content, ownerType, this.deps.secret, location.id));
+    }
+    return {
+      properties: new Map(properties.map((row) => [row.id, row])),
+      locations: new Map(locations.map((row) => [row.id, row])),
+      owners: ownerMap,
+      places,
+    };
+  }
+
+  private async property(id: string, source: Source, view: ViewRow | undefined, distributed: boolean): Promise<void> {
+    const property = source.properties.get(id);
+    if (!property) {
+      if (view) await this.write('property', id, view, { id: view.external_id, status: 'deleted' }, view.location_id, view.owner_id);
+      return;
+    }
+    const location = source.locations.get(property.location_id)!;
+    let body: ProjectedBody | null = null;
+    if (distributed) {
+      const photoIds = await this.externalIds('photo', property.content.photos.map((photo) => childKey(id, photo.key)));
+      const planIds = await this.externalIds('rate_plan', property.content.rate_plans.map((plan) => childKey(id, plan.key)));
+      const ids = {
+        property: await this.externalId('property', id),
+        location: await this.externalId('location', property.location_id),
+        owner: await this.externalId('owner', property.owner_id),
+        photos: new Map(property.content.photos.map((photo) => [photo.key, photoIds.get(childKey(id, photo.key))!])),
+        ratePlans: new Map(property.content.rate_plans.map((plan) => [plan.key, planIds.get(childKey(id, plan.key))!])),
+      };
+      const projection = projectProperty(property.content, {
+        channel: this.channelName,
+        ids,
+        country: location.content.address.country,
+        timezone: location.content.timezone,
+        today: localDate(this.deps.clock.now(), location.content.timezone),
+      });
+      if (projection.publishable) body = projection.body;
+    }
+    if (body === null) {
+      // Not distributed, or not publishable (legal rules): a tombstone where the channel saw it.
+      if (view && view.status !== 'deleted') await this.write('property', id, view, { id: view.external_id, status: 'withdrawn' }, view.location_id, view.owner_id);
+      return;
+    }
+    await this.write('property', id, view, body, property.location_id, property.owner_id);
+  }
+
+  /** A location or owner: shown while a property the channel sees names it, with the strongest status among them. */
+  private async aggregate(kind: 'location' | 'owner', id: string, source: Source, view: ViewRow | undefined): Promise<void> {
+    const column = kind === 'location' ? 'location_id' : 'owner_id';
+    const statuses = (await this.tx.execute<{ status: ResourceStatus }[]>(
+      `select status from channel_resource where channel_id = ? and kind = 'property' and ${column} = ?`,
+      [this.channelId, id],
+    )).map((row) => row.status);
+    const status = derivedStatus(statuses);
+    const record = kind === 'location' ? source.locations.get(id) : source.owners.get(id);
+    if (view?.status === 'deleted') return;
+    if (!record) {
+      if (view) await this.write(kind, id, view, { id: view.external_id, status: 'deleted' }, null, null);
+      return;
+    }
+    if (status === null || status === 'withdrawn' || status === 'deleted') {
+      if (view && view.status !== 'withdrawn') await this.write(kind, id, view, { id: view.external_id, status: 'withdrawn' }, null, null);
+      return;
+    }
+    const externalId = view?.external_id ?? (await this.externalId(kind, id));
+    const body =
+      kind === 'location'
+        ? projectLocation((record as LocationRow).content, source.places.get(id)!, externalId, status)
+        : projectOwner((record as OwnerRow).content, externalId, status, view?.body.connected_at as string | null ?? null);
+    await this.write(kind, id, view, body, null, null);
+  }
+
+  /** Stores the body when it differs from the channel's, with a new version and its event. */
+  private async write(kind: ViewKind, internalId: string, view: ViewRow | undefined, body: ProjectedBody, locationId: string | null, ownerId: string | null): Promise<void> {
+    if (view && view.status === body.status && canonicalJson(view.body) === canonicalJson(body) && view.location_id === locationId && view.owner_id === ownerId) return;
+    const visibleChange = !view || view.status !== body.status || canonicalJson(view.body) !== canonicalJson(body);
+    if (!visibleChange) {
+      // Only the remembered location or owner moved (never without a body change in practice).
+      await this.tx.execute('update channel_resource set location_id = ?, owner_id = ? where channel_id = ? and kind = ? and internal_id = ?', [locationId, ownerId, this.channelId, kind, internalId]);
+      return;
+    }
+    this.position += 1;
+    const version = this.position;
+    await this.tx.execute(
+      `insert into channel_resource (channel_id, kind, internal_id, external_id, status, version, updated_at, body, location_id, owner_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?::json, ?, ?)
+       on conflict (channel_id, kind, internal_id) do update set status = excluded.status, version = excluded.version,
+         updated_at = excluded.updated_at, body = excluded.body, location_id = excluded.location_id, owner_id = excluded.owner_id`,
+      [this.channelId, kind, internalId, body.id, body.status, version, this.stamp, JSON.stringify(body), locationId, ownerId],
+    );
+    await this.tx.execute('insert into event (channel_id, position, id, type, occurred_at, data) values (?, ?, ?, ?, ?, ?::json)', [
+      this.channelId,
+      version,
+      newExternalId('event', this.deps.clock.now().getTime()),
+      eventType(kind, view?.status ?? null, body.status),
+      this.stamp,
+      JSON.stringify({ object: kind, id: body.id, version }),
+    ]);
+  }
+
+  private async externalId(kind: ViewKind, internalId: string): Promise<string> {
+    return (await this.externalIds(ID_KIND[kind], [internalId])).get(internalId)!;
+  }
+
+  /** The channel's ids for these internal keys, minting the missing ones once. */
+  private async externalIds(kind: IdKind, keys: readonly string[]): Promise<Map<string, string>> {
+    if (keys.length === 0) return new Map();
+    const minted = keys.map(() => newExternalId(kind, this.deps.clock.now().getTime()));
+    await this.tx.execute(
+      `insert into channel_id (channel_id, kind, internal_key, external_id)
+       select ?, ?, k, e from unnest(?::text[], ?::text[]) as t(k, e)
+       on conflict (channel_id, kind, internal_key) do nothing`,
+      [this.channelId, kind, pgArray(keys), pgArray(minted)],
+    );
+    const rows = await this.tx.execute<{ internal_key: string; external_id: string }[]>(
+      'select internal_key, external_id from channel_id where channel_id = ? and kind = ? and internal_key = any(?::text[])',
+      [this.channelId, kind, pgArray(keys)],
+    );
+    return new Map(rows.map((row) => [row.internal_key, row.external_id]));
+  }
+}
+
+/** The event announcing a move from `before` (null: never shown) to `after`. */
+export function eventType(kind: ViewKind, before: ResourceStatus | null, after: ResourceStatus): EventType {
+  if (after === 'deleted') return `${kind}.deleted`;
+  if (kind !== 'property') return `${kind}.updated`;
+  if (after === 'withdrawn') return 'property.withdrawn';
+  return before === null || before === 'withdrawn' ? 'property.distributed' : 'property.updated';
+}
+
+/** Internal key of a photo or rate plan: unique across properties, stable while the platform keeps its key. */
+export function childKey(propertyId: string, key: string): string {
+  return `${propertyId}/${key}`;
+}

@@ -1,0 +1,115 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { presentResource, type ProjectedBody } from '../../domain/catalogue/projection.ts';
+import type { ResourceStatus } from '../../domain/catalogue/status.ts';
+import { toInstant } from '../../domain/time.ts';
+import { pgArray } from '../sql.ts';
+import type { ViewKind } from './projector.ts';
+
+interface ResourceRow {
+  external_id: string;
+  status: ResourceStatus;
+  version: string;
+  /** Raw queries return timestamps as text. */
+  updated_at: string;
+  body: ProjectedBody;
+}
+
+/** Position of the last row of a page: lists are ordered by `(updated_at, external_id)`. */
+export interface ListPosition {
+  updatedAt: Date;
+  id: string;
+}
+
+export interface ListFilter {
+  /** Inclusive; with it, tombstones are listed too. */
+  since?: Date;
+  statuses?: readonly ResourceStatus[];
+  after?: ListPosition;
+  limit: number;
+}
+
+export interface ListPage {
+  items: Record<string, unknown>[];
+  /** Position of the last item, when more rows follow. */
+  next: ListPosition | null;
+}
+
+function present(row: ResourceRow): Record<string, unknown> {
+  return presentResource(row.body, Number(row.version), toInstant(new Date(row.updated_at)));
+}
+
+/**
+ * One page of a channel's view of a kind. The order is `(updated_at, external_id)` for full
+ * listings too, so a record changed during a full sync moves behind the reader and is read
+ * again rather than skipped.
+ */
+export async function listResources(em: EntityManager, channelId: string, kind: ViewKind, filter: ListFilter): Promise<ListPage> {
+  const where = ['channel_id = ?', 'kind = ?'];
+  const params: unknown[] = [channelId, kind];
+  if (filter.since) {
+    where.push('updated_at >= ?');
+    params.push(filter.since);
+  } else {
+    where.push(`status in ('active', 'inactive')`);
+  }
+  if (filter.statuses) {
+    where.push('status = any(?::text[])');
+    params.push(pgArray(filter.statuses));
+  }
+  if (filter.after) {
+    where.push('(updated_at, external_id) > (?, ?)');
+    params.push(filter.after.updatedAt, filter.after.id);
+  }
+  const rows = await em.execute<ResourceRow[]>(
+    `select external_id, status, version, updated_at, body from channel_resource
+      where ${where.join(' and ')} order by updated_at, external_id limit ?`,
+    [...params, filter.limit + 1],
+  );
+  const page = rows.slice(0, filter.limit);
+  const last = page.at(-1);
+  return { items: page.map(present), next: rows.length > filter.limit && last ? { updatedAt: new Date(last.updated_at), id: last.external_id } : null };
+}
+
+export async function findResource(em: EntityManager, channelId: string, kind: ViewKind, externalId: string): Promise<Record<string, unknown> | null> {
+  const [row] = await em.execute<ResourceRow[]>(
+    'select external_id, status, version, updated_at, body from channel_resource where channel_id = ? and kind = ? and external_id = ?',
+    [channelId, kind, externalId],
+  );
+  return row ? present(row) : null;
+}
+
+interface EventRow {
+  position: string;
+  id: string;
+  type: string;
+  occurred_at: string;
+  data: Record<string, unknown>;
+}
+
+export interface EventPage {
+  events: { position: number; record: Record<string, unknown> }[];
+  hasMore: boolean;
+}
+
+/** Events after `after` in commit order (positions are taken under the channel's lock), of the given types only. */
+export async function listEvents(em: EntityManager, channel: { id: string; name: string }, options: { after: number; since: Date; types: readonly string[]; limit: number }): Promise<EventPage> {
+  const rows = await em.execute<EventRow[]>(
+    `select position, id, type, occurred_at, data from event
+      where channel_id = ? and position > ? and occurred_at >= ? and type = any(?::text[])
+      order by position limit ?`,
+    [channel.id, options.after, options.since, pgArray(options.types), options.limit + 1],
+  );
+  return {
+    events: rows.slice(0, options.limit).map((row) => ({
+      position: Number(row.position),
+      record: { id: row.id, type: row.type, occurred_at: toInstant(new Date(row.occurred_at)), channel: channel.name, data: row.data },
+    })),
+    hasMore: rows.length > options.limit,
+  };
+}
+
+/** The channel's last event position: where a reader with nothing newer stands. */
+export async function lastEventPosition(em: EntityManager, channelId: string): Promise<number> {
+  const [row] = await em.execute<{ last_position: string }[]>('select last_position from channel_log where channel_id = ?', [channelId]);
+  return Number(row?.last_position ?? 0);
+}

@@ -1,0 +1,154 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { ChannelSchema } from './channel.ts';
+
+// The source model: what the platform wrote through /internal/v1. Each record has the
+// platform's reference (`ref`, unique among live records) and an internal id minted at creation,
+// so a record deleted and created again under the same reference is a new resource with new
+// channel ids. `content` is the validated write body (domain/catalogue/source.ts).
+
+export const OrganizationSchema = defineEntity({
+  name: 'Organization',
+  tableName: 'organization',
+  properties: {
+    id: p.uuid().primary(),
+    ref: p.string().length(64).unique(),
+    name: p.string().length(200),
+    country: p.string().length(2),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+export const OwnerSchema = defineEntity({
+  name: 'Owner',
+  tableName: 'owner',
+  properties: {
+    id: p.uuid().primary(),
+    ref: p.string().length(64).unique(),
+    organization: () => p.manyToOne(OrganizationSchema).index(),
+    content: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+export const LocationSchema = defineEntity({
+  name: 'Location',
+  tableName: 'location',
+  properties: {
+    id: p.uuid().primary(),
+    ref: p.string().length(64).unique(),
+    organization: () => p.manyToOne(OrganizationSchema).index(),
+    owner: () => p.manyToOne(OwnerSchema).index(),
+    content: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+export const PropertySchema = defineEntity({
+  name: 'Property',
+  tableName: 'property',
+  properties: {
+    id: p.uuid().primary(),
+    ref: p.string().length(64).unique(),
+    location: () => p.manyToOne(LocationSchema).index(),
+    owner: () => p.manyToOne(OwnerSchema).index(),
+    content: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+/** The host's choice: this property goes to this channel. */
+export const DistributionSchema = defineEntity({
+  name: 'Distribution',
+  tableName: 'distribution',
+  properties: {
+    property: () => p.manyToOne(PropertySchema).primary().deleteRule('cascade'),
+    channel: () => p.manyToOne(ChannelSchema).primary().index(),
+    createdAt: p.datetime(),
+  },
+  primaryKeys: ['property', 'channel'],
+});
+
+/**
+ * Ids a channel sees, minted once per (channel, kind, internal key) and never reused. The key is
+ * the internal id of a property, location or owner, or `<property id>/<key>` for a photo or rate
+ * plan.
+ */
+export const ChannelIdSchema = defineEntity({
+  name: 'ChannelId',
+  tableName: 'channel_id',
+  properties: {
+    channel: () => p.manyToOne(ChannelSchema).primary(),
+    kind: p.string().length(16).primary(),
+    internalKey: p.string().length(120).primary(),
+    externalId: p.string().length(40).unique(),
+  },
+  primaryKeys: ['channel', 'kind', 'internalKey'],
+});
+
+/**
+ * The channel's view: every property, location and owner it has ever been shown, as last shown.
+ * `body` is the record without `version` and `updated_at` (a tombstone keeps only id and status);
+ * it is stored as `json`, not `jsonb`, so it is served in the order it was built.
+ */
+export const ChannelResourceSchema = defineEntity({
+  name: 'ChannelResource',
+  tableName: 'channel_resource',
+  properties: {
+    channel: () => p.manyToOne(ChannelSchema).primary(),
+    kind: p.string().length(16).primary(),
+    internalId: p.uuid().primary(),
+    externalId: p.string().length(40).unique(),
+    status: p.enum(['active', 'inactive', 'withdrawn', 'deleted'] as const),
+    version: p.bigint('number'),
+    updatedAt: p.datetime(),
+    body: p.json<Record<string, unknown>>().columnType('json'),
+    /** For a property: the location and owner it named when last projected, so their status can be derived after it is gone. */
+    locationId: p.uuid().nullable(),
+    ownerId: p.uuid().nullable(),
+  },
+  primaryKeys: ['channel', 'kind', 'internalId'],
+  indexes: [
+    { properties: ['channel', 'kind', 'updatedAt', 'externalId'] },
+    { properties: ['channel', 'locationId'] },
+    { properties: ['channel', 'ownerId'] },
+  ],
+});
+
+/**
+ * One row per channel, locked by every transaction that changes the channel's view. The lock
+ * orders those transactions, so stamps and positions taken under it grow in commit order (see
+ * the README's architecture notes). `lastPosition` numbers the channel's events; a resource's
+ * `version` is the position of the event that announced it.
+ */
+export const ChannelLogSchema = defineEntity({
+  name: 'ChannelLog',
+  tableName: 'channel_log',
+  properties: {
+    channel: () => p.oneToOne(ChannelSchema).primary(),
+    lastStamp: p.datetime(),
+    lastPosition: p.bigint('number'),
+  },
+});
+
+export const EventSchema = defineEntity({
+  name: 'Event',
+  tableName: 'event',
+  properties: {
+    channel: () => p.manyToOne(ChannelSchema).primary(),
+    position: p.bigint('number').primary(),
+    id: p.string().length(40).unique(),
+    type: p.string().length(60),
+    occurredAt: p.datetime().index(),
+    data: p.json<Record<string, unknown>>().columnType('json'),
+  },
+  primaryKeys: ['channel', 'position'],
+});
+
+export type Organization = InferEntity<typeof OrganizationSchema>;
+export type Owner = InferEntity<typeof OwnerSchema>;
+export type Location = InferEntity<typeof LocationSchema>;
+export type Property = InferEntity<typeof PropertySchema>;
