@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { Clock } from '../domain/clock.ts';
 import type { ServiceEnvironment } from '../domain/api-keys.ts';
+import type { ServiceSecrets } from '../infra/secrets.ts';
 
 export interface AdminContext {
   orm: MikroORM;
@@ -9,4 +10,5 @@ export interface AdminContext {
   clock: Clock;
   environment: ServiceEnvironment;
   taskQueue: string;
+  secrets: ServiceSecrets;
 }

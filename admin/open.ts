@@ -5,6 +5,7 @@ import { ormOptions } from '../db/orm.ts';
 import { migrate } from '../db/migrate.ts';
 import { systemClock } from '../domain/clock.ts';
 import { connectTemporalClient } from '../infra/processes.ts';
+import { loadSecrets } from '../infra/secrets.ts';
 import { readRuntimeFile } from '../infra/services.ts';
 import type { AdminContext } from './context.ts';
 
@@ -26,6 +27,7 @@ export async function openAdminContext(): Promise<{ ctx: AdminContext; close: ()
     clock: systemClock,
     environment: config.environment,
     taskQueue: config.temporal.taskQueue,
+    secrets: await loadSecrets(config),
     temporal: async () => {
       if (!temporalAddress) throw new Error('no Temporal: start the service with `npm start` first, or set TEMPORAL_ADDRESS');
       temporal ??= await connectTemporalClient(temporalAddress, config.temporal.namespace);

@@ -21,6 +21,8 @@ const environmentSchema = z.object({
   PUBLIC_ORIGIN: z.url().optional(),
   /** Secret from which the service derives cursor tags and approximate points; 32+ bytes, base64 or hex. */
   SERVER_SECRET: z.string().min(32).optional(),
+  /** Bearer token of the platform on /internal/v1; 32+ characters. */
+  PLATFORM_TOKEN: z.string().min(32).optional(),
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
@@ -36,6 +38,7 @@ export interface ServiceConfig {
   /** Origin announced in problem types and the description: PUBLIC_ORIGIN, else the local TLS listener. */
   publicOrigin: string;
   serverSecret: string | undefined;
+  platformToken: string | undefined;
   authFailureLimit: number;
   logLevel: Environment['LOG_LEVEL'];
 }
@@ -63,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     },
     publicOrigin: e.PUBLIC_ORIGIN ?? `https://localhost:${e.PORT}`,
     serverSecret: e.SERVER_SECRET,
+    platformToken: e.PLATFORM_TOKEN,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
     logLevel: e.LOG_LEVEL,
   };

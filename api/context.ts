@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Response } from 'express';
 import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../infra/logger.ts';
+import type { ServiceSecrets } from '../infra/secrets.ts';
 import type { ServiceConfig } from './config.ts';
 import type { ApiKey, Channel } from '../db/entities/index.ts';
 
@@ -12,6 +13,7 @@ export interface AppDeps {
   config: ServiceConfig;
   clock: Clock;
   log: Logger;
+  secrets: ServiceSecrets;
 }
 
 export interface Caller {

@@ -7,6 +7,7 @@ import { dropPastWindows } from '../db/counters.ts';
 import { openDatabase } from '../db/orm.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
 import type { Logger } from './logger.ts';
+import { loadSecrets } from './secrets.ts';
 import { loadTlsMaterial } from './tls.ts';
 import { createWorker } from './worker.ts';
 
@@ -26,7 +27,8 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
   const temporal = await connectTemporalClient(endpoints.temporalAddress, config.temporal.namespace);
   const tls = await loadTlsMaterial({ certPath: config.http.tlsCert, keyPath: config.http.tlsKey, dataDir: config.dataDir });
   const { publicOrigin } = config;
-  const app = createApp({ orm, temporal: temporal.client, config, clock, log }, { publicOrigin });
+  const secrets = await loadSecrets(config);
+  const app = createApp({ orm, temporal: temporal.client, config, clock, log, secrets }, { publicOrigin });
   const listening = await listen(app, { host: config.http.host, port: config.http.port, plainPort: config.http.plainPort, tls, publicOrigin });
   const sweep = setInterval(() => void dropPastWindows(orm.em.fork(), clock.now()).catch(() => undefined), 60_000);
   sweep.unref();

@@ -59,7 +59,7 @@ beforeAll(async () => {
   app.set('etag', false);
   app.locals.publicOrigin = 'https://distribution.test';
   app.use(requestId, requireJsonBody, parseJsonBody);
-  app.use('/t', interfaceRouter([...raising, validating, deprecated], { orm, temporal, config, clock: systemClock, log: createLogger('silent') }));
+  app.use('/t', interfaceRouter([...raising, validating, deprecated], { orm, temporal, config, clock: systemClock, log: createLogger('silent'), secrets: adminContext(orm, temporal, systemClock).secrets }));
   app.use(notFound);
   app.use(errorHandler(createLogger('silent')));
   const tls = await loadTlsMaterial({ dataDir: config.dataDir });

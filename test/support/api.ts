@@ -9,6 +9,7 @@ import { createApp } from '../../api/app.ts';
 import { listen } from '../../api/server.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { createLogger } from '../../infra/logger.ts';
+import { loadSecrets } from '../../infra/secrets.ts';
 import { loadTlsMaterial } from '../../infra/tls.ts';
 import { request, type HttpResponse } from './https-client.ts';
 
@@ -23,13 +24,16 @@ export interface TestApi {
 
 let tlsDir: Promise<string> | undefined;
 
+export const TEST_SERVER_SECRET = 'test-server-secret-0123456789abcdef0123456789';
+export const TEST_PLATFORM_TOKEN = 'svc_platform_test-token-0123456789abcdefghijklmnop';
+
 /** The real app over real TLS on ephemeral ports, with the plain-HTTP refusal listener beside it. */
 export async function startTestApi(deps: { orm: MikroORM; temporal: Client; clock: Clock; env?: Record<string, string> }): Promise<TestApi> {
   tlsDir ??= mkdtemp(path.join(os.tmpdir(), 'svc-test-tls-'));
-  const config = loadConfig({ DATA_DIR: await tlsDir, LOG_LEVEL: 'silent', ...deps.env });
+  const config = loadConfig({ DATA_DIR: await tlsDir, LOG_LEVEL: 'silent', SERVER_SECRET: TEST_SERVER_SECRET, PLATFORM_TOKEN: TEST_PLATFORM_TOKEN, ...deps.env });
   const tls = await loadTlsMaterial({ dataDir: config.dataDir });
   const publicOrigin = 'https://distribution.test';
-  const app = createApp({ orm: deps.orm, temporal: deps.temporal, clock: deps.clock, config, log: createLogger(config.logLevel) }, { publicOrigin });
+  const app = createApp({ orm: deps.orm, temporal: deps.temporal, clock: deps.clock, config, log: createLogger(config.logLevel), secrets: await loadSecrets(config) }, { publicOrigin });
   const listening = await listen(app, { host: '127.0.0.1', port: 0, plainPort: 0, tls, publicOrigin });
   const api: TestApi = {
     url: listening.url,

@@ -5,9 +5,11 @@ import type { AdminContext } from '../../admin/context.ts';
 import { issueKey } from '../../admin/keys.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { Scope } from '../../domain/scopes.ts';
+import { sha256 } from '../../infra/secrets.ts';
+import { TEST_PLATFORM_TOKEN, TEST_SERVER_SECRET } from './api.ts';
 
 export function adminContext(orm: MikroORM, temporal: Client, clock: Clock, taskQueue = 'distribution-test'): AdminContext {
-  return { orm, temporal: () => Promise.resolve(temporal), clock, environment: 'sandbox', taskQueue };
+  return { orm, temporal: () => Promise.resolve(temporal), clock, environment: 'sandbox', taskQueue, secrets: { server: new TextEncoder().encode(TEST_SERVER_SECRET), platformTokenHash: sha256(TEST_PLATFORM_TOKEN) } };
 }
 
 let counter = 0;
