@@ -3,6 +3,8 @@ import express, { type Express } from 'express';
 import type { AppDeps } from './context.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from './distribution/index.ts';
 import { health } from './health.ts';
+import { platformAuth } from './internal/auth.ts';
+import { INTERNAL_BASE, internalOperations } from './internal/catalogue.ts';
 import { interfaceRouter } from './interface-router.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
 import { descriptionRouter } from './openapi/routes.ts';
@@ -30,6 +32,8 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string }): Exp
   app.use(descriptionRouter());
   app.use(requireJsonBody, parseJsonBody);
   app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps));
+  const platform = platformAuth(deps);
+  app.use(INTERNAL_BASE, interfaceRouter(internalOperations, deps, () => [platform]));
   app.use(notFound);
   app.use(errorHandler(deps.log));
   return app;

@@ -5,7 +5,7 @@ import { matchesIfNoneMatch, weakEtag } from './conditional.ts';
 import { callerOf, type AppDeps } from './context.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
-import { expressPath, type HttpMethod, type Operation } from './operations.ts';
+import { expressPath, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
 import { ProblemError, sendProblem } from './problem.ts';
 import { toParameterErrors, type InputLocation } from './validation.ts';
 
@@ -41,18 +41,32 @@ function deprecationHeaders(operation: Operation): RequestHandler {
   };
 }
 
+/** Validates the input and runs the handler; throws a ProblemError on bad input. */
+async function execute(operation: Operation, deps: AppDeps, input: { query?: unknown; params?: unknown; body?: unknown }, req: Request, res: Response): Promise<OperationResult> {
+  if (operation.planned || !operation.handler) throw new ProblemError('not_implemented', { detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet` });
+  return operation.handler({
+    query: parseInput(operation.query, input.query ?? {}, 'query'),
+    params: parseInput(operation.params, input.params ?? {}, 'params'),
+    body: parseInput(operation.body, input.body ?? {}, 'body'),
+    caller: operation.scopes === null ? (undefined as never) : callerOf(res),
+    deps,
+    req,
+    res,
+  });
+}
+
+/**
+ * Runs one operation in-process, through the same validation and handler as over HTTP, for
+ * callers inside the service (the CLI's demo seed). Refusals are thrown as ProblemError.
+ */
+export function invokeOperation(operation: Operation, deps: AppDeps, input: { params?: unknown; body?: unknown; query?: unknown }): Promise<OperationResult> {
+  const res = { locals: {} } as Response;
+  return execute(operation, deps, input, {} as Request, res);
+}
+
 function runOperation(operation: Operation, deps: AppDeps): RequestHandler {
   return async (req: Request, res: Response) => {
-    if (operation.planned || !operation.handler) throw new ProblemError('not_implemented', { detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet` });
-    const result = await operation.handler({
-      query: parseInput(operation.query, req.query, 'query'),
-      params: parseInput(operation.params, req.params, 'params'),
-      body: parseInput(operation.body, req.body ?? {}, 'body'),
-      caller: operation.scopes === null ? (undefined as never) : callerOf(res),
-      deps,
-      req,
-      res,
-    });
+    const result = await execute(operation, deps, { query: req.query, params: req.params, body: req.body ?? {} }, req, res);
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
     const status = result.status ?? (result.body === undefined ? 204 : 200);
     if (result.body === undefined) {
@@ -72,18 +86,24 @@ function runOperation(operation: Operation, deps: AppDeps): RequestHandler {
   };
 }
 
-/**
- * Mounts an interface's operations: each gets authentication, rate limiting, scope check and
- * validation in that order; a known path with another method answers 405 with `Allow`.
- */
-export function interfaceRouter(operations: readonly Operation[], deps: AppDeps): Router {
-  const router = Router({ strict: true });
+/** The distribution interface's guards: channel key, rate limit, then the operation's scopes. */
+export function channelGuards(deps: AppDeps): (operation: Operation) => RequestHandler[] {
   const auth = authenticate(deps);
   const limit = rateLimit(deps);
+  return (operation) => (operation.scopes === null ? [] : [auth, limit, requireScopes(operation)]);
+}
+
+/**
+ * Mounts an interface's operations: each gets its guards (for the distribution interface:
+ * authentication, rate limiting, scope check) and then validation; a known path with another
+ * method answers 405 with `Allow`.
+ */
+export function interfaceRouter(operations: readonly Operation[], deps: AppDeps, guardsFor = channelGuards(deps)): Router {
+  const router = Router({ strict: true });
   const methodsByPath = new Map<string, Set<HttpMethod>>();
   for (const operation of operations) {
     const path = expressPath(operation.path);
-    const guards = operation.scopes === null ? [] : [auth, limit, requireScopes(operation)];
+    const guards = guardsFor(operation);
     router[operation.method](path, deprecationHeaders(operation), ...guards, runOperation(operation, deps));
     methodsByPath.set(path, (methodsByPath.get(path) ?? new Set()).add(operation.method));
   }

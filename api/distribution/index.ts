@@ -1,8 +1,18 @@
 import type { Operation } from '../operations.ts';
+import { getProperty, listAmenities, listEventsOperation, listLocations, listOwners, listProperties } from './catalogue.ts';
 import { getChannel } from './channel.ts';
 import { plannedOperations } from './planned.ts';
 
 export const DISTRIBUTION_BASE = '/api/v1/distribution';
 
 /** Every operation of the distribution interface, served or planned. */
-export const distributionOperations: Operation[] = [getChannel as Operation, ...plannedOperations];
+export const distributionOperations: Operation[] = [
+  getChannel as Operation,
+  listLocations,
+  listOwners,
+  listProperties,
+  getProperty as Operation,
+  listAmenities as Operation,
+  listEventsOperation as Operation,
+  ...plannedOperations,
+];

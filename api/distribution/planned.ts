@@ -12,14 +12,8 @@ const planned = (method: HttpMethod, path: string, operationId: string, summary:
 });
 
 export const plannedOperations: Operation[] = [
-  planned('get', '/locations', 'listLocations', 'Locations published to the channel', ['Catalogue'], ['read:catalog']),
-  planned('get', '/owners', 'listOwners', 'Owners published to the channel', ['Catalogue'], ['read:catalog']),
-  planned('get', '/properties', 'listProperties', 'Properties published to the channel', ['Catalogue'], ['read:catalog']),
-  planned('get', '/properties/{property_id}', 'getProperty', 'One property, or its tombstone', ['Catalogue'], ['read:catalog']),
-  planned('get', '/amenities', 'listAmenities', 'The amenity catalogue', ['Catalogue'], ['read:catalog']),
   planned('get', '/availability', 'listAvailability', 'Nightly availability, prices and restrictions', ['Availability'], ['read:ari']),
   planned('get', '/quotes', 'getQuote', 'Exact price of a stay (stage 2)', ['Availability'], ['read:ari']),
-  planned('get', '/events', 'listEvents', 'Events in commit order', ['Events'], []),
   planned('get', '/properties/{property_id}/listing', 'getListingReport', "The channel's last listing report for a property", ['Listing reports'], ['write:listings']),
   planned('put', '/properties/{property_id}/listing', 'putListingReport', 'Report the publication state of a property on the channel', ['Listing reports'], ['write:listings']),
   planned('post', '/listing-stats', 'postListingStats', 'Report daily listing statistics', ['Listing reports'], ['write:listings']),

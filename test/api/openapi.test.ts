@@ -26,7 +26,7 @@ beforeAll(async () => {
   ctx = adminContext(orm, temporal, clock);
   api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
   const config = loadConfig({ LOG_LEVEL: 'silent' });
-  app = createApp({ orm, temporal, clock, config, log: createLogger('silent') }, { publicOrigin: TEST_ORIGIN });
+  app = createApp({ orm, temporal, clock, config, log: createLogger('silent'), secrets: { server: new Uint8Array(32), platformTokenHash: new Uint8Array(32) } }, { publicOrigin: TEST_ORIGIN });
 });
 
 const described = () =>
@@ -128,10 +128,10 @@ describe('answers validate against the described schemas', () => {
   });
 
   test('501 for a planned operation', async () => {
-    const { key } = await channelWithKey(ctx, { scopes: ['read:catalog'] });
-    const res = await api.call('GET', `${DISTRIBUTION_BASE}/properties/prp_0aaaaaaaaaaaaaaaaaaaaaaaaa`, { key: key.key });
+    const { key } = await channelWithKey(ctx, { scopes: ['read:ari'] });
+    const res = await api.call('GET', `${DISTRIBUTION_BASE}/availability`, { key: key.key });
     expectProblem(res, 501, 'not_implemented');
-    expectMatchesDescription('GET', `${DISTRIBUTION_BASE}/properties/prp_0aaaaaaaaaaaaaaaaaaaaaaaaa`, res);
+    expectMatchesDescription('GET', `${DISTRIBUTION_BASE}/availability`, res);
   });
 
   test('the validator refuses a body the description does not promise', async () => {
@@ -189,7 +189,9 @@ describe('the document', () => {
     for (const scope of required ?? []) expect(op!.description).toContain(`\`${scope}\``);
     expect(op!.responses['401']?.['x-problem-codes']).toEqual(['missing_api_key', 'invalid_api_key', 'api_key_wrong_environment', 'api_key_expired', 'api_key_revoked']);
     expect(op!.responses['429']?.headers).toHaveProperty('Retry-After');
-    expect(op!.responses['403']?.['x-problem-codes']).toEqual(required!.length > 0 ? ['insufficient_scope', 'partner_suspended'] : ['partner_suspended']);
+    // GET /events needs no one scope but refuses a key holding neither read:catalog nor read:ari.
+    const refusesScope = required!.length > 0 || path === '/events';
+    expect(op!.responses['403']?.['x-problem-codes']).toEqual(refusesScope ? ['insufficient_scope', 'partner_suspended'] : ['partner_suspended']);
   });
 
   test('marks planned operations and only them', () => {
@@ -199,7 +201,8 @@ describe('the document', () => {
       expect(Object.keys(doc.responses).includes('501'), op.operationId).toBe(op.planned === true);
     }
     expect(description.paths['/channel']?.get?.['x-svc-availability']).toBeUndefined();
-    expect(description.paths['/locations']?.get?.['x-svc-availability']).toBe('planned');
+    expect(description.paths['/locations']?.get?.['x-svc-availability']).toBeUndefined();
+    expect(description.paths['/availability']?.get?.['x-svc-availability']).toBe('planned');
   });
 
   test('every GET carries ETag and answers 304, nothing else does; the description and changelog need no key', () => {
