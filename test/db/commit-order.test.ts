@@ -1,0 +1,154 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { beforeAll, expect, test } from 'vitest';
+import { reproject } from '../../db/catalogue/projector.ts';
+import { startTestApi, TEST_SERVER_SECRET, type TestApi } from '../support/api.ts';
+import { platform } from '../support/catalogue.ts';
+import { TestClock } from '../support/clock.ts';
+import { freshDatabase } from '../support/database.ts';
+import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { devServerClient } from '../support/temporal.ts';
+
+// Commit order: a writer that stamped and numbered its change but commits late must never be
+// skipped by a reader that already moved past a later one. Writers of one channel queue on the
+// channel's log row, so whatever commits later is stamped and numbered later.
+
+const BASE = '/api/v1/distribution';
+let api: TestApi;
+let orm: MikroORM;
+let clock: TestClock;
+let ctx: ReturnType<typeof adminContext>;
+
+beforeAll(async () => {
+  ({ orm } = await freshDatabase());
+  const temporal = await devServerClient();
+  clock = new TestClock('2026-11-22T10:00:00Z');
+  ctx = adminContext(orm, temporal, clock);
+  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+});
+
+const deps = () => ({ clock, secret: new TextEncoder().encode(TEST_SERVER_SECRET) });
+
+async function setup(refs: string[]) {
+  const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+  const host = platform(api);
+  const prefix = channel.name;
+  await host.organization(`${prefix}-org`);
+  await host.owner(`${prefix}-own`, { organization: `${prefix}-org` });
+  await host.location(`${prefix}-loc`, { organization: `${prefix}-org`, owner: `${prefix}-own` });
+  for (const ref of refs) {
+    await host.property(`${prefix}-${ref}`, { location: `${prefix}-loc`, owner: `${prefix}-own` });
+    await host.distribute(`${prefix}-${ref}`, [channel.name]);
+  }
+  return { key: key.key, ref: (name: string) => `${prefix}-${name}` };
+}
+
+/** Changes a property's unit count and re-projects it, inside the caller's transaction. */
+async function changeUnits(tx: EntityManager, ref: string, units: number): Promise<void> {
+  const [row] = await tx.execute<{ id: string }[]>(`update property set content = jsonb_set(content, '{units}', ?::jsonb) where ref = ? returning id`, [String(units), ref]);
+  await reproject(tx, { properties: [row!.id] }, deps());
+}
+
+/** A reader that follows the event log and the property list exactly as a channel would. */
+function reader(key: string) {
+  let cursor: string | undefined;
+  let since: string | undefined;
+  const events: { id: string; data: { id: string; version: number } }[] = [];
+  const versions = new Map<string, number>();
+  return {
+    events,
+    versions,
+    async poll(): Promise<void> {
+      for (;;) {
+        const res = await api.call('GET', `${BASE}/events?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+        expect(res.status).toBe(200);
+        events.push(...res.json.data);
+        cursor = res.json.next_cursor;
+        if (!res.json.has_more) break;
+      }
+      let page: string | null = null;
+      let largest = since;
+      do {
+        const query: string = `limit=50${since ? `&updated_since=${since}` : ''}${page ? `&cursor=${encodeURIComponent(page)}` : ''}`;
+        const res = await api.call('GET', `${BASE}/properties?${query}`, { key });
+        expect(res.status).toBe(200);
+        for (const item of res.json.data as { id: string; version: number; updated_at: string }[]) {
+          if ((versions.get(item.id) ?? 0) < item.version) versions.set(item.id, item.version);
+          if (!largest || item.updated_at > largest) largest = item.updated_at;
+        }
+        page = res.json.next_cursor;
+      } while (page);
+      since = largest;
+    },
+  };
+}
+
+function deferred() {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  return { promise, release };
+}
+
+async function committed(key: string) {
+  const events = (await api.call('GET', `${BASE}/events?limit=500`, { key })).json.data as { id: string }[];
+  const properties = (await api.call('GET', `${BASE}/properties?limit=500`, { key })).json.data as { id: string; version: number }[];
+  return { events, versions: new Map(properties.map((p) => [p.id, p.version])) };
+}
+
+test('a writer that commits late is still read after one that committed early, in the same second', async () => {
+  const { key, ref } = await setup(['p1', 'p2']);
+  const follower = reader(key);
+  await follower.poll();
+  const seen = follower.events.length;
+
+  const gate = deferred();
+  const firstLocked = deferred();
+  const first = orm.em.fork().transactional(async (tx) => {
+    await changeUnits(tx, ref('p1'), 2);
+    firstLocked.release();
+    await gate.promise; // stamped and numbered, not committed
+  });
+  await firstLocked.promise;
+  // The second writer queues on the channel's lock instead of taking a later number first.
+  const second = orm.em.fork().transactional((tx) => changeUnits(tx, ref('p2'), 3));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await follower.poll();
+  expect(follower.events).toHaveLength(seen);
+
+  gate.release();
+  await Promise.all([first, second]);
+  await follower.poll();
+  const truth = await committed(key);
+  expect(follower.events.map((e) => e.id)).toEqual(truth.events.map((e) => e.id));
+  expect(follower.versions).toEqual(truth.versions);
+  const [p1, p2] = follower.events.slice(seen);
+  expect(p2!.data.version).toBeGreaterThan(p1!.data.version);
+});
+
+test('many concurrent writers committing out of order: a polling reader misses nothing', async () => {
+  const { key, ref } = await setup(['a', 'b', 'c', 'd']);
+  const follower = reader(key);
+  let writing = true;
+  const polling = (async () => {
+    while (writing) await follower.poll();
+  })();
+
+  const writers = Array.from({ length: 40 }, (_, i) =>
+    orm.em.fork().transactional(async (tx) => {
+      await new Promise((resolve) => setTimeout(resolve, (i * 7) % 13));
+      await changeUnits(tx, ref(['a', 'b', 'c', 'd'][i % 4]!), 2 + (i % 5));
+      // Hold the lock a varying while, so commits land in another order than the writers started.
+      await new Promise((resolve) => setTimeout(resolve, (i * 11) % 17));
+      if (i % 10 === 0) clock.advance(1000);
+    }),
+  );
+  await Promise.all(writers);
+  writing = false;
+  await polling;
+  await follower.poll();
+
+  const truth = await committed(key);
+  expect(follower.events.map((e) => e.id)).toEqual(truth.events.map((e) => e.id));
+  expect(follower.versions).toEqual(truth.versions);
+  const positions = follower.events.map((e) => e.data.version);
+  expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+});
