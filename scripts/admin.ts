@@ -6,15 +6,21 @@ import { channelCommands } from '../admin/cli-channel.ts';
 import { openAdminContext } from '../admin/open.ts';
 import { AdminError } from '../admin/errors.ts';
 import { keyCommands } from '../admin/cli-key.ts';
+import { seedDemo } from '../admin/seed.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   channel create <name> [--redirect-url URL] [--rate-limit N] [--contact EMAIL]
   channel suspend <name> | channel reinstate <name> | channel list
   key issue <channel> --scopes a,b [--expires-at INSTANT]
-  key revoke <key-id> | key list <channel>`;
+  key revoke <key-id> | key list <channel>
+  seed demo`;
 
 type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>>['ctx']) => Promise<unknown>;
-const commands: Record<string, Record<string, Handler>> = { channel: channelCommands, key: keyCommands };
+const commands: Record<string, Record<string, Handler>> = {
+  channel: channelCommands,
+  key: keyCommands,
+  seed: { demo: (_args, ctx) => seedDemo(ctx) },
+};
 
 const [group = '', action = '', ...rest] = process.argv.slice(2);
 const handler = commands[group]?.[action];

@@ -1,0 +1,97 @@
+import { beforeAll, expect, test } from 'vitest';
+import { inject } from 'vitest';
+import { issueKey } from '../../admin/keys.ts';
+import { DEMO_CHANNELS } from '../../admin/demo-catalogue.ts';
+import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
+import { systemClock } from '../../domain/clock.ts';
+import { startTestApi, TEST_PLATFORM_TOKEN, TEST_SERVER_SECRET, type TestApi } from '../support/api.ts';
+import { platform } from '../support/catalogue.ts';
+import { freshDatabase } from '../support/database.ts';
+import { adminContext } from '../support/fixtures.ts';
+import { runNode } from '../support/processes.ts';
+import { devServerClient } from '../support/temporal.ts';
+
+const BASE = '/api/v1/distribution';
+let env: Record<string, string>;
+let api: TestApi;
+let ctx: ReturnType<typeof adminContext>;
+
+beforeAll(async () => {
+  const db = await freshDatabase();
+  const temporal = await devServerClient();
+  env = { DATABASE_URL: db.url, TEMPORAL_ADDRESS: inject('temporalAddress'), LOG_LEVEL: 'silent', SERVER_SECRET: TEST_SERVER_SECRET, PLATFORM_TOKEN: TEST_PLATFORM_TOKEN };
+  ctx = adminContext(db.orm, temporal, systemClock);
+  api = await startTestApi({ orm: db.orm, temporal, clock: systemClock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+});
+
+async function readAll(key: string, path: string): Promise<Record<string, any>[]> {
+  const items = [];
+  let cursor: string | null = null;
+  do {
+    const res = await api.call('GET', `${BASE}${path}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    expect(res.status, res.text).toBe(200);
+    items.push(...res.json.data);
+    cursor = res.json.next_cursor;
+  } while (cursor);
+  return items;
+}
+
+test('seed demo loads a catalogue two channels read with their own ids; a second run changes nothing', async () => {
+  const first = await runNode('scripts/admin.ts', ['seed', 'demo'], env);
+  expect(first.code, first.stderr).toBe(0);
+  const report = JSON.parse(first.stdout);
+  expect(report.channels).toEqual([{ name: DEMO_CHANNELS.first, created: true }, { name: DEMO_CHANNELS.second, created: true }]);
+  expect(report.properties.length).toBeGreaterThanOrEqual(6);
+  expect(report.channel_changes).toBeGreaterThan(0);
+
+  const again = await runNode('scripts/admin.ts', ['seed', 'demo'], env);
+  expect(again.code, again.stderr).toBe(0);
+  expect(JSON.parse(again.stdout)).toMatchObject({ channel_changes: 0, channels: [{ created: false }, { created: false }] });
+
+  const keys = {
+    first: (await issueKey(ctx, { channel: DEMO_CHANNELS.first, scopes: 'read:catalog' })).key,
+    second: (await issueKey(ctx, { channel: DEMO_CHANNELS.second, scopes: 'read:catalog' })).key,
+  };
+  const views: Record<string, Record<string, Record<string, any>[]>> = {};
+  for (const [channel, key] of Object.entries(keys)) {
+    views[channel] = {};
+    for (const list of ['locations', 'owners', 'properties', 'amenities']) views[channel][list] = await readAll(key, `/${list}`);
+    for (const property of views[channel].properties!) {
+      expect(property.id).toMatch(ID_PATTERNS.property);
+      expect(property.location_id).toMatch(ID_PATTERNS.location);
+      expect(property.owner_id).toMatch(ID_PATTERNS.owner);
+      const one = await api.call('GET', `${BASE}/properties/${property.id}`, { key });
+      expect(one.json).toEqual(property);
+      // Every location and owner a property names is listed to the same channel.
+      expect(views[channel].locations!.map((l) => l.id)).toContain(property.location_id);
+      expect(views[channel].owners!.map((o) => o.id)).toContain(property.owner_id);
+    }
+  }
+  const firstIds = new Set(views.first!.properties!.map((p) => p.id));
+  expect(views.second!.properties!.some((p) => firstIds.has(p.id))).toBe(false);
+  // Not every property goes to both channels.
+  expect(views.first!.properties!.length).not.toBe(report.properties.length);
+  const countries = new Set(views.first!.locations!.map((l) => l.address.country));
+  expect([...countries].sort()).toEqual(['IT', 'RO']);
+  expect(views.first!.locations!.some((l) => l.address_visibility === 'approximate' && l.address.street === undefined)).toBe(true);
+  expect(new Set([...views.first!.properties!, ...views.second!.properties!].map((p) => p.city_tax_status))).toEqual(new Set(['levied', 'none', 'undeclared']));
+
+  // Withdrawing a property from one channel is a tombstone and an event there only.
+  const shared = Object.entries(report.distribution as Record<string, string[]>).find(([, channels]) => channels.length === 2)![0];
+  const eventsBefore = { first: await readAllEvents(keys.first), second: await readAllEvents(keys.second) };
+  await platform(api).distribute(shared, [DEMO_CHANNELS.second]);
+  const after = { first: await readAllEvents(keys.first), second: await readAllEvents(keys.second) };
+  expect(after.second).toEqual(eventsBefore.second);
+  expect(after.first.slice(eventsBefore.first.length).map((e) => e.type)[0]).toBe('property.withdrawn');
+  const withdrawn = after.first.at(-after.first.length + eventsBefore.first.length)!.data.id as string;
+  const tombstone = await api.call('GET', `${BASE}/properties/${withdrawn}`, { key: keys.first });
+  expect(Object.keys(tombstone.json).sort()).toEqual(['id', 'status', 'updated_at', 'version']);
+  expect(tombstone.json.status).toBe('withdrawn');
+  expect(await readAll(keys.second, '/properties')).toEqual(views.second!.properties);
+});
+
+async function readAllEvents(key: string): Promise<Record<string, any>[]> {
+  const res = await api.call('GET', `${BASE}/events?limit=500`, { key });
+  expect(res.status).toBe(200);
+  return res.json.data;
+}
