@@ -3,6 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import type { ServiceConfig } from '../api/config.ts';
 import { createApp } from '../api/app.ts';
 import { listen } from '../api/server.ts';
+import { dropExpiredEvents } from '../db/catalogue/reads.ts';
 import { dropPastWindows } from '../db/counters.ts';
 import { openDatabase } from '../db/orm.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
@@ -30,7 +31,11 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
   const secrets = await loadSecrets(config);
   const app = createApp({ orm, temporal: temporal.client, config, clock, log, secrets }, { publicOrigin });
   const listening = await listen(app, { host: config.http.host, port: config.http.port, plainPort: config.http.plainPort, tls, publicOrigin });
-  const sweep = setInterval(() => void dropPastWindows(orm.em.fork(), clock.now()).catch(() => undefined), 60_000);
+  // Housekeeping every API process may do; each statement is idempotent, so several processes may.
+  const sweep = setInterval(() => {
+    void dropPastWindows(orm.em.fork(), clock.now()).catch(() => undefined);
+    void dropExpiredEvents(orm.em.fork(), clock.now()).catch(() => undefined);
+  }, 60_000);
   sweep.unref();
   return {
     ...listening,

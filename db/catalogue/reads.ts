@@ -113,3 +113,13 @@ export async function lastEventPosition(em: EntityManager, channelId: string): P
   const [row] = await em.execute<{ last_position: string }[]>('select last_position from channel_log where channel_id = ?', [channelId]);
   return Number(row?.last_position ?? 0);
 }
+
+/**
+ * Events are kept 35 days; they are dropped a day later, so a cursor that is still valid (it ages
+ * with the oldest event it has to read) never points past a dropped event.
+ */
+export async function dropExpiredEvents(em: EntityManager, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - 36 * 24 * 3600 * 1000);
+  const result = await em.execute<{ affectedRows: number }>('delete from event where occurred_at < ?', [cutoff], 'run');
+  return result.affectedRows;
+}

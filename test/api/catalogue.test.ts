@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import { dropExpiredEvents } from '../../db/catalogue/reads.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { AMENITIES } from '../../domain/catalogue/amenities.ts';
 import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
@@ -6,6 +7,7 @@ import { platform, sampleProperty } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
 import { devServerClient } from '../support/temporal.ts';
 
@@ -14,9 +16,10 @@ let api: TestApi;
 let clock: TestClock;
 let ctx: ReturnType<typeof adminContext>;
 let host: ReturnType<typeof platform>;
+let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
+  ({ orm } = await freshDatabase());
   const temporal = await devServerClient();
   clock = new TestClock('2026-11-22T10:00:00Z');
   ctx = adminContext(orm, temporal, clock);
@@ -49,7 +52,12 @@ async function twoChannels(scopes: ('read:catalog' | 'read:ari' | 'manage:webhoo
   return { a: { name: a.channel.name, key: a.key.key }, b: { name: b.channel.name, key: b.key.key } };
 }
 
-const get = (key: string, path: string, headers: Record<string, string> = {}) => api.call('GET', `${BASE}${path}`, { key, headers });
+/** Every successful read is also checked against the published description. */
+const get = async (key: string, path: string, headers: Record<string, string> = {}) => {
+  const res = await api.call('GET', `${BASE}${path}`, { key, headers });
+  expectMatchesDescription('GET', `${BASE}${path}`, res);
+  return res;
+};
 
 async function events(key: string) {
   const res = await get(key, '/events?limit=500');
@@ -355,5 +363,13 @@ describe('GET /events', () => {
     clock.advance(36 * 86_400_000);
     expectProblem(await get(catalog.key.key, `/events?cursor=${encodeURIComponent(idle.json.next_cursor)}`), 410, 'event_cursor_expired');
     expectProblem(await get(catalog.key.key, '/events?cursor=garbage'), 400, 'invalid_cursor');
+
+    // Kept 35 days, dropped after 36: the log then starts later.
+    expect((await get(catalog.key.key, '/events')).json.data).toEqual([]);
+    clock.advance(-36 * 86_400_000);
+    expect(await dropExpiredEvents(orm.em.fork(), clock.now())).toBe(0);
+    expect(await dropExpiredEvents(orm.em.fork(), new Date(clock.now().getTime() + 37 * 86_400_000))).toBeGreaterThanOrEqual(4);
+    expect((await get(catalog.key.key, '/events')).json.data).toEqual([]);
+    clock.advance(36 * 86_400_000);
   });
 });
