@@ -1,0 +1,153 @@
+/**
+ * `npm run bench:catalogue`: cost of the catalogue's writes (a platform PUT re-projecting two
+ * channels' views) and reads (list pages, one property, the event log, an incremental sync) on a
+ * scratch database of the PostgreSQL at DATABASE_URL (default: 127.0.0.1:5432), through the real
+ * app over TLS with a keep-alive client. Prints medians and 95th percentiles in milliseconds,
+ * and the machine.
+ *
+ * BENCH_PROPERTIES (default 1000) properties, five per location, each distributed to two channels.
+ */
+import https from 'node:https';
+import os from 'node:os';
+import { createChannel } from '../admin/channels.ts';
+import { issueKey } from '../admin/keys.ts';
+import { loadConfig } from '../api/config.ts';
+import { createApp } from '../api/app.ts';
+import { internalOperations } from '../api/internal/catalogue.ts';
+import { invokeOperation } from '../api/interface-router.ts';
+import { listen } from '../api/server.ts';
+import { openDatabase } from '../db/orm.ts';
+import { createScratchDatabase } from '../db/scratch.ts';
+import { systemClock } from '../domain/clock.ts';
+import { startDevServer } from '../infra/embedded-temporal.ts';
+import { createLogger } from '../infra/logger.ts';
+import { connectTemporalClient } from '../infra/processes.ts';
+import { loadSecrets } from '../infra/secrets.ts';
+import { loadTlsMaterial } from '../infra/tls.ts';
+import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
+
+const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 1000);
+const BASE = '/api/v1/distribution';
+
+function summary(samples: number[]): { median: number; p95: number; n: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { median: Number(at(0.5).toFixed(2)), p95: Number(at(0.95).toFixed(2)), n: samples.length };
+}
+
+async function timed<T>(samples: number[], work: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  const result = await work();
+  samples.push(performance.now() - start);
+  return result;
+}
+
+const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
+const temporal = await startDevServer({});
+const client = await connectTemporalClient(temporal.address, 'default');
+const orm = await openDatabase(scratch.url);
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATA_DIR: os.tmpdir() + '/svc-bench', SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij' });
+const secrets = await loadSecrets(config);
+const deps = { orm, temporal: client.client, config, clock: systemClock, log: createLogger('silent'), secrets };
+const ctx = { orm, temporal: () => Promise.resolve(client.client), clock: systemClock, environment: 'sandbox' as const, taskQueue: 'bench', secrets };
+
+try {
+  for (const name of [DEMO_CHANNELS.first, DEMO_CHANNELS.second]) await createChannel(ctx, { name, rateLimit: 1_000_000 });
+  const key = (await issueKey(ctx, { channel: DEMO_CHANNELS.first, scopes: 'read:catalog' })).key;
+
+  // The demo's shapes, multiplied: each demo property becomes many, five per location.
+  const demo = demoCatalogue(DEMO_CHANNELS, new Date().toISOString().slice(0, 10));
+  const byId = (id: string) => internalOperations.find((op) => op.operationId === id)!;
+  const put = (operationId: string, ref: string, body: unknown) => invokeOperation(byId(operationId), deps, { params: { ref }, body });
+  for (const write of demo.filter((w) => ['putOrganization', 'putOwner'].includes(w.operationId))) await put(write.operationId, write.ref, write.body);
+  const locations = demo.filter((w) => w.operationId === 'putLocation');
+  const properties = demo.filter((w) => w.operationId === 'putProperty');
+
+  const writeSamples: number[] = [];
+  const distributeSamples: number[] = [];
+  const created = new Set<string>();
+  for (let i = 0; i < PROPERTIES; i += 1) {
+    const template = properties[i % properties.length]!;
+    const body = template.body as { location: string };
+    const locationTemplate = locations.find((l) => l.ref === body.location)!;
+    const locationRef = `${body.location}-${Math.floor(i / 5)}`;
+    if (!created.has(locationRef)) await put('putLocation', locationRef, locationTemplate.body);
+    created.add(locationRef);
+    const ref = `bench-${i}`;
+    await timed(writeSamples, () => put('putProperty', ref, { ...body, location: locationRef }));
+    await timed(distributeSamples, () => put('putDistribution', ref, { channels: [DEMO_CHANNELS.first, DEMO_CHANNELS.second] }));
+  }
+
+  const tls = await loadTlsMaterial({ dataDir: config.dataDir });
+  const app = createApp(deps, { publicOrigin: 'https://bench.test' });
+  const server = await listen(app, { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
+  const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
+  interface Page {
+    data: { id: string }[];
+    next_cursor: string | null;
+  }
+  const get = (path: string): Promise<{ status: number; json: Page }> =>
+    new Promise((resolve, reject) => {
+      https
+        .get(new URL(`${BASE}${path}`, server.url), { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Page }));
+        })
+        .on('error', reject);
+    });
+
+  const pageSamples: number[] = [];
+  const propertySamples: number[] = [];
+  const eventSamples: number[] = [];
+  const syncSamples: number[] = [];
+  const changeSamples: number[] = [];
+  let ids: string[] = [];
+  for (let round = 0; round < 5; round += 1) {
+    ids = [];
+    let cursor: string | null = null;
+    do {
+      const res = await timed(pageSamples, () => get(`/properties?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+      if (res.status !== 200) throw new Error(`list answered ${res.status}`);
+      ids.push(...res.json.data.map((p) => p.id));
+      cursor = res.json.next_cursor;
+    } while (cursor);
+  }
+  for (const id of ids.slice(0, 200)) await timed(propertySamples, () => get(`/properties/${id}`));
+  let eventCursor: string | null = null;
+  for (let i = 0; i < 20; i += 1) {
+    const res = await timed(eventSamples, () => get(`/events?limit=500${eventCursor ? `&cursor=${encodeURIComponent(eventCursor)}` : ''}`));
+    eventCursor = res.json.next_cursor;
+  }
+  for (let i = 0; i < 50; i += 1) {
+    const since = new Date().toISOString();
+    const template = properties[i % properties.length]!.body as { location: string };
+    await timed(changeSamples, () => put('putProperty', `bench-${i}`, { ...template, location: `${template.location}-${Math.floor(i / 5)}`, units: 50 + i }));
+    await timed(syncSamples, () => get(`/properties?updated_since=${since}`));
+  }
+  await server.close();
+  agent.destroy();
+
+  const cpus = os.cpus();
+  console.log(JSON.stringify({
+    machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}` },
+    properties: PROPERTIES,
+    listed: ids.length,
+    ms: {
+      'PUT property, new (no channel yet)': summary(writeSamples),
+      'PUT property, changed (re-projects 2 channels)': summary(changeSamples),
+      'PUT distribution (2 channels)': summary(distributeSamples),
+      'GET /properties?limit=100 page': summary(pageSamples),
+      'GET /properties/{id}': summary(propertySamples),
+      'GET /events?limit=500 page': summary(eventSamples),
+      'GET /properties?updated_since (1 change)': summary(syncSamples),
+    },
+    rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
+  }, null, 2));
+} finally {
+  await orm.close(true);
+  await client.close();
+  await temporal.stop();
+  await scratch.drop();
+}
+
