@@ -12,6 +12,7 @@ import {
 } from './catalogue.ts';
 import { ChannelSchema } from './channel.ts';
 import { RequestCounterSchema } from './request-counter.ts';
+import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
 
 /** Listed explicitly: no folder discovery, so the bundle and the config see the same set. */
 export const entities = [
@@ -27,6 +28,10 @@ export const entities = [
   ChannelResourceSchema,
   ChannelLogSchema,
   EventSchema,
+  WebhookEndpointSchema,
+  WebhookDeliverySchema,
+  WebhookAttemptSchema,
+  DispatchProgressSchema,
 ];
 
 export {
@@ -42,7 +47,12 @@ export {
   ChannelResourceSchema,
   ChannelLogSchema,
   EventSchema,
+  WebhookEndpointSchema,
+  WebhookDeliverySchema,
+  WebhookAttemptSchema,
+  DispatchProgressSchema,
 };
 export type { ApiKey } from './api-key.ts';
 export type { Channel } from './channel.ts';
 export type { Organization, Owner, Location, Property } from './catalogue.ts';
+export type { WebhookEndpoint, WebhookDelivery } from './webhooks.ts';

@@ -1,0 +1,78 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { ChannelSchema } from './channel.ts';
+
+/**
+ * A channel's webhook endpoint. Secrets are stored encrypted (AES-256-GCM under a key derived
+ * from SERVER_SECRET, infra/secret-box.ts): the service must sign with them, so a hash would not
+ * do. Deleting an endpoint keeps the row (its deliveries name it) with its secrets destroyed.
+ */
+export const WebhookEndpointSchema = defineEntity({
+  name: 'WebhookEndpoint',
+  tableName: 'webhook_endpoint',
+  properties: {
+    id: p.string().length(40).primary(),
+    channel: () => p.manyToOne(ChannelSchema).index(),
+    url: p.string().length(2048),
+    events: p.array(),
+    description: p.string().length(500).nullable(),
+    status: p.enum(['active', 'inactive', 'deleted'] as const),
+    suspendedReason: p.enum(['failing', 'gone'] as const).nullable(),
+    secret: p.text().nullable(),
+    previousSecret: p.text().nullable(),
+    previousSecretExpiresAt: p.datetime().nullable(),
+    /** Bumped by every rotation, so a rotation's expiry timer destroys only its own previous secret. */
+    secretGeneration: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    deletedAt: p.datetime().nullable(),
+  },
+});
+
+export const WebhookDeliverySchema = defineEntity({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_delivery',
+  properties: {
+    id: p.string().length(40).primary(),
+    endpoint: () => p.manyToOne(WebhookEndpointSchema),
+    eventId: p.string().length(40),
+    eventType: p.string().length(60),
+    /** The exact body sent on every attempt. */
+    payload: p.text(),
+    state: p.enum(['pending', 'delivered', 'failed', 'cancelled'] as const),
+    attempts: p.integer(),
+    createdAt: p.datetime().index(),
+    lastAttemptAt: p.datetime().nullable(),
+    nextAttemptAt: p.datetime().nullable(),
+    completedAt: p.datetime().nullable(),
+  },
+  uniques: [{ properties: ['endpoint', 'eventId'] }],
+  indexes: [{ properties: ['endpoint', 'createdAt'] }],
+});
+
+export const WebhookAttemptSchema = defineEntity({
+  name: 'WebhookAttempt',
+  tableName: 'webhook_attempt',
+  properties: {
+    delivery: () => p.manyToOne(WebhookDeliverySchema).primary().deleteRule('cascade'),
+    number: p.integer().primary(),
+    attemptedAt: p.datetime(),
+    statusCode: p.integer().nullable(),
+    durationMs: p.integer(),
+    error: p.string().length(500).nullable(),
+    responseExcerpt: p.string().length(1024).nullable(),
+  },
+  primaryKeys: ['delivery', 'number'],
+});
+
+/** How far the dispatcher has turned each channel's event log into deliveries. */
+export const DispatchProgressSchema = defineEntity({
+  name: 'DispatchProgress',
+  tableName: 'dispatch_progress',
+  properties: {
+    channel: () => p.oneToOne(ChannelSchema).primary(),
+    position: p.bigint('number'),
+  },
+});
+
+export type WebhookEndpoint = InferEntity<typeof WebhookEndpointSchema>;
+export type WebhookDelivery = InferEntity<typeof WebhookDeliverySchema>;
