@@ -1,4 +1,5 @@
 import { apiKeyActivities } from './api-keys.ts';
+import { webhookActivities } from './webhooks.ts';
 import type { ActivityDeps } from './deps.ts';
 
 export type { ActivityDeps } from './deps.ts';
@@ -7,6 +8,7 @@ export type { ActivityDeps } from './deps.ts';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...apiKeyActivities(deps),
+    ...webhookActivities(deps),
   };
 }
 

@@ -23,6 +23,12 @@ const environmentSchema = z.object({
   SERVER_SECRET: z.string().min(32).optional(),
   /** Bearer token of the platform on /internal/v1; 32+ characters. */
   PLATFORM_TOKEN: z.string().min(32).optional(),
+  /** Development and tests only: webhook targets on this machine (loopback, any port). Refused in production. */
+  WEBHOOK_ALLOW_LOCAL: booleanFlag,
+  /** PEM file of an extra CA trusted for webhook targets (a local receiver's certificate). Refused in production. */
+  WEBHOOK_CA_FILE: z.string().min(1).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Distribution Service <no-reply@distribution.invalid>'),
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
@@ -40,6 +46,8 @@ export interface ServiceConfig {
   serverSecret: string | undefined;
   platformToken: string | undefined;
   authFailureLimit: number;
+  webhooks: { allowLocal: boolean; caFile: string | undefined };
+  mail: { smtpUrl: string | undefined; from: string };
   logLevel: Environment['LOG_LEVEL'];
 }
 
@@ -51,6 +59,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.SVC_ENVIRONMENT === 'production' && (e.WEBHOOK_ALLOW_LOCAL || e.WEBHOOK_CA_FILE)) {
+    throw new Error('invalid configuration:\n  WEBHOOK_ALLOW_LOCAL and WEBHOOK_CA_FILE are for development and tests; production delivers only to public HTTPS addresses');
+  }
   return {
     environment: e.SVC_ENVIRONMENT,
     databaseUrl: e.DATABASE_URL,
@@ -68,6 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     serverSecret: e.SERVER_SECRET,
     platformToken: e.PLATFORM_TOKEN,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
+    webhooks: { allowLocal: e.WEBHOOK_ALLOW_LOCAL, caFile: e.WEBHOOK_CA_FILE },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -8,7 +8,10 @@ import { dropPastWindows } from '../db/counters.ts';
 import { openDatabase } from '../db/orm.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
 import type { Logger } from './logger.ts';
+import { ensureDispatcher } from './dispatch.ts';
+import { createMailer } from './mailer.ts';
 import { loadSecrets } from './secrets.ts';
+import { createWebhookSender } from './webhook-sender.ts';
 import { loadTlsMaterial } from './tls.ts';
 import { createWorker } from './worker.ts';
 
@@ -53,19 +56,35 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
 export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpoints, log: Logger, options: { prebuilt?: boolean } = {}) {
   const orm = await openDatabase(endpoints.databaseUrl);
   const connection = await NativeConnection.connect({ address: endpoints.temporalAddress });
+  const client = await connectTemporalClient(endpoints.temporalAddress, config.temporal.namespace);
+  const secrets = await loadSecrets(config);
+  const mailer = createMailer(config.mail);
+  const { taskQueue } = config.temporal;
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    deps: { orm, clock: systemClock, log },
+    taskQueue,
+    deps: {
+      orm,
+      clock: systemClock,
+      log,
+      temporal: () => Promise.resolve(client.client),
+      taskQueue,
+      webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
+      mailer,
+    },
     ...(options.prebuilt !== undefined ? { prebuilt: options.prebuilt } : {}),
   });
   const running = worker.run();
+  // The dispatcher runs as long as the deployment; starting it here makes sure it exists.
+  await ensureDispatcher(client.client, taskQueue);
   return {
     running,
     stop: async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch((error: unknown) => log.error('worker stopped with an error', { error: String(error) }));
+      mailer.close();
+      await client.close();
       await connection.close();
       await orm.close();
     },

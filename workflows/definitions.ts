@@ -2,3 +2,6 @@ import { defineSignal } from '@temporalio/workflow';
 
 /** Sent when an operator revokes a key: its lifecycle ends without marking it expired. */
 export const apiKeyRevokedSignal = defineSignal('apiKeyRevoked');
+
+/** Sent by the API after a write commits events: the dispatcher looks at the log now rather than at its next poll. */
+export const eventsCommittedSignal = defineSignal('eventsCommitted');

@@ -1,4 +1,9 @@
 /** Deterministic workflow ids: one process per subject, found again by the same id. */
 export const workflowIds = {
   apiKeyLifecycle: (keyId: string) => `api-key:${keyId}`,
+  /** One per task queue, so deployments (and test runs) sharing a namespace do not share a dispatcher. */
+  eventDispatch: (taskQueue: string) => `event-dispatch:${taskQueue}`,
+  /** One per (endpoint, event): a replayed dispatch starts nothing twice. */
+  webhookDelivery: (endpointId: string, eventId: string) => `webhook-delivery:${endpointId}:${eventId}`,
+  webhookSecretRotation: (endpointId: string, generation: number) => `webhook-secret-rotation:${endpointId}:${generation}`,
 };

@@ -1,1 +1,4 @@
 export { apiKeyLifecycle } from './api-key-lifecycle.ts';
+export { eventDispatch } from './event-dispatch.ts';
+export { webhookDelivery } from './webhook-delivery.ts';
+export { webhookSecretRotation } from './webhook-secret-rotation.ts';

@@ -1,6 +1,7 @@
 import type { Operation } from '../operations.ts';
 import { getProperty, listAmenities, listEventsOperation, listLocations, listOwners, listProperties } from './catalogue.ts';
 import { getChannel } from './channel.ts';
+import { webhookOperations } from './webhooks.ts';
 import { plannedOperations } from './planned.ts';
 
 export const DISTRIBUTION_BASE = '/api/v1/distribution';
@@ -14,5 +15,6 @@ export const distributionOperations: Operation[] = [
   getProperty as Operation,
   listAmenities as Operation,
   listEventsOperation as Operation,
+  ...webhookOperations,
   ...plannedOperations,
 ];

@@ -20,13 +20,4 @@ export const plannedOperations: Operation[] = [
   planned('get', '/owner-connect/keys', 'getOwnerConnectKeys', 'JWKS of the owner-connect token signing keys', ['Owner connect'], []),
   planned('put', '/owners/{owner_id}/connection', 'putOwnerConnection', 'Confirm an owner-connect token', ['Owner connect'], ['read:catalog']),
   planned('delete', '/owners/{owner_id}/connection', 'deleteOwnerConnection', "Remove an owner's connection", ['Owner connect'], ['read:catalog']),
-  planned('get', '/webhooks', 'listWebhooks', "The channel's webhook endpoints", ['Webhooks'], ['manage:webhooks']),
-  planned('post', '/webhooks', 'createWebhook', 'Register a webhook endpoint', ['Webhooks'], ['manage:webhooks']),
-  planned('get', '/webhooks/{webhook_id}', 'getWebhook', 'One webhook endpoint', ['Webhooks'], ['manage:webhooks']),
-  planned('delete', '/webhooks/{webhook_id}', 'deleteWebhook', 'Delete a webhook endpoint, its pending deliveries and its secrets', ['Webhooks'], ['manage:webhooks']),
-  planned('post', '/webhooks/{webhook_id}/test', 'testWebhook', 'Send a signed ping', ['Webhooks'], ['manage:webhooks']),
-  planned('post', '/webhooks/{webhook_id}/enable', 'enableWebhook', 'Re-enable an inactive endpoint after a successful ping', ['Webhooks'], ['manage:webhooks']),
-  planned('post', '/webhooks/{webhook_id}/rotate-secret', 'rotateWebhookSecret', 'Issue a new signing secret', ['Webhooks'], ['manage:webhooks']),
-  planned('get', '/webhooks/{webhook_id}/deliveries', 'listWebhookDeliveries', 'Deliveries of an endpoint, newest first', ['Webhooks'], ['manage:webhooks']),
-  planned('get', '/webhooks/{webhook_id}/deliveries/{delivery_id}', 'getWebhookDelivery', 'Every attempt of one delivery', ['Webhooks'], ['manage:webhooks']),
 ];

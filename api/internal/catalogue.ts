@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { reproject, type Affected } from '../../db/catalogue/projector.ts';
 import { pgArray, writeTransaction } from '../../db/sql.ts';
+import { notifyDispatcher } from '../../infra/dispatch.ts';
 import { canonicalJson } from '../../domain/catalogue/projection.ts';
 import { DistributionInput, LocationInput, OrganizationInput, OwnerInput, PropertyInput, Ref } from '../../domain/catalogue/source.ts';
 import { sourceLanguage, textMapViolations } from '../../domain/catalogue/text.ts';
@@ -61,6 +62,17 @@ function projectorDeps(deps: AppDeps) {
 }
 
 /**
+ * A write and the re-projection of every channel's view, in one transaction; after it commits,
+ * the event dispatcher is woken so webhooks go out at once.
+ */
+async function write<T>(deps: AppDeps, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  const result = await writeTransaction(deps.orm.em, work);
+  // The CLI's in-process seed has no Temporal client; the dispatcher's poll finds its events.
+  if (deps.temporal) notifyDispatcher(deps.temporal, deps.config.temporal.taskQueue, deps.log);
+  return result;
+}
+
+/**
  * Inserts or replaces one source record and re-projects what it affects. An identical write
  * returns the stored record and touches nothing.
  */
@@ -72,7 +84,7 @@ async function upsert(
   columns: (tx: EntityManager, existing: StoredRow | null) => Promise<Record<string, unknown>>,
   affected: (id: string, tx: EntityManager) => Promise<Affected> | Affected,
 ): Promise<OperationResult> {
-  return writeTransaction(deps.orm.em, async (tx) => {
+  return write(deps, async (tx) => {
     const existing = await lockedRow(tx, table, ref);
     const extra = await columns(tx, existing);
     const now = deps.clock.now();
@@ -104,7 +116,7 @@ async function sameColumns(tx: EntityManager, table: Table, id: string, columns:
 }
 
 async function remove(deps: AppDeps, table: Table, ref: string, inUse: (tx: EntityManager, id: string) => Promise<string | null>, affected: (id: string) => Affected): Promise<OperationResult> {
-  return writeTransaction(deps.orm.em, async (tx) => {
+  return write(deps, async (tx) => {
     const existing = await lockedRow(tx, table, ref);
     if (!existing) throw new ProblemError('not_found');
     const reason = await inUse(tx, existing.id);
@@ -272,7 +284,7 @@ export const putDistribution = defineOperation({
   operationId: 'putDistribution', method: 'put', path: '/properties/{ref}/distribution', summary: "Set the channels a property is distributed to (the host's choice)", tags, scopes: null,
   params: RefParams, body: DistributionInput, responses: { 200: { description: 'The distribution' } }, problems: [...problems],
   handler: ({ params, body, deps }) =>
-    writeTransaction(deps.orm.em, async (tx) => {
+    write(deps, async (tx) => {
       const property = await lockedRow(tx, 'property', params.ref);
       if (!property) throw new ProblemError('not_found');
       const channels = await tx.execute<{ id: string; name: string }[]>('select id, name from channel where name = any(?::text[])', [pgArray(body.channels)]);

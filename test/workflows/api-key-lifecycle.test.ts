@@ -5,7 +5,6 @@ import { revokeKey } from '../../admin/keys.ts';
 import { ApiKeySchema } from '../../db/entities/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { createActivities } from '../../activities/index.ts';
-import { createLogger } from '../../infra/logger.ts';
 import { WORKFLOWS_PATH } from '../../infra/worker.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
@@ -13,6 +12,7 @@ import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { expectProblem } from '../support/problems.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
+import { activityDeps } from '../support/worker.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 
 const DAY = 24 * 3600 * 1000;
@@ -36,7 +36,7 @@ async function withWorker<T>(taskQueue: string, body: () => Promise<T>): Promise
     connection: env.nativeConnection,
     taskQueue,
     workflowsPath: WORKFLOWS_PATH,
-    activities: createActivities({ orm, clock: systemClock, log: createLogger('silent') }),
+    activities: createActivities(activityDeps(orm, { client: env.client, taskQueue })),
   });
   return worker.runUntil(body);
 }

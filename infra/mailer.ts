@@ -1,0 +1,148 @@
+import nodemailer from 'nodemailer';
+import type { SMTPTransportOptions } from 'nodemailer';
+
+export interface MailerConfig {
+  /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465` (implicit TLS); unset: send nothing. */
+  smtpUrl: string | undefined;
+  /** Sender, e.g. `Distribution Service <no-reply@distribution.example>`. */
+  from: string;
+}
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  /** Resolves `{ sent: false }` only when no SMTP server is configured; rejects when the server refuses the message. */
+  send(mail: Mail): Promise<{ sent: boolean; messageId: string | null }>;
+  close(): void;
+}
+
+const CONNECTION_TIMEOUT_MS = 10_000;
+const GREETING_TIMEOUT_MS = 10_000;
+const SOCKET_TIMEOUT_MS = 20_000;
+
+/**
+ * Transport options from the URL, parsed here rather than by nodemailer so that a malformed URL
+ * fails without its text (and its password) reaching an error message or a log line.
+ */
+function transportOptions(smtpUrl: string): SMTPTransportOptions {
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    throw new Error('SMTP URL is not a valid URL (expected smtp://user:pass@host:port or smtps://...)');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new Error(`SMTP URL scheme must be smtp: or smtps:, not ${url.protocol}`);
+  }
+  if (!url.hostname) throw new Error('SMTP URL names no host');
+  // smtps: TLS from the first byte. smtp: STARTTLS whenever the server offers it, plain otherwise.
+  const secure = url.protocol === 'smtps:';
+  const user = decodeURIComponent(url.username);
+  const pass = decodeURIComponent(url.password);
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    ...(user || pass ? { auth: { user, pass } } : {}),
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
+    greetingTimeout: GREETING_TIMEOUT_MS,
+    socketTimeout: SOCKET_TIMEOUT_MS,
+    // Neither the SMTP dialogue nor the credentials in it are logged.
+    logger: false,
+    debug: false,
+  };
+}
+
+/** nodemailer SMTP transport when smtpUrl is set; otherwise a mailer that sends nothing and returns {sent:false} (so development runs without SMTP; callers log it). */
+export function createMailer(config: MailerConfig): Mailer {
+  if (!config.smtpUrl) {
+    return {
+      send: () => Promise.resolve({ sent: false, messageId: null }),
+      close: () => {},
+    };
+  }
+  const transport = nodemailer.createTransport(transportOptions(config.smtpUrl));
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({ from: config.from, to: mail.to, subject: mail.subject, text: mail.text });
+      // With several recipients nodemailer resolves when at least one was accepted; any refusal is a failure here.
+      if (info.rejected.length > 0) {
+        throw new Error(`SMTP server refused recipient(s): ${info.rejected.join(', ')}`);
+      }
+      return { sent: true, messageId: info.messageId || null };
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+/** One line, no control characters: values from the database cannot break the layout or a header. */
+function oneLine(value: string): string {
+  return value.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
+}
+
+/** The URL without credentials, query string or fragment, which may carry tokens. */
+function displayUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return raw.replace(/[?#].*$/s, '').replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+  }
+}
+
+const REASONS: Record<'failing' | 'gone', string> = {
+  failing: 'failing: every delivery attempt to this URL has failed for 3 days',
+  gone: 'gone: the endpoint answered 410 Gone, asking for deliveries to stop',
+};
+
+/** The suspension notice: plain text, English, names the channel, the endpoint id and URL (url shown without query string), reason (`failing` or `gone`), when, and how to re-enable (POST /webhooks/{id}/enable after fixing; nothing missed is replayed; read GET /events). Never includes secrets. */
+export function suspensionMail(input: {
+  to: string;
+  channel: string;
+  endpointId: string;
+  url: string;
+  reason: 'failing' | 'gone';
+  suspendedAt: string /* RFC 3339 */;
+}): Mail {
+  const channel = oneLine(input.channel);
+  const id = oneLine(input.endpointId);
+  const url = oneLine(displayUrl(input.url));
+  const text = [
+    'Hello,',
+    '',
+    `The webhook endpoint ${id} of channel "${channel}"`,
+    'has been suspended: it is now inactive and receives no deliveries.',
+    '',
+    `  Channel:    ${channel}`,
+    `  Endpoint:   ${id}`,
+    `  URL:        ${url}`,
+    `  Reason:     ${REASONS[input.reason]}`,
+    `  Suspended:  ${oneLine(input.suspendedAt)}`,
+    '',
+    'To resume deliveries:',
+    '',
+    '  1. Fix the endpoint so that it accepts deliveries again (answers 2xx).',
+    `  2. Re-enable it: POST /webhooks/${id}/enable with an API key of the channel.`,
+    '',
+    'Events that occurred while the endpoint was suspended are not replayed',
+    'once it is enabled again. Read what you missed from GET /events.',
+    '',
+    'You receive this message because you are the technical contact of the channel.',
+    'This message was sent automatically; please do not reply.',
+    '',
+    '-- ',
+    'Distribution Service',
+    '',
+  ].join('\n');
+  return {
+    to: input.to,
+    subject: `Webhook endpoint suspended: ${channel} (${id})`,
+    text,
+  };
+}

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import type { Clock } from '../domain/clock.ts';
+import { webhookHeaders } from '../domain/webhooks/signing.ts';
+import { liveSecrets, type EndpointRow } from '../db/webhooks.ts';
+import { webhookSecretBox } from './secret-box.ts';
+import type { ServiceSecrets } from './secrets.ts';
+import { postWebhook, type WebhookResponse } from './webhook-http.ts';
+
+export interface WebhookSettings {
+  allowLocal: boolean;
+  caFile: string | undefined;
+}
+
+export interface WebhookSender {
+  /** Signs the body with every live secret of the endpoint and POSTs it once. */
+  send(endpoint: EndpointRow, event: { id: string; body: string }): Promise<WebhookResponse>;
+}
+
+/** 2xx delivered; 410 gone (the endpoint is suspended at once); anything else failed. */
+export function outcomeOf(response: WebhookResponse): 'delivered' | 'gone' | 'failed' {
+  if (response.statusCode !== null && response.statusCode >= 200 && response.statusCode < 300) return 'delivered';
+  return response.statusCode === 410 ? 'gone' : 'failed';
+}
+
+export function createWebhookSender(deps: { secrets: ServiceSecrets; clock: Clock; settings: WebhookSettings }): WebhookSender {
+  const box = webhookSecretBox(deps.secrets.server);
+  const ca = deps.settings.caFile ? readFileSync(deps.settings.caFile, 'utf8') : undefined;
+  return {
+    async send(endpoint, event) {
+      const now = deps.clock.now();
+      const secrets = liveSecrets(endpoint, box, now);
+      if (secrets.length === 0) return { statusCode: null, durationMs: 0, error: 'no_secret: the endpoint has no signing secret', excerpt: null };
+      const headers = await webhookHeaders({ id: event.id, timestamp: Math.floor(now.getTime() / 1000), body: event.body, secrets });
+      return postWebhook(endpoint.url, { ...headers }, event.body, { allowLocal: deps.settings.allowLocal, ...(ca ? { ca } : {}) });
+    },
+  };
+}

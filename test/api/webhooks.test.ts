@@ -1,0 +1,168 @@
+import { Webhook } from 'standardwebhooks';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../../api/config.ts';
+import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { TestClock } from '../support/clock.ts';
+import { freshDatabase } from '../support/database.ts';
+import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { expectMatchesDescription } from '../support/openapi-validator.ts';
+import { expectProblem } from '../support/problems.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { devServerClient } from '../support/temporal.ts';
+
+const BASE = '/api/v1/distribution';
+let api: TestApi;
+let clock: TestClock;
+let ctx: ReturnType<typeof adminContext>;
+let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let receiver: Receiver;
+
+beforeAll(async () => {
+  ({ orm } = await freshDatabase());
+  const temporal = await devServerClient();
+  clock = new TestClock();
+  ctx = adminContext(orm, temporal, clock);
+  receiver = await startReceiver();
+  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000', WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile } });
+});
+
+async function hooksKey(scopes: ('read:catalog' | 'read:ari' | 'manage:webhooks')[] = ['manage:webhooks', 'read:catalog']) {
+  return (await channelWithKey(ctx, { scopes })).key.key;
+}
+
+const call = async (key: string, method: string, path: string, body?: unknown) => {
+  const res = await api.call(method, `${BASE}${path}`, { key, ...(body === undefined ? {} : { body }) });
+  if (res.status < 400) expectMatchesDescription(method, `${BASE}${path}`, res);
+  return res;
+};
+
+/** Verifies a received request with the Standard Webhooks reference library, not the service's code. */
+function verifies(secret: string, request: { headers: Record<string, string>; body: string }): boolean {
+  try {
+    new Webhook(secret).verify(request.body, request.headers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('webhook endpoints', () => {
+  test('creation answers the secret once; reads never show it; it is stored encrypted', async () => {
+    const key = await hooksKey();
+    const created = await call(key, 'POST', '/webhooks', { url: receiver.url, events: ['property.*', 'location.updated'], description: 'main' });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ url: receiver.url, events: ['property.*', 'location.updated'], description: 'main', status: 'active', suspended_reason: null, previous_secret_expires_at: null });
+    expect(created.json.id).toMatch(ID_PATTERNS.webhook);
+    expect(created.json.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    const one = await call(key, 'GET', `/webhooks/${created.json.id}`);
+    expect(one.json).not.toHaveProperty('secret');
+    expect((await call(key, 'GET', '/webhooks')).json).toEqual({ data: [one.json], next_cursor: null });
+    const [stored] = await orm.em.fork().execute<{ secret: string }[]>('select secret from webhook_endpoint where id = ?', [created.json.id]);
+    expect(stored!.secret).not.toContain(created.json.secret.slice(6));
+    expect(stored!.secret).toMatch(/^v1\./);
+  });
+
+  test('refuses unsafe URLs, unknown patterns and events the key does not cover', async () => {
+    const key = await hooksKey();
+    for (const url of ['http://partner.example/hook', 'https://10.0.0.7/hook', 'https://169.254.169.254/latest', 'https://[::ffff:192.168.0.1]/', 'https://user@partner.example/hook', 'https://partner.internal/hook']) {
+      const res = await call(key, 'POST', '/webhooks', { url, events: ['*'] });
+      expectProblem(res, 400, 'invalid_parameters', ['errors']);
+      expect(res.json.errors).toEqual([expect.objectContaining({ code: 'url_not_allowed', pointer: '/url' })]);
+    }
+    const pattern = await call(key, 'POST', '/webhooks', { url: receiver.url, events: ['property.exploded', 'property.*', 'property.*'] });
+    expect(pattern.json.errors.map((e: { code: string }) => e.code)).toEqual(['event_pattern', 'duplicate']);
+    const scope = await call(key, 'POST', '/webhooks', { url: receiver.url, events: ['availability.updated'] });
+    expectProblem(scope, 403, 'insufficient_scope', ['required_scopes']);
+    expect(scope.json.required_scopes).toEqual(['read:ari']);
+    expectProblem(await call(key, 'POST', '/webhooks', { url: receiver.url, events: Array.from({ length: 21 }, () => '*') }), 400, 'invalid_parameters', ['errors']);
+    expectProblem(await call(await hooksKey(['read:catalog']), 'GET', '/webhooks'), 403, 'insufficient_scope', ['required_scopes']);
+  });
+
+  test('one URL once, five endpoints at most', async () => {
+    const key = await hooksKey();
+    expect((await call(key, 'POST', '/webhooks', { url: receiver.url, events: ['*'] })).status).toBe(403);
+    const catalogOnly = ['property.*'];
+    expect((await call(key, 'POST', '/webhooks', { url: receiver.url, events: catalogOnly })).status).toBe(201);
+    expectProblem(await call(key, 'POST', '/webhooks', { url: receiver.url, events: catalogOnly }), 409, 'webhook_endpoint_exists');
+    for (let i = 2; i <= 5; i += 1) expect((await call(key, 'POST', '/webhooks', { url: `${receiver.url}/${i}`, events: catalogOnly })).status).toBe(201);
+    expectProblem(await call(key, 'POST', '/webhooks', { url: `${receiver.url}/6`, events: catalogOnly }), 409, 'webhook_endpoint_limit_reached');
+    const [first] = (await call(key, 'GET', '/webhooks')).json.data;
+    expect((await call(key, 'DELETE', `/webhooks/${first.id}`)).status).toBe(204);
+    expectProblem(await call(key, 'GET', `/webhooks/${first.id}`), 404, 'not_found');
+    expect((await call(key, 'POST', '/webhooks', { url: `${receiver.url}/6`, events: catalogOnly })).status).toBe(201);
+    const [deleted] = await orm.em.fork().execute<{ secret: string | null; status: string }[]>('select secret, status from webhook_endpoint where id = ?', [first.id]);
+    expect(deleted).toEqual({ secret: null, status: 'deleted' });
+  });
+
+  test('a test ping is signed so the reference library accepts it, and its outcome is answered', async () => {
+    const key = await hooksKey();
+    const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/ping`, events: ['property.*'] });
+    receiver.respond(204);
+    const before = receiver.received.length;
+    const outcome = await call(key, 'POST', `/webhooks/${endpoint.id}/test`);
+    expect(outcome.json).toMatchObject({ delivered: true, status_code: 204, error: null, event_id: expect.stringMatching(/^evt_/) });
+    const [request] = receiver.received.slice(before);
+    expect(request!.headers['webhook-id']).toBe(outcome.json.event_id);
+    expect(JSON.parse(request!.body)).toMatchObject({ id: outcome.json.event_id, type: 'webhook.ping', data: { object: 'webhook', id: endpoint.id } });
+    expect(verifies(endpoint.secret, request!)).toBe(true);
+    expect(verifies(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, request!)).toBe(false);
+
+    receiver.respond(500);
+    const failed = await call(key, 'POST', `/webhooks/${endpoint.id}/test`);
+    expect(failed.json).toMatchObject({ delivered: false, status_code: 500, error: 'status 500' });
+    receiver.respond(204);
+  });
+
+  test('rotation: the previous secret signs beside the new one for 24 hours, or stops at once', async () => {
+    const key = await hooksKey();
+    const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/rotate`, events: ['property.*'] });
+    const rotated = await call(key, 'POST', `/webhooks/${endpoint.id}/rotate-secret`, {});
+    expect(rotated.json.secret).not.toBe(endpoint.secret);
+    expect(Date.parse(rotated.json.previous_secret_expires_at) - clock.now().getTime()).toBeGreaterThan(24 * 3600 * 1000 - 2000);
+    const before = receiver.received.length;
+    await call(key, 'POST', `/webhooks/${endpoint.id}/test`);
+    const [request] = receiver.received.slice(before);
+    expect(request!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(verifies(endpoint.secret, request!)).toBe(true);
+    expect(verifies(rotated.json.secret, request!)).toBe(true);
+
+    const immediate = await call(key, 'POST', `/webhooks/${endpoint.id}/rotate-secret`, { expire_immediately: true });
+    expect(immediate.json.previous_secret_expires_at).toBeNull();
+    await call(key, 'POST', `/webhooks/${endpoint.id}/test`);
+    const last = receiver.received.at(-1)!;
+    expect(last.headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(verifies(immediate.json.secret, last)).toBe(true);
+    expect(verifies(rotated.json.secret, last)).toBe(false);
+  });
+
+  test('enable needs a successful signed ping; nothing missed is replayed', async () => {
+    const key = await hooksKey();
+    const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/enable`, events: ['property.*'] });
+    await orm.em.fork().execute(`update webhook_endpoint set status = 'inactive', suspended_reason = 'failing' where id = ?`, [endpoint.id]);
+    expect((await call(key, 'GET', `/webhooks/${endpoint.id}`)).json).toMatchObject({ status: 'inactive', suspended_reason: 'failing' });
+    receiver.respond(503);
+    expectProblem(await call(key, 'POST', `/webhooks/${endpoint.id}/enable`), 409, 'webhook_endpoint_still_failing');
+    receiver.respond(200);
+    const enabled = await call(key, 'POST', `/webhooks/${endpoint.id}/enable`);
+    expect(enabled.json).toMatchObject({ status: 'active', suspended_reason: null });
+    receiver.respond(204);
+  });
+
+  test('deliveries of an unknown endpoint or delivery are not_found; the list pages newest first', async () => {
+    const key = await hooksKey();
+    const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/deliveries`, events: ['property.*'] });
+    expect((await call(key, 'GET', `/webhooks/${endpoint.id}/deliveries`)).json).toEqual({ data: [], next_cursor: null });
+    expectProblem(await call(key, 'GET', `/webhooks/${endpoint.id}/deliveries/dlv_0aaaaaaaaaaaaaaaaaaaaaaaaa`), 404, 'not_found');
+    expectProblem(await call(key, 'GET', '/webhooks/whk_0aaaaaaaaaaaaaaaaaaaaaaaaa/deliveries'), 404, 'not_found');
+    expectProblem(await call(key, 'GET', '/webhooks/nonsense'), 404, 'not_found');
+    const other = await hooksKey();
+    expectProblem(await call(other, 'GET', `/webhooks/${endpoint.id}`), 404, 'not_found');
+  });
+});
+
+test('production refuses the local-receiver settings', () => {
+  expect(() => loadConfig({ SVC_ENVIRONMENT: 'production', WEBHOOK_ALLOW_LOCAL: 'true' })).toThrow(/WEBHOOK_ALLOW_LOCAL/);
+  expect(() => loadConfig({ SVC_ENVIRONMENT: 'production', WEBHOOK_CA_FILE: '/tmp/ca.pem' })).toThrow(/WEBHOOK_CA_FILE/);
+  expect(loadConfig({ SVC_ENVIRONMENT: 'sandbox', WEBHOOK_ALLOW_LOCAL: 'true' }).webhooks.allowLocal).toBe(true);
+});

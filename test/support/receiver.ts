@@ -1,0 +1,83 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { generate } from 'selfsigned';
+import { afterAll } from 'vitest';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+export interface Receiver {
+  url: string;
+  /** PEM file of the receiver's self-signed certificate: WEBHOOK_CA_FILE for the service. */
+  caFile: string;
+  received: ReceivedRequest[];
+  /** Status the next requests get (default 204). */
+  respond: (status: number) => void;
+  /** Resolves once `count` requests have arrived. */
+  waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedRequest[]>;
+  close: () => Promise<void>;
+}
+
+let material: Promise<{ cert: string; key: string; caFile: string }> | undefined;
+
+async function certificate() {
+  material ??= (async () => {
+    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+      keyType: 'ec',
+      algorithm: 'sha256',
+      notAfterDate: new Date(Date.now() + 7 * 24 * 3600 * 1000),
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-receiver-'));
+    const caFile = path.join(dir, 'receiver.crt');
+    await writeFile(caFile, pems.cert);
+    return { cert: pems.cert, key: pems.private, caFile };
+  })();
+  return material;
+}
+
+/** A real HTTPS webhook receiver on this machine, recording every request with its raw body. */
+export async function startReceiver(): Promise<Receiver> {
+  const { cert, key, caFile } = await certificate();
+  const received: ReceivedRequest[] = [];
+  let status = 204;
+  const waiters: { count: number; resolve: (r: ReceivedRequest[]) => void }[] = [];
+  const server = https.createServer({ cert, key }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const flat = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+      received.push({ method: req.method ?? '', path: req.url ?? '', headers: flat, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      res.statusCode = status;
+      res.end(status === 204 ? undefined : `answer ${status}`);
+      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve([...received]);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const receiver: Receiver = {
+    url: `https://localhost:${port}/hooks`,
+    caFile,
+    received,
+    respond: (next) => {
+      status = next;
+    },
+    waitFor: (count, timeoutMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        if (received.length >= count) return resolve([...received]);
+        const timer = setTimeout(() => reject(new Error(`receiver: ${received.length} of ${count} requests after ${timeoutMs} ms`)), timeoutMs);
+        waiters.push({ count, resolve: (r) => { clearTimeout(timer); resolve(r); } });
+      }),
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+  afterAll(() => receiver.close());
+  return receiver;
+}
