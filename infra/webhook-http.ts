@@ -1,0 +1,273 @@
+import { lookup as dnsLookup } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
+import type { IncomingMessage } from 'node:http';
+import { request } from 'node:https';
+import { isIP } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
+import tls from 'node:tls';
+import { checkWebhookUrl, isAllowedAddress } from '../domain/webhooks/url-safety.ts';
+
+export interface WebhookTransportOptions {
+  /** Development and tests only: loopback targets and any port are allowed. */
+  allowLocal: boolean;
+  /** Extra PEM certificate(s) to trust besides the system store (a local test receiver's self-signed cert). */
+  ca?: string;
+  /** Total time for connect + response headers + reading the excerpt. Default 10 000 ms (the contract's answer time). */
+  timeoutMs?: number;
+  /** Resolver, injectable for tests; default dns.lookup. */
+  lookup?: LookupFunction;
+}
+
+export interface WebhookResponse {
+  /** Null when no HTTP answer was received. */
+  statusCode: number | null;
+  /** Integer milliseconds from the call to the outcome. */
+  durationMs: number;
+  /**
+   * Null only for a 2xx. Short, without secrets, at most 500 characters:
+   * `url_not_allowed: …`, `address_not_allowed: <ip>`, `dns_failed: <code>`, `timeout after <n> ms`,
+   * `connection_failed: <code>`, `tls_failed: …`, `invalid_response: <code>`,
+   * `redirect_not_followed: <status>`, `status <status>`.
+   */
+  error: string | null;
+  /** First ≤ 512 characters of the response body (UTF-8, invalid bytes replaced), null when none. */
+  excerpt: string | null;
+}
+
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+export const USER_AGENT = 'distribution-service-webhooks/1';
+/** Response bytes read at most; reading stops there and the connection is closed. */
+const MAX_READ_BYTES = 64 * 1024;
+const EXCERPT_CHARS = 512;
+// 512 UTF-16 units never need more than 4 bytes each; decoding a prefix keeps the work bounded.
+const EXCERPT_DECODE_BYTES = EXCERPT_CHARS * 4 + 4;
+const MAX_ERROR_CHARS = 500;
+/** Headers the transport owns; a caller setting them is a programming error. */
+const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+
+const REFUSED_CODE = 'ERR_WEBHOOK_ADDRESS_NOT_ALLOWED';
+
+/**
+ * POSTs one webhook. Never throws or rejects for network outcomes; rejects only on programming errors
+ * (bad options, headers the transport owns).
+ *
+ * Safety, checked again at every call (no connection reuse: `agent: false`):
+ * - the URL must pass `checkWebhookUrl` (https, no userinfo, port 443 unless `allowLocal`, no local names);
+ * - an IP-literal host must be public (or loopback with `allowLocal`), since no lookup happens for it;
+ * - a name is resolved with `{ all: true }` and refused when ANY answer is not allowed — a name
+ *   mixing public and private answers is treated as hostile (DNS rebinding / fallback to the private
+ *   answer), and nothing is connected to;
+ * - the address actually connected to (`socket.remoteAddress`) is checked again on `connect` and
+ *   `secureConnect`, and the socket destroyed when it is not allowed;
+ * - redirects are never followed (3xx → `redirect_not_followed: <status>`);
+ * - certificates and host names are verified (`rejectUnauthorized: true`); `ca` only adds trust.
+ *
+ * The outcome is decided by the status line: once the headers arrived within the time limit, a body
+ * that is slow, broken or longer than 64 KiB only shortens the excerpt.
+ */
+export async function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: WebhookTransportOptions,
+): Promise<WebhookResponse> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('timeoutMs must be a positive number');
+  const requestHeaders = buildHeaders(headers, body);
+  const started = performance.now();
+  const elapsed = () => Math.max(0, Math.round(performance.now() - started));
+  const allowed = { allowLoopback: options.allowLocal };
+
+  const checked = checkWebhookUrl(url, allowed);
+  if (!checked.ok) return { statusCode: null, durationMs: elapsed(), error: clip(`url_not_allowed: ${checked.reason}`), excerpt: null };
+  const { url: target, host } = checked;
+  // Literals are never looked up, so this is their connect-time check (a private literal is refused
+  // here even in allowLocal mode, which admits loopback only).
+  if (isIP(host) !== 0 && !isAllowedAddress(host, allowed)) {
+    return { statusCode: null, durationMs: elapsed(), error: clip(`address_not_allowed: ${host}`), excerpt: null };
+  }
+
+  return new Promise<WebhookResponse>((resolve) => {
+    let settled = false;
+    let refusal: string | null = null;
+    let dnsFailure: string | null = null;
+    let tcpConnected = false;
+    let secured = false;
+    let statusCode: number | null = null;
+    const chunks: Buffer[] = [];
+    let received = 0;
+
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+
+    const finish = (error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve({ statusCode, durationMs: elapsed(), error: error === null ? null : clip(error), excerpt: excerptOf(chunks) });
+    };
+    controller.signal.addEventListener(
+      'abort',
+      () => finish(statusCode === null ? `timeout after ${timeoutMs} ms` : statusVerdict(statusCode)),
+      { once: true },
+    );
+
+    const resolver: LookupFunction = options.lookup ?? dnsLookup;
+    const guardedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
+      let answered = false;
+      const onAnswer = (err: NodeJS.ErrnoException | null, answer: string | LookupAddress[], family?: number) => {
+        if (answered) return;
+        answered = true;
+        if (err) {
+          dnsFailure = `dns_failed: ${err.code ?? oneLine(err.message)}`;
+          callback(err, []);
+          return;
+        }
+        const addresses = normaliseAnswer(answer, family);
+        if (addresses.length === 0) {
+          dnsFailure = 'dns_failed: ENOTFOUND';
+          callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+          return;
+        }
+        const bad = addresses.find((entry) => !isAllowedAddress(entry.address, allowed));
+        if (bad !== undefined) {
+          refusal = `address_not_allowed: ${bad.address}`;
+          callback(Object.assign(new Error(refusal), { code: REFUSED_CODE }), []);
+          return;
+        }
+        const first = addresses[0]!;
+        if (lookupOptions.all === true) callback(null, addresses);
+        else callback(null, first.address, first.family);
+      };
+      try {
+        resolver(hostname, { ...lookupOptions, all: true }, onAnswer);
+      } catch (err) {
+        onAnswer(Object.assign(err instanceof Error ? err : new Error(String(err)), { code: 'ELOOKUP' }), []);
+      }
+    };
+
+    const verifyPeer = (socket: Socket) => {
+      const address = socket.remoteAddress;
+      if (address !== undefined && isAllowedAddress(address, allowed)) return;
+      refusal = `address_not_allowed: ${address ?? 'unknown peer'}`;
+      finish(refusal);
+    };
+
+    const describe = (err: NodeJS.ErrnoException): string => {
+      if (refusal !== null) return refusal;
+      if (dnsFailure !== null) return dnsFailure;
+      const code = typeof err.code === 'string' ? err.code : undefined;
+      if (code?.startsWith('HPE_')) return `invalid_response: ${code}`;
+      if ((tcpConnected && !secured) || isTlsCode(code)) {
+        const message = oneLine(err.message);
+        return code === undefined || message === code ? `tls_failed: ${message}` : `tls_failed: ${code}: ${message}`;
+      }
+      return `connection_failed: ${code ?? oneLine(err.message)}`;
+    };
+
+    const req = request({
+      protocol: 'https:',
+      hostname: host,
+      port: target.port === '' ? 443 : Number(target.port),
+      path: `${target.pathname}${target.search}`,
+      method: 'POST',
+      headers: requestHeaders,
+      agent: false,
+      lookup: guardedLookup,
+      rejectUnauthorized: true,
+      ...(options.ca !== undefined ? { ca: [...defaultCertificates(), options.ca] } : {}),
+    });
+
+    req.on('socket', (socket: Socket) => {
+      socket.once('connect', () => {
+        tcpConnected = true;
+        verifyPeer(socket);
+      });
+      socket.once('secureConnect', () => {
+        secured = true;
+        verifyPeer(socket);
+      });
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => finish(describe(err)));
+    req.on('response', (res: IncomingMessage) => {
+      statusCode = res.statusCode ?? null;
+      const verdict = statusVerdict(statusCode);
+      res.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        const room = MAX_READ_BYTES - received;
+        const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
+        chunks.push(piece);
+        received += piece.length;
+        if (received >= MAX_READ_BYTES) finish(verdict);
+      });
+      res.on('end', () => finish(verdict));
+      // A body cut short after the status line only shortens the excerpt.
+      res.on('error', () => finish(verdict));
+      res.on('close', () => finish(verdict));
+    });
+    req.end(body);
+  });
+}
+
+function buildHeaders(given: Record<string, string>, body: string): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+  for (const [name, value] of Object.entries(given)) {
+    const key = name.toLowerCase();
+    if (TRANSPORT_HEADERS.has(key)) throw new TypeError(`header ${key} is set by the webhook transport`);
+    headers[key] = value;
+  }
+  headers['content-length'] = String(Buffer.byteLength(body, 'utf8'));
+  return headers;
+}
+
+function normaliseAnswer(answer: string | LookupAddress[], family: number | undefined): LookupAddress[] {
+  const list = typeof answer === 'string' ? [{ address: answer, family: family ?? 0 }] : answer;
+  // The family net connects with comes from the address itself, not from what the resolver claimed.
+  return list.map((entry) => ({ address: entry.address, family: isIP(entry.address) === 6 ? 6 : 4 }));
+}
+
+function statusVerdict(statusCode: number | null): string | null {
+  if (statusCode === null) return 'invalid_response: no status';
+  if (statusCode >= 200 && statusCode < 300) return null;
+  if (statusCode >= 300 && statusCode < 400) return `redirect_not_followed: ${statusCode}`;
+  return `status ${statusCode}`;
+}
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|EPROTO$)|CERT|SIGNATURE|ISSUER|HOSTNAME_MISMATCH/;
+
+function isTlsCode(code: string | undefined): boolean {
+  return code !== undefined && TLS_CODE.test(code);
+}
+
+let defaultCas: string[] | undefined;
+
+/** The trust store Node would use by default (bundled, plus system/extra when configured). */
+function defaultCertificates(): string[] {
+  defaultCas ??= typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : [...tls.rootCertificates];
+  return defaultCas;
+}
+
+function excerptOf(chunks: Buffer[]): string | null {
+  const bytes = Buffer.concat(chunks);
+  if (bytes.length === 0) return null;
+  const head = bytes.subarray(0, EXCERPT_DECODE_BYTES);
+  // NUL cannot be stored in a PostgreSQL text column; it becomes the replacement character too.
+  let text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(head).replaceAll('\u0000', '\uFFFD');
+  if (text.length > EXCERPT_CHARS) {
+    text = text.slice(0, EXCERPT_CHARS);
+    const last = text.charCodeAt(EXCERPT_CHARS - 1);
+    if (last >= 0xd800 && last <= 0xdbff) text = text.slice(0, -1);
+  }
+  return text === '' ? null : text;
+}
+
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}
+
+function clip(text: string): string {
+  const line = oneLine(text);
+  return line.length > MAX_ERROR_CHARS ? `${line.slice(0, MAX_ERROR_CHARS - 1)}…` : line;
+}
