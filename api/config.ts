@@ -27,6 +27,8 @@ const environmentSchema = z.object({
   WEBHOOK_ALLOW_LOCAL: booleanFlag,
   /** PEM file of an extra CA trusted for webhook targets (a local receiver's certificate). Refused in production. */
   WEBHOOK_CA_FILE: z.string().min(1).optional(),
+  /** How often the event dispatcher looks at the log when no write woke it. */
+  DISPATCH_POLL_SECONDS: z.coerce.number().int().min(1).max(86_400 * 30).default(30),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default('Distribution Service <no-reply@distribution.invalid>'),
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
@@ -46,7 +48,7 @@ export interface ServiceConfig {
   serverSecret: string | undefined;
   platformToken: string | undefined;
   authFailureLimit: number;
-  webhooks: { allowLocal: boolean; caFile: string | undefined };
+  webhooks: { allowLocal: boolean; caFile: string | undefined; dispatchPollSeconds: number };
   mail: { smtpUrl: string | undefined; from: string };
   logLevel: Environment['LOG_LEVEL'];
 }
@@ -79,7 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     serverSecret: e.SERVER_SECRET,
     platformToken: e.PLATFORM_TOKEN,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
-    webhooks: { allowLocal: e.WEBHOOK_ALLOW_LOCAL, caFile: e.WEBHOOK_CA_FILE },
+    webhooks: { allowLocal: e.WEBHOOK_ALLOW_LOCAL, caFile: e.WEBHOOK_CA_FILE, dispatchPollSeconds: e.DISPATCH_POLL_SECONDS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     logLevel: e.LOG_LEVEL,
   };

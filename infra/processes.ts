@@ -77,7 +77,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
   });
   const running = worker.run();
   // The dispatcher runs as long as the deployment; starting it here makes sure it exists.
-  await ensureDispatcher(client.client, taskQueue);
+  await ensureDispatcher(client.client, taskQueue, config.webhooks.dispatchPollSeconds);
   return {
     running,
     stop: async () => {

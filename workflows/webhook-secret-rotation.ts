@@ -9,17 +9,19 @@ const { destroyPreviousSecret } = proxyActivities<Activities>({
 export interface SecretRotationInput {
   endpointId: string;
   generation: number;
-  /** RFC 3339 instant the previous secret stops signing. */
-  previousExpiresAt: string;
+  /**
+   * How long the previous secret keeps signing, counted from the rotation. A duration rather than
+   * an instant, so the workflow does not depend on the API's clock agreeing with Temporal's.
+   */
+  overlapMs: number;
 }
 
 /**
  * One per rotation (`webhook-secret-rotation:<endpoint>:<generation>`): the previous secret signs
- * beside the new one until `previousExpiresAt`, then it is destroyed, unless a later rotation
+ * beside the new one for `overlapMs`, then it is destroyed, unless a later rotation
  * already replaced it.
  */
 export async function webhookSecretRotation(input: SecretRotationInput): Promise<'destroyed' | 'superseded'> {
-  const remaining = Date.parse(input.previousExpiresAt) - Date.now();
-  if (remaining > 0) await sleep(remaining);
+  if (input.overlapMs > 0) await sleep(input.overlapMs);
   return (await destroyPreviousSecret(input.endpointId, input.generation)) ? 'destroyed' : 'superseded';
 }

@@ -247,7 +247,7 @@ export const rotateWebhookSecret = defineOperation({
       await deps.temporal.workflow.start('webhookSecretRotation', {
         workflowId: workflowIds.webhookSecretRotation(row.id, row.secret_generation),
         taskQueue: deps.config.temporal.taskQueue,
-        args: [{ endpointId: row.id, generation: row.secret_generation, previousExpiresAt: expiresAt.toISOString() }],
+        args: [{ endpointId: row.id, generation: row.secret_generation, overlapMs: SECRET_OVERLAP_MS }],
         typedSearchAttributes: [{ key: SA_CHANNEL, value: caller.channel.name }, { key: SA_ENDPOINT, value: row.id }],
       });
     }

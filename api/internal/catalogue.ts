@@ -68,7 +68,7 @@ function projectorDeps(deps: AppDeps) {
 async function write<T>(deps: AppDeps, work: (tx: EntityManager) => Promise<T>): Promise<T> {
   const result = await writeTransaction(deps.orm.em, work);
   // The CLI's in-process seed has no Temporal client; the dispatcher's poll finds its events.
-  if (deps.temporal) notifyDispatcher(deps.temporal, deps.config.temporal.taskQueue, deps.log);
+  if (deps.temporal) notifyDispatcher(deps.temporal, deps.config.temporal.taskQueue, deps.config.webhooks.dispatchPollSeconds, deps.log);
   return result;
 }
 

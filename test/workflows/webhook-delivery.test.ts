@@ -1,0 +1,299 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { Client, type WorkflowHandle } from '@temporalio/client';
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createActivities } from '../../activities/index.ts';
+import { systemClock } from '../../domain/clock.ts';
+import { JITTER_FRACTION, NOMINAL_DELAYS_MS, RETRY_SPAN_MS, STEADY_DELAY_MS } from '../../domain/webhooks/retry-schedule.ts';
+import { WORKFLOWS_PATH } from '../../infra/worker.ts';
+import { workflowIds } from '../../workflows/ids.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { platform } from '../support/catalogue.ts';
+import { freshDatabase } from '../support/database.ts';
+import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { uniqueTaskQueue } from '../support/temporal.ts';
+import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
+import { activityDeps } from '../support/worker.ts';
+
+// Deliveries on the time-skipping server: the 3-day schedule passes in seconds, against a real
+// HTTPS receiver, a real Postgres and a real SMTP receiver.
+
+const BASE = '/api/v1/distribution';
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+let env: TestWorkflowEnvironment;
+let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let api: TestApi;
+let receiver: Receiver;
+let taskQueue: string;
+const mails: string[] = [];
+let smtpPort: number;
+
+beforeAll(async () => {
+  env = await timeSkippingEnvironment();
+  ({ orm } = await freshDatabase());
+  receiver = await startReceiver();
+  taskQueue = uniqueTaskQueue('webhooks');
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push(Buffer.concat(chunks).toString('utf8'));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtpPort = (smtp.server.address() as AddressInfo).port;
+  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+  api = await startTestApi({
+    orm,
+    temporal: env.client,
+    clock: systemClock,
+    env: { AUTH_FAILURE_LIMIT: '1000', WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile, TEMPORAL_TASK_QUEUE: taskQueue, DISPATCH_POLL_SECONDS: String(30 * 86_400) },
+  });
+});
+
+function worker(): Promise<Worker> {
+  return Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowsPath: WORKFLOWS_PATH,
+    // Each test starts its own worker: without a workflow cache no task waits for a stopped
+    // worker's sticky queue.
+    maxCachedWorkflows: 0,
+    activities: createActivities(
+      activityDeps(orm, {
+        client: env.client,
+        taskQueue,
+        webhooks: { allowLocal: true, caFile: receiver.caFile },
+        mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: 'Distribution Service <no-reply@distribution.test>' },
+      }),
+    ),
+  });
+}
+
+let counter = 0;
+/** A channel with a contact, an endpoint at its own receiver path, and one published property. */
+async function scenario(name: string) {
+  counter += 1;
+  const ctx = adminContext(orm, env.client, systemClock, taskQueue);
+  const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'manage:webhooks'] });
+  await orm.em.fork().execute('update channel set technical_contact_email = ? where id = ?', ['tech@partner.test', channel.id]);
+  const path = `${receiver.url}/${name}`;
+  const endpoint = (await api.call('POST', `${BASE}/webhooks`, { key: key.key, body: { url: path, events: ['property.*'] } })).json;
+  const host = platform(api);
+  const ref = `${name}-${counter}`;
+  await host.organization(`${ref}-org`);
+  await host.owner(`${ref}-own`, { organization: `${ref}-org` });
+  await host.location(`${ref}-loc`, { organization: `${ref}-org`, owner: `${ref}-own` });
+  await host.property(`${ref}-p`, { location: `${ref}-loc`, owner: `${ref}-own` });
+  return {
+    key: key.key,
+    endpoint,
+    requests: () => receiver.received.filter((r) => r.path === new URL(path).pathname),
+    /** Publishes the property: one `property.distributed` event for the endpoint. */
+    publish: () => host.distribute(`${ref}-p`, [channel.name]),
+    change: (units: number) => host.property(`${ref}-p`, { location: `${ref}-loc`, owner: `${ref}-own`, units }),
+  };
+}
+
+/**
+ * Results are awaited through a plain client: time moves only by `env.sleep`, so each test says
+ * how much passes. (The time-skipping client's own `result()` can wait for a skip that never
+ * comes once another call cancelled the workflow.)
+ */
+function plain(): Client {
+  return new Client({ connection: env.connection });
+}
+
+/** Waits until the first attempt failed and the delivery sleeps until its next one. */
+async function retrying(deliveryId: string): Promise<void> {
+  for (let i = 0; i < 400; i += 1) {
+    const [row] = await orm.em.fork().execute<{ next_attempt_at: string | null }[]>('select next_attempt_at from webhook_delivery where id = ?', [deliveryId]);
+    if (row?.next_attempt_at) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`delivery ${deliveryId} never scheduled a retry`);
+}
+
+/** The workflow's result once it has closed; polled, because the test server's long poll can miss the close. */
+async function settled(handle: WorkflowHandle, timeoutMs = 20_000): Promise<unknown> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await handle.describe()).status.name === 'RUNNING') {
+    if (Date.now() > deadline) throw new Error(`${handle.workflowId} still running after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return handle.result();
+}
+
+/** The delivery workflow of the endpoint's first delivery, once the dispatcher started it. */
+async function firstDelivery(endpointId: string) {
+  for (let i = 0; i < 200; i += 1) {
+    const [row] = await orm.em.fork().execute<{ id: string; event_id: string }[]>('select id, event_id from webhook_delivery where endpoint_id = ? order by created_at limit 1', [endpointId]);
+    if (row) {
+      return { ...row, handle: plain().workflow.getHandle(workflowIds.webhookDelivery(endpointId, row.event_id)) };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('no delivery was dispatched');
+}
+
+async function timerDelays(workflowId: string): Promise<number[]> {
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? [])
+    .filter((event) => event.timerStartedEventAttributes)
+    .map((event) => {
+      const timeout = event.timerStartedEventAttributes!.startToFireTimeout!;
+      return Number(timeout.seconds ?? 0) * 1000 + Math.round((timeout.nanos ?? 0) / 1e6);
+    });
+}
+
+describe('webhook delivery workflow', () => {
+  test('a failing endpoint is retried on the 3-day schedule, then suspended and its contact e-mailed', async () => {
+    const s = await scenario('failing');
+    receiver.respond(500);
+    const w = await worker();
+    await w.runUntil(async () => {
+      await s.publish();
+      const delivery = await firstDelivery(s.endpoint.id);
+      await env.sleep(4 * DAY);
+      expect(await settled(delivery.handle)).toBe('failed');
+
+      await recordHistory(delivery.handle, 'webhook-delivery-failing');
+
+      const delays = await timerDelays(delivery.handle.workflowId);
+      expect(delays.length).toBeGreaterThanOrEqual(9);
+      expect(delays.length).toBeLessThanOrEqual(11);
+      delays.forEach((delay, i) => {
+        const nominal = NOMINAL_DELAYS_MS[i] ?? STEADY_DELAY_MS;
+        expect(delay).toBeGreaterThanOrEqual(nominal * (1 - JITTER_FRACTION) - 1);
+        expect(delay).toBeLessThanOrEqual(nominal * (1 + JITTER_FRACTION) + 1);
+      });
+      expect(delays.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(RETRY_SPAN_MS);
+      expect(s.requests()).toHaveLength(delays.length + 1);
+      // The same webhook-id on every retry.
+      expect(new Set(s.requests().map((r) => r.headers['webhook-id'])).size).toBe(1);
+
+      const endpoint = (await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}`, { key: s.key })).json;
+      expect(endpoint).toMatchObject({ status: 'inactive', suspended_reason: 'failing' });
+      const deliveries = (await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}/deliveries`, { key: s.key })).json.data;
+      expect(deliveries[0]).toMatchObject({ state: 'failed', attempts: delays.length + 1, event_type: 'property.distributed' });
+      const detail = (await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}/deliveries/${deliveries[0].id}`, { key: s.key })).json;
+      expect(detail.attempts_detail).toHaveLength(delays.length + 1);
+      expect(detail.attempts_detail[0]).toMatchObject({ number: 1, status_code: 500, error: 'status 500', response_excerpt: 'answer 500' });
+      expect(mails.some((mail) => mail.includes('tech@partner.test') && mail.includes(s.endpoint.id) && mail.includes('failing'))).toBe(true);
+
+      // Nothing is delivered to an inactive endpoint.
+      const before = s.requests().length;
+      await s.change(3);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(s.requests()).toHaveLength(before);
+    });
+    receiver.respond(204);
+  });
+
+  test('a receiver that fails, then recovers, gets the same webhook-id, verified by the reference library', async () => {
+    const s = await scenario('recovers');
+    receiver.respond(503);
+    const w = await worker();
+    await w.runUntil(async () => {
+      await s.publish();
+      const delivery = await firstDelivery(s.endpoint.id);
+      await receiver.waitFor(receiver.received.length + 1).catch(() => undefined);
+      while (s.requests().length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      receiver.respond(204);
+      await env.sleep(2 * MINUTE);
+      expect(await settled(delivery.handle)).toBe('delivered');
+      await recordHistory(delivery.handle, 'webhook-delivery-recovers');
+    });
+    const [failed, delivered] = s.requests();
+    expect(delivered!.headers['webhook-id']).toBe(failed!.headers['webhook-id']);
+    new Webhook(s.endpoint.secret).verify(delivered!.body, delivered!.headers);
+    expect(JSON.parse(delivered!.body)).toMatchObject({ type: 'property.distributed', data: { object: 'property' } });
+  });
+
+  test('a 410 suspends the endpoint at once (gone)', async () => {
+    const s = await scenario('gone');
+    receiver.respond(410);
+    const w = await worker();
+    await w.runUntil(async () => {
+      await s.publish();
+      const delivery = await firstDelivery(s.endpoint.id);
+      expect(await settled(delivery.handle)).toBe('gone');
+      // The dispatcher runs on (continue-as-new); its history so far is replayed like the others.
+      await recordHistory(plain().workflow.getHandle(workflowIds.eventDispatch(taskQueue)), 'event-dispatch');
+    });
+    receiver.respond(204);
+    expect(s.requests()).toHaveLength(1);
+    expect((await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}`, { key: s.key })).json).toMatchObject({ status: 'inactive', suspended_reason: 'gone' });
+  });
+
+  test('deleting the endpoint mid-retry cancels the delivery', async () => {
+    const s = await scenario('deleted');
+    receiver.respond(500);
+    const w = await worker();
+    await w.runUntil(async () => {
+      await s.publish();
+      const delivery = await firstDelivery(s.endpoint.id);
+      await retrying(delivery.id);
+      expect((await api.call('DELETE', `${BASE}/webhooks/${s.endpoint.id}`, { key: s.key })).status).toBe(204);
+      expect(await settled(delivery.handle)).toBe('cancelled');
+      const [row] = await orm.em.fork().execute<{ state: string }[]>('select state from webhook_delivery where id = ?', [delivery.id]);
+      expect(row!.state).toBe('cancelled');
+    });
+    receiver.respond(204);
+    expect(s.requests()).toHaveLength(1);
+  });
+
+  test('a worker killed mid-retry loses nothing: the next worker goes on where the first stopped', async () => {
+    const s = await scenario('restart');
+    receiver.respond(500);
+    const first = await worker();
+    const delivery = await first.runUntil(async () => {
+      await s.publish();
+      const found = await firstDelivery(s.endpoint.id);
+      await retrying(found.id);
+      return found;
+    });
+    // No worker while the delivery waits for its retry (due 48-72 s after the first attempt).
+    await env.sleep(30_000);
+    expect(s.requests()).toHaveLength(1);
+    receiver.respond(204);
+    const second = await worker();
+    await second.runUntil(async () => {
+      await env.sleep(2 * MINUTE);
+      expect(await settled(delivery.handle)).toBe('delivered');
+    });
+    expect(s.requests()).toHaveLength(2);
+    expect(s.requests()[1]!.headers['webhook-id']).toBe(s.requests()[0]!.headers['webhook-id']);
+  });
+});
+
+describe('webhook secret rotation workflow', () => {
+  test('the previous secret signs for 24 hours, then is destroyed', async () => {
+    const s = await scenario('rotation');
+    const w = await worker();
+    await w.runUntil(async () => {
+      const rotated = (await api.call('POST', `${BASE}/webhooks/${s.endpoint.id}/rotate-secret`, { key: s.key, body: {} })).json;
+      const handle = plain().workflow.getHandle(workflowIds.webhookSecretRotation(s.endpoint.id, 2));
+      await env.sleep(23 * HOUR);
+      let stored = (await orm.em.fork().execute<{ previous_secret: string | null }[]>('select previous_secret from webhook_endpoint where id = ?', [s.endpoint.id]))[0]!;
+      expect(stored.previous_secret).not.toBeNull();
+      await env.sleep(2 * HOUR);
+      expect(await settled(handle)).toBe('destroyed');
+      await recordHistory(handle, 'webhook-secret-rotation');
+      stored = (await orm.em.fork().execute<{ previous_secret: string | null }[]>('select previous_secret from webhook_endpoint where id = ?', [s.endpoint.id]))[0]!;
+      expect(stored.previous_secret).toBeNull();
+      expect(rotated.previous_secret_expires_at).toEqual(expect.any(String));
+    });
+  });
+});
