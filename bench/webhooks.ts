@@ -1,0 +1,170 @@
+/**
+ * `npm run bench:webhooks`: time from a platform write's answer to the signed webhook arriving
+ * at an HTTPS receiver on this machine, through the real API, Postgres, the Temporal dev server
+ * and a worker (dispatcher signal, delivery workflow, attempt activity). Prints the median and
+ * the 95th percentile in milliseconds over BENCH_CHANGES (default 50) sequential changes.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { NativeConnection } from '@temporalio/worker';
+import { generate } from 'selfsigned';
+import { createChannel } from '../admin/channels.ts';
+import { issueKey } from '../admin/keys.ts';
+import { createApp } from '../api/app.ts';
+import { loadConfig } from '../api/config.ts';
+import { listen } from '../api/server.ts';
+import { openDatabase } from '../db/orm.ts';
+import { createScratchDatabase } from '../db/scratch.ts';
+import { systemClock } from '../domain/clock.ts';
+import { startDevServer } from '../infra/embedded-temporal.ts';
+import { createLogger } from '../infra/logger.ts';
+import { createMailer } from '../infra/mailer.ts';
+import { connectTemporalClient } from '../infra/processes.ts';
+import { loadSecrets } from '../infra/secrets.ts';
+import { loadTlsMaterial } from '../infra/tls.ts';
+import { createWebhookSender } from '../infra/webhook-sender.ts';
+import { createWorker } from '../infra/worker.ts';
+
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 50);
+const TASK_QUEUE = 'bench-webhooks';
+const PLATFORM_TOKEN = 'bench-platform-token-0123456789abcdefghijklmnop';
+
+// The receiver: HTTPS on this machine with its own self-signed certificate.
+const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+  keyType: 'ec',
+  algorithm: 'sha256',
+  extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }],
+});
+const caFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'svc-bench-receiver-')), 'receiver.crt');
+await writeFile(caFile, pems.cert);
+let onRequest: (() => void) | undefined;
+const receiver = https.createServer({ cert: pems.cert, key: pems.private }, (req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.statusCode = 204;
+    res.end();
+    onRequest?.();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `https://localhost:${(receiver.address() as AddressInfo).port}/hooks`;
+
+const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
+const temporal = await startDevServer({});
+const client = await connectTemporalClient(temporal.address, 'default');
+const orm = await openDatabase(scratch.url);
+const config = loadConfig({
+  LOG_LEVEL: 'silent',
+  DATA_DIR: path.join(os.tmpdir(), 'svc-bench'),
+  SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij',
+  PLATFORM_TOKEN,
+  TEMPORAL_TASK_QUEUE: TASK_QUEUE,
+  WEBHOOK_ALLOW_LOCAL: 'true',
+  WEBHOOK_CA_FILE: caFile,
+});
+const secrets = await loadSecrets(config);
+const log = createLogger('silent');
+const connection = await NativeConnection.connect({ address: temporal.address });
+const worker = await createWorker({
+  connection,
+  namespace: 'default',
+  taskQueue: TASK_QUEUE,
+  deps: {
+    orm,
+    clock: systemClock,
+    log,
+    temporal: () => Promise.resolve(client.client),
+    taskQueue: TASK_QUEUE,
+    webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
+    mailer: createMailer(config.mail),
+  },
+});
+const running = worker.run();
+const tls = await loadTlsMaterial({ dataDir: config.dataDir });
+const app = createApp({ orm, temporal: client.client, config, clock: systemClock, log, secrets }, { publicOrigin: 'https://bench.test' });
+const server = await listen(app, { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
+const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
+
+function call(method: string, route: string, token: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = https.request(new URL(route, server.url), {
+      method,
+      agent,
+      headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const nextRequest = () => new Promise<void>((resolve) => (onRequest = resolve));
+
+try {
+  const ctx = { orm, temporal: () => Promise.resolve(client.client), clock: systemClock, environment: 'sandbox' as const, taskQueue: TASK_QUEUE, secrets };
+  await createChannel(ctx, { name: 'bench-channel', rateLimit: 1_000_000 });
+  const key = (await issueKey(ctx, { channel: 'bench-channel', scopes: 'read:catalog,manage:webhooks' })).key;
+  const created = await call('POST', '/api/v1/distribution/webhooks', key, { url: receiverUrl, events: ['property.*'] });
+  if (created.status !== 201) throw new Error(`webhook creation answered ${created.status}`);
+
+  const put = async (route: string, body: unknown) => {
+    const res = await call('PUT', `/internal/v1${route}`, PLATFORM_TOKEN, body);
+    if (res.status >= 300) throw new Error(`PUT ${route} answered ${res.status}: ${JSON.stringify(res.json)}`);
+  };
+  await put('/organizations/bench-org', { name: 'Bench', country: 'RO' });
+  await put('/owners/bench-own', { organization: 'bench-org', type: 'individual', display_name: 'Bench Owner' });
+  await put('/locations/bench-loc', { organization: 'bench-org', owner: 'bench-own', name: 'Bench', category: 'house', address: { country: 'RO', city: 'Brașov' }, geo: { lat: 45.65, lng: 25.6 }, timezone: 'Europe/Bucharest' });
+  const property = (units: number) => ({
+    location: 'bench-loc', owner: 'bench-own', type: 'apartment', units,
+    name: { ro: 'Apartament', en: 'Apartment' }, description: { ro: 'Luminos.' },
+    capacity: { max_guests: 2, max_adults: 2, max_children: 0, max_infants: 0, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }] },
+    check_in: { from: '15:00', until: '22:00' }, check_out: { until: '11:00' },
+    rate_plans: [{ key: 'flex', name: { ro: 'Flexibil' }, currency: 'RON', cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null } }],
+    city_tax_status: 'none',
+    legal: { classification: { certificate_number: 'B-1', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: '2035-12-31', country: 'RO' } },
+    booking: { method: 'redirect', url: 'https://bench.example/book' },
+    house_rules: { smoking: false, pets: false, parties: false },
+  });
+  await put('/properties/bench-p', property(1));
+  const first = nextRequest();
+  await put('/properties/bench-p/distribution', { channels: ['bench-channel'] });
+  await first; // warm: dispatcher started, bundle loaded
+
+  const samples: number[] = [];
+  for (let i = 0; i < CHANGES; i += 1) {
+    const arrived = nextRequest();
+    await put('/properties/bench-p', property(2 + i));
+    const answered = performance.now();
+    await arrived;
+    samples.push(performance.now() - answered);
+  }
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(1));
+  const cpus = os.cpus();
+  console.log(JSON.stringify({
+    machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    changes: CHANGES,
+    'write answered → webhook received, ms': { median: at(0.5), p95: at(0.95), max: at(1) },
+  }, null, 2));
+} finally {
+  await server.close();
+  agent.destroy();
+  worker.shutdown();
+  await running;
+  await connection.close();
+  await client.close();
+  await orm.close(true);
+  await temporal.stop();
+  await scratch.drop();
+  receiver.close();
+}
