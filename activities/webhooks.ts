@@ -63,7 +63,8 @@ export function webhookActivities(deps: ActivityDeps) {
       const em = orm.em.fork();
       const temporal = await deps.temporal();
       const channels = await em.execute<{ channel_id: string; position: string; name: string; status: string }[]>(
-        'select p.channel_id, p.position, c.name, c.status from dispatch_progress p join channel c on c.id = p.channel_id order by p.channel_id',
+        `select p.channel_id, p.position, c.name, case when c.webhooks_suspended_at is null then c.status else 'webhooks_suspended' end as status
+           from dispatch_progress p join channel c on c.id = p.channel_id order by p.channel_id`,
       );
       let started = 0;
       let more = false;
@@ -74,7 +75,8 @@ export function webhookActivities(deps: ActivityDeps) {
         );
         if (events.length === 0) continue;
         if (events.length === DISPATCH_BATCH) more = true;
-        // A suspended channel is sent nothing; it resyncs from the event log when reinstated.
+        // A suspended channel, or one whose webhooks operators suspended, is sent nothing; it
+        // reads the event log when reinstated.
         const endpoints = channel.status === 'active'
           ? await em.execute<EndpointRow[]>(`select id, events, created_at from webhook_endpoint where channel_id = ? and status = 'active'`, [channel.channel_id])
           : [];
@@ -123,7 +125,8 @@ export function webhookActivities(deps: ActivityDeps) {
       if (!delivery) return { outcome: 'cancelled', statusCode: null, attempt: 0 };
       if (delivery.state !== 'pending') return { outcome: delivery.state === 'delivered' ? 'delivered' : 'cancelled', statusCode: null, attempt: delivery.attempts };
       const endpoint = await endpointById(em, delivery.endpoint_id);
-      if (!endpoint || endpoint.status !== 'active') {
+      const [channel] = endpoint ? await em.execute<{ sendable: boolean }[]>(`select status = 'active' and webhooks_suspended_at is null as sendable from channel where id = ?`, [endpoint.channel_id]) : [];
+      if (!endpoint || endpoint.status !== 'active' || !channel?.sendable) {
         await em.execute(`update webhook_delivery set state = 'cancelled', completed_at = ?, next_attempt_at = null where id = ?`, [clock.now(), deliveryId]);
         return { outcome: 'cancelled', statusCode: null, attempt: delivery.attempts };
       }

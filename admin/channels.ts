@@ -24,6 +24,7 @@ export function channelDocument(channel: Channel) {
     rate_limit: { per_minute: channel.rateLimitPerMinute },
     owner_connect: { redirect_url: channel.redirectUrl ?? null },
     technical_contact: channel.technicalContactEmail ?? null,
+    webhooks_suspended_at: channel.webhooksSuspendedAt ? toInstant(channel.webhooksSuspendedAt) : null,
     created_at: toInstant(channel.createdAt),
   };
 }
@@ -48,6 +49,7 @@ export async function createChannel(ctx: AdminContext, input: z.input<typeof Cre
     technicalContactEmail: parsed.data.contact ?? null,
     createdAt: ctx.clock.now(),
     suspendedAt: null,
+    webhooksSuspendedAt: null,
   });
   await em.flush();
   return channelDocument(channel);
@@ -60,6 +62,23 @@ export async function setChannelStatus(ctx: AdminContext, name: string, status: 
   channel.status = status;
   channel.suspendedAt = status === 'suspended' ? ctx.clock.now() : null;
   await em.flush();
+  return channelDocument(channel);
+}
+
+/** Operators stop (or allow again) a channel's webhooks without suspending the channel itself. */
+export async function setWebhooksSuspended(ctx: AdminContext, name: string, suspended: boolean) {
+  const em = ctx.orm.em.fork();
+  const channel = await em.findOne(ChannelSchema, { name });
+  if (!channel) throw new AdminError(`no channel named "${name}"`);
+  channel.webhooksSuspendedAt = suspended ? ctx.clock.now() : null;
+  await em.flush();
+  if (suspended) {
+    await em.execute(
+      `update webhook_delivery set state = 'cancelled', completed_at = ?, next_attempt_at = null
+        where state = 'pending' and endpoint_id in (select id from webhook_endpoint where channel_id = ?)`,
+      [ctx.clock.now(), channel.id],
+    );
+  }
   return channelDocument(channel);
 }
 

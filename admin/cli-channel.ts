@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createChannel, listChannels, setChannelStatus } from './channels.ts';
+import { createChannel, listChannels, setChannelStatus, setWebhooksSuspended } from './channels.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError } from './errors.ts';
 
@@ -22,6 +22,8 @@ export const channelCommands = {
   },
   suspend: (args: string[], ctx: AdminContext) => setChannelStatus(ctx, onePositional(args, 'channel name'), 'suspended'),
   reinstate: (args: string[], ctx: AdminContext) => setChannelStatus(ctx, onePositional(args, 'channel name'), 'active'),
+  'suspend-webhooks': (args: string[], ctx: AdminContext) => setWebhooksSuspended(ctx, onePositional(args, 'channel name'), true),
+  'resume-webhooks': (args: string[], ctx: AdminContext) => setWebhooksSuspended(ctx, onePositional(args, 'channel name'), false),
   list: (args: string[], ctx: AdminContext) => {
     parseArgs({ args, strict: true });
     return listChannels(ctx);

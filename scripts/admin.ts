@@ -11,6 +11,7 @@ import { seedDemo } from '../admin/seed.ts';
 const USAGE = `usage: npm run admin -- <command>
   channel create <name> [--redirect-url URL] [--rate-limit N] [--contact EMAIL]
   channel suspend <name> | channel reinstate <name> | channel list
+  channel suspend-webhooks <name> | channel resume-webhooks <name>
   key issue <channel> --scopes a,b [--expires-at INSTANT]
   key revoke <key-id> | key list <channel>
   seed demo`;

@@ -94,6 +94,10 @@ async function endpointOf(deps: AppDeps, caller: Caller, id: string, lock = fals
   return found;
 }
 
+function refuseIfSuspended(caller: Caller): void {
+  if (caller.channel.webhooksSuspendedAt) throw new ProblemError('webhooks_suspended_by_platform');
+}
+
 /** A signed `webhook.ping` to one endpoint, whatever its status; not in the event log. */
 async function ping(deps: AppDeps, caller: Caller, endpoint: EndpointRow) {
   const eventId = newExternalId('event', deps.clock.now().getTime());
@@ -118,7 +122,7 @@ export const createWebhook = defineOperation({
   scopes,
   body: CreateBody,
   responses: { 201: { description: 'The endpoint, with its secret', schema: EndpointRecord } },
-  problems: ['invalid_parameters', 'webhook_endpoint_exists', 'webhook_endpoint_limit_reached', 'insufficient_scope'],
+  problems: ['invalid_parameters', 'webhook_endpoint_exists', 'webhook_endpoint_limit_reached', 'webhooks_suspended_by_platform', 'insufficient_scope'],
   handler: async ({ body, caller, deps }) => {
     const checked = checkWebhookUrl(body.url, { allowLoopback: deps.config.webhooks.allowLocal });
     const errors = [
@@ -127,6 +131,7 @@ export const createWebhook = defineOperation({
       ...body.events.flatMap((pattern, i) => (body.events.indexOf(pattern) < i ? [{ detail: 'each pattern appears once', code: 'duplicate', pointer: `/events/${i}` }] : [])),
     ];
     if (errors.length > 0) throw new ProblemError('invalid_parameters', { errors });
+    refuseIfSuspended(caller);
     const missing = missingScopes(caller.key.scopes, scopesForPatterns(body.events));
     if (missing.length > 0) throw new ProblemError('insufficient_scope', { required_scopes: missing, detail: 'The key does not cover every subscribed event type' });
     const url = checked.ok ? checked.url.href : body.url;
@@ -208,9 +213,10 @@ export const testWebhook = defineOperation({
 export const enableWebhook = defineOperation({
   operationId: 'enableWebhook', method: 'post', path: '/webhooks/{webhook_id}/enable', summary: 'Re-enable an inactive endpoint after a successful ping',
   description: 'Sends a signed ping; only a 2xx answer makes the endpoint `active` again. Nothing missed while it was inactive is replayed: read `GET /events`. An active endpoint is answered as it is.',
-  tags, scopes, params: IdParams, responses: { 200: { description: 'The endpoint, active', schema: EndpointRecord } }, problems: ['not_found', 'webhook_endpoint_still_failing'],
+  tags, scopes, params: IdParams, responses: { 200: { description: 'The endpoint, active', schema: EndpointRecord } }, problems: ['not_found', 'webhook_endpoint_still_failing', 'webhooks_suspended_by_platform'],
   handler: async ({ params, caller, deps }) => {
     const endpoint = await endpointOf(deps, caller, params.webhook_id);
+    refuseIfSuspended(caller);
     if (endpoint.status === 'active') return { body: endpointRecord(endpoint, deps.clock.now()) };
     const outcome = await ping(deps, caller, endpoint);
     if (!outcome.delivered) throw new ProblemError('webhook_endpoint_still_failing', { detail: `The ping was not accepted: ${outcome.error ?? 'no answer'}` });

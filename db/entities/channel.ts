@@ -13,6 +13,8 @@ export const ChannelSchema = defineEntity({
     technicalContactEmail: p.string().length(254).nullable(),
     createdAt: p.datetime(),
     suspendedAt: p.datetime().nullable(),
+    /** Set by operators: the channel may not register or enable webhook endpoints, and is sent nothing. */
+    webhooksSuspendedAt: p.datetime().nullable(),
   },
 });
 

@@ -1,10 +1,12 @@
 import { Migration20261122021406Foundation } from './Migration20261122021406Foundation.ts';
 import { Migration20261122025508Catalogue } from './Migration20261122025508Catalogue.ts';
 import { Migration20261122031938Webhooks } from './Migration20261122031938Webhooks.ts';
+import { Migration20261122034457WebhooksSuspendedByPlatform } from './Migration20261122034457WebhooksSuspendedByPlatform.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
   { name: 'Migration20261122021406Foundation', class: Migration20261122021406Foundation },
   { name: 'Migration20261122025508Catalogue', class: Migration20261122025508Catalogue },
   { name: 'Migration20261122031938Webhooks', class: Migration20261122031938Webhooks },
+  { name: 'Migration20261122034457WebhooksSuspendedByPlatform', class: Migration20261122034457WebhooksSuspendedByPlatform },
 ];

@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { setWebhooksSuspended } from '../../admin/channels.ts';
 import { loadConfig } from '../../api/config.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
@@ -159,6 +160,18 @@ describe('webhook endpoints', () => {
     const other = await hooksKey();
     expectProblem(await call(other, 'GET', `/webhooks/${endpoint.id}`), 404, 'not_found');
   });
+});
+
+test('operators can suspend a channel\'s webhooks: no registration, no enabling, until resumed', async () => {
+  const { channel, key } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
+  const { json: endpoint } = await call(key.key, 'POST', '/webhooks', { url: `${receiver.url}/platform`, events: ['property.*'] });
+  await orm.em.fork().execute(`update webhook_endpoint set status = 'inactive', suspended_reason = 'failing' where id = ?`, [endpoint.id]);
+  const suspended = await setWebhooksSuspended(ctx, channel.name, true);
+  expect(suspended.webhooks_suspended_at).toEqual(expect.any(String));
+  expectProblem(await call(key.key, 'POST', '/webhooks', { url: `${receiver.url}/platform-2`, events: ['property.*'] }), 409, 'webhooks_suspended_by_platform');
+  expectProblem(await call(key.key, 'POST', `/webhooks/${endpoint.id}/enable`), 409, 'webhooks_suspended_by_platform');
+  await setWebhooksSuspended(ctx, channel.name, false);
+  expect((await call(key.key, 'POST', `/webhooks/${endpoint.id}/enable`)).json).toMatchObject({ status: 'active' });
 });
 
 test('production refuses the local-receiver settings', () => {
