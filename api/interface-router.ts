@@ -68,12 +68,12 @@ function runOperation(operation: Operation, deps: AppDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const result = await execute(operation, deps, { query: req.query, params: req.params, body: req.body ?? {} }, req, res);
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-    const status = result.status ?? (result.body === undefined ? 204 : 200);
-    if (result.body === undefined) {
+    const status = result.status ?? (result.body === undefined && result.json === undefined ? 204 : 200);
+    if (result.body === undefined && result.json === undefined) {
       res.status(status).end();
       return;
     }
-    const payload = JSON.stringify(result.body);
+    const payload = result.json ?? JSON.stringify(result.body);
     if (operation.method === 'get' && status === 200) {
       const etag = weakEtag(payload);
       res.setHeader('ETag', etag);

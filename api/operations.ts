@@ -9,6 +9,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 export interface OperationResult {
   status?: number;
   body?: unknown;
+  /** The body already serialised, for large answers assembled from stored JSON text. */
+  json?: string;
   headers?: Record<string, string>;
 }
 

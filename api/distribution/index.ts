@@ -1,5 +1,6 @@
 import type { Operation } from '../operations.ts';
 import { getProperty, listAmenities, listEventsOperation, listLocations, listOwners, listProperties } from './catalogue.ts';
+import { listAvailability } from './availability.ts';
 import { getChannel } from './channel.ts';
 import { webhookOperations } from './webhooks.ts';
 import { plannedOperations } from './planned.ts';
@@ -15,6 +16,7 @@ export const distributionOperations: Operation[] = [
   getProperty as Operation,
   listAmenities as Operation,
   listEventsOperation as Operation,
+  listAvailability as Operation,
   ...webhookOperations,
   ...plannedOperations,
 ];

@@ -5,6 +5,8 @@ import { reproject, type Affected } from '../../db/catalogue/projector.ts';
 import { pgArray, writeTransaction } from '../../db/sql.ts';
 import { notifyDispatcher } from '../../infra/dispatch.ts';
 import { canonicalJson } from '../../domain/catalogue/projection.ts';
+import { applyAvailabilityUpdates, syncPropertyAvailability } from '../../db/availability.ts';
+import { AvailabilityBatch } from '../../domain/availability/nights.ts';
 import { DistributionInput, LocationInput, OrganizationInput, OwnerInput, PropertyInput, Ref } from '../../domain/catalogue/source.ts';
 import { sourceLanguage, textMapViolations } from '../../domain/catalogue/text.ts';
 import { toInstant } from '../../domain/time.ts';
@@ -200,7 +202,11 @@ export const putLocation = defineOperation({
       }
       if (errors.length > 0) throw invalid(errors);
       return { organization_id: organization, owner_id: owner };
-    }, (id) => ({ locations: [id] })),
+    }, async (id, tx) => {
+      // The nights of its properties follow the location's zone.
+      await tx.execute('update ari_property set timezone = ? where property_id in (select id from property where location_id = ?)', [body.timezone, id]);
+      return { locations: [id] };
+    }),
 });
 
 export const putProperty = defineOperation({
@@ -216,7 +222,11 @@ export const putProperty = defineOperation({
       ];
       if (errors.length > 0) throw invalid(errors);
       return { location_id: location!.id, owner_id: owner };
-    }, (id) => ({ properties: [id] })),
+    }, async (id, tx) => {
+      const [location] = await tx.execute<{ content: LocationInput }[]>('select content from location where ref = ?', [body.location]);
+      await syncPropertyAvailability(tx, { propertyId: id, content: body, timezone: location!.content.timezone }, deps.clock);
+      return { properties: [id] };
+    }),
 });
 
 export const deleteOrganization = defineOperation({
@@ -316,6 +326,35 @@ export const getDistribution = defineOperation({
   },
 });
 
+export const putAvailability = defineOperation({
+  operationId: 'postAvailability', method: 'post', path: '/availability', summary: 'Bulk availability and price updates',
+  description: 'Up to 1,000 updates, each a property, a range of nights `[from, to)` and the fields to set on those nights (rates per rate plan key). Applied together in one transaction; nights outside a property\'s horizon are ignored. Each property\'s changed nights are announced to every channel that sees it as one `availability.updated` event per contiguous range.',
+  tags, scopes: null, body: AvailabilityBatch, responses: { 200: { description: 'What changed, per property' } }, problems: ['invalid_parameters', 'platform_token_invalid'],
+  handler: ({ body, deps }) =>
+    write(deps, async (tx) => {
+      const refs = [...new Set(body.updates.map((u) => u.property))].sort();
+      const rows = await tx.execute<{ id: string; ref: string; content: PropertyInput; timezone: string }[]>(
+        `select p.id, p.ref, p.content, l.content->>'timezone' as timezone from property p join location l on l.id = p.location_id
+          where p.ref = any(?::text[]) order by p.id for update of p`,
+        [pgArray(refs)],
+      );
+      const byRef = new Map(rows.map((row) => [row.ref, row]));
+      const errors: ParameterError[] = body.updates.flatMap((update, i) => {
+        const property = byRef.get(update.property);
+        if (!property) return [unknownReference(`/updates/${i}/property`, 'property', update.property)];
+        const keys = new Set(property.content.rate_plans.map((plan) => plan.key));
+        return (update.rates ?? []).flatMap((rate, j) => (keys.has(rate.rate_plan) ? [] : [{ detail: `the property has no rate plan "${rate.rate_plan}"`, code: 'unknown_reference', pointer: `/updates/${i}/rates/${j}/rate_plan` }]));
+      });
+      if (errors.length > 0) throw invalid(errors);
+      const results = [];
+      for (const row of rows) {
+        const updates = body.updates.filter((u) => u.property === row.ref);
+        results.push(await applyAvailabilityUpdates(tx, { propertyId: row.id, ref: row.ref, content: row.content, timezone: row.timezone }, updates, deps.clock));
+      }
+      return { body: { results } };
+    }),
+});
+
 export const INTERNAL_BASE = '/internal/v1';
 
 export const internalOperations = [
@@ -324,4 +363,5 @@ export const internalOperations = [
   putLocation, getLocation, deleteLocation,
   putProperty, getSourceProperty, deleteProperty,
   putDistribution, getDistribution,
+  putAvailability,
 ] as Operation[];

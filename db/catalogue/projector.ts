@@ -101,15 +101,25 @@ export async function reproject(tx: EntityManager, affected: Affected, deps: Pro
   for (const channel of channels) {
     // The lock comes before any read of the view or the source, so what follows sees every
     // earlier writer of this channel committed.
-    const [log] = await tx.execute<{ last_stamp: string; last_position: string }[]>(
-      `insert into channel_log (channel_id, last_stamp, last_position) values (?, ?, 0)
-       on conflict (channel_id) do update set last_stamp = greatest(channel_log.last_stamp, excluded.last_stamp)
-       returning last_stamp, last_position`,
-      [channel.channel_id, now],
-    );
-    const writer = new ChannelWriter(tx, channel.channel_id, channel.name, new Date(log!.last_stamp), Number(log!.last_position), deps);
+    const log = await lockChannelLog(tx, channel.channel_id, now);
+    const writer = new ChannelWriter(tx, channel.channel_id, channel.name, log.stamp, log.position, deps);
     await writer.run(propertyIds, locationIds, ownerIds);
   }
+}
+
+/**
+ * Takes the channel's log row lock for the rest of the transaction and returns the stamp to use
+ * (never earlier than the channel's last) and the last event position. Every writer of a
+ * channel's view or events calls this before reading what it will change.
+ */
+export async function lockChannelLog(tx: EntityManager, channelId: string, now: Date): Promise<{ stamp: Date; position: number }> {
+  const [log] = await tx.execute<{ last_stamp: string; last_position: string }[]>(
+    `insert into channel_log (channel_id, last_stamp, last_position) values (?, ?, 0)
+     on conflict (channel_id) do update set last_stamp = greatest(channel_log.last_stamp, excluded.last_stamp)
+     returning last_stamp, last_position`,
+    [channelId, now],
+  );
+  return { stamp: new Date(log!.last_stamp), position: Number(log!.last_position) };
 }
 
 class ChannelWriter {

@@ -1,4 +1,5 @@
 import { ApiKeySchema } from './api-key.ts';
+import { AriNightSchema, AriPropertySchema } from './availability.ts';
 import {
   ChannelIdSchema,
   ChannelLogSchema,
@@ -32,6 +33,8 @@ export const entities = [
   WebhookDeliverySchema,
   WebhookAttemptSchema,
   DispatchProgressSchema,
+  AriPropertySchema,
+  AriNightSchema,
 ];
 
 export {
@@ -51,6 +54,8 @@ export {
   WebhookDeliverySchema,
   WebhookAttemptSchema,
   DispatchProgressSchema,
+  AriPropertySchema,
+  AriNightSchema,
 };
 export type { ApiKey } from './api-key.ts';
 export type { Channel } from './channel.ts';

@@ -151,6 +151,18 @@ const RatePlan = z
         penalty_percent: z.int().min(1).max(100).nullable().default(null),
       })
       .strict(),
+    /** Prices of the nights the daily horizon roll adds; absent: those nights are closed on this plan. Not shown to channels. */
+    default_rates: z
+      .object({
+        prices_by_occupancy: z.array(z.object({ adults: z.int().min(1).max(100), amount: z.int().min(0).max(100_000_000_00) }).strict()).min(1).max(100),
+        child_prices: z.array(z.object({ age_from: z.int().min(0).max(17), age_to: z.int().min(0).max(17), amount: z.int().min(0).max(100_000_000_00) }).strict()).max(6).default([]),
+        child_price: z.int().min(0).max(100_000_000_00).nullable().default(null),
+        infant_price: z.int().min(0).max(100_000_000_00).nullable().default(null),
+        min_stay: z.int().min(1).max(365).nullable().default(null),
+      })
+      .strict()
+      .nullable()
+      .optional(),
   })
   .strict()
   .superRefine((plan, ctx) => {
@@ -290,6 +302,9 @@ export const PropertyInput = z
       if (fee.type === 'city_tax' && fee.payable_at !== 'property') issue(['fees', i, 'payable_at'], 'a tourist tax is payable at the property', 'fee_payable_at');
       if (fee.type === 'city_tax' && fee.basis === 'fixed' && fee.per !== 'guest_night') issue(['fees', i, 'per'], 'a fixed tourist tax is per guest and night', 'fee_per');
       if (fee.type === 'city_tax' && fee.basis === 'percent' && fee.per !== 'stay') issue(['fees', i, 'per'], 'a percentage tourist tax is for the whole stay', 'fee_per');
+    });
+    property.rate_plans.forEach((plan, i) => {
+      if (plan.currency !== property.rate_plans[0]?.currency) issue(['rate_plans', i, 'currency'], 'every rate plan of a property uses one currency', 'currency_mismatch');
     });
     if (property.booking.method === 'redirect' && property.booking.url === null) issue(['booking', 'url'], 'a redirect booking names its url', 'required');
     if (property.booking.method === 'request' && property.booking.request_email === null) issue(['booking', 'request_email'], 'a booking by request names its e-mail', 'required');

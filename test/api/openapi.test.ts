@@ -129,9 +129,9 @@ describe('answers validate against the described schemas', () => {
 
   test('501 for a planned operation', async () => {
     const { key } = await channelWithKey(ctx, { scopes: ['read:ari'] });
-    const res = await api.call('GET', `${DISTRIBUTION_BASE}/availability`, { key: key.key });
+    const res = await api.call('GET', `${DISTRIBUTION_BASE}/quotes`, { key: key.key });
     expectProblem(res, 501, 'not_implemented');
-    expectMatchesDescription('GET', `${DISTRIBUTION_BASE}/availability`, res);
+    expectMatchesDescription('GET', `${DISTRIBUTION_BASE}/quotes`, res);
   });
 
   test('the validator refuses a body the description does not promise', async () => {
@@ -202,7 +202,8 @@ describe('the document', () => {
     }
     expect(description.paths['/channel']?.get?.['x-svc-availability']).toBeUndefined();
     expect(description.paths['/locations']?.get?.['x-svc-availability']).toBeUndefined();
-    expect(description.paths['/availability']?.get?.['x-svc-availability']).toBe('planned');
+    expect(description.paths['/availability']?.get?.['x-svc-availability']).toBeUndefined();
+    expect(description.paths['/quotes']?.get?.['x-svc-availability']).toBe('planned');
   });
 
   test('every GET carries ETag and answers 304, nothing else does; the description and changelog need no key', () => {

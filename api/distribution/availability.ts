@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { pgArray } from '../../db/sql.ts';
+import { addDays, daysBetween, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON } from '../../domain/availability/nights.ts';
+import { decodeCursor, encodeCursor, hashQuery, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
+import { localDate, toInstant } from '../../domain/time.ts';
+import { chargeOf } from '../middleware/rate-limit.ts';
+import { defineOperation } from '../operations.ts';
+import { ProblemError } from '../problem.ts';
+import { Instant } from '../schemas/common.ts';
+import { RETENTION_DAYS } from './catalogue.ts';
+
+const RETENTION_MS = RETENTION_DAYS * 24 * 3600 * 1000;
+const NIGHTS_PER_UNIT = 1000;
+
+const LocalDate = z.iso.date({ message: 'a date YYYY-MM-DD' });
+
+export const AvailabilityQuery = z
+  .object({
+    from: LocalDate.optional().meta({ description: "First night, in each property's local dates. Default: the property's today (earlier nights are not kept)." }),
+    to: LocalDate.optional().meta({ description: "Exclusive; at most 365 nights after `from` and not beyond the property's `horizon_end` (else 400 `window_beyond_horizon`). Default: `horizon_end`, or `from` + 365." }),
+    property_id: z.string().optional().meta({ description: 'Only this property (`prp_` id); 404 when the channel does not see it.' }),
+    updated_since: z.iso.datetime({ offset: true, message: 'an RFC 3339 instant' }).optional().meta({ description: 'Only properties whose availability changed at or after this instant. Older than 35 days: 410 `sync_window_expired`.' }),
+    limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'Properties per page, 1 to 500; a page also ends at 5,000 nights.' }),
+    cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
+  })
+  .strict()
+  .superRefine((query, ctx) => {
+    if (query.from && query.to && query.from >= query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: '`to` is after `from`', params: { code: 'range' } });
+    else if (query.from && query.to && daysBetween(query.from, query.to) > MAX_WINDOW_NIGHTS) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: `at most ${MAX_WINDOW_NIGHTS} nights after from`, params: { code: 'max_nights' } });
+    }
+  });
+
+const Money = z.object({ amount: z.int(), currency: z.string() });
+const Night = z.object({
+  date: z.string(),
+  units_available: z.int(),
+  closed_to_arrival: z.boolean(),
+  closed_to_departure: z.boolean(),
+  rates: z.array(
+    z.object({
+      rate_plan_id: z.string(),
+      price: Money.nullable().meta({ description: 'Lowest price of `prices_by_occupancy`; null on a night the plan has no price (then `closed`).' }),
+      base_occupancy: z.int().nullable(),
+      extra_guest_price: Money.nullable(),
+      closed: z.boolean(),
+      prices_by_occupancy: z.array(z.object({ adults: z.int(), price: Money })),
+      child_prices: z.array(z.object({ age_from: z.int(), age_to: z.int(), price: Money })),
+      child_price: Money.nullable(),
+      infant_price: Money.nullable(),
+      min_stay: z.int().nullable(),
+      closed_to_arrival: z.boolean(),
+    }),
+  ),
+  min_stay: z.int(),
+  max_stay: z.int().nullable(),
+});
+const AvailabilityRecord = z
+  .object({
+    property_id: z.string(),
+    currency: z.string(),
+    version: z.int(),
+    updated_at: Instant,
+    from: z.string(),
+    to: z.string().meta({ description: 'Exclusive: the nights of this record are `from` up to `to`.' }),
+    horizon_end: z.string(),
+    data: z.array(Night),
+  })
+  .meta({ id: 'AvailabilityRecord', description: "One property's nights; a property's nights may continue on the next page under the same `property_id`." });
+const AvailabilityPage = z.object({ data: z.array(AvailabilityRecord), next_cursor: z.string().nullable() }).meta({ id: 'AvailabilityPage' });
+
+interface Candidate {
+  external_id: string;
+  internal_id: string;
+  currency: string;
+  version: string;
+  updated_at: string;
+  horizon_end: string;
+  timezone: string;
+}
+
+export const listAvailability = defineOperation({
+  operationId: 'listAvailability',
+  method: 'get',
+  path: '/availability',
+  summary: 'Nightly availability, prices and restrictions',
+  description:
+    "Every night from each property's today (its own zone) up to `horizon_end`, at least 365 nights ahead, is present; a night a plan has no price for carries that plan `closed`. " +
+    'A page ends at `limit` properties or 5,000 nights, whichever comes first, and costs `max(1, ceil(nights / 1000))` rate-limit units.',
+  tags: ['Availability'],
+  scopes: ['read:ari'],
+  query: AvailabilityQuery,
+  responses: { 200: { description: 'A page of availability records', schema: AvailabilityPage } },
+  problems: ['invalid_parameters', 'invalid_cursor', 'window_beyond_horizon', 'sync_window_expired', 'not_found'],
+  handler: async ({ query, caller, deps, res }) => {
+    const now = deps.clock.now();
+    const since = query.updated_since === undefined ? undefined : new Date(query.updated_since);
+    if (since && since.getTime() < now.getTime() - RETENTION_MS) throw new ProblemError('sync_window_expired');
+    const hash = hashQuery({ kind: 'availability', channel: caller.channel.id, from: query.from, to: query.to, property_id: query.property_id, updated_since: since?.toISOString() });
+    let after: { i: string; d: string | null } | null = null;
+    if (query.cursor !== undefined) {
+      const decoded = await decodeCursor(query.cursor, hash, deps.secrets.server);
+      if (!decoded || typeof decoded.i !== 'string' || (decoded.d !== '' && typeof decoded.d !== 'string')) throw new ProblemError('invalid_cursor');
+      after = { i: decoded.i, d: decoded.d === '' ? null : (decoded.d) };
+    }
+    const em = deps.orm.em.fork();
+    const where = [`cr.channel_id = ?`, `cr.kind = 'property'`, `cr.status in ('active', 'inactive')`];
+    const params: unknown[] = [caller.channel.id];
+    if (since) {
+      where.push('a.updated_at >= ?');
+      params.push(since);
+    }
+    if (query.property_id !== undefined) {
+      where.push('cr.external_id = ?');
+      params.push(query.property_id);
+    }
+    if (after) {
+      where.push('cr.external_id >= ?');
+      params.push(after.i);
+    }
+    const candidates = await em.execute<Candidate[]>(
+      `select cr.external_id, cr.internal_id, a.currency, a.version, a.updated_at, to_char(a.horizon_end, 'YYYY-MM-DD') as horizon_end, a.timezone
+         from channel_resource cr join ari_property a on a.property_id = cr.internal_id
+        where ${where.join(' and ')} order by cr.external_id limit ?`,
+      [...params, query.limit + 1],
+    );
+    if (query.property_id !== undefined && candidates.length === 0 && !since) throw new ProblemError('not_found');
+
+    // The channel's rate plan ids of these properties, for the stored nights' placeholders.
+    const page = candidates.slice(0, query.limit);
+    const planIds = new Map<string, string>();
+    if (page.length > 0) {
+      const rows = await em.execute<{ internal_key: string; external_id: string }[]>(
+        `select internal_key, external_id from channel_id where channel_id = ? and kind = 'rate_plan' and split_part(internal_key, '/', 1) = any(?::text[])`,
+        [caller.channel.id, pgArray(page.map((c) => c.internal_id))],
+      );
+      for (const row of rows) planIds.set(row.internal_key, row.external_id);
+    }
+
+    const records: string[] = [];
+    let nightsServed = 0;
+    let next: { i: string; d: string } | null = null;
+    for (const [index, property] of page.entries()) {
+      const today = localDate(now, property.timezone);
+      const from = query.from !== undefined && query.from > today ? query.from : today;
+      const to = query.to ?? (daysBetween(from, property.horizon_end) > MAX_WINDOW_NIGHTS ? addDays(from, MAX_WINDOW_NIGHTS) : property.horizon_end);
+      if (to > property.horizon_end || from >= property.horizon_end) {
+        throw new ProblemError('window_beyond_horizon', { horizon_end: property.horizon_end, detail: `${property.external_id} has nights up to ${property.horizon_end} (exclusive)` });
+      }
+      const start = index === 0 && after?.i === property.external_id && after.d !== null && after.d > from ? after.d : from;
+      const budget = MAX_PAGE_NIGHTS - nightsServed;
+      const nights = await em.execute<{ night: string; body: string }[]>(
+        `select to_char(night, 'YYYY-MM-DD') as night, body from ari_night where property_id = ? and night >= ?::date and night < ?::date order by night limit ?`,
+        [property.internal_id, start, to, budget],
+      );
+      nightsServed += nights.length;
+      const last = nights.at(-1)?.night;
+      const recordTo = last ? addDays(last, 1) : start;
+      const prefix = `${property.internal_id}/`;
+      const data = nights.map((n) => n.body).join(',').replace(PLACEHOLDER_IN_JSON, (_m, key: string) => JSON.stringify(planIds.get(prefix + key) ?? null));
+      records.push(
+        `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
+          `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[${data}]}`,
+      );
+      if (recordTo < to && nights.length === budget) {
+        next = { i: property.external_id, d: recordTo };
+        break;
+      }
+      if (nightsServed >= MAX_PAGE_NIGHTS) {
+        const following = page[index + 1] ?? candidates[query.limit];
+        if (following) next = { i: following.external_id, d: '' };
+        break;
+      }
+    }
+    if (!next && candidates.length > query.limit) next = { i: candidates[query.limit]!.external_id, d: '' };
+    // The first unit was counted on arrival; a page of many nights costs more.
+    const units = Math.max(1, Math.ceil(nightsServed / NIGHTS_PER_UNIT));
+    if (units > 1) await chargeOf(res)(units - 1);
+    const cursor = next ? await encodeCursor(next, hash, deps.secrets.server) : null;
+    return { json: `{"data":[${records.join(',')}],"next_cursor":${JSON.stringify(cursor)}}` };
+  },
+});

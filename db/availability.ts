@@ -1,0 +1,211 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  contiguousRanges,
+  datesIn,
+  defaultNight,
+  horizonEnd,
+  nightFromRendered,
+  patchNight,
+  renderNight,
+  type AvailabilityUpdate,
+  type NightState,
+  type PlanShape,
+} from '../domain/availability/nights.ts';
+import { newExternalId } from '../domain/catalogue/ids.ts';
+import type { PropertyInput } from '../domain/catalogue/source.ts';
+import type { Clock } from '../domain/clock.ts';
+import { localDate, wholeSeconds } from '../domain/time.ts';
+import { lockChannelLog } from './catalogue/projector.ts';
+import { pgArray } from './sql.ts';
+
+interface AriRow {
+  property_id: string;
+  currency: string;
+  version: string;
+  updated_at: string;
+  horizon_end: string;
+  timezone: string;
+}
+
+export interface PropertyAri {
+  propertyId: string;
+  content: PropertyInput;
+  timezone: string;
+}
+
+function plansOf(content: PropertyInput): PlanShape[] {
+  return content.rate_plans.map((plan) => ({ key: plan.key, currency: plan.currency, default_rates: plan.default_rates ?? null }));
+}
+
+function currencyOf(content: PropertyInput): string {
+  return content.rate_plans[0]?.currency ?? 'EUR';
+}
+
+async function ariRow(tx: EntityManager, propertyId: string, lock: boolean): Promise<AriRow | null> {
+  const [row] = await tx.execute<AriRow[]>(
+    `select property_id, currency, version, updated_at, to_char(horizon_end, 'YYYY-MM-DD') as horizon_end, timezone
+       from ari_property where property_id = ?${lock ? ' for update' : ''}`,
+    [propertyId],
+  );
+  return row ?? null;
+}
+
+async function nights(tx: EntityManager, propertyId: string, from: string, to: string): Promise<Map<string, string>> {
+  const rows = await tx.execute<{ night: string; body: string }[]>(
+    `select to_char(night, 'YYYY-MM-DD') as night, body from ari_night where property_id = ? and night >= ?::date and night < ?::date`,
+    [propertyId, from, to],
+  );
+  return new Map(rows.map((row) => [row.night, row.body]));
+}
+
+async function writeNights(tx: EntityManager, propertyId: string, changed: Map<string, string>): Promise<void> {
+  if (changed.size === 0) return;
+  const dates = [...changed.keys()];
+  await tx.execute(
+    `insert into ari_night (property_id, night, body) select ?, d::date, b from unnest(?::text[], ?::text[]) as t(d, b)
+     on conflict (property_id, night) do update set body = excluded.body`,
+    [propertyId, pgArray(dates), pgArray(dates.map((date) => changed.get(date)!))],
+  );
+}
+
+/**
+ * Writes `availability.updated` for each range to every channel that sees the property, under
+ * each channel's log lock (so the events are in commit order), and stamps the property's
+ * availability with a new version and an `updated_at` no earlier than any of those channels'
+ * last stamp: `updated_since` on availability then has the same no-skip guarantee as the lists.
+ */
+async function announce(tx: EntityManager, propertyId: string, ranges: { from: string; to: string }[], clock: Clock): Promise<void> {
+  const channels = await tx.execute<{ channel_id: string; external_id: string }[]>(
+    `select channel_id, external_id from channel_resource where kind = 'property' and internal_id = ? and status in ('active', 'inactive') order by channel_id`,
+    [propertyId],
+  );
+  let stamp = wholeSeconds(clock.now());
+  for (const channel of channels) {
+    const log = await lockChannelLog(tx, channel.channel_id, stamp);
+    if (log.stamp > stamp) stamp = log.stamp;
+    let position = log.position;
+    for (const range of ranges) {
+      position += 1;
+      await tx.execute('insert into event (channel_id, position, id, type, occurred_at, data) values (?, ?, ?, ?, ?, ?::json)', [
+        channel.channel_id,
+        position,
+        newExternalId('event', clock.now().getTime()),
+        'availability.updated',
+        log.stamp,
+        JSON.stringify({ object: 'property', id: channel.external_id, from: range.from, to: range.to }),
+      ]);
+    }
+    await tx.execute('update channel_log set last_position = ? where channel_id = ?', [position, channel.channel_id]);
+  }
+  // Every channel locked above moves to the common stamp, so none has a later committed one.
+  if (channels.length > 0) {
+    await tx.execute('update channel_log set last_stamp = greatest(last_stamp, ?) where channel_id = any(?::uuid[])', [stamp, pgArray(channels.map((c) => c.channel_id))]);
+  }
+  await tx.execute('update ari_property set version = version + 1, updated_at = ? where property_id = ?', [stamp, propertyId]);
+}
+
+/**
+ * Brings a property's nights in line with its current shape after a platform write: creates the
+ * availability of a new property (every night of the horizon at its defaults), and re-renders
+ * the nights when its rate plans or currency changed. Announces the nights that changed.
+ */
+export async function syncPropertyAvailability(tx: EntityManager, property: PropertyAri, clock: Clock): Promise<void> {
+  const today = localDate(clock.now(), property.timezone);
+  const plans = plansOf(property.content);
+  const existing = await ariRow(tx, property.propertyId, true);
+  if (!existing) {
+    const end = horizonEnd(today);
+    await tx.execute(
+      `insert into ari_property (property_id, currency, version, updated_at, horizon_end, timezone) values (?, ?, 1, ?, ?::date, ?)`,
+      [property.propertyId, currencyOf(property.content), wholeSeconds(clock.now()), end, property.timezone],
+    );
+    const rendered = new Map<string, string>();
+    for (const date of datesIn(today, end)) rendered.set(date, JSON.stringify(renderNight(defaultNight(date, property.content.units, plans), plans)));
+    await writeNights(tx, property.propertyId, rendered);
+    return;
+  }
+  if (existing.timezone !== property.timezone || existing.currency !== currencyOf(property.content)) {
+    await tx.execute('update ari_property set timezone = ?, currency = ? where property_id = ?', [property.timezone, currencyOf(property.content), property.propertyId]);
+  }
+  const stored = await nights(tx, property.propertyId, today, existing.horizon_end);
+  const changed = new Map<string, string>();
+  for (const [date, body] of stored) {
+    const rerendered = JSON.stringify(renderNight(nightFromRendered(JSON.parse(body) as Record<string, unknown>), plans));
+    if (rerendered !== body) changed.set(date, rerendered);
+  }
+  await writeNights(tx, property.propertyId, changed);
+  if (changed.size > 0) await announce(tx, property.propertyId, contiguousRanges([...changed.keys()]), clock);
+}
+
+export interface UpdateOutcome {
+  property: string;
+  changed_nights: number;
+  ranges: { from: string; to: string }[];
+}
+
+/**
+ * Applies platform updates to one property's nights within its horizon (nights before its today
+ * or from its horizon end are not kept and are ignored). Unchanged nights are not written; the
+ * changed ones are announced as contiguous ranges, one event each.
+ */
+export async function applyAvailabilityUpdates(tx: EntityManager, property: PropertyAri & { ref: string }, updates: readonly AvailabilityUpdate[], clock: Clock): Promise<UpdateOutcome> {
+  const ari = await ariRow(tx, property.propertyId, true);
+  if (!ari) return { property: property.ref, changed_nights: 0, ranges: [] };
+  const today = localDate(clock.now(), ari.timezone);
+  const plans = plansOf(property.content);
+  const from = updates.reduce((min, u) => (u.from < min ? u.from : min), ari.horizon_end);
+  const to = updates.reduce((max, u) => (u.to > max ? u.to : max), today);
+  const stored = await nights(tx, property.propertyId, from < today ? today : from, to > ari.horizon_end ? ari.horizon_end : to);
+  const states = new Map<string, NightState>();
+  for (const update of updates) {
+    for (const date of datesIn(update.from < today ? today : update.from, update.to > ari.horizon_end ? ari.horizon_end : update.to)) {
+      const current = states.get(date) ?? (stored.has(date) ? nightFromRendered(JSON.parse(stored.get(date)!) as Record<string, unknown>) : defaultNight(date, property.content.units, plans));
+      states.set(date, patchNight(current, update));
+    }
+  }
+  const changed = new Map<string, string>();
+  for (const [date, state] of states) {
+    const body = JSON.stringify(renderNight(state, plans));
+    if (body !== stored.get(date)) changed.set(date, body);
+  }
+  await writeNights(tx, property.propertyId, changed);
+  const ranges = contiguousRanges([...changed.keys()]);
+  if (ranges.length > 0) await announce(tx, property.propertyId, ranges, clock);
+  return { property: property.ref, changed_nights: changed.size, ranges };
+}
+
+/**
+ * The daily roll of one zone: for each of its properties, drops the nights before its today,
+ * adds the nights up to the new horizon at their defaults, and announces the added range.
+ * Idempotent: a second run on the same local date finds nothing to do.
+ */
+export async function rollZone(tx: EntityManager, zone: string, clock: Clock): Promise<{ properties: number; rolled: number }> {
+  const today = localDate(clock.now(), zone);
+  const end = horizonEnd(today);
+  const due = await tx.execute<{ property_id: string; horizon_end: string; content: PropertyInput }[]>(
+    `select a.property_id, to_char(a.horizon_end, 'YYYY-MM-DD') as horizon_end, p.content from ari_property a join property p on p.id = a.property_id
+      where a.timezone = ? order by a.property_id`,
+    [zone],
+  );
+  let rolled = 0;
+  for (const row of due) {
+    await tx.execute('delete from ari_night where property_id = ? and night < ?::date', [row.property_id, today]);
+    if (row.horizon_end >= end) continue;
+    const plans = plansOf(row.content);
+    const start = row.horizon_end > today ? row.horizon_end : today;
+    const added = new Map<string, string>();
+    for (const date of datesIn(start, end)) added.set(date, JSON.stringify(renderNight(defaultNight(date, row.content.units, plans), plans)));
+    await writeNights(tx, row.property_id, added);
+    await tx.execute('update ari_property set horizon_end = ?::date where property_id = ?', [end, row.property_id]);
+    await announce(tx, row.property_id, [{ from: start, to: end }], clock);
+    rolled += 1;
+  }
+  return { properties: due.length, rolled };
+}
+
+/** Zones that have properties with availability: one roll each. */
+export async function zonesInUse(em: EntityManager): Promise<string[]> {
+  const rows = await em.execute<{ timezone: string }[]>('select distinct timezone from ari_property order by timezone');
+  return rows.map((row) => row.timezone);
+}
+

@@ -1,0 +1,33 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { PropertySchema } from './catalogue.ts';
+
+/** A property's availability as a whole: its version, horizon and the zone its nights follow. */
+export const AriPropertySchema = defineEntity({
+  name: 'AriProperty',
+  tableName: 'ari_property',
+  properties: {
+    property: () => p.oneToOne(PropertySchema).primary().deleteRule('cascade'),
+    currency: p.string().length(3),
+    version: p.bigint('number'),
+    updatedAt: p.datetime(),
+    /** Exclusive: nights from the property's today up to here are kept. */
+    horizonEnd: p.date(),
+    /** The property's IANA zone, so the roll of a zone finds its properties. */
+    timezone: p.string().length(64).index(),
+  },
+});
+
+/**
+ * One night of one property, stored as the JSON a channel reads, with rate plans named by
+ * placeholders (domain/availability/nights.ts). Not `json`: it is spliced into pages as text.
+ */
+export const AriNightSchema = defineEntity({
+  name: 'AriNight',
+  tableName: 'ari_night',
+  properties: {
+    property: () => p.manyToOne(PropertySchema).primary().deleteRule('cascade'),
+    night: p.date().primary(),
+    body: p.text(),
+  },
+  primaryKeys: ['property', 'night'],
+});

@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { summarizeOccupancyPrices } from '../pricing/rates.ts';
+
+/**
+ * Nights as the platform keeps them and as channels read them. A night is stored rendered (the
+ * JSON a channel reads) with each rate plan named by a placeholder of the plan's platform key,
+ * which the API swaps for the channel's `rpl_` id: rendering happens once per write, not once per
+ * read, and the rendered night holds everything needed to patch it again.
+ */
+
+export const HORIZON_NIGHTS = 365;
+/** A query window spans at most this many nights. */
+export const MAX_WINDOW_NIGHTS = 365;
+/** A page holds at most this many nights. */
+export const MAX_PAGE_NIGHTS = 5000;
+
+export interface RateState {
+  prices_by_occupancy: { adults: number; amount: number }[];
+  child_prices: { age_from: number; age_to: number; amount: number }[];
+  child_price: number | null;
+  infant_price: number | null;
+  closed: boolean;
+  min_stay: number | null;
+  closed_to_arrival: boolean;
+}
+
+export interface NightState {
+  date: string;
+  units_available: number;
+  closed_to_arrival: boolean;
+  closed_to_departure: boolean;
+  min_stay: number;
+  max_stay: number | null;
+  /** By rate plan key. */
+  rates: Record<string, RateState>;
+}
+
+export interface PlanShape {
+  key: string;
+  currency: string;
+  /** Prices for nights materialised by the horizon roll; absent: such nights are closed on this plan. */
+  default_rates?: Omit<RateState, 'closed' | 'closed_to_arrival'> | null | undefined;
+}
+
+/** A rate plan's id in a stored night: `\u0001<key>`, swapped for the channel's id on read. */
+export function planPlaceholder(key: string): string {
+  return `\u0001${key}`;
+}
+
+/** Matches a placeholder as it appears in stored JSON text. */
+export const PLACEHOLDER_IN_JSON = /"\\u0001([A-Za-z0-9._:-]+)"/g;
+
+function money(amount: number | null, currency: string) {
+  return amount === null ? null : { amount, currency };
+}
+
+/**
+ * The night as a channel reads it. Every rate plan of the property is present; a plan with no
+ * price that night is `closed` with null prices, so a night is never missing a plan.
+ */
+export function renderNight(night: NightState, plans: readonly PlanShape[]): Record<string, unknown> {
+  return {
+    date: night.date,
+    units_available: night.units_available,
+    closed_to_arrival: night.closed_to_arrival,
+    closed_to_departure: night.closed_to_departure,
+    rates: plans.map((plan) => {
+      const rate = night.rates[plan.key];
+      const priced = rate !== undefined && rate.prices_by_occupancy.length > 0;
+      const list = priced ? [...rate.prices_by_occupancy].sort((a, b) => a.adults - b.adults).map((p) => ({ adults: p.adults, price: { amount: p.amount, currency: plan.currency } })) : [];
+      const summary = priced ? summarizeOccupancyPrices(list) : null;
+      return {
+        rate_plan_id: planPlaceholder(plan.key),
+        price: summary?.price ?? null,
+        base_occupancy: summary?.base_occupancy ?? null,
+        extra_guest_price: summary?.extra_guest_price ?? null,
+        closed: !priced || rate.closed,
+        prices_by_occupancy: list,
+        child_prices: priced ? rate.child_prices.map((c) => ({ age_from: c.age_from, age_to: c.age_to, price: { amount: c.amount, currency: plan.currency } })) : [],
+        child_price: priced ? money(rate.child_price, plan.currency) : null,
+        infant_price: priced ? money(rate.infant_price, plan.currency) : null,
+        min_stay: rate?.min_stay ?? null,
+        closed_to_arrival: rate?.closed_to_arrival ?? false,
+      };
+    }),
+    min_stay: night.min_stay,
+    max_stay: night.max_stay,
+  };
+}
+
+interface RenderedRate {
+  rate_plan_id: string;
+  prices_by_occupancy: { adults: number; price: { amount: number } }[];
+  child_prices: { age_from: number; age_to: number; price: { amount: number } }[];
+  child_price: { amount: number } | null;
+  infant_price: { amount: number } | null;
+  closed: boolean;
+  min_stay: number | null;
+  closed_to_arrival: boolean;
+}
+
+/** The state a stored night was rendered from. */
+export function nightFromRendered(rendered: Record<string, unknown>): NightState {
+  const rates: Record<string, RateState> = {};
+  for (const rate of rendered.rates as RenderedRate[]) {
+    if (rate.prices_by_occupancy.length === 0 && rate.min_stay === null && !rate.closed_to_arrival) continue;
+    rates[rate.rate_plan_id.slice(1)] = {
+      prices_by_occupancy: rate.prices_by_occupancy.map((p) => ({ adults: p.adults, amount: p.price.amount })),
+      child_prices: rate.child_prices.map((c) => ({ age_from: c.age_from, age_to: c.age_to, amount: c.price.amount })),
+      child_price: rate.child_price?.amount ?? null,
+      infant_price: rate.infant_price?.amount ?? null,
+      closed: rate.prices_by_occupancy.length > 0 && rate.closed,
+      min_stay: rate.min_stay,
+      closed_to_arrival: rate.closed_to_arrival,
+    };
+  }
+  return {
+    date: rendered.date as string,
+    units_available: rendered.units_available as number,
+    closed_to_arrival: rendered.closed_to_arrival as boolean,
+    closed_to_departure: rendered.closed_to_departure as boolean,
+    min_stay: rendered.min_stay as number,
+    max_stay: rendered.max_stay as number | null,
+    rates,
+  };
+}
+
+/** A night the roll adds: all units free, no restriction, each plan at its defaults or closed. */
+export function defaultNight(date: string, units: number, plans: readonly PlanShape[]): NightState {
+  const rates: Record<string, RateState> = {};
+  for (const plan of plans) {
+    if (plan.default_rates) rates[plan.key] = { ...structuredClone(plan.default_rates), closed: false, closed_to_arrival: false };
+  }
+  return { date, units_available: units, closed_to_arrival: false, closed_to_departure: false, min_stay: 1, max_stay: null, rates };
+}
+
+// --- Dates (local calendar dates, `YYYY-MM-DD`) -------------------------------------------
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+export function* datesIn(from: string, to: string): Generator<string> {
+  for (let date = from; date < to; date = addDays(date, 1)) yield date;
+}
+
+/** The horizon's end (exclusive) for a property whose local date is `today`: 366 nights are kept. */
+export function horizonEnd(today: string): string {
+  return addDays(today, HORIZON_NIGHTS + 1);
+}
+
+// --- Platform updates ------------------------------------------------------------------------
+
+const Amount = z.int().min(0).max(100_000_000_00);
+const IsoDate = z.iso.date();
+
+export const RatePatch = z
+  .object({
+    rate_plan: z.string().min(1).max(64),
+    prices_by_occupancy: z.array(z.object({ adults: z.int().min(1).max(100), amount: Amount }).strict()).min(1).max(100).optional(),
+    child_prices: z.array(z.object({ age_from: z.int().min(0).max(17), age_to: z.int().min(0).max(17), amount: Amount }).strict()).max(6).optional(),
+    child_price: Amount.nullable().optional(),
+    infant_price: Amount.nullable().optional(),
+    closed: z.boolean().optional(),
+    min_stay: z.int().min(1).max(365).nullable().optional(),
+    closed_to_arrival: z.boolean().optional(),
+  })
+  .strict();
+export type RatePatch = z.infer<typeof RatePatch>;
+
+export const AvailabilityUpdate = z
+  .object({
+    property: z.string().min(1).max(64),
+    from: IsoDate,
+    to: IsoDate,
+    units_available: z.int().min(0).max(1000).optional(),
+    closed_to_arrival: z.boolean().optional(),
+    closed_to_departure: z.boolean().optional(),
+    min_stay: z.int().min(1).max(365).optional(),
+    max_stay: z.int().min(1).max(365).nullable().optional(),
+    rates: z.array(RatePatch).max(20).optional(),
+  })
+  .strict()
+  .superRefine((update, ctx) => {
+    if (update.from >= update.to) ctx.addIssue({ code: 'custom', path: ['to'], message: '`to` is after `from` (exclusive)', params: { code: 'range' } });
+    else if (daysBetween(update.from, update.to) > HORIZON_NIGHTS + 1) ctx.addIssue({ code: 'custom', path: ['to'], message: `an update spans at most ${HORIZON_NIGHTS + 1} nights`, params: { code: 'max_nights' } });
+  });
+export type AvailabilityUpdate = z.infer<typeof AvailabilityUpdate>;
+
+export const AvailabilityBatch = z.object({ updates: z.array(AvailabilityUpdate).min(1).max(1000) }).strict();
+
+/** Applies one update to one night; returns the night unchanged (same object) when nothing moved. */
+export function patchNight(night: NightState, update: AvailabilityUpdate): NightState {
+  const next: NightState = structuredClone(night);
+  if (update.units_available !== undefined) next.units_available = update.units_available;
+  if (update.closed_to_arrival !== undefined) next.closed_to_arrival = update.closed_to_arrival;
+  if (update.closed_to_departure !== undefined) next.closed_to_departure = update.closed_to_departure;
+  if (update.min_stay !== undefined) next.min_stay = update.min_stay;
+  if (update.max_stay !== undefined) next.max_stay = update.max_stay;
+  for (const patch of update.rates ?? []) {
+    const rate: RateState = next.rates[patch.rate_plan] ?? { prices_by_occupancy: [], child_prices: [], child_price: null, infant_price: null, closed: false, min_stay: null, closed_to_arrival: false };
+    if (patch.prices_by_occupancy !== undefined) rate.prices_by_occupancy = patch.prices_by_occupancy.map((p) => ({ ...p }));
+    if (patch.child_prices !== undefined) rate.child_prices = patch.child_prices.map((c) => ({ ...c }));
+    if (patch.child_price !== undefined) rate.child_price = patch.child_price;
+    if (patch.infant_price !== undefined) rate.infant_price = patch.infant_price;
+    if (patch.closed !== undefined) rate.closed = patch.closed;
+    if (patch.min_stay !== undefined) rate.min_stay = patch.min_stay;
+    if (patch.closed_to_arrival !== undefined) rate.closed_to_arrival = patch.closed_to_arrival;
+    next.rates[patch.rate_plan] = rate;
+  }
+  return next;
+}
+
+/** Contiguous runs of dates (sorted), as `[from, to)` ranges. */
+export function contiguousRanges(dates: readonly string[]): { from: string; to: string }[] {
+  const ranges: { from: string; to: string }[] = [];
+  for (const date of [...dates].sort()) {
+    const last = ranges.at(-1);
+    if (last && last.to === date) last.to = addDays(date, 1);
+    else ranges.push({ from: date, to: addDays(date, 1) });
+  }
+  return ranges;
+}
