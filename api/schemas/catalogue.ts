@@ -304,7 +304,9 @@ export const Event = z
     data: z.object({
       object: z.string().meta({ description: 'Resource kind. Open enum: unknown values must be accepted.', examples: ['property', 'location', 'owner'] }),
       id: z.string().meta({ description: "The resource's id." }),
-      version: z.int().min(1).meta({ description: 'Version of the resource this event announces.' }),
+      version: z.int().min(1).optional().meta({ description: 'Version of the resource this event announces; absent on `availability.updated`.' }),
+      from: z.iso.date().optional().meta({ description: '`availability.updated` only: first changed night.' }),
+      to: z.iso.date().optional().meta({ description: '`availability.updated` only: end of the changed nights (exclusive).' }),
     }),
   })
   .meta({ id: 'Event', description: 'A change visible to the channel.' });

@@ -1,0 +1,217 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { platform, sampleProperty } from '../support/catalogue.ts';
+import { TestClock } from '../support/clock.ts';
+import { freshDatabase } from '../support/database.ts';
+import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { expectMatchesDescription } from '../support/openapi-validator.ts';
+import { expectProblem } from '../support/problems.ts';
+import { devServerClient } from '../support/temporal.ts';
+
+const BASE = '/api/v1/distribution';
+const TODAY = '2026-11-22';
+let api: TestApi;
+let clock: TestClock;
+let ctx: ReturnType<typeof adminContext>;
+let host: ReturnType<typeof platform>;
+
+beforeAll(async () => {
+  const { orm } = await freshDatabase();
+  const temporal = await devServerClient();
+  clock = new TestClock(`${TODAY}T10:00:00Z`);
+  ctx = adminContext(orm, temporal, clock);
+  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  host = platform(api);
+});
+
+const get = async (key: string, path: string) => {
+  const res = await api.call('GET', `${BASE}${path}`, { key });
+  expectMatchesDescription('GET', `${BASE}${path}`, res);
+  return res;
+};
+
+let counter = 0;
+/** A channel seeing `count` properties with two rate plans each (`flex` and `nonref`). */
+async function setup(count = 1, options: { rateLimit?: number } = {}) {
+  counter += 1;
+  const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'], rateLimit: options.rateLimit ?? 600 });
+  const prefix = `ari${counter}`;
+  await host.organization(`${prefix}-org`);
+  await host.owner(`${prefix}-own`, { organization: `${prefix}-org` });
+  await host.location(`${prefix}-loc`, { organization: `${prefix}-org`, owner: `${prefix}-own` });
+  const refs: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const ref = `${prefix}-p${i}`;
+    const base = sampleProperty(`${prefix}-loc`, `${prefix}-own`);
+    await host.property(ref, {
+      location: `${prefix}-loc`,
+      owner: `${prefix}-own`,
+      rate_plans: [
+        ...(base.rate_plans as any[]),
+        { key: 'nonref', name: { ro: 'Nerambursabil' }, currency: 'RON', child_age_bands: [{ age_from: 0, age_to: 5 }, { age_from: 6, age_to: 12 }], cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null } },
+      ],
+    });
+    await host.distribute(ref, [channel.name]);
+    refs.push(ref);
+  }
+  return { key: key.key, channel: channel.name, refs };
+}
+
+const updates = (body: unknown) => host.call('POST', '/availability', body);
+
+describe('GET /availability', () => {
+  test('every night from today is present; a plan without a price that night is closed', async () => {
+    const { key } = await setup();
+    const res = await get(key, '/availability');
+    expect(res.status).toBe(200);
+    const [record] = res.json.data;
+    expect(record).toMatchObject({ currency: 'RON', from: TODAY, horizon_end: '2027-11-23', to: '2027-11-22' });
+    expect(record.property_id).toMatch(ID_PATTERNS.property);
+    expect(record.data).toHaveLength(365);
+    expect(record.data[0]).toMatchObject({ date: TODAY, units_available: 1, closed_to_arrival: false, min_stay: 1 });
+    expect(record.data.map((n: { date: string }) => n.date)).toEqual([...new Set(record.data.map((n: { date: string }) => n.date))]);
+    for (const rate of record.data[0].rates) {
+      expect(rate.rate_plan_id).toMatch(ID_PATTERNS.rate_plan);
+      expect(rate).toMatchObject({ closed: true, price: null, prices_by_occupancy: [] });
+    }
+    // The horizon's last night is served to a window that asks for it.
+    const tail = await get(key, '/availability?from=2027-11-20&to=2027-11-23');
+    expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2027-11-20', '2027-11-21', '2027-11-22']);
+    // Rate plan ids are the ones the property record shows.
+    const property = (await get(key, `/properties/${record.property_id}`)).json;
+    expect(record.data[0].rates.map((r: { rate_plan_id: string }) => r.rate_plan_id)).toEqual(property.rate_plans.map((p: { id: string }) => p.id));
+  });
+
+  test('platform updates set nights and prices, derive the summary, bump the version and announce the changed range', async () => {
+    const { key, refs } = await setup();
+    const before = (await get(key, '/availability')).json.data[0];
+    const res = await updates({
+      updates: [
+        {
+          property: refs[0], from: '2026-12-20', to: '2026-12-27', units_available: 1, min_stay: 2,
+          rates: [
+            { rate_plan: 'flex', prices_by_occupancy: [{ adults: 1, amount: 30000 }, { adults: 2, amount: 30000 }, { adults: 3, amount: 36000 }, { adults: 4, amount: 42000 }], child_price: 5000, infant_price: 0 },
+            { rate_plan: 'nonref', prices_by_occupancy: [{ adults: 2, amount: 27000 }], child_prices: [{ age_from: 0, age_to: 5, amount: 0 }, { age_from: 6, age_to: 12, amount: 4000 }], closed_to_arrival: true },
+          ],
+        },
+        { property: refs[0], from: '2026-12-24', to: '2026-12-26', closed_to_departure: true },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.results).toEqual([{ property: refs[0], changed_nights: 7, ranges: [{ from: '2026-12-20', to: '2026-12-27' }] }]);
+
+    const after = (await get(key, '/availability?from=2026-12-19&to=2026-12-28')).json.data[0];
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(after.data).toHaveLength(9);
+    const night = after.data.find((n: { date: string }) => n.date === '2026-12-24');
+    expect(night).toMatchObject({ units_available: 1, min_stay: 2, closed_to_departure: true });
+    expect(night.rates[0]).toMatchObject({
+      closed: false,
+      price: { amount: 30000, currency: 'RON' },
+      base_occupancy: 2,
+      extra_guest_price: { amount: 6000, currency: 'RON' },
+      child_price: { amount: 5000, currency: 'RON' },
+      infant_price: { amount: 0, currency: 'RON' },
+    });
+    expect(night.rates[1]).toMatchObject({ closed: false, closed_to_arrival: true, child_prices: [{ age_from: 0, age_to: 5, price: { amount: 0, currency: 'RON' } }, { age_from: 6, age_to: 12, price: { amount: 4000, currency: 'RON' } }] });
+    expect(after.data[0].rates[0].closed).toBe(true);
+
+    const events = (await get(key, '/events?limit=500')).json.data.filter((e: { type: string }) => e.type === 'availability.updated');
+    expect(events.at(-1)).toMatchObject({ data: { object: 'property', id: after.property_id, from: '2026-12-20', to: '2026-12-27' } });
+    expect(events.at(-1).data).not.toHaveProperty('version');
+
+    // The same update again changes nothing and announces nothing.
+    const again = await updates({ updates: [{ property: refs[0], from: '2026-12-24', to: '2026-12-26', closed_to_departure: true }] });
+    expect(again.json.results[0]).toMatchObject({ changed_nights: 0, ranges: [] });
+    expect((await get(key, '/events?limit=500')).json.data.filter((e: { type: string }) => e.type === 'availability.updated')).toHaveLength(events.length);
+  });
+
+  test('a bad update is refused whole and writes nothing', async () => {
+    const { key, refs } = await setup();
+    const before = (await get(key, '/availability?from=2026-12-01&to=2026-12-02')).json.data[0];
+    const res = await updates({
+      updates: [
+        { property: refs[0], from: '2026-12-01', to: '2026-12-02', units_available: 3 },
+        { property: refs[0], from: '2026-12-01', to: '2026-12-02', rates: [{ rate_plan: 'nope', closed: true }] },
+        { property: 'no-such-property', from: '2026-12-01', to: '2026-12-02', units_available: 1 },
+        { property: refs[0], from: '2026-12-05', to: '2026-12-01', units_available: 1 },
+      ],
+    });
+    expectProblem(res, 400, 'invalid_parameters', ['errors']);
+    expect((await get(key, '/availability?from=2026-12-01&to=2026-12-02')).json.data[0]).toEqual(before);
+  });
+
+  test('query window: at most 365 nights, never beyond horizon_end, to after from', async () => {
+    const { key } = await setup();
+    const long = await get(key, '/availability?from=2026-11-22&to=2027-11-23');
+    expectProblem(long, 400, 'invalid_parameters', ['errors']);
+    expect(long.json.errors).toEqual([expect.objectContaining({ parameter: 'to', code: 'max_nights' })]);
+    const beyond = await get(key, '/availability?from=2027-01-01&to=2027-12-01');
+    expectProblem(beyond, 400, 'window_beyond_horizon', ['horizon_end']);
+    expect(beyond.json.horizon_end).toBe('2027-11-23');
+    expectProblem(await get(key, '/availability?from=2027-12-01&to=2027-12-05'), 400, 'window_beyond_horizon', ['horizon_end']);
+    expectProblem(await get(key, '/availability?from=2026-12-05&to=2026-12-01'), 400, 'invalid_parameters', ['errors']);
+    expectProblem(await get(key, '/availability?from=5.12.2026'), 400, 'invalid_parameters', ['errors']);
+    // Past nights are not kept: the window starts at the property's today.
+    expect((await get(key, '/availability?from=2026-11-01&to=2026-11-25')).json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2026-11-22', '2026-11-23', '2026-11-24']);
+  });
+
+  test('a page ends at 5,000 nights, in the middle of a property, which continues on the next page; it costs ceil(nights/1000) units', async () => {
+    const { key } = await setup(14, { rateLimit: 10_000 });
+    const first = await get(key, '/availability?limit=100');
+    const nights = first.json.data.reduce((sum: number, r: { data: unknown[] }) => sum + r.data.length, 0);
+    expect(nights).toBe(5000);
+    expect(first.json.data).toHaveLength(14);
+    const split = first.json.data[13];
+    expect(split.data).toHaveLength(5000 - 13 * 365);
+    expect(split.to).toBe(split.data.at(-1).date > '' ? addDay(split.data.at(-1).date) : '');
+    expect(Number(first.headers['ratelimit-limit']) - Number(first.headers['ratelimit-remaining'])).toBeGreaterThanOrEqual(5);
+
+    const second = await get(key, `/availability?limit=100&cursor=${encodeURIComponent(first.json.next_cursor)}`);
+    expect(second.json.data[0].property_id).toBe(split.property_id);
+    expect(second.json.data[0].from).toBe(split.to);
+    expect(second.json.data[0].data).toHaveLength(365 - split.data.length);
+    expect(second.json.next_cursor).toBeNull();
+    // The cursor is bound to its query (not to `limit`, which may change between pages).
+    expectProblem(await get(key, `/availability?to=2027-01-01&cursor=${encodeURIComponent(first.json.next_cursor)}`), 400, 'invalid_cursor');
+  });
+
+  test('limit pages by properties; property_id reads one; a withdrawn or unknown property is not_found', async () => {
+    const { key, refs, channel } = await setup(3);
+    const page = await get(key, '/availability?limit=2');
+    expect(page.json.data).toHaveLength(2);
+    const rest = await get(key, `/availability?limit=2&cursor=${encodeURIComponent(page.json.next_cursor)}`);
+    expect(rest.json.data).toHaveLength(1);
+    expect(rest.json.next_cursor).toBeNull();
+    const one = page.json.data[0].property_id;
+    expect((await get(key, `/availability?property_id=${one}`)).json.data.map((r: { property_id: string }) => r.property_id)).toEqual([one]);
+    expectProblem(await get(key, '/availability?property_id=prp_0aaaaaaaaaaaaaaaaaaaaaaaaa'), 404, 'not_found');
+    const all = [...page.json.data, ...rest.json.data].map((r: { property_id: string }) => r.property_id);
+    await host.distribute(refs[0]!, []);
+    const remaining = (await get(key, '/availability')).json.data.map((r: { property_id: string }) => r.property_id);
+    expect(remaining).toHaveLength(2);
+    const withdrawn = all.find((id) => !remaining.includes(id))!;
+    expectProblem(await get(key, `/availability?property_id=${withdrawn}`), 404, 'not_found');
+    void channel;
+  });
+
+  test('updated_since lists only properties whose availability changed; older than 35 days is 410; scope read:ari', async () => {
+    const { key, refs } = await setup(2);
+    clock.advance(5_000);
+    const since = new Date(clock.now().getTime()).toISOString();
+    await updates({ updates: [{ property: refs[1], from: '2027-01-10', to: '2027-01-12', units_available: 0 }] });
+    const changed = (await get(key, `/availability?updated_since=${since}&from=2027-01-10&to=2027-01-12`)).json.data;
+    expect(changed).toHaveLength(1);
+    expect(changed[0].data.map((n: { units_available: number }) => n.units_available)).toEqual([0, 0]);
+    expectProblem(await get(key, `/availability?updated_since=${new Date(clock.now().getTime() - 36 * 86_400_000).toISOString()}`), 410, 'sync_window_expired');
+    const catalogOnly = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+    expectProblem(await get(catalogOnly.key.key, '/availability'), 403, 'insufficient_scope', ['required_scopes']);
+  });
+});
+
+function addDay(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
