@@ -7,6 +7,7 @@ import { createLogger } from '../infra/logger.ts';
 import { localDate } from '../domain/time.ts';
 import { createChannel } from './channels.ts';
 import type { AdminContext } from './context.ts';
+import { demoAvailability } from './demo-availability.ts';
 import { DEMO_CHANNELS, demoCatalogue } from './demo-catalogue.ts';
 import { AdminError } from './errors.ts';
 
@@ -54,8 +55,17 @@ export async function seedDemo(ctx: AdminContext) {
     if (write.operationId === 'putDistribution') distribution[write.ref] = (write.body as { channels: string[] }).channels;
     else written[GROUP[write.operationId]!]!.push(write.ref);
   }
+  // A year of nights and prices, in batches the platform interface takes.
+  const availability = demoAvailability(writes, localDate(ctx.clock.now(), ANCHOR_ZONE));
+  const postAvailability = internalOperations.find((op) => op.operationId === 'postAvailability')!;
+  let nightsChanged = 0;
+  for (let i = 0; i < availability.length; i += 1000) {
+    const result = await invokeOperation(postAvailability, deps, { body: { updates: availability.slice(i, i + 1000) } });
+    nightsChanged += (result.body as { results: { changed_nights: number }[] }).results.reduce((sum, r) => sum + r.changed_nights, 0);
+  }
   return {
     channels,
+    availability: { updates: availability.length, nights_changed: nightsChanged },
     ...written,
     distribution,
     channel_changes: (await count(ctx, 'select count(*) as n from event')) - eventsBefore,

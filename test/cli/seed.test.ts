@@ -76,6 +76,18 @@ test('seed demo loads a catalogue two channels read with their own ids; a second
   expect(views.first!.locations!.some((l) => l.address_visibility === 'approximate' && l.address.street === undefined)).toBe(true);
   expect(new Set([...views.first!.properties!, ...views.second!.properties!].map((p) => p.city_tax_status))).toEqual(new Set(['levied', 'none', 'undeclared']));
 
+  // A year of priced nights for every property the channel sees.
+  const ari = (await issueKey(ctx, { channel: DEMO_CHANNELS.first, scopes: 'read:ari' })).key;
+  const availability = await api.call('GET', `${BASE}/availability?limit=500`, { key: ari });
+  expect(availability.status).toBe(200);
+  expect(report.availability.nights_changed).toBeGreaterThan(0);
+  expect(JSON.parse(again.stdout).availability.nights_changed).toBe(0);
+  for (const record of availability.json.data as Record<string, any>[]) {
+    expect(record.data.length).toBeGreaterThanOrEqual(365);
+    expect(record.data[0].rates.every((rate: { price: unknown; closed: boolean }) => rate.price !== null && !rate.closed)).toBe(true);
+  }
+  expect(new Set(availability.json.data.flatMap((r: Record<string, any>) => r.data.map((n: { min_stay: number }) => n.min_stay))).size).toBeGreaterThan(1);
+
   // Withdrawing a property from one channel is a tombstone and an event there only.
   const shared = Object.entries(report.distribution as Record<string, string[]>).find(([, channels]) => channels.length === 2)![0];
   const eventsBefore = { first: await readAllEvents(keys.first), second: await readAllEvents(keys.second) };
