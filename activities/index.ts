@@ -1,4 +1,5 @@
 import { apiKeyActivities } from './api-keys.ts';
+import { availabilityActivities } from './availability.ts';
 import { webhookActivities } from './webhooks.ts';
 import type { ActivityDeps } from './deps.ts';
 
@@ -8,6 +9,7 @@ export type { ActivityDeps } from './deps.ts';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...apiKeyActivities(deps),
+    ...availabilityActivities(deps),
     ...webhookActivities(deps),
   };
 }

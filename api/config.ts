@@ -29,6 +29,8 @@ const environmentSchema = z.object({
   WEBHOOK_CA_FILE: z.string().min(1).optional(),
   /** How often the event dispatcher looks at the log when no write woke it. */
   DISPATCH_POLL_SECONDS: z.coerce.number().int().min(1).max(86_400 * 30).default(30),
+  /** The API starts the daily horizon roll of a zone it sees for the first time (the worker starts those of every zone in use when it starts). */
+  HORIZON_ROLLS_FROM_API: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default('Distribution Service <no-reply@distribution.invalid>'),
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
@@ -49,6 +51,7 @@ export interface ServiceConfig {
   platformToken: string | undefined;
   authFailureLimit: number;
   webhooks: { allowLocal: boolean; caFile: string | undefined; dispatchPollSeconds: number };
+  horizonRollsFromApi: boolean;
   mail: { smtpUrl: string | undefined; from: string };
   logLevel: Environment['LOG_LEVEL'];
 }
@@ -83,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
     webhooks: { allowLocal: e.WEBHOOK_ALLOW_LOCAL, caFile: e.WEBHOOK_CA_FILE, dispatchPollSeconds: e.DISPATCH_POLL_SECONDS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    horizonRollsFromApi: e.HORIZON_ROLLS_FROM_API,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -182,19 +182,23 @@ export async function applyAvailabilityUpdates(tx: EntityManager, property: Prop
 export async function rollZone(tx: EntityManager, zone: string, clock: Clock): Promise<{ properties: number; rolled: number }> {
   const today = localDate(clock.now(), zone);
   const end = horizonEnd(today);
-  const due = await tx.execute<{ property_id: string; horizon_end: string; content: PropertyInput }[]>(
-    `select a.property_id, to_char(a.horizon_end, 'YYYY-MM-DD') as horizon_end, p.content from ari_property a join property p on p.id = a.property_id
-      where a.timezone = ? order by a.property_id`,
+  // Locked, so two rolls of one zone (a retried activity beside a slow first attempt) never both
+  // add and announce the same nights: the second waits, then sees the new horizon and skips.
+  const due = await tx.execute<{ property_id: string; horizon_end: string }[]>(
+    `select property_id, to_char(horizon_end, 'YYYY-MM-DD') as horizon_end from ari_property
+      where timezone = ? order by property_id for update`,
     [zone],
   );
   let rolled = 0;
   for (const row of due) {
     await tx.execute('delete from ari_night where property_id = ? and night < ?::date', [row.property_id, today]);
     if (row.horizon_end >= end) continue;
-    const plans = plansOf(row.content);
+    // Read after the lock: the rate plans as last committed.
+    const [property] = await tx.execute<{ content: PropertyInput }[]>('select content from property where id = ?', [row.property_id]);
+    const plans = plansOf(property!.content);
     const start = row.horizon_end > today ? row.horizon_end : today;
     const added = new Map<string, string>();
-    for (const date of datesIn(start, end)) added.set(date, JSON.stringify(renderNight(defaultNight(date, row.content.units, plans), plans)));
+    for (const date of datesIn(start, end)) added.set(date, JSON.stringify(renderNight(defaultNight(date, property!.content.units, plans), plans)));
     await writeNights(tx, row.property_id, added);
     await tx.execute('update ari_property set horizon_end = ?::date where property_id = ?', [end, row.property_id]);
     await announce(tx, row.property_id, [{ from: start, to: end }], clock);

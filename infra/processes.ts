@@ -9,6 +9,7 @@ import { openDatabase } from '../db/orm.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
 import type { Logger } from './logger.ts';
 import { ensureDispatcher } from './dispatch.ts';
+import { ensureHorizonRollsInUse } from './horizon.ts';
 import { createMailer } from './mailer.ts';
 import { loadSecrets } from './secrets.ts';
 import { createWebhookSender } from './webhook-sender.ts';
@@ -78,6 +79,8 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
   const running = worker.run();
   // The dispatcher runs as long as the deployment; starting it here makes sure it exists.
   await ensureDispatcher(client.client, taskQueue, config.webhooks.dispatchPollSeconds);
+  // Likewise one availability horizon roll per zone in use (best effort: logged, never fatal).
+  await ensureHorizonRollsInUse(client.client, taskQueue, orm.em.fork(), log);
   return {
     running,
     stop: async () => {

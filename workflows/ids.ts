@@ -3,6 +3,9 @@ export const workflowIds = {
   apiKeyLifecycle: (keyId: string) => `api-key:${keyId}`,
   /** One per task queue, so deployments (and test runs) sharing a namespace do not share a dispatcher. */
   eventDispatch: (taskQueue: string) => `event-dispatch:${taskQueue}`,
+  /** One per IANA zone in use: the zone's daily roll of the availability horizon at its local midnight. */
+  /** One per (task queue, zone), so deployments and test runs sharing a namespace roll apart. */
+  horizonRoll: (taskQueue: string, zone: string) => `horizon-roll:${taskQueue}:${zone}`,
   /** One per (endpoint, event): a replayed dispatch starts nothing twice. */
   webhookDelivery: (endpointId: string, eventId: string) => `webhook-delivery:${endpointId}:${eventId}`,
   webhookSecretRotation: (endpointId: string, generation: number) => `webhook-secret-rotation:${endpointId}:${generation}`,

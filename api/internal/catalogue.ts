@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { reproject, type Affected } from '../../db/catalogue/projector.ts';
 import { pgArray, writeTransaction } from '../../db/sql.ts';
 import { notifyDispatcher } from '../../infra/dispatch.ts';
+import { ensureHorizonRollsForZones } from '../../infra/horizon.ts';
 import { canonicalJson } from '../../domain/catalogue/projection.ts';
 import { applyAvailabilityUpdates, syncPropertyAvailability } from '../../db/availability.ts';
 import { AvailabilityBatch } from '../../domain/availability/nights.ts';
@@ -188,8 +189,17 @@ export const putOwner = defineOperation({
 export const putLocation = defineOperation({
   operationId: 'putLocation', method: 'put', path: '/locations/{ref}', summary: 'Create or replace a location', tags, scopes: null,
   params: RefParams, body: LocationInput, responses: ok('The location'), problems: [...problems],
-  handler: ({ params, body, deps }) =>
-    upsert(deps, 'location', params.ref, body, async (tx, existing) => {
+  handler: async ({ params, body, deps }) => {
+    const result = await upsertLocation(deps, params.ref, body);
+    // A zone that first appears gets its daily horizon roll (best effort; the worker also starts
+    // the rolls of every zone in use when it starts).
+    if (deps.temporal && deps.config.horizonRollsFromApi) void ensureHorizonRollsForZones(deps.temporal, deps.config.temporal.taskQueue, [body.timezone], deps.log);
+    return result;
+  },
+});
+
+function upsertLocation(deps: AppDeps, ref: string, body: LocationInput): Promise<OperationResult> {
+  return upsert(deps, 'location', ref, body, async (tx, existing) => {
       const organization = await idOfRef(tx, 'organization', body.organization);
       const owner = await idOfRef(tx, 'owner', body.owner);
       const errors = [
@@ -206,8 +216,8 @@ export const putLocation = defineOperation({
       // The nights of its properties follow the location's zone.
       await tx.execute('update ari_property set timezone = ? where property_id in (select id from property where location_id = ?)', [body.timezone, id]);
       return { locations: [id] };
-    }),
-});
+    });
+}
 
 export const putProperty = defineOperation({
   operationId: 'putProperty', method: 'put', path: '/properties/{ref}', summary: 'Create or replace a property', tags, scopes: null,

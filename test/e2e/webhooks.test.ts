@@ -11,6 +11,7 @@ import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
 import { activityDeps } from '../support/worker.ts';
+import { workflowIds } from '../../workflows/ids.ts';
 
 // End to end on the Temporal dev server, in real time: API, worker, Postgres and an HTTPS
 // receiver on this machine, which checks signatures with the Standard Webhooks reference library.
@@ -19,11 +20,14 @@ const BASE = '/api/v1/distribution';
 let api: TestApi;
 let receiver: Receiver;
 let ctx: ReturnType<typeof adminContext>;
+let taskQueue: string;
+let temporalClient: Awaited<ReturnType<typeof devServerClient>>;
 
 beforeAll(async () => {
   const { orm } = await freshDatabase();
   const client = await devServerClient();
-  const taskQueue = uniqueTaskQueue('e2e-webhooks');
+  temporalClient = client;
+  taskQueue = uniqueTaskQueue('e2e-webhooks');
   receiver = await startReceiver();
   ctx = adminContext(orm, client, systemClock, taskQueue);
   api = await startTestApi({ orm, temporal: client, clock: systemClock, env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile, TEMPORAL_TASK_QUEUE: taskQueue } });
@@ -68,4 +72,18 @@ test('a catalogue change is pushed to a registered receiver, signed as Standard 
   const property = await api.call('GET', `${BASE}/properties/${event.data.id}`, { key: key.key });
   expect(property.json.units).toBe(3);
   expect(property.json.version).toBeGreaterThanOrEqual(event.data.version);
+});
+
+test('a zone that first appears gets its daily horizon roll, which rolls its properties at once', async () => {
+  const host = platform(api);
+  await host.organization('zone-org');
+  await host.owner('zone-own', { organization: 'zone-org' });
+  await host.location('zone-loc', { organization: 'zone-org', owner: 'zone-own', address: { country: 'RO', city: 'Sibiu' }, timezone: 'Asia/Tokyo' } as never);
+  const handle = temporalClient.workflow.getHandle(workflowIds.horizonRoll(taskQueue, 'Asia/Tokyo'));
+  for (let i = 0; i < 100; i += 1) {
+    const running = await handle.describe().then((d) => d.status.name === 'RUNNING').catch(() => false);
+    if (running) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect.fail('no horizon roll was started for Asia/Tokyo');
 });

@@ -1,0 +1,301 @@
+/**
+ * `npm run bench:availability`: a channel pulls the whole availability window of every property
+ * it sees, page by page, through the real app over TLS with a keep-alive client, from a scratch
+ * database of the PostgreSQL at DATABASE_URL (default: 127.0.0.1:5432). Prints the pull's total
+ * seconds, nights per second, pages, page latency (request sent to last byte received: the
+ * server's time plus the local TLS round trip) and bytes per page, and the machine.
+ *
+ * BENCH_PROPERTIES (default 10000) properties of two rate plans each with priced nights over the
+ * whole horizon; BENCH_LIMIT (default 500) properties per page, so pages end at 5,000 nights.
+ * Setup is fast: one property is written through the platform operations (catalogue, channel
+ * view, prices for every night), then cloned in SQL with fresh ids of the channel's own.
+ */
+import https from 'node:https';
+import os from 'node:os';
+import pg from 'pg';
+import { createChannel } from '../admin/channels.ts';
+import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
+import { issueKey } from '../admin/keys.ts';
+import { createApp } from '../api/app.ts';
+import { loadConfig } from '../api/config.ts';
+import { internalOperations } from '../api/internal/catalogue.ts';
+import { invokeOperation } from '../api/interface-router.ts';
+import { listen } from '../api/server.ts';
+import { openDatabase } from '../db/orm.ts';
+import { createScratchDatabase } from '../db/scratch.ts';
+import { addDays, daysBetween, horizonEnd, MAX_WINDOW_NIGHTS, type AvailabilityUpdate } from '../domain/availability/nights.ts';
+import { ID_PATTERNS } from '../domain/catalogue/ids.ts';
+import { systemClock } from '../domain/clock.ts';
+import { localDate } from '../domain/time.ts';
+import { startDevServer } from '../infra/embedded-temporal.ts';
+import { createLogger } from '../infra/logger.ts';
+import { connectTemporalClient } from '../infra/processes.ts';
+import { loadSecrets } from '../infra/secrets.ts';
+import { loadTlsMaterial } from '../infra/tls.ts';
+
+const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 10_000);
+const LIMIT = Number(process.env.BENCH_LIMIT ?? 500);
+const BASE = '/api/v1/distribution';
+const CHANNEL = DEMO_CHANNELS.first;
+
+if (!Number.isInteger(PROPERTIES) || PROPERTIES < 1) throw new Error('BENCH_PROPERTIES is a positive integer');
+if (!Number.isInteger(LIMIT) || LIMIT < 1 || LIMIT > 500) throw new Error('BENCH_LIMIT is an integer from 1 to 500');
+
+function summary(samples: number[], digits = 2): { median: number; p99: number; max: number; n: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(digits));
+  return { median: at(0.5), p99: at(0.99), max: at(1), n: samples.length };
+}
+
+const seconds = (ms: number) => Number((ms / 1000).toFixed(2));
+/** A SQL string literal (the values here are ids and plan keys, quoted anyway). */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+interface RateBody {
+  rate_plan_id: string;
+}
+interface NightBody {
+  date: string;
+  rates: RateBody[];
+}
+interface AvailabilityRecord {
+  property_id: string;
+  from: string;
+  to: string;
+  data: NightBody[];
+}
+interface Page {
+  data: AvailabilityRecord[];
+  next_cursor: string | null;
+}
+
+/** A year of a guesthouse room's prices: seasons, dearer weekends, a few sold-out or closed nights. */
+function yearOfPrices(property: string, today: string, end: string, units: number): AvailabilityUpdate[] {
+  const updates: AvailabilityUpdate[] = [];
+  for (let date = today, day = 0; date < end; date = addDays(date, 1), day += 1) {
+    const month = Number(date.slice(5, 7));
+    const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+    const weekend = weekday === 5 || weekday === 6;
+    const season = month >= 6 && month <= 8 ? 1.35 : month === 12 || month === 1 ? 1.25 : month === 11 || month === 3 ? 0.85 : 1;
+    const double = Math.round((38_000 * season * (weekend ? 1.2 : 1)) / 500) * 500; // RON minor units
+    const single = Math.round((double * 0.85) / 500) * 500;
+    const rate = (factor: number, key: string) => ({
+      rate_plan: key,
+      prices_by_occupancy: [{ adults: 1, amount: Math.round(single * factor) }, { adults: 2, amount: Math.round(double * factor) }],
+      child_prices: [{ age_from: 3, age_to: 11, amount: Math.round(7_500 * factor) }],
+      infant_price: 0,
+      min_stay: weekend && season > 1 ? 2 : null,
+      closed: day % 97 === 13,
+    });
+    updates.push({
+      property,
+      from: date,
+      to: addDays(date, 1),
+      units_available: (day * 7) % 11 === 0 ? 0 : units - ((day * 3) % units),
+      min_stay: weekend ? 2 : 1,
+      closed_to_arrival: day % 29 === 5,
+      rates: [rate(1, 'flex-breakfast'), rate(0.88, 'nonref-breakfast')],
+    });
+  }
+  return updates;
+}
+
+const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
+const temporal = await startDevServer({});
+const client = await connectTemporalClient(temporal.address, 'default');
+const orm = await openDatabase(scratch.url);
+const sql = new pg.Client({ connectionString: scratch.url });
+await sql.connect();
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATA_DIR: os.tmpdir() + '/svc-bench', SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij' });
+const secrets = await loadSecrets(config);
+const deps = { orm, temporal: client.client, config, clock: systemClock, log: createLogger('silent'), secrets };
+const ctx = { orm, temporal: () => Promise.resolve(client.client), clock: systemClock, environment: 'sandbox' as const, taskQueue: 'bench', secrets };
+
+try {
+  // --- Setup: one property through the platform operations ---------------------------------
+  const setupStart = performance.now();
+  const channel = await createChannel(ctx, { name: CHANNEL, rateLimit: 1_000_000 });
+  const key = (await issueKey(ctx, { channel: CHANNEL, scopes: 'read:ari' })).key;
+  const demo = demoCatalogue(DEMO_CHANNELS, new Date().toISOString().slice(0, 10));
+  const byId = (id: string) => internalOperations.find((op) => op.operationId === id)!;
+  const invoke = (operationId: string, ref: string | null, body: unknown) => invokeOperation(byId(operationId), deps, { params: ref === null ? {} : { ref }, body });
+  // The demo's Casa Bran double room: two rate plans (flexible and non-refundable, breakfast).
+  const template = demo.find((w) => w.operationId === 'putProperty' && (w.body as { rate_plans: unknown[] }).rate_plans.length === 2)!;
+  const templateBody = template.body as { location: string; units: number; rate_plans: { key: string }[] };
+  if (templateBody.rate_plans.map((p) => p.key).join() !== 'flex-breakfast,nonref-breakfast') throw new Error('the demo template changed: expected the Casa Bran plans');
+  for (const write of demo.filter((w) => ['putOrganization', 'putOwner'].includes(w.operationId))) await invoke(write.operationId, write.ref, write.body);
+  const location = demo.find((w) => w.operationId === 'putLocation' && w.ref === templateBody.location)!;
+  await invoke('putLocation', location.ref, location.body);
+  await invoke('putProperty', template.ref, template.body);
+  await invoke('putDistribution', template.ref, { channels: [CHANNEL] });
+  const timezone = (location.body as { timezone: string }).timezone;
+  const today = localDate(new Date(), timezone);
+  const pushed = await invoke('postAvailability', null, { updates: yearOfPrices(template.ref, today, horizonEnd(today), templateBody.units) });
+  const changed = (pushed.body as { results: { changed_nights: number }[] }).results[0]?.changed_nights ?? 0;
+  if (changed !== daysBetween(today, horizonEnd(today))) throw new Error(`prices changed ${changed} nights, expected the whole horizon`);
+  const templateSeconds = seconds(performance.now() - setupStart);
+
+  // --- Setup: PROPERTIES - 1 clones in SQL --------------------------------------------------
+  const cloneStart = performance.now();
+  const [templateRow] = (await sql.query<{ id: string }>('select id from property where ref = $1', [template.ref])).rows;
+  const t = templateRow!.id;
+  // The template's ids on the channel: the property, its photos and its rate plans (internal keys `<uuid>` and `<uuid>/<key>`).
+  const ids = (await sql.query<{ kind: string; internal_key: string; external_id: string }>(
+    `select kind, internal_key, external_id from channel_id where channel_id = $1 and (internal_key = $2 or internal_key like $2 || '/%') order by kind, internal_key`,
+    [channel.id, t],
+  )).rows;
+  if (ids.filter((id) => id.kind === 'rate_plan').length !== 2) throw new Error('the template has no two rate plan ids on the channel');
+  // A clone's id of each: same prefix, then '0' and 25 md5 hex digits (a subset of lowercase Crockford base32): unique per clone and kind.
+  const cloneId = (id: (typeof ids)[number]) => {
+    const suffix = id.internal_key.slice(t.length);
+    return `${literal(id.external_id.slice(0, 4) + '0')} || substr(md5(c.id::text || ${literal(`${id.kind}${suffix}`)}), 1, 25)`;
+  };
+  const propertyId = ids.find((id) => id.kind === 'property')!;
+  const bodyText = ids.reduce((text, id) => `replace(${text}, ${literal(id.external_id)}, ${cloneId(id)})`, 'r.body::text');
+  await sql.query('create temp table clone as select gen_random_uuid() as id, i from generate_series(1, $1::int) as i', [PROPERTIES - 1]);
+  await sql.query(
+    `insert into property (id, ref, location_id, owner_id, content, created_at, updated_at)
+     select c.id, p.ref || '-' || c.i, p.location_id, p.owner_id, p.content, p.created_at, p.updated_at from clone c, property p where p.id = $1`,
+    [t],
+  );
+  await sql.query('insert into distribution (property_id, channel_id, created_at) select c.id, d.channel_id, d.created_at from clone c, distribution d where d.property_id = $1', [t]);
+  await sql.query(
+    `insert into ari_property (property_id, currency, version, updated_at, horizon_end, timezone)
+     select c.id, a.currency, a.version, a.updated_at, a.horizon_end, a.timezone from clone c, ari_property a where a.property_id = $1`,
+    [t],
+  );
+  // A clone's nights together, in night order, as a property's first write lays them out (`offset 0` keeps the clone the outer loop).
+  await sql.query(
+    `insert into ari_night (property_id, night, body)
+     select c.id, n.night, n.body from clone c cross join lateral (select night, body from ari_night where property_id = $1 and c.id is not null order by night offset 0) n`,
+    [t],
+  );
+  for (const id of ids) {
+    await sql.query(
+      `insert into channel_id (channel_id, kind, internal_key, external_id) select $1, $2, c.id::text || $3, ${cloneId(id)} from clone c`,
+      [channel.id, id.kind, id.internal_key.slice(t.length)],
+    );
+  }
+  await sql.query(
+    `insert into channel_resource (channel_id, kind, internal_id, external_id, status, version, updated_at, body, location_id, owner_id)
+     select r.channel_id, r.kind, c.id, ${cloneId(propertyId)}, r.status, r.version, r.updated_at, (${bodyText})::json, r.location_id, r.owner_id
+       from clone c, channel_resource r where r.channel_id = $1 and r.kind = 'property' and r.internal_id = $2`,
+    [channel.id, t],
+  );
+  const loadedSeconds = seconds(performance.now() - cloneStart);
+  const vacuumStart = performance.now();
+  await sql.query('vacuum (analyze) property, distribution, ari_property, ari_night, channel_id, channel_resource');
+  const vacuumSeconds = seconds(performance.now() - vacuumStart);
+  const [counts] = (await sql.query<{ properties: string; nights: string; mib: string }>(
+    `select (select count(*) from channel_resource where channel_id = $1 and kind = 'property' and status in ('active', 'inactive')) as properties,
+            (select count(*) from ari_night) as nights, (select pg_total_relation_size('ari_night') / 1048576) as mib`,
+    [channel.id],
+  )).rows;
+  if (Number(counts!.properties) !== PROPERTIES) throw new Error(`the channel sees ${counts!.properties} properties, expected ${PROPERTIES}`);
+  const setupSeconds = seconds(performance.now() - setupStart);
+
+  // --- The pull -----------------------------------------------------------------------------
+  const tls = await loadTlsMaterial({ dataDir: config.dataDir });
+  const app = createApp(deps, { publicOrigin: 'https://bench.test' });
+  const server = await listen(app, { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
+  const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
+  const get = (path: string): Promise<{ status: number; text: string; bytes: number }> =>
+    new Promise((resolve, reject) => {
+      https
+        .get(new URL(`${BASE}${path}`, server.url), { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const body = Buffer.concat(chunks);
+            resolve({ status: res.statusCode ?? 0, text: body.toString('utf8'), bytes: body.length });
+          });
+        })
+        .on('error', reject);
+    });
+
+  // Every property's window: its today up to `horizon_end`, at most MAX_WINDOW_NIGHTS (the default `to`).
+  const windowNights = Math.min(daysBetween(today, horizonEnd(today)), MAX_WINDOW_NIGHTS);
+  const expected = PROPERTIES * windowNights;
+  await get(`/availability?limit=1`); // the connection and TLS session, not timed
+
+  const latencies: number[] = [];
+  const clientMs: number[] = [];
+  const pageBytes: number[] = [];
+  const pageNights: number[] = [];
+  const nightsOf = new Map<string, { nights: number; to: string }>();
+  const planIds = new Set<string>();
+  let received = 0;
+  let cursor: string | null = null;
+  const pullStart = performance.now();
+  do {
+    const sent = performance.now();
+    const res = await get(`/availability?limit=${LIMIT}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const arrived = performance.now();
+    latencies.push(arrived - sent);
+    if (res.status !== 200) throw new Error(`GET /availability answered ${res.status}: ${res.text.slice(0, 500)}`);
+    pageBytes.push(res.bytes);
+    const page = JSON.parse(res.text) as Page;
+    let nights = 0;
+    for (const record of page.data) {
+      if (!ID_PATTERNS.property.test(record.property_id)) throw new Error(`not a property id: ${record.property_id}`);
+      if (record.data.length !== daysBetween(record.from, record.to)) throw new Error(`${record.property_id}: ${record.data.length} nights from ${record.from} to ${record.to}`);
+      const seen = nightsOf.get(record.property_id);
+      if (seen && seen.to !== record.from) throw new Error(`${record.property_id} continues at ${record.from}, its previous record ended at ${seen.to}`);
+      if (!seen && record.from !== today) throw new Error(`${record.property_id} starts at ${record.from}, not today ${today}`);
+      for (const night of record.data) {
+        if (night.rates.length !== 2) throw new Error(`${record.property_id} ${night.date}: ${night.rates.length} rates`);
+        for (const rate of night.rates) {
+          if (!ID_PATTERNS.rate_plan.test(rate.rate_plan_id)) throw new Error(`${record.property_id} ${night.date}: rate_plan_id ${JSON.stringify(rate.rate_plan_id)} is not an rpl_ id`);
+        }
+      }
+      for (const rate of record.data[0]?.rates ?? []) planIds.add(rate.rate_plan_id);
+      nightsOf.set(record.property_id, { nights: (seen?.nights ?? 0) + record.data.length, to: record.to });
+      nights += record.data.length;
+    }
+    received += nights;
+    pageNights.push(nights);
+    cursor = page.next_cursor;
+    clientMs.push(performance.now() - arrived);
+  } while (cursor);
+  const pullMs = performance.now() - pullStart;
+  await server.close();
+  agent.destroy();
+
+  const short = [...nightsOf].filter(([, seen]) => seen.nights !== windowNights);
+  if (received !== expected || nightsOf.size !== PROPERTIES || short.length > 0) {
+    throw new Error(`received ${received} nights of ${nightsOf.size} properties, expected ${expected} of ${PROPERTIES}` + (short.length ? `; ${short.length} properties short, e.g. ${JSON.stringify(short[0])}` : ''));
+  }
+  if (planIds.size !== 2 * PROPERTIES) throw new Error(`${planIds.size} distinct rate plan ids, expected ${2 * PROPERTIES}`);
+
+  const cpus = os.cpus();
+  const postgres = (await sql.query<{ server_version: string }>('show server_version')).rows[0]?.server_version;
+  const bytesSummary = summary(pageBytes, 0);
+  console.log(JSON.stringify({
+    machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, postgres, platform: `${os.type()} ${os.release()}` },
+    properties: PROPERTIES,
+    limit: LIMIT,
+    nights_per_property: windowNights,
+    setup_seconds: { total: setupSeconds, template_through_operations: templateSeconds, clone_sql: loadedSeconds, vacuum_analyze: vacuumSeconds, stored_nights: Number(counts!.nights), ari_night_mib: Number(counts!.mib) },
+    pull: {
+      seconds: seconds(pullMs),
+      nights: received,
+      nights_per_second: Math.round(received / (pullMs / 1000)),
+      pages: latencies.length,
+      nights_per_page: summary(pageNights, 0),
+      'page latency ms (request sent → last byte, server + TLS)': summary(latencies),
+      'client parse + verify ms per page': summary(clientMs),
+      // The client shares the server's process and thread: the pull is the sum of both.
+      seconds_in_page_latency: seconds(latencies.reduce((a, b) => a + b, 0)),
+      seconds_in_client: seconds(clientMs.reduce((a, b) => a + b, 0)),
+      bytes_per_page: { median: bytesSummary.median, p99: bytesSummary.p99, max: bytesSummary.max },
+      total_mib: Math.round(pageBytes.reduce((a, b) => a + b, 0) / 2 ** 20),
+    },
+    rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
+  }, null, 2));
+} finally {
+  await sql.end();
+  await orm.close(true);
+  await client.close();
+  await temporal.stop();
+  await scratch.drop();
+}
