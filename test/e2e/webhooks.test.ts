@@ -78,7 +78,7 @@ test('a zone that first appears gets its daily horizon roll, which rolls its pro
   const host = platform(api);
   await host.organization('zone-org');
   await host.owner('zone-own', { organization: 'zone-org' });
-  await host.location('zone-loc', { organization: 'zone-org', owner: 'zone-own', address: { country: 'RO', city: 'Sibiu' }, timezone: 'Asia/Tokyo' } as never);
+  await host.location('zone-loc', { organization: 'zone-org', owner: 'zone-own', address: { country: 'RO', city: 'Sibiu' }, timezone: 'Asia/Tokyo' });
   const handle = temporalClient.workflow.getHandle(workflowIds.horizonRoll(taskQueue, 'Asia/Tokyo'));
   for (let i = 0; i < 100; i += 1) {
     const running = await handle.describe().then((d) => d.status.name === 'RUNNING').catch(() => false);
