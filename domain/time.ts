@@ -5,9 +5,17 @@ export function toInstant(date: Date): string {
 
 /** The calendar date (`YYYY-MM-DD`) of an instant in an IANA time zone. */
 export function localDate(instant: Date, timeZone: string): string {
-  // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  let format = DATE_FORMATS.get(timeZone);
+  if (!format) {
+    // en-CA formats dates as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    DATE_FORMATS.set(timeZone, format);
+  }
+  return format.format(instant);
 }
+
+/** Building a formatter costs far more than using one. */
+const DATE_FORMATS = new Map<string, Intl.DateTimeFormat>();
 
 /** The instant truncated to whole seconds: the resolution of every instant the contract writes. */
 export function wholeSeconds(instant: Date): Date {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { pgArray } from '../../db/sql.ts';
-import { addDays, daysBetween, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON } from '../../domain/availability/nights.ts';
+import { addDays, daysBetween, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, planPlaceholder } from '../../domain/availability/nights.ts';
 import { decodeCursor, encodeCursor, hashQuery, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { localDate, toInstant } from '../../domain/time.ts';
 import { chargeOf } from '../middleware/rate-limit.ts';
@@ -118,24 +117,19 @@ export const listAvailability = defineOperation({
       where.push('cr.external_id >= ?');
       params.push(after.i);
     }
+    // A page holds at most 5,000 nights: with a known window, no more properties than that can
+    // fill are fetched (one may be partly served already, one more tells whether a page follows).
+    const windowNights = query.from !== undefined && query.to !== undefined ? daysBetween(query.from, query.to) : MAX_WINDOW_NIGHTS;
+    const fetch = Math.min(query.limit, Math.ceil(MAX_PAGE_NIGHTS / Math.max(1, windowNights)) + 1);
     const candidates = await em.execute<Candidate[]>(
       `select cr.external_id, cr.internal_id, a.currency, a.version, a.updated_at, to_char(a.horizon_end, 'YYYY-MM-DD') as horizon_end, a.timezone
          from channel_resource cr join ari_property a on a.property_id = cr.internal_id
         where ${where.join(' and ')} order by cr.external_id limit ?`,
-      [...params, query.limit + 1],
+      [...params, fetch + 1],
     );
     if (query.property_id !== undefined && candidates.length === 0 && !since) throw new ProblemError('not_found');
 
-    // The channel's rate plan ids of these properties, for the stored nights' placeholders.
-    const page = candidates.slice(0, query.limit);
-    const planIds = new Map<string, string>();
-    if (page.length > 0) {
-      const rows = await em.execute<{ internal_key: string; external_id: string }[]>(
-        `select internal_key, external_id from channel_id where channel_id = ? and kind = 'rate_plan' and split_part(internal_key, '/', 1) = any(?::text[])`,
-        [caller.channel.id, pgArray(page.map((c) => c.internal_id))],
-      );
-      for (const row of rows) planIds.set(row.internal_key, row.external_id);
-    }
+    const page = candidates.slice(0, fetch);
 
     const records: string[] = [];
     let nightsServed = 0;
@@ -149,30 +143,39 @@ export const listAvailability = defineOperation({
       }
       const start = index === 0 && after?.i === property.external_id && after.d !== null && after.d > from ? after.d : from;
       const budget = MAX_PAGE_NIGHTS - nightsServed;
-      const nights = await em.execute<{ night: string; body: string }[]>(
-        `select to_char(night, 'YYYY-MM-DD') as night, body from ari_night where property_id = ? and night >= ?::date and night < ?::date order by night limit ?`,
+      // One row per property: the nights joined in SQL, so the driver handles one value, not thousands.
+      const [nights] = await em.execute<{ data: string | null; count: string; last: string | null }[]>(
+        `select string_agg(body, ',' order by night) as data, count(*) as count, to_char(max(night), 'YYYY-MM-DD') as last
+           from (select night, body from ari_night where property_id = ? and night >= ?::date and night < ?::date order by night limit ?) page`,
         [property.internal_id, start, to, budget],
       );
-      nightsServed += nights.length;
-      const last = nights.at(-1)?.night;
-      const recordTo = last ? addDays(last, 1) : start;
-      const prefix = `${property.internal_id}/`;
-      const data = nights.map((n) => n.body).join(',').replace(PLACEHOLDER_IN_JSON, (_m, key: string) => JSON.stringify(planIds.get(prefix + key) ?? null));
+      const count = Number(nights?.count ?? 0);
+      nightsServed += count;
+      const recordTo = nights?.last ? addDays(nights.last, 1) : start;
+      // The channel's ids for the property's rate plans (a range on the primary key: `<id>/...`).
+      const plans = await em.execute<{ internal_key: string; external_id: string }[]>(
+        `select internal_key, external_id from channel_id where channel_id = ? and kind = 'rate_plan' and internal_key > ? and internal_key < ?`,
+        [caller.channel.id, `${property.internal_id}/`, `${property.internal_id}0`],
+      );
+      let data = nights?.data ?? '';
+      for (const plan of plans) data = data.replaceAll(JSON.stringify(planPlaceholder(plan.internal_key.slice(property.internal_id.length + 1))), JSON.stringify(plan.external_id));
+      // A plan without a channel id (never the case for a projected property) must not leak its key.
+      if (data.includes('\\u0001')) data = data.replace(PLACEHOLDER_IN_JSON, 'null');
       records.push(
         `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
           `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[${data}]}`,
       );
-      if (recordTo < to && nights.length === budget) {
+      if (recordTo < to && count === budget) {
         next = { i: property.external_id, d: recordTo };
         break;
       }
       if (nightsServed >= MAX_PAGE_NIGHTS) {
-        const following = page[index + 1] ?? candidates[query.limit];
+        const following = page[index + 1] ?? candidates[fetch];
         if (following) next = { i: following.external_id, d: '' };
         break;
       }
     }
-    if (!next && candidates.length > query.limit) next = { i: candidates[query.limit]!.external_id, d: '' };
+    if (!next && candidates.length > fetch) next = { i: candidates[fetch]!.external_id, d: '' };
     // The first unit was counted on arrival; a page of many nights costs more.
     const units = Math.max(1, Math.ceil(nightsServed / NIGHTS_PER_UNIT));
     if (units > 1) await chargeOf(res)(units - 1);

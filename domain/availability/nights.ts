@@ -150,9 +150,12 @@ export function* datesIn(from: string, to: string): Generator<string> {
   for (let date = from; date < to; date = addDays(date, 1)) yield date;
 }
 
-/** The horizon's end (exclusive) for a property whose local date is `today`: 366 nights are kept. */
+/**
+ * The horizon's end (exclusive) for a property whose local date is `today`: 365 nights are kept,
+ * today through today + 364, so one query window (at most 365 nights) covers them all.
+ */
 export function horizonEnd(today: string): string {
-  return addDays(today, HORIZON_NIGHTS + 1);
+  return addDays(today, HORIZON_NIGHTS);
 }
 
 // --- Platform updates ------------------------------------------------------------------------

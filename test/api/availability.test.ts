@@ -66,7 +66,7 @@ describe('GET /availability', () => {
     const res = await get(key, '/availability');
     expect(res.status).toBe(200);
     const [record] = res.json.data;
-    expect(record).toMatchObject({ currency: 'RON', from: TODAY, horizon_end: '2027-11-23', to: '2027-11-22' });
+    expect(record).toMatchObject({ currency: 'RON', from: TODAY, horizon_end: '2027-11-22', to: '2027-11-22' });
     expect(record.property_id).toMatch(ID_PATTERNS.property);
     expect(record.data).toHaveLength(365);
     expect(record.data[0]).toMatchObject({ date: TODAY, units_available: 1, closed_to_arrival: false, min_stay: 1 });
@@ -76,8 +76,8 @@ describe('GET /availability', () => {
       expect(rate).toMatchObject({ closed: true, price: null, prices_by_occupancy: [] });
     }
     // The horizon's last night is served to a window that asks for it.
-    const tail = await get(key, '/availability?from=2027-11-20&to=2027-11-23');
-    expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2027-11-20', '2027-11-21', '2027-11-22']);
+    const tail = await get(key, '/availability?from=2027-11-19&to=2027-11-22');
+    expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2027-11-19', '2027-11-20', '2027-11-21']);
     // Rate plan ids are the ones the property record shows.
     const property = (await get(key, `/properties/${record.property_id}`)).json;
     expect(record.data[0].rates.map((r: { rate_plan_id: string }) => r.rate_plan_id)).toEqual(property.rate_plans.map((p: { id: string }) => p.id));
@@ -149,7 +149,7 @@ describe('GET /availability', () => {
     expect(long.json.errors).toEqual([expect.objectContaining({ parameter: 'to', code: 'max_nights' })]);
     const beyond = await get(key, '/availability?from=2027-01-01&to=2027-12-01');
     expectProblem(beyond, 400, 'window_beyond_horizon', ['horizon_end']);
-    expect(beyond.json.horizon_end).toBe('2027-11-23');
+    expect(beyond.json.horizon_end).toBe('2027-11-22');
     expectProblem(await get(key, '/availability?from=2027-12-01&to=2027-12-05'), 400, 'window_beyond_horizon', ['horizon_end']);
     expectProblem(await get(key, '/availability?from=2026-12-05&to=2026-12-01'), 400, 'invalid_parameters', ['errors']);
     expectProblem(await get(key, '/availability?from=5.12.2026'), 400, 'invalid_parameters', ['errors']);
