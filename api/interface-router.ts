@@ -75,7 +75,7 @@ function runOperation(operation: Operation, deps: AppDeps): RequestHandler {
     }
     const payload = result.json ?? JSON.stringify(result.body);
     if (operation.method === 'get' && status === 200) {
-      const etag = weakEtag(payload);
+      const etag = weakEtag(result.etagBasis ?? payload);
       res.setHeader('ETag', etag);
       if (matchesIfNoneMatch(req, etag)) {
         res.status(304).end();

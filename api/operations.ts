@@ -11,6 +11,11 @@ export interface OperationResult {
   body?: unknown;
   /** The body already serialised, for large answers assembled from stored JSON text. */
   json?: string;
+  /**
+   * What the weak ETag is computed from, when hashing the whole body would cost more than
+   * naming what it contains (a page of nights is named by its records' versions and ranges).
+   */
+  etagBasis?: string;
   headers?: Record<string, string>;
 }
 

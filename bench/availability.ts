@@ -12,6 +12,7 @@
  */
 import https from 'node:https';
 import os from 'node:os';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { createChannel } from '../admin/channels.ts';
 import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
@@ -24,7 +25,6 @@ import { listen } from '../api/server.ts';
 import { openDatabase } from '../db/orm.ts';
 import { createScratchDatabase } from '../db/scratch.ts';
 import { addDays, daysBetween, horizonEnd, MAX_WINDOW_NIGHTS, type AvailabilityUpdate } from '../domain/availability/nights.ts';
-import { ID_PATTERNS } from '../domain/catalogue/ids.ts';
 import { systemClock } from '../domain/clock.ts';
 import { localDate } from '../domain/time.ts';
 import { startDevServer } from '../infra/embedded-temporal.ts';
@@ -51,23 +51,6 @@ const seconds = (ms: number) => Number((ms / 1000).toFixed(2));
 /** A SQL string literal (the values here are ids and plan keys, quoted anyway). */
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-interface RateBody {
-  rate_plan_id: string;
-}
-interface NightBody {
-  date: string;
-  rates: RateBody[];
-}
-interface AvailabilityRecord {
-  property_id: string;
-  from: string;
-  to: string;
-  data: NightBody[];
-}
-interface Page {
-  data: AvailabilityRecord[];
-  next_cursor: string | null;
-}
 
 /** A year of a guesthouse room's prices: seasons, dearer weekends, a few sold-out or closed nights. */
 function yearOfPrices(property: string, today: string, end: string, units: number): AvailabilityUpdate[] {
@@ -219,53 +202,42 @@ try {
   await get(`/availability?limit=1`); // the connection and TLS session, not timed
 
   const latencies: number[] = [];
-  const clientMs: number[] = [];
   const pageBytes: number[] = [];
-  const pageNights: number[] = [];
-  const nightsOf = new Map<string, { nights: number; to: string }>();
-  const planIds = new Set<string>();
-  let received = 0;
+  // The channel parses and checks pages in its own thread, as on its own machine.
+  const channelThread = new Worker(new URL('./availability-client.ts', import.meta.url), { workerData: { today } });
+  const report = new Promise<{ received: number; properties: number; nightsPerProperty: number[]; planIds: number; pageNights: number[]; clientMs: number[]; error?: string }>((resolve, reject) => {
+    channelThread.on('message', (message: { error?: string }) => (message.error ? reject(new Error(message.error)) : resolve(message as never)));
+    channelThread.on('error', reject);
+  });
   let cursor: string | null = null;
   const pullStart = performance.now();
   do {
     const sent = performance.now();
     const res = await get(`/availability?limit=${LIMIT}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    const arrived = performance.now();
-    latencies.push(arrived - sent);
+    latencies.push(performance.now() - sent);
     if (res.status !== 200) throw new Error(`GET /availability answered ${res.status}: ${res.text.slice(0, 500)}`);
     pageBytes.push(res.bytes);
-    const page = JSON.parse(res.text) as Page;
-    let nights = 0;
-    for (const record of page.data) {
-      if (!ID_PATTERNS.property.test(record.property_id)) throw new Error(`not a property id: ${record.property_id}`);
-      if (record.data.length !== daysBetween(record.from, record.to)) throw new Error(`${record.property_id}: ${record.data.length} nights from ${record.from} to ${record.to}`);
-      const seen = nightsOf.get(record.property_id);
-      if (seen && seen.to !== record.from) throw new Error(`${record.property_id} continues at ${record.from}, its previous record ended at ${seen.to}`);
-      if (!seen && record.from !== today) throw new Error(`${record.property_id} starts at ${record.from}, not today ${today}`);
-      for (const night of record.data) {
-        if (night.rates.length !== 2) throw new Error(`${record.property_id} ${night.date}: ${night.rates.length} rates`);
-        for (const rate of night.rates) {
-          if (!ID_PATTERNS.rate_plan.test(rate.rate_plan_id)) throw new Error(`${record.property_id} ${night.date}: rate_plan_id ${JSON.stringify(rate.rate_plan_id)} is not an rpl_ id`);
-        }
-      }
-      for (const rate of record.data[0]?.rates ?? []) planIds.add(rate.rate_plan_id);
-      nightsOf.set(record.property_id, { nights: (seen?.nights ?? 0) + record.data.length, to: record.to });
-      nights += record.data.length;
-    }
-    received += nights;
-    pageNights.push(nights);
-    cursor = page.next_cursor;
-    clientMs.push(performance.now() - arrived);
+    // Only the cursor is read here (the page ends with it); the channel thread reads the rest.
+    const tail = /"next_cursor":(null|"[^"]*")\}$/.exec(res.text);
+    if (!tail) throw new Error('a page without next_cursor at its end');
+    cursor = JSON.parse(tail[1]!) as string | null;
+    channelThread.postMessage({ text: res.text });
   } while (cursor);
+  channelThread.postMessage({ done: true });
+  const checked = await report;
   const pullMs = performance.now() - pullStart;
+  await channelThread.terminate();
   await server.close();
   agent.destroy();
 
-  const short = [...nightsOf].filter(([, seen]) => seen.nights !== windowNights);
-  if (received !== expected || nightsOf.size !== PROPERTIES || short.length > 0) {
-    throw new Error(`received ${received} nights of ${nightsOf.size} properties, expected ${expected} of ${PROPERTIES}` + (short.length ? `; ${short.length} properties short, e.g. ${JSON.stringify(short[0])}` : ''));
+  const received = checked.received;
+  const short = checked.nightsPerProperty.filter((nights) => nights !== windowNights);
+  if (received !== expected || checked.properties !== PROPERTIES || short.length > 0) {
+    throw new Error(`received ${received} nights of ${checked.properties} properties, expected ${expected} of ${PROPERTIES}` + (short.length ? `; ${short.length} properties short` : ''));
   }
-  if (planIds.size !== 2 * PROPERTIES) throw new Error(`${planIds.size} distinct rate plan ids, expected ${2 * PROPERTIES}`);
+  if (checked.planIds !== 2 * PROPERTIES) throw new Error(`${checked.planIds} distinct rate plan ids, expected ${2 * PROPERTIES}`);
+  const clientMs = checked.clientMs;
+  const pageNights = checked.pageNights;
 
   const cpus = os.cpus();
   const postgres = (await sql.query<{ server_version: string }>('show server_version')).rows[0]?.server_version;
@@ -284,7 +256,7 @@ try {
       nights_per_page: summary(pageNights, 0),
       'page latency ms (request sent → last byte, server + TLS)': summary(latencies),
       'client parse + verify ms per page': summary(clientMs),
-      // The client shares the server's process and thread: the pull is the sum of both.
+      // The channel checks pages in its own thread while the server builds the next page.
       seconds_in_page_latency: seconds(latencies.reduce((a, b) => a + b, 0)),
       seconds_in_client: seconds(clientMs.reduce((a, b) => a + b, 0)),
       bytes_per_page: { median: bytesSummary.median, p99: bytesSummary.p99, max: bytesSummary.max },

@@ -132,6 +132,7 @@ export const listAvailability = defineOperation({
     const page = candidates.slice(0, fetch);
 
     const records: string[] = [];
+    const identity: string[] = [];
     let nightsServed = 0;
     let next: { i: string; d: string } | null = null;
     for (const [index, property] of page.entries()) {
@@ -161,6 +162,7 @@ export const listAvailability = defineOperation({
       for (const plan of plans) data = data.replaceAll(JSON.stringify(planPlaceholder(plan.internal_key.slice(property.internal_id.length + 1))), JSON.stringify(plan.external_id));
       // A plan without a channel id (never the case for a projected property) must not leak its key.
       if (data.includes('\\u0001')) data = data.replace(PLACEHOLDER_IN_JSON, 'null');
+      identity.push(`${property.external_id}@${property.version}:${start}/${recordTo}`);
       records.push(
         `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
           `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[${data}]}`,
@@ -180,6 +182,8 @@ export const listAvailability = defineOperation({
     const units = Math.max(1, Math.ceil(nightsServed / NIGHTS_PER_UNIT));
     if (units > 1) await chargeOf(res)(units - 1);
     const cursor = next ? await encodeCursor(next, hash, deps.secrets.server) : null;
-    return { json: `{"data":[${records.join(',')}],"next_cursor":${JSON.stringify(cursor)}}` };
+    // A page is fully named by its records' ids, availability versions and night ranges (every
+    // change to a night moves the version; plan ids never change), so the ETag hashes that.
+    return { json: `{"data":[${records.join(',')}],"next_cursor":${JSON.stringify(cursor)}}`, etagBasis: `availability|${identity.join(',')}|${cursor ?? ''}` };
   },
 });

@@ -85,7 +85,10 @@ describe('GET /availability', () => {
 
   test('platform updates set nights and prices, derive the summary, bump the version and announce the changed range', async () => {
     const { key, refs } = await setup();
-    const before = (await get(key, '/availability')).json.data[0];
+    const first = await get(key, '/availability');
+    const before = first.json.data[0];
+    const cached = await api.call('GET', `${BASE}/availability`, { key, headers: { 'if-none-match': first.headers.etag! } });
+    expect(cached.status).toBe(304);
     const res = await updates({
       updates: [
         {
@@ -101,6 +104,8 @@ describe('GET /availability', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json.results).toEqual([{ property: refs[0], changed_nights: 7, ranges: [{ from: '2026-12-20', to: '2026-12-27' }] }]);
 
+    // A change moves the page's validator.
+    expect((await api.call('GET', `${BASE}/availability`, { key, headers: { 'if-none-match': first.headers.etag! } })).status).toBe(200);
     const after = (await get(key, '/availability?from=2026-12-19&to=2026-12-28')).json.data[0];
     expect(after.version).toBeGreaterThan(before.version);
     expect(after.data).toHaveLength(9);
