@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addDays, daysBetween, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, planPlaceholder } from '../../domain/availability/nights.ts';
+import { pgArray } from '../../db/sql.ts';
 import { decodeCursor, encodeCursor, hashQuery, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { localDate, toInstant } from '../../domain/time.ts';
 import { chargeOf } from '../middleware/rate-limit.ts';
@@ -135,7 +136,13 @@ export const listAvailability = defineOperation({
     const identity: string[] = [];
     let nightsServed = 0;
     let next: { i: string; d: string } | null = null;
+    // Plan the page first: each property's window and how many of its nights fit (every night of
+    // a horizon is stored, so a range's length is its count), then read it all in one round trip.
+    interface Slice { property: Candidate; start: string; to: string; take: number }
+    const slices: Slice[] = [];
+    let planned = 0;
     for (const [index, property] of page.entries()) {
+      if (planned >= MAX_PAGE_NIGHTS) break;
       const today = localDate(now, property.timezone);
       const from = query.from !== undefined && query.from > today ? query.from : today;
       const to = query.to ?? (daysBetween(from, property.horizon_end) > MAX_WINDOW_NIGHTS ? addDays(from, MAX_WINDOW_NIGHTS) : property.horizon_end);
@@ -143,23 +150,42 @@ export const listAvailability = defineOperation({
         throw new ProblemError('window_beyond_horizon', { horizon_end: property.horizon_end, detail: `${property.external_id} has nights up to ${property.horizon_end} (exclusive)` });
       }
       const start = index === 0 && after?.i === property.external_id && after.d !== null && after.d > from ? after.d : from;
-      const budget = MAX_PAGE_NIGHTS - nightsServed;
-      // One row per property: the nights joined in SQL, so the driver handles one value, not thousands.
-      const [nights] = await em.execute<{ data: string | null; count: string; last: string | null }[]>(
-        `select string_agg(body, ',' order by night) as data, count(*) as count, to_char(max(night), 'YYYY-MM-DD') as last
-           from (select night, body from ari_night where property_id = ? and night >= ?::date and night < ?::date order by night limit ?) page`,
-        [property.internal_id, start, to, budget],
-      );
-      const count = Number(nights?.count ?? 0);
+      const take = Math.min(Math.max(0, daysBetween(start, to)), MAX_PAGE_NIGHTS - planned);
+      slices.push({ property, start, to, take });
+      planned += take;
+    }
+    // One row per property: its nights joined in SQL (the driver handles one value, not
+    // thousands), and the channel's ids of its rate plans (a range on the primary key).
+    const rows = slices.length === 0 ? [] : await em.execute<{ i: string; data: string | null; count: string; last: string | null; plans: string | null }[]>(
+      `select s.i,
+              n.data, n.count, n.last,
+              (select string_agg(c.internal_key || ' ' || c.external_id, ' ') from channel_id c
+                where c.channel_id = ? and c.kind = 'rate_plan' and c.internal_key > s.pid::text || '/' and c.internal_key < s.pid::text || '0') as plans
+         from unnest(?::uuid[], ?::date[], ?::date[], ?::int[]) with ordinality as s(pid, start, stop, take, i)
+         cross join lateral (
+           select string_agg(body, ',' order by night) as data, count(*) as count, to_char(max(night), 'YYYY-MM-DD') as last
+             from (select night, body from ari_night where property_id = s.pid and night >= s.start and night < s.stop order by night limit s.take) x
+         ) n
+        order by s.i`,
+      [
+        caller.channel.id,
+        pgArray(slices.map((x) => x.property.internal_id)),
+        pgArray(slices.map((x) => x.start)),
+        pgArray(slices.map((x) => x.to)),
+        `{${slices.map((x) => x.take).join(',')}}`,
+      ],
+    );
+    for (const [index, slice] of slices.entries()) {
+      const { property, start, to, take } = slice;
+      const row = rows[index];
+      const count = Number(row?.count ?? 0);
       nightsServed += count;
-      const recordTo = nights?.last ? addDays(nights.last, 1) : start;
-      // The channel's ids for the property's rate plans (a range on the primary key: `<id>/...`).
-      const plans = await em.execute<{ internal_key: string; external_id: string }[]>(
-        `select internal_key, external_id from channel_id where channel_id = ? and kind = 'rate_plan' and internal_key > ? and internal_key < ?`,
-        [caller.channel.id, `${property.internal_id}/`, `${property.internal_id}0`],
-      );
-      let data = nights?.data ?? '';
-      for (const plan of plans) data = data.replaceAll(JSON.stringify(planPlaceholder(plan.internal_key.slice(property.internal_id.length + 1))), JSON.stringify(plan.external_id));
+      const recordTo = row?.last ? addDays(row.last, 1) : start;
+      let data = row?.data ?? '';
+      const plans = (row?.plans ?? '').split(' ').filter(Boolean);
+      for (let p = 0; p + 1 < plans.length; p += 2) {
+        data = data.replaceAll(JSON.stringify(planPlaceholder(plans[p]!.slice(property.internal_id.length + 1))), JSON.stringify(plans[p + 1]));
+      }
       // A plan without a channel id (never the case for a projected property) must not leak its key.
       if (data.includes('\\u0001')) data = data.replace(PLACEHOLDER_IN_JSON, 'null');
       identity.push(`${property.external_id}@${property.version}:${start}/${recordTo}`);
@@ -167,7 +193,7 @@ export const listAvailability = defineOperation({
         `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
           `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[${data}]}`,
       );
-      if (recordTo < to && count === budget) {
+      if (recordTo < to && count === take && take > 0 && index === slices.length - 1 && nightsServed >= MAX_PAGE_NIGHTS) {
         next = { i: property.external_id, d: recordTo };
         break;
       }
