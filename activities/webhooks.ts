@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
+import type { EventRow } from '../db/catalogue/reads.ts';
 import { endpointById, type DeliveryRow, type EndpointRow } from '../db/webhooks.ts';
 import { newExternalId } from '../domain/catalogue/ids.ts';
 import { matchesAnyEventPattern } from '../domain/events.ts';
@@ -22,13 +23,6 @@ export interface DeliveryInput {
   channel: string;
 }
 
-interface EventRow {
-  position: string;
-  id: string;
-  type: string;
-  occurred_at: string;
-  data: Record<string, unknown>;
-}
 
 export function webhookActivities(deps: ActivityDeps) {
   const { orm, clock, log } = deps;

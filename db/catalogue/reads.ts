@@ -78,7 +78,8 @@ export async function findResource(em: EntityManager, channelId: string, kind: V
   return row ? present(row) : null;
 }
 
-interface EventRow {
+/** An event row as raw queries return it (positions as text, instants as text). */
+export interface EventRow {
   position: string;
   id: string;
   type: string;

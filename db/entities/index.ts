@@ -37,27 +37,9 @@ export const entities = [
   AriNightSchema,
 ];
 
-export {
-  ApiKeySchema,
-  ChannelSchema,
-  RequestCounterSchema,
-  OrganizationSchema,
-  OwnerSchema,
-  LocationSchema,
-  PropertySchema,
-  DistributionSchema,
-  ChannelIdSchema,
-  ChannelResourceSchema,
-  ChannelLogSchema,
-  EventSchema,
-  WebhookEndpointSchema,
-  WebhookDeliverySchema,
-  WebhookAttemptSchema,
-  DispatchProgressSchema,
-  AriPropertySchema,
-  AriNightSchema,
-};
-export type { ApiKey } from './api-key.ts';
-export type { Channel } from './channel.ts';
-export type { Organization, Owner, Location, Property } from './catalogue.ts';
-export type { WebhookEndpoint, WebhookDelivery } from './webhooks.ts';
+export * from './api-key.ts';
+export * from './availability.ts';
+export * from './catalogue.ts';
+export * from './channel.ts';
+export * from './request-counter.ts';
+export * from './webhooks.ts';
