@@ -35,7 +35,12 @@ async function generatedOnce(dataDir: string, name: string, generate: () => stri
   const dir = path.resolve(dataDir, 'secrets');
   const file = path.join(dir, name);
   if (!existsSync(file)) {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // DATA_DIR itself keeps the default mode: the embedded PostgreSQL runs as another user and
+    // must reach its own directory inside it. Only the secrets directory is closed.
+    await mkdir(path.resolve(dataDir), { recursive: true });
+    await mkdir(dir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
     // `wx`: two processes starting together keep whichever wrote first.
     await writeFile(file, `${generate()}\n`, { mode: 0o600, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'EEXIST') throw error;
