@@ -14,6 +14,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/domain/**'],
           globalSetup: ['test/support/global-setup.ts'],
+          setupFiles: ['test/support/cleanup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

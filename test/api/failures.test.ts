@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { ormOptions } from '../../db/orm.ts';
 import { generateApiKey } from '../../domain/api-keys.ts';
 import { systemClock } from '../../domain/clock.ts';
@@ -8,6 +8,7 @@ import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { expectProblem } from '../support/problems.ts';
 import { devServerClient } from '../support/temporal.ts';
+import { onCleanup } from '../support/cleanup.ts';
 
 describe('unexpected failures', () => {
   let broken: Awaited<ReturnType<typeof startTestApi>>;
@@ -34,7 +35,7 @@ describe('a lost database', () => {
   beforeAll(async () => {
     orm = await MikroORM.init(ormOptions('postgres://postgres@127.0.0.1:1/nowhere', { pool: { min: 0, max: 1 } }));
   });
-  afterAll(() => orm.close(true));
+  onCleanup(() => orm.close(true));
 
   test('becomes 503 service_unavailable with Retry-After', async () => {
     const api = await startTestApi({ orm, temporal: await devServerClient(), clock: systemClock });

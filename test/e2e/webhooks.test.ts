@@ -1,6 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { beforeAll, expect, inject, test } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { WORKFLOWS_PATH } from '../../infra/worker.ts';
@@ -12,6 +12,7 @@ import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
 import { activityDeps } from '../support/worker.ts';
 import { workflowIds } from '../../workflows/ids.ts';
+import { onCleanup } from '../support/cleanup.ts';
 
 // End to end on the Temporal dev server, in real time: API, worker, Postgres and an HTTPS
 // receiver on this machine, which checks signatures with the Standard Webhooks reference library.
@@ -39,7 +40,7 @@ beforeAll(async () => {
     activities: createActivities(activityDeps(orm, { client, taskQueue, webhooks: { allowLocal: true, caFile: receiver.caFile } })),
   });
   const running = worker.run();
-  afterAll(async () => {
+  onCleanup(async () => {
     worker.shutdown();
     await running;
     await connection.close();

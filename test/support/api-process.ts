@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
 import { ROOT } from './processes.ts';
+import { onCleanup } from './cleanup.ts';
 
 /** `npm run start:api` as a separate OS process on ephemeral ports; stopped after the file. */
 export async function startApiProcess(env: Record<string, string>): Promise<{ url: string; ca: string }> {
@@ -13,7 +13,7 @@ export async function startApiProcess(env: Record<string, string>): Promise<{ ur
     env: { ...process.env, PORT: '0', HTTP_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', PUBLIC_ORIGIN: 'https://distribution.test', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  afterAll(() => {
+  onCleanup(() => {
     child.kill('SIGTERM');
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { afterAll } from 'vitest';
 import { loadConfig, type ServiceConfig } from '../../api/config.ts';
 import { createApp } from '../../api/app.ts';
 import { listen } from '../../api/server.ts';
@@ -12,6 +11,7 @@ import { createLogger } from '../../infra/logger.ts';
 import { loadSecrets } from '../../infra/secrets.ts';
 import { loadTlsMaterial } from '../../infra/tls.ts';
 import { request, type HttpResponse } from './https-client.ts';
+import { onCleanup } from './cleanup.ts';
 
 export interface TestApi {
   url: string;
@@ -48,6 +48,6 @@ export async function startTestApi(deps: { orm: MikroORM; temporal: Client; cloc
       }),
     close: listening.close,
   };
-  afterAll(() => api.close());
+  onCleanup(() => api.close());
   return api;
 }

@@ -1,7 +1,8 @@
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import pg from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { openDatabase } from '../../db/orm.ts';
+import { onCleanup } from './cleanup.ts';
 
 /**
  * A database of this test file's own, cloned from the run's migrated template: isolated from
@@ -20,7 +21,7 @@ export async function freshDatabase(): Promise<{ orm: MikroORM; url: string }> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const orm = await openDatabase(url.toString());
-  afterAll(async () => {
+  onCleanup(async () => {
     await orm.close(true);
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();

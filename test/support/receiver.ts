@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { generate } from 'selfsigned';
-import { afterAll } from 'vitest';
+import { onCleanup } from './cleanup.ts';
 
 export interface ReceivedRequest {
   method: string;
@@ -78,6 +78,6 @@ export async function startReceiver(): Promise<Receiver> {
       }),
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
-  afterAll(() => receiver.close());
+  onCleanup(() => receiver.close());
   return receiver;
 }

@@ -1,10 +1,11 @@
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
+import { onCleanup } from './cleanup.ts';
 
 /** A client of the run's Temporal dev server. */
 export async function devServerClient(): Promise<Client> {
   const connection = await Connection.connect({ address: inject('temporalAddress') });
-  afterAll(() => connection.close());
+  onCleanup(() => connection.close());
   return new Client({ connection });
 }
 

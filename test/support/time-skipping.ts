@@ -3,15 +3,15 @@ import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { afterAll } from 'vitest';
 import { temporalExecutable } from '../../infra/temporal-binaries.ts';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.ts';
+import { onCleanup } from './cleanup.ts';
 
 /** One time-skipping test server per test file, torn down after it. */
 export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   const executable = temporalExecutable('test-server');
   const env = await TestWorkflowEnvironment.createTimeSkipping(executable ? { server: { executable } } : {});
-  afterAll(() => env.teardown());
+  onCleanup(() => env.teardown());
   // The test server takes no search-attribute option at start; register the service's here.
   await env.connection.operatorService.addSearchAttributes({
     namespace: 'default',

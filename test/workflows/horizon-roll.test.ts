@@ -1,7 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { availabilityActivities } from '../../activities/availability.ts';
 import { createActivities } from '../../activities/index.ts';
 import { rollZone } from '../../db/availability.ts';
@@ -20,6 +20,7 @@ import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { activityDeps } from '../support/worker.ts';
+import { onCleanup } from '../support/cleanup.ts';
 
 // The daily horizon roll on the time-skipping server against a real Postgres: months pass in
 // seconds, so the roll is seen across daylight-saving changes and across the date line.
@@ -50,7 +51,7 @@ beforeAll(async () => {
     activities: createActivities(activityDeps(orm, { client: env.client, taskQueue })),
   });
   const running = worker.run();
-  afterAll(async () => {
+  onCleanup(async () => {
     worker.shutdown();
     await running;
   });

@@ -4,7 +4,7 @@ import { Client, type WorkflowHandle } from '@temporalio/client';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { JITTER_FRACTION, NOMINAL_DELAYS_MS, RETRY_SPAN_MS, STEADY_DELAY_MS } from '../../domain/webhooks/retry-schedule.ts';
@@ -18,6 +18,7 @@ import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { activityDeps } from '../support/worker.ts';
+import { onCleanup } from '../support/cleanup.ts';
 
 // Deliveries on the time-skipping server: the 3-day schedule passes in seconds, against a real
 // HTTPS receiver, a real Postgres and a real SMTP receiver.
@@ -53,7 +54,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   smtpPort = (smtp.server.address() as AddressInfo).port;
-  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+  onCleanup(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
   api = await startTestApi({
     orm,
     temporal: env.client,
