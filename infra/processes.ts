@@ -5,6 +5,7 @@ import { createApp } from '../api/app.ts';
 import { listen } from '../api/server.ts';
 import { dropExpiredEvents } from '../db/catalogue/reads.ts';
 import { dropPastWindows } from '../db/counters.ts';
+import { dropExpiredDeliveries } from '../db/webhooks.ts';
 import { openDatabase } from '../db/orm.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
 import type { Logger } from './logger.ts';
@@ -39,6 +40,7 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
   const sweep = setInterval(() => {
     void dropPastWindows(orm.em.fork(), clock.now()).catch(() => undefined);
     void dropExpiredEvents(orm.em.fork(), clock.now()).catch(() => undefined);
+    void dropExpiredDeliveries(orm.em.fork(), clock.now()).catch(() => undefined);
   }, 60_000);
   sweep.unref();
   return {

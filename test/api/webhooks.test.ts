@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setWebhooksSuspended } from '../../admin/channels.ts';
+import { dropExpiredDeliveries } from '../../db/webhooks.ts';
 import { loadConfig } from '../../api/config.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
@@ -172,6 +173,21 @@ test('operators can suspend a channel\'s webhooks: no registration, no enabling,
   expectProblem(await call(key.key, 'POST', `/webhooks/${endpoint.id}/enable`), 409, 'webhooks_suspended_by_platform');
   await setWebhooksSuspended(ctx, channel.name, false);
   expect((await call(key.key, 'POST', `/webhooks/${endpoint.id}/enable`)).json).toMatchObject({ status: 'active' });
+});
+
+test('deliveries are kept 35 days', async () => {
+  const key = await hooksKey();
+  const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/kept`, events: ['property.*'] });
+  const now = clock.now();
+  for (const [id, age] of [['dlv_0aaaaaaaaaaaaaaaaaaaaaaaa1', 34], ['dlv_0aaaaaaaaaaaaaaaaaaaaaaaa2', 36]] as const) {
+    await orm.em.fork().execute(
+      `insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, state, attempts, created_at) values (?, ?, ?, 'property.updated', '{}', 'delivered', 1, ?)`,
+      [id, endpoint.id, `evt_${id.slice(4)}`, new Date(now.getTime() - age * 86_400_000)],
+    );
+  }
+  await dropExpiredDeliveries(orm.em.fork(), now);
+  const kept = (await call(key, 'GET', `/webhooks/${endpoint.id}/deliveries`)).json.data.map((d: { id: string }) => d.id);
+  expect(kept).toEqual(['dlv_0aaaaaaaaaaaaaaaaaaaaaaaa1']);
 });
 
 test('production refuses the local-receiver settings', () => {
