@@ -81,12 +81,13 @@ export function webhookActivities(deps: ActivityDeps) {
             // An endpoint gets the events of changes made after it was registered.
             if (occurredAt < Math.floor(Date.parse(endpoint.created_at) / 1000) * 1000) continue;
             if (!matchesAnyEventPattern(endpoint.events, event.type)) continue;
-            await em.execute(
+            // A retried dispatch finds the delivery it made before and gets its id back.
+            const [delivery] = await em.execute<{ id: string }[]>(
               `insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, state, attempts, created_at)
-               values (?, ?, ?, ?, ?, 'pending', 0, ?) on conflict (endpoint_id, event_id) do nothing`,
+               values (?, ?, ?, ?, ?, 'pending', 0, ?)
+               on conflict (endpoint_id, event_id) do update set event_id = excluded.event_id returning id`,
               [newExternalId('delivery', clock.now().getTime()), endpoint.id, event.id, event.type, body, clock.now()],
             );
-            const [delivery] = await em.execute<{ id: string }[]>('select id from webhook_delivery where endpoint_id = ? and event_id = ?', [endpoint.id, event.id]);
             const input: DeliveryInput = { deliveryId: delivery!.id, endpointId: endpoint.id, eventId: event.id, eventType: event.type, channel: channel.name };
             await temporal.workflow.start('webhookDelivery', {
               workflowId: workflowIds.webhookDelivery(endpoint.id, event.id),

@@ -44,6 +44,11 @@ export function secretContext(endpointId: string): string {
   return `webhook_endpoint:${endpointId}`;
 }
 
+/** Whether a rotated-out secret still signs beside the current one. */
+function previousSecretLive(endpoint: EndpointRow, now: Date): boolean {
+  return endpoint.previous_secret !== null && endpoint.previous_secret_expires_at !== null && Date.parse(endpoint.previous_secret_expires_at) > now.getTime();
+}
+
 /**
  * The secrets that sign now: the current one, and the previous one until it expires. Order: the
  * current first.
@@ -51,14 +56,13 @@ export function secretContext(endpointId: string): string {
 export function liveSecrets(endpoint: EndpointRow, box: SecretBox, now: Date): string[] {
   const context = secretContext(endpoint.id);
   const secrets = endpoint.secret ? [box.open(endpoint.secret, context)] : [];
-  const previousLive = endpoint.previous_secret && endpoint.previous_secret_expires_at && Date.parse(endpoint.previous_secret_expires_at) > now.getTime();
-  if (previousLive) secrets.push(box.open(endpoint.previous_secret!, context));
+  if (previousSecretLive(endpoint, now)) secrets.push(box.open(endpoint.previous_secret!, context));
   return secrets;
 }
 
 /** The endpoint as the channel sees it; `secret` only when just created or rotated. */
 export function endpointRecord(endpoint: EndpointRow, now: Date, secret?: string): Record<string, unknown> {
-  const previousLive = endpoint.previous_secret !== null && endpoint.previous_secret_expires_at !== null && Date.parse(endpoint.previous_secret_expires_at) > now.getTime();
+  const previousLive = previousSecretLive(endpoint, now);
   return {
     id: endpoint.id,
     url: endpoint.url,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { writeTransaction } from '../../db/sql.ts';
+import { pgArray, writeTransaction } from '../../db/sql.ts';
 import { deliveryRecord, endpointRecord, findEndpoint, listEndpoints, secretContext, type DeliveryRow, type EndpointRow } from '../../db/webhooks.ts';
-import { newExternalId } from '../../domain/catalogue/ids.ts';
+import { isExternalId, newExternalId } from '../../domain/catalogue/ids.ts';
 import { decodeCursor, encodeCursor, hashQuery, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { isValidEventPattern, MAX_EVENT_PATTERNS, PING_EVENT_TYPE, scopesForPatterns } from '../../domain/events.ts';
 import { missingScopes } from '../../domain/scopes.ts';
@@ -9,7 +9,7 @@ import { toInstant } from '../../domain/time.ts';
 import { generateWebhookSecret } from '../../domain/webhooks/signing.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
 import { webhookSecretBox } from '../../infra/secret-box.ts';
-import { createWebhookSender, outcomeOf } from '../../infra/webhook-sender.ts';
+import { createWebhookSender, outcomeOf, type WebhookSender } from '../../infra/webhook-sender.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { SA_CHANNEL, SA_ENDPOINT } from '../../workflows/search-attributes.ts';
 import type { AppDeps, Caller } from '../context.ts';
@@ -84,12 +84,19 @@ const CreateBody = z
 
 const RotateBody = z.object({ expire_immediately: z.boolean().optional() }).strict();
 
-function sender(deps: AppDeps) {
-  return createWebhookSender({ secrets: deps.secrets, clock: deps.clock, settings: deps.config.webhooks });
+/** One sender per app: it reads the optional extra CA file once, not on every ping. */
+const senders = new WeakMap<AppDeps, WebhookSender>();
+function sender(deps: AppDeps): WebhookSender {
+  let found = senders.get(deps);
+  if (!found) {
+    found = createWebhookSender({ secrets: deps.secrets, clock: deps.clock, settings: deps.config.webhooks });
+    senders.set(deps, found);
+  }
+  return found;
 }
 
 async function endpointOf(deps: AppDeps, caller: Caller, id: string, lock = false) {
-  const found = /^whk_[0-9a-z]{26}$/.test(id) ? await findEndpoint(deps.orm.em.fork(), caller.channel.id, id, { lock }) : null;
+  const found = isExternalId('webhook', id) ? await findEndpoint(deps.orm.em.fork(), caller.channel.id, id, { lock }) : null;
   if (!found) throw new ProblemError('not_found');
   return found;
 }
@@ -147,7 +154,7 @@ export const createWebhook = defineOperation({
       await tx.execute(
         `insert into webhook_endpoint (id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret, previous_secret_expires_at, secret_generation, created_at, updated_at, deleted_at)
          values (?, ?, ?, ?::text[], ?, 'active', null, ?, null, null, 1, ?, ?, null)`,
-        [id, caller.channel.id, url, `{${body.events.map((e) => `"${e}"`).join(',')}}`, body.description ?? null, webhookSecretBox(deps.secrets.server).seal(secret, secretContext(id)), now, now],
+        [id, caller.channel.id, url, pgArray(body.events), body.description ?? null, webhookSecretBox(deps.secrets.server).seal(secret, secretContext(id)), now, now],
       );
       // The dispatcher starts this channel at the end of its log: nothing before registration is sent.
       await tx.execute(

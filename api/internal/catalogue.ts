@@ -336,7 +336,7 @@ export const getDistribution = defineOperation({
   },
 });
 
-export const putAvailability = defineOperation({
+export const postAvailability = defineOperation({
   operationId: 'postAvailability', method: 'post', path: '/availability', summary: 'Bulk availability and price updates',
   description: 'Up to 1,000 updates, each a property, a range of nights `[from, to)` and the fields to set on those nights (rates per rate plan key). Applied together in one transaction; nights outside a property\'s horizon are ignored. Each property\'s changed nights are announced to every channel that sees it as one `availability.updated` event per contiguous range.',
   tags, scopes: null, body: AvailabilityBatch, responses: { 200: { description: 'What changed, per property' } }, problems: ['invalid_parameters', 'platform_token_invalid'],
@@ -373,5 +373,5 @@ export const internalOperations = [
   putLocation, getLocation, deleteLocation,
   putProperty, getSourceProperty, deleteProperty,
   putDistribution, getDistribution,
-  putAvailability,
+  postAvailability,
 ] as Operation[];

@@ -263,9 +263,9 @@ class ChannelWriter {
 
   /** Stores the body when it differs from the channel's, with a new version and its event. */
   private async write(kind: ViewKind, internalId: string, view: ViewRow | undefined, body: ProjectedBody, locationId: string | null, ownerId: string | null): Promise<void> {
-    if (view && view.status === body.status && canonicalJson(view.body) === canonicalJson(body) && view.location_id === locationId && view.owner_id === ownerId) return;
     const visibleChange = !view || view.status !== body.status || canonicalJson(view.body) !== canonicalJson(body);
     if (!visibleChange) {
+      if (view.location_id === locationId && view.owner_id === ownerId) return;
       // Only the remembered location or owner moved (never without a body change in practice).
       await this.tx.execute('update channel_resource set location_id = ?, owner_id = ? where channel_id = ? and kind = ? and internal_id = ?', [locationId, ownerId, this.channelId, kind, internalId]);
       return;

@@ -109,12 +109,6 @@ export async function listEvents(em: EntityManager, channel: { id: string; name:
   };
 }
 
-/** The channel's last event position: where a reader with nothing newer stands. */
-export async function lastEventPosition(em: EntityManager, channelId: string): Promise<number> {
-  const [row] = await em.execute<{ last_position: string }[]>('select last_position from channel_log where channel_id = ?', [channelId]);
-  return Number(row?.last_position ?? 0);
-}
-
 /**
  * Events are kept 35 days; they are dropped a day later, so a cursor that is still valid (it ages
  * with the oldest event it has to read) never points past a dropped event.

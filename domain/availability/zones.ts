@@ -1,3 +1,4 @@
+import { localDate } from '../time.ts';
 import { addDays } from './nights.ts';
 
 /**
@@ -16,21 +17,19 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Wall-clock fields of an instant in a zone. */
-function wallClock(instant: number, zone: string): { date: string; ms: number } {
+/** The zone's wall-clock time of an instant, read as if it were UTC, in ms. */
+function wallClockMs(instant: number, zone: string): number {
   const parts = Object.fromEntries(formatter(zone).formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
-  const date = `${parts.year}-${parts.month}-${parts.day}`;
-  const ms = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  return { date, ms };
+  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
 }
 
 export function zonedDate(instant: number, zone: string): string {
-  return wallClock(instant, zone).date;
+  return localDate(new Date(instant), zone);
 }
 
 /** Offset of the zone from UTC at an instant, in ms (east positive). */
 function offsetAt(instant: number, zone: string): number {
-  return wallClock(instant, zone).ms - Math.floor(instant / 1000) * 1000;
+  return wallClockMs(instant, zone) - Math.floor(instant / 1000) * 1000;
 }
 
 /**
