@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
+// `SVC_SELF_CHECK=1` runs only the files under test/self-check/, which must fail:
+// scripts/check-test-failures.sh proves with them that a failure makes vitest exit non-zero.
+const selfCheck = process.env.SVC_SELF_CHECK === '1';
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -7,11 +11,11 @@ export default defineConfig({
     // Two workers match the two cores of the machines this runs on.
     maxWorkers: 2,
     projects: [
-      { test: { name: 'unit', include: ['test/domain/**/*.test.ts'] } },
+      { test: { name: 'unit', include: selfCheck ? ['test/self-check/*.unit.ts'] : ['test/domain/**/*.test.ts'] } },
       {
         test: {
           name: 'integration',
-          include: ['test/**/*.test.ts'],
+          include: selfCheck ? ['test/self-check/*.integration.ts'] : ['test/**/*.test.ts'],
           exclude: ['test/domain/**'],
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/cleanup.ts'],

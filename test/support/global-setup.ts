@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
 import { createScratchDatabase } from '../../db/scratch.ts';
 import { openDatabase } from '../../db/orm.ts';
-import { startEmbeddedPostgres } from '../../infra/embedded-postgres.ts';
 import { startDevServer } from '../../infra/embedded-temporal.ts';
 
 declare module 'vitest' {
@@ -27,7 +29,7 @@ export default async function setup(project: TestProject) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-test-pg-'));
     // Run as root, the cluster belongs to a `postgres` system user, which must traverse this directory.
     await chmod(dir, 0o755);
-    const pg = await startEmbeddedPostgres(dir);
+    const pg = await startPostgresChild(dir);
     serverUrl = pg.serverUrl;
     stops.push(async () => {
       await pg.stop();
@@ -46,7 +48,28 @@ export default async function setup(project: TestProject) {
   project.provide('templateDatabase', new URL(template.url).pathname.slice(1));
   project.provide('temporalAddress', temporal.address);
 
+  // A teardown that fails fails the run: every step still runs, then the failures are thrown.
   return async () => {
-    for (const stop of stops) await stop().catch((error: unknown) => console.error('teardown', error));
+    const failures: unknown[] = [];
+    for (const stop of stops) await stop().catch((error: unknown) => failures.push(error));
+    if (failures.length > 0) throw new AggregateError(failures, 'global teardown failed');
+  };
+}
+
+/** The embedded PostgreSQL in a child process (test/support/postgres-child.ts says why). */
+async function startPostgresChild(dir: string): Promise<{ serverUrl: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'postgres-child.ts'), dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = once(child, 'exit');
+  const lines = createInterface({ input: child.stdout });
+  const first = await Promise.race([once(lines, 'line'), exited.then(([code]) => Promise.reject(new Error(`embedded PostgreSQL exited with ${String(code)}`)))]);
+  lines.close();
+  const { serverUrl } = JSON.parse(String(first[0])) as { serverUrl: string };
+  return {
+    serverUrl,
+    stop: async () => {
+      child.stdin.end();
+      const [code] = await exited;
+      if (code !== 0) throw new Error(`embedded PostgreSQL stopped with ${String(code)}`);
+    },
   };
 }
