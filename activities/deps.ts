@@ -1,18 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Client } from '@temporalio/client';
 import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../infra/logger.ts';
 import type { Mailer } from '../infra/mailer.ts';
 import type { WebhookSender } from '../infra/webhook-sender.ts';
+import type { WorkflowClient } from '../services/workflow-client.ts';
 
 export interface ActivityDeps {
   orm: MikroORM;
   clock: Clock;
   log: Logger;
-  /** The client activities start and cancel workflows with (the dispatcher, endpoint suspension). */
-  temporal: () => Promise<Client>;
-  /** The task queue the worker serves; workflows started by activities go to it. */
-  taskQueue: string;
+  /** Starts and cancels workflows (deliveries from the dispatcher, cancellations on suspension). */
+  workflows: WorkflowClient;
   webhookSender: WebhookSender;
   mailer: Mailer;
 }

@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { EventRow } from '../db/catalogue/reads.ts';
 import { endpointById, type DeliveryRow, type EndpointRow } from '../db/webhooks.ts';
 import { newExternalId } from '../domain/catalogue/ids.ts';
@@ -6,8 +5,6 @@ import { matchesAnyEventPattern } from '../domain/events.ts';
 import { toInstant } from '../domain/time.ts';
 import { suspensionMail } from '../infra/mailer.ts';
 import { outcomeOf } from '../infra/webhook-sender.ts';
-import { workflowIds } from '../workflows/ids.ts';
-import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_STATE } from '../workflows/search-attributes.ts';
 import type { ActivityDeps } from './deps.ts';
 
 /** Events turned into deliveries per channel and call; the dispatcher calls again while there are more. */
@@ -35,14 +32,7 @@ export function webhookActivities(deps: ActivityDeps) {
         where endpoint_id = ? and state = 'pending' and id <> ? returning id, event_id`,
       [clock.now(), endpointId, except ?? ''],
     );
-    const temporal = await deps.temporal();
-    for (const delivery of pending) {
-      try {
-        await temporal.workflow.getHandle(workflowIds.webhookDelivery(endpointId, delivery.event_id)).cancel();
-      } catch (error) {
-        if (!(error instanceof WorkflowNotFoundError)) throw error;
-      }
-    }
+    await deps.workflows.cancelWebhookDeliveries(pending.map((delivery) => ({ endpointId, eventId: delivery.event_id })));
     return pending.length;
   }
 
@@ -55,7 +45,6 @@ export function webhookActivities(deps: ActivityDeps) {
      */
     async dispatchEvents(): Promise<{ started: number; more: boolean }> {
       const em = orm.em.fork();
-      const temporal = await deps.temporal();
       const channels = await em.execute<{ channel_id: string; position: string; name: string; status: string }[]>(
         `select p.channel_id, p.position, c.name, case when c.webhooks_suspended_at is null then c.status else 'webhooks_suspended' end as status
            from dispatch_progress p join channel c on c.id = p.channel_id order by p.channel_id`,
@@ -89,22 +78,7 @@ export function webhookActivities(deps: ActivityDeps) {
               [newExternalId('delivery', clock.now().getTime()), endpoint.id, event.id, event.type, body, clock.now()],
             );
             const input: DeliveryInput = { deliveryId: delivery!.id, endpointId: endpoint.id, eventId: event.id, eventType: event.type, channel: channel.name };
-            await temporal.workflow.start('webhookDelivery', {
-              workflowId: workflowIds.webhookDelivery(endpoint.id, event.id),
-              taskQueue: deps.taskQueue,
-              args: [input],
-              workflowIdConflictPolicy: 'USE_EXISTING',
-              workflowIdReusePolicy: 'REJECT_DUPLICATE',
-              typedSearchAttributes: [
-                { key: SA_CHANNEL, value: channel.name },
-                { key: SA_ENDPOINT, value: endpoint.id },
-                { key: SA_EVENT_TYPE, value: event.type },
-                { key: SA_STATE, value: 'pending' },
-              ],
-            }).catch((error: unknown) => {
-              // A finished delivery of the same (endpoint, event) is not started again.
-              if ((error as { name?: string }).name !== 'WorkflowExecutionAlreadyStartedError') throw error;
-            });
+            await deps.workflows.startWebhookDelivery(input);
             started += 1;
           }
         }

@@ -1,14 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Client } from '@temporalio/client';
-import type { Clock } from '../domain/clock.ts';
-import type { ServiceEnvironment } from '../domain/api-keys.ts';
-import type { ServiceSecrets } from '../infra/secrets.ts';
+import type { ServiceDeps } from '../services/deps.ts';
 
-export interface AdminContext {
-  orm: MikroORM;
-  temporal: () => Promise<Client>;
-  clock: Clock;
-  environment: ServiceEnvironment;
-  taskQueue: string;
-  secrets: ServiceSecrets;
-}
+/** The CLI's commands run on the services' own dependencies (app/admin-context.ts builds them). */
+export type AdminContext = ServiceDeps;

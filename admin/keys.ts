@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import { hashApiKey } from '../db/api-keys.ts';
@@ -7,8 +6,6 @@ import { ApiKeySchema, ChannelSchema, type ApiKey } from '../db/entities/index.t
 import { generateApiKey } from '../domain/api-keys.ts';
 import { GRANTABLE_SCOPES, isScope, type Scope } from '../domain/scopes.ts';
 import { toInstant } from '../domain/time.ts';
-import { apiKeyRevokedSignal } from '../workflows/definitions.ts';
-import { workflowIds } from '../workflows/ids.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError } from './errors.ts';
 
@@ -57,30 +54,26 @@ export async function issueKey(ctx: AdminContext, input: z.input<typeof IssueKey
   const now = ctx.clock.now();
   const expiresAt = parsed.data.expiresAt ? new Date(parsed.data.expiresAt) : null;
   if (expiresAt && expiresAt <= now) throw new AdminError('expires-at is in the past');
-  const temporal = await ctx.temporal();
-  const secret = generateApiKey(ctx.environment);
+  const environment = ctx.config.environment;
+  const secret = generateApiKey(environment);
   const id = `key_${ulid().toLowerCase()}`;
   await ctx.orm.em.fork().transactional(async (em) => {
     const channel = await em.findOne(ChannelSchema, { name: parsed.data.channel }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!channel) throw new AdminError(`no channel named "${parsed.data.channel}"`);
     const live = await em.count(ApiKeySchema, {
       channel,
-      environment: ctx.environment,
+      environment,
       revokedAt: null,
       expiredAt: null,
       $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
     });
-    if (live >= MAX_LIVE_KEYS) throw new AdminError(`channel "${channel.name}" already holds ${MAX_LIVE_KEYS} keys in ${ctx.environment}; revoke one first`);
+    if (live >= MAX_LIVE_KEYS) throw new AdminError(`channel "${channel.name}" already holds ${MAX_LIVE_KEYS} keys in ${environment}; revoke one first`);
     em.create(ApiKeySchema, {
-      id, channel, environment: ctx.environment, secretHash: hashApiKey(secret), last4: secret.slice(-4), scopes: parsed.data.scopes,
+      id, channel, environment, secretHash: hashApiKey(secret), last4: secret.slice(-4), scopes: parsed.data.scopes,
       createdAt: now, expiresAt, expiredAt: null, revokedAt: null, lastUsedAt: null,
     });
     await em.flush();
-    await temporal.workflow.start('apiKeyLifecycle', {
-      workflowId: workflowIds.apiKeyLifecycle(id),
-      taskQueue: ctx.taskQueue,
-      args: [{ keyId: id, expiresAt: expiresAt ? expiresAt.toISOString() : null }],
-    });
+    await ctx.workflows.startApiKeyLifecycle({ keyId: id, expiresAt: expiresAt ? expiresAt.toISOString() : null });
   });
   return { key: secret, id, last4: secret.slice(-4), expires_at: expiresAt ? toInstant(expiresAt) : null };
 }
@@ -92,13 +85,8 @@ export async function revokeKey(ctx: AdminContext, keyId: string) {
   if (!key) throw new AdminError(`no key with id "${keyId}"`);
   key.revokedAt ??= ctx.clock.now();
   await em.flush();
-  const temporal = await ctx.temporal();
-  try {
-    await temporal.workflow.getHandle(workflowIds.apiKeyLifecycle(keyId)).signal(apiKeyRevokedSignal);
-  } catch (error) {
-    // An expired key's workflow has already ended; revocation still stands.
-    if (!(error instanceof WorkflowNotFoundError)) throw error;
-  }
+  // An expired key's workflow has already ended; revocation still stands.
+  await ctx.workflows.signalApiKeyRevoked(keyId);
   return keyDocument(key, ctx.clock.now());
 }
 

@@ -1,9 +1,7 @@
-import { loadConfig } from '../api/config.ts';
 import type { AppDeps } from '../api/context.ts';
 import { internalOperations } from '../api/internal/catalogue.ts';
 import { invokeOperation } from '../api/interface-router.ts';
 import { ProblemError } from '../api/problem.ts';
-import { createLogger } from '../infra/logger.ts';
 import { localDate } from '../domain/time.ts';
 import { createChannel } from './channels.ts';
 import type { AdminContext } from './context.ts';
@@ -38,8 +36,7 @@ export async function seedDemo(ctx: AdminContext) {
   const today = localDate(anchor?.created_at ? new Date(anchor.created_at) : ctx.clock.now(), ANCHOR_ZONE);
   const writes = demoCatalogue(DEMO_CHANNELS, today);
 
-  const config = loadConfig();
-  const deps = { orm: ctx.orm, clock: ctx.clock, secrets: ctx.secrets, config, log: createLogger('silent') } as unknown as AppDeps;
+  const deps: AppDeps = ctx;
   const eventsBefore = await count(ctx, 'select count(*) as n from event');
   const written: Record<string, string[]> = { organizations: [], owners: [], locations: [], properties: [] };
   const distribution: Record<string, string[]> = {};

@@ -1,20 +1,9 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Client } from '@temporalio/client';
 import type { Response } from 'express';
-import type { Clock } from '../domain/clock.ts';
-import type { Logger } from '../infra/logger.ts';
-import type { ServiceSecrets } from '../infra/secrets.ts';
-import type { ServiceConfig } from './config.ts';
 import type { ApiKey, Channel } from '../db/entities/index.ts';
+import type { ServiceDeps } from '../services/deps.ts';
 
-export interface AppDeps {
-  orm: MikroORM;
-  temporal: Client;
-  config: ServiceConfig;
-  clock: Clock;
-  log: Logger;
-  secrets: ServiceSecrets;
-}
+/** The API is built over the services' dependencies and adds nothing of its own. */
+export type AppDeps = ServiceDeps;
 
 export interface Caller {
   channel: Channel;

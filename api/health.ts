@@ -14,7 +14,7 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T> {
 }
 
 /** 200 when Postgres and Temporal both answer, 503 naming the one that does not. */
-export function health({ orm, temporal }: AppDeps): RequestHandler {
+export function health({ orm, workflows }: AppDeps): RequestHandler {
   return async (_req, res) => {
     const check = async (work: () => Promise<unknown>) => {
       try {
@@ -26,7 +26,7 @@ export function health({ orm, temporal }: AppDeps): RequestHandler {
     };
     const [postgres, temporalState] = await Promise.all([
       check(() => orm.em.getConnection().execute('select 1')),
-      check(() => temporal.workflowService.getSystemInfo({})),
+      check(() => workflows.ping()),
     ]);
     const ok = postgres === 'ok' && temporalState === 'ok';
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks: { postgres, temporal: temporalState } });

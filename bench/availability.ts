@@ -18,7 +18,7 @@ import { createChannel } from '../admin/channels.ts';
 import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
 import { issueKey } from '../admin/keys.ts';
 import { createApp } from '../api/app.ts';
-import { loadConfig } from '../api/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { internalOperations } from '../api/internal/catalogue.ts';
 import { invokeOperation } from '../api/interface-router.ts';
 import { listen } from '../api/server.ts';
@@ -29,9 +29,11 @@ import { systemClock } from '../domain/clock.ts';
 import { localDate } from '../domain/time.ts';
 import { startDevServer } from '../infra/embedded-temporal.ts';
 import { createLogger } from '../infra/logger.ts';
-import { connectTemporalClient } from '../infra/processes.ts';
+import { connectTemporalClient } from '../infra/temporal.ts';
+import { serviceDeps } from '../services/deps.ts';
 import { loadSecrets } from '../infra/secrets.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
+import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 10_000);
 const LIMIT = Number(process.env.BENCH_LIMIT ?? 500);
@@ -84,15 +86,15 @@ function yearOfPrices(property: string, today: string, end: string, units: numbe
 }
 
 const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
-const temporal = await startDevServer({});
+const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
 const client = await connectTemporalClient(temporal.address, 'default');
 const orm = await openDatabase(scratch.url);
 const sql = new pg.Client({ connectionString: scratch.url });
 await sql.connect();
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATA_DIR: os.tmpdir() + '/svc-bench', SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij' });
 const secrets = await loadSecrets(config);
-const deps = { orm, temporal: client.client, config, clock: systemClock, log: createLogger('silent'), secrets };
-const ctx = { orm, temporal: () => Promise.resolve(client.client), clock: systemClock, environment: 'sandbox' as const, taskQueue: 'bench', secrets };
+const deps = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log: createLogger('silent'), secrets });
+const ctx = deps;
 
 try {
   // --- Setup: one property through the platform operations ---------------------------------

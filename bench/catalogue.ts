@@ -11,7 +11,7 @@ import https from 'node:https';
 import os from 'node:os';
 import { createChannel } from '../admin/channels.ts';
 import { issueKey } from '../admin/keys.ts';
-import { loadConfig } from '../api/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { createApp } from '../api/app.ts';
 import { internalOperations } from '../api/internal/catalogue.ts';
 import { invokeOperation } from '../api/interface-router.ts';
@@ -21,10 +21,12 @@ import { createScratchDatabase } from '../db/scratch.ts';
 import { systemClock } from '../domain/clock.ts';
 import { startDevServer } from '../infra/embedded-temporal.ts';
 import { createLogger } from '../infra/logger.ts';
-import { connectTemporalClient } from '../infra/processes.ts';
+import { connectTemporalClient } from '../infra/temporal.ts';
+import { serviceDeps } from '../services/deps.ts';
 import { loadSecrets } from '../infra/secrets.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
+import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 1000);
 const BASE = '/api/v1/distribution';
@@ -43,13 +45,13 @@ async function timed<T>(samples: number[], work: () => Promise<T>): Promise<T> {
 }
 
 const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
-const temporal = await startDevServer({});
+const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
 const client = await connectTemporalClient(temporal.address, 'default');
 const orm = await openDatabase(scratch.url);
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATA_DIR: os.tmpdir() + '/svc-bench', SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij' });
 const secrets = await loadSecrets(config);
-const deps = { orm, temporal: client.client, config, clock: systemClock, log: createLogger('silent'), secrets };
-const ctx = { orm, temporal: () => Promise.resolve(client.client), clock: systemClock, environment: 'sandbox' as const, taskQueue: 'bench', secrets };
+const deps = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log: createLogger('silent'), secrets });
+const ctx = deps;
 
 try {
   for (const name of [DEMO_CHANNELS.first, DEMO_CHANNELS.second]) await createChannel(ctx, { name, rateLimit: 1_000_000 });

@@ -14,7 +14,7 @@ import { generate } from 'selfsigned';
 import { createChannel } from '../admin/channels.ts';
 import { issueKey } from '../admin/keys.ts';
 import { createApp } from '../api/app.ts';
-import { loadConfig } from '../api/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { listen } from '../api/server.ts';
 import { openDatabase } from '../db/orm.ts';
 import { createScratchDatabase } from '../db/scratch.ts';
@@ -22,11 +22,13 @@ import { systemClock } from '../domain/clock.ts';
 import { startDevServer } from '../infra/embedded-temporal.ts';
 import { createLogger } from '../infra/logger.ts';
 import { createMailer } from '../infra/mailer.ts';
-import { connectTemporalClient } from '../infra/processes.ts';
+import { connectTemporalClient } from '../infra/temporal.ts';
+import { serviceDeps } from '../services/deps.ts';
 import { loadSecrets } from '../infra/secrets.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { createWebhookSender } from '../infra/webhook-sender.ts';
-import { createWorker } from '../infra/worker.ts';
+import { createWorker } from '../app/worker.ts';
+import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 50);
 const TASK_QUEUE = 'bench-webhooks';
@@ -53,7 +55,7 @@ await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `https://localhost:${(receiver.address() as AddressInfo).port}/hooks`;
 
 const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
-const temporal = await startDevServer({});
+const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
 const client = await connectTemporalClient(temporal.address, 'default');
 const orm = await openDatabase(scratch.url);
 const config = loadConfig({
@@ -67,6 +69,7 @@ const config = loadConfig({
 });
 const secrets = await loadSecrets(config);
 const log = createLogger('silent');
+const deps = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log, secrets });
 const connection = await NativeConnection.connect({ address: temporal.address });
 const worker = await createWorker({
   connection,
@@ -76,15 +79,14 @@ const worker = await createWorker({
     orm,
     clock: systemClock,
     log,
-    temporal: () => Promise.resolve(client.client),
-    taskQueue: TASK_QUEUE,
+    workflows: deps.workflows,
     webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
     mailer: createMailer(config.mail),
   },
 });
 const running = worker.run();
 const tls = await loadTlsMaterial({ dataDir: config.dataDir });
-const app = createApp({ orm, temporal: client.client, config, clock: systemClock, log, secrets }, { publicOrigin: 'https://bench.test' });
+const app = createApp(deps, { publicOrigin: 'https://bench.test' });
 const server = await listen(app, { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
 const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
 
@@ -111,7 +113,7 @@ function call(method: string, route: string, token: string, body?: unknown): Pro
 const nextRequest = () => new Promise<void>((resolve) => (onRequest = resolve));
 
 try {
-  const ctx = { orm, temporal: () => Promise.resolve(client.client), clock: systemClock, environment: 'sandbox' as const, taskQueue: TASK_QUEUE, secrets };
+  const ctx = deps;
   await createChannel(ctx, { name: 'bench-channel', rateLimit: 1_000_000 });
   const key = (await issueKey(ctx, { channel: 'bench-channel', scopes: 'read:catalog,manage:webhooks' })).key;
   const created = await call('POST', '/api/v1/distribution/webhooks', key, { url: receiverUrl, events: ['property.*'] });

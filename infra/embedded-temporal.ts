@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
+import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common/lib/search-attributes.js';
 import { temporalExecutable } from './temporal-binaries.ts';
 
 export const EMBEDDED_TEMPORAL_PORT = Number(process.env.EMBEDDED_TEMPORAL_PORT ?? 7233);
@@ -16,9 +16,9 @@ export interface RunningTemporal {
 
 /**
  * The Temporal dev server (`temporal server start-dev`), persisting to `dataDir` when given, with
- * the service's search attributes registered.
+ * the given search attributes registered (the service's, from workflows/search-attributes.ts).
  */
-export async function startDevServer(options: { dataDir?: string; port?: number; ui?: boolean; uiPort?: number } = {}): Promise<RunningTemporal> {
+export async function startDevServer(options: { searchAttributes: SearchAttributeKey<SearchAttributeType>[]; dataDir?: string; port?: number; ui?: boolean; uiPort?: number }): Promise<RunningTemporal> {
   let dbFilename: string | undefined;
   if (options.dataDir) {
     await mkdir(options.dataDir, { recursive: true });
@@ -35,7 +35,7 @@ export async function startDevServer(options: { dataDir?: string; port?: number;
       ...(options.port !== undefined ? { port: options.port } : {}),
       ui,
       ...(ui ? { uiPort } : {}),
-      searchAttributes: SEARCH_ATTRIBUTES,
+      searchAttributes: options.searchAttributes,
       extraArgs: ['--log-level', 'error'],
     },
   });

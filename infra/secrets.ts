@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ServiceConfig } from '../api/config.ts';
 
 export interface ServiceSecrets {
   /** Keys cursor tags and approximate points; the same in every process of a deployment. */
@@ -20,7 +19,7 @@ export function sha256(text: string): Uint8Array {
  * development setup), a random value generated once into DATA_DIR/secrets (mode 0600) and shared
  * by the API, the worker and the CLI through that directory.
  */
-export async function loadSecrets(config: Pick<ServiceConfig, 'dataDir' | 'serverSecret' | 'platformToken'>): Promise<ServiceSecrets> {
+export async function loadSecrets(config: { dataDir: string; serverSecret: string | undefined; platformToken: string | undefined }): Promise<ServiceSecrets> {
   const server = config.serverSecret ?? (await generatedOnce(config.dataDir, 'server-secret', () => randomBytes(32).toString('base64url')));
   const token = config.platformToken ?? (await generatedOnce(config.dataDir, 'platform-token', () => `svc_platform_${randomBytes(32).toString('base64url')}`));
   return { server: new TextEncoder().encode(server), platformTokenHash: sha256(token) };

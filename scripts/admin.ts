@@ -3,7 +3,7 @@
  * a refusal prints one line on stderr and exits 2, having changed nothing.
  */
 import { channelCommands } from '../admin/cli-channel.ts';
-import { openAdminContext } from '../admin/open.ts';
+import { openAdminContext } from '../app/admin-context.ts';
 import { AdminError } from '../admin/errors.ts';
 import { keyCommands } from '../admin/cli-key.ts';
 import { seedDemo } from '../admin/seed.ts';

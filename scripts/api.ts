@@ -1,7 +1,7 @@
 /** `npm run start:api`: the API alone, against the configured Postgres and Temporal (production). */
-import { loadConfig } from '../api/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { createLogger } from '../infra/logger.ts';
-import { startApiProcess } from '../infra/processes.ts';
+import { startApiProcess } from '../app/processes.ts';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel, { process: 'api' });

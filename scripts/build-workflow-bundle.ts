@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOW_BUNDLE_PATH, WORKFLOWS_PATH } from '../infra/worker.ts';
+import { WORKFLOW_BUNDLE_PATH, WORKFLOWS_PATH } from '../app/worker.ts';
 
 const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
 await mkdir(path.dirname(WORKFLOW_BUNDLE_PATH), { recursive: true });

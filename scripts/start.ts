@@ -3,10 +3,10 @@
  * DATABASE_URL / TEMPORAL_ADDRESS name real ones. Ctrl-C stops everything it started.
  */
 import path from 'node:path';
-import { loadConfig } from '../api/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { createLogger } from '../infra/logger.ts';
-import { startApiProcess, startWorkerProcess } from '../infra/processes.ts';
-import { resolveServices, writeRuntimeFile } from '../infra/services.ts';
+import { startApiProcess, startWorkerProcess } from '../app/processes.ts';
+import { resolveServices, writeRuntimeFile } from '../app/servers.ts';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);

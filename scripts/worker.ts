@@ -1,9 +1,9 @@
 /** `npm run start:worker`: the Temporal worker alone, on the prebuilt workflow bundle when there is one. */
 import { existsSync } from 'node:fs';
-import { loadConfig } from '../api/config.ts';
+import { loadConfig } from '../app/config.ts';
 import { createLogger } from '../infra/logger.ts';
-import { startWorkerProcess } from '../infra/processes.ts';
-import { WORKFLOW_BUNDLE_PATH } from '../infra/worker.ts';
+import { startWorkerProcess } from '../app/processes.ts';
+import { WORKFLOW_BUNDLE_PATH } from '../app/worker.ts';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel, { process: 'worker' });

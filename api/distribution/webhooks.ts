@@ -10,8 +10,6 @@ import { generateWebhookSecret } from '../../domain/webhooks/signing.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
 import { webhookSecretBox } from '../../infra/secret-box.ts';
 import { createWebhookSender, outcomeOf, type WebhookSender } from '../../infra/webhook-sender.ts';
-import { workflowIds } from '../../workflows/ids.ts';
-import { SA_CHANNEL, SA_ENDPOINT } from '../../workflows/search-attributes.ts';
 import type { AppDeps, Caller } from '../context.ts';
 import { defineOperation, type Operation } from '../operations.ts';
 import { ProblemError } from '../problem.ts';
@@ -205,7 +203,7 @@ export const deleteWebhook = defineOperation({
       );
     });
     // Their workflows stop now; one that is mid-attempt finds the endpoint deleted and stops anyway.
-    await Promise.all(pending.map((d) => deps.temporal.workflow.getHandle(workflowIds.webhookDelivery(endpoint.id, d.event_id)).cancel().catch(() => undefined)));
+    await deps.workflows.cancelWebhookDeliveries(pending.map((d) => ({ endpointId: endpoint.id, eventId: d.event_id })));
     return { status: 204 };
   },
 });
@@ -257,12 +255,7 @@ export const rotateWebhookSecret = defineOperation({
       return (await findEndpoint(tx, caller.channel.id, endpoint.id))!;
     });
     if (row.previous_secret !== null) {
-      await deps.temporal.workflow.start('webhookSecretRotation', {
-        workflowId: workflowIds.webhookSecretRotation(row.id, row.secret_generation),
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [{ endpointId: row.id, generation: row.secret_generation, overlapMs: SECRET_OVERLAP_MS }],
-        typedSearchAttributes: [{ key: SA_CHANNEL, value: caller.channel.name }, { key: SA_ENDPOINT, value: row.id }],
-      });
+      await deps.workflows.startSecretRotation({ endpointId: row.id, generation: row.secret_generation, overlapMs: SECRET_OVERLAP_MS }, caller.channel.name);
     }
     return { body: endpointRecord(row, now, secret) };
   },

@@ -3,8 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { reproject, type Affected } from '../../db/catalogue/projector.ts';
 import { pgArray, writeTransaction } from '../../db/sql.ts';
-import { notifyDispatcher } from '../../infra/dispatch.ts';
-import { ensureHorizonRollsForZones } from '../../infra/horizon.ts';
+import { ensureHorizonRollsForZones, notifyDispatcher } from '../../services/durable-processes.ts';
 import { canonicalJson } from '../../domain/catalogue/projection.ts';
 import { applyAvailabilityUpdates, syncPropertyAvailability } from '../../db/availability.ts';
 import { AvailabilityBatch } from '../../domain/availability/nights.ts';
@@ -70,8 +69,7 @@ function projectorDeps(deps: AppDeps) {
  */
 async function write<T>(deps: AppDeps, work: (tx: EntityManager) => Promise<T>): Promise<T> {
   const result = await writeTransaction(deps.orm.em, work);
-  // The CLI's in-process seed has no Temporal client; the dispatcher's poll finds its events.
-  if (deps.temporal) notifyDispatcher(deps.temporal, deps.config.temporal.taskQueue, deps.config.webhooks.dispatchPollSeconds, deps.log);
+  notifyDispatcher(deps);
   return result;
 }
 
@@ -193,7 +191,7 @@ export const putLocation = defineOperation({
     const result = await upsertLocation(deps, params.ref, body);
     // A zone that first appears gets its daily horizon roll (best effort; the worker also starts
     // the rolls of every zone in use when it starts).
-    if (deps.temporal && deps.config.horizonRollsFromApi) void ensureHorizonRollsForZones(deps.temporal, deps.config.temporal.taskQueue, [body.timezone], deps.log);
+    if (deps.config.horizonRollsFromApi) void ensureHorizonRollsForZones(deps, [body.timezone]);
     return result;
   },
 });

@@ -8,7 +8,7 @@ import { requestId } from '../../api/middleware/request-id.ts';
 import type { Operation } from '../../api/operations.ts';
 import { ProblemError } from '../../api/problem.ts';
 import { listen } from '../../api/server.ts';
-import { loadConfig } from '../../api/config.ts';
+import { loadConfig } from '../../app/config.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { PROBLEMS, type ProblemCode } from '../../domain/problems.ts';
 import { createLogger } from '../../infra/logger.ts';
@@ -59,7 +59,7 @@ beforeAll(async () => {
   app.set('etag', false);
   app.locals.publicOrigin = 'https://distribution.test';
   app.use(requestId, requireJsonBody, parseJsonBody);
-  app.use('/t', interfaceRouter([...raising, validating, deprecated], { orm, temporal, config, clock: systemClock, log: createLogger('silent'), secrets: adminContext(orm, temporal, systemClock).secrets }));
+  app.use('/t', interfaceRouter([...raising, validating, deprecated], adminContext(orm, temporal, systemClock)));
   app.use(notFound);
   app.use(errorHandler(createLogger('silent')));
   const tls = await loadTlsMaterial({ dataDir: config.dataDir });

@@ -1,11 +1,12 @@
 import type { Express } from 'express';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import { loadConfig } from '../../api/config.ts';
+import { loadConfig } from '../../app/config.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from '../../api/distribution/index.ts';
 import { API_REVISION, describedOperations, openApiDocument, type OperationObject } from '../../api/openapi/document.ts';
 import { GRANTABLE_SCOPES } from '../../domain/scopes.ts';
 import { createLogger } from '../../infra/logger.ts';
+import { serviceDeps } from '../../services/deps.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   ctx = adminContext(orm, temporal, clock);
   api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
   const config = loadConfig({ LOG_LEVEL: 'silent' });
-  app = createApp({ orm, temporal, clock, config, log: createLogger('silent'), secrets: { server: new Uint8Array(32), platformTokenHash: new Uint8Array(32) } }, { publicOrigin: TEST_ORIGIN });
+  app = createApp(serviceDeps({ orm, temporal, clock, config, log: createLogger('silent'), secrets: { server: new Uint8Array(32), platformTokenHash: new Uint8Array(32) } }), { publicOrigin: TEST_ORIGIN });
 });
 
 const described = () =>

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setWebhooksSuspended } from '../../admin/channels.ts';
 import { dropExpiredDeliveries } from '../../db/webhooks.ts';
-import { loadConfig } from '../../api/config.ts';
+import { loadConfig } from '../../app/config.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, expect, inject, test } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { WORKFLOWS_PATH } from '../../infra/worker.ts';
+import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { freshDatabase } from '../support/database.ts';

@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { loadConfig, type ServiceConfig } from '../../api/config.ts';
+import { loadConfig, type ServiceConfig } from '../../app/config.ts';
 import { createApp } from '../../api/app.ts';
 import { listen } from '../../api/server.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { loadSecrets } from '../../infra/secrets.ts';
 import { loadTlsMaterial } from '../../infra/tls.ts';
+import { serviceDeps } from '../../services/deps.ts';
 import { request, type HttpResponse } from './https-client.ts';
 import { onCleanup } from './cleanup.ts';
 
@@ -33,7 +34,7 @@ export async function startTestApi(deps: { orm: MikroORM; temporal: Client; cloc
   const config = loadConfig({ DATA_DIR: await tlsDir, LOG_LEVEL: 'silent', SERVER_SECRET: TEST_SERVER_SECRET, PLATFORM_TOKEN: TEST_PLATFORM_TOKEN, ...deps.env });
   const tls = await loadTlsMaterial({ dataDir: config.dataDir });
   const publicOrigin = 'https://distribution.test';
-  const app = createApp({ orm: deps.orm, temporal: deps.temporal, clock: deps.clock, config, log: createLogger(config.logLevel), secrets: await loadSecrets(config) }, { publicOrigin });
+  const app = createApp(serviceDeps({ orm: deps.orm, temporal: deps.temporal, clock: deps.clock, config, log: createLogger(config.logLevel), secrets: await loadSecrets(config) }), { publicOrigin });
   const listening = await listen(app, { host: '127.0.0.1', port: 0, plainPort: 0, tls, publicOrigin });
   const api: TestApi = {
     url: listening.url,

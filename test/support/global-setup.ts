@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import { createScratchDatabase } from '../../db/scratch.ts';
 import { openDatabase } from '../../db/orm.ts';
 import { startDevServer } from '../../infra/embedded-temporal.ts';
+import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -41,7 +42,7 @@ export default async function setup(project: TestProject) {
   const orm = await openDatabase(template.url);
   await orm.close();
 
-  const temporal = await startDevServer({ port: undefined });
+  const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES, port: undefined });
   stops.unshift(temporal.stop);
 
   project.provide('pgServerUrl', serverUrl);

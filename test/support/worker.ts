@@ -5,6 +5,7 @@ import { systemClock, type Clock } from '../../domain/clock.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { createMailer, type MailerConfig } from '../../infra/mailer.ts';
 import { createWebhookSender, type WebhookSettings } from '../../infra/webhook-sender.ts';
+import { createWorkflowClient } from '../../services/workflow-client.ts';
 import { TEST_SERVER_SECRET } from './api.ts';
 import { sha256 } from '../../infra/secrets.ts';
 
@@ -19,8 +20,7 @@ export function activityDeps(
     orm,
     clock,
     log: createLogger('silent'),
-    temporal: () => Promise.resolve(options.client),
-    taskQueue: options.taskQueue,
+    workflows: createWorkflowClient({ connect: () => Promise.resolve(options.client), taskQueue: options.taskQueue, dispatchPollSeconds: 30 }),
     webhookSender: createWebhookSender({ secrets, clock, settings: options.webhooks ?? { allowLocal: false, caFile: undefined } }),
     mailer: createMailer(options.mail ?? { smtpUrl: undefined, from: 'Distribution Service <no-reply@distribution.test>' }),
   };

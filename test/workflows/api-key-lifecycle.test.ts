@@ -5,7 +5,7 @@ import { revokeKey } from '../../admin/keys.ts';
 import { ApiKeySchema } from '../../db/entities/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { createActivities } from '../../activities/index.ts';
-import { WORKFLOWS_PATH } from '../../infra/worker.ts';
+import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { freshDatabase } from '../support/database.ts';

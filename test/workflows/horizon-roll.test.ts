@@ -9,8 +9,8 @@ import { writeTransaction } from '../../db/sql.ts';
 import { addDays, horizonEnd } from '../../domain/availability/nights.ts';
 import { startOfLocalDay, zonedDate } from '../../domain/availability/zones.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { ensureHorizonRolls } from '../../infra/horizon.ts';
-import { WORKFLOWS_PATH } from '../../infra/worker.ts';
+import { createWorkflowClient } from '../../services/workflow-client.ts';
+import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import type { HorizonRollInput } from '../../workflows/horizon-roll.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
@@ -60,6 +60,10 @@ beforeAll(async () => {
 /** Results and histories through a plain client: time moves only by `env.sleep`. */
 function plain(): Client {
   return new Client({ connection: env.connection });
+}
+
+function ensureHorizonRolls(client: Client, taskQueue: string, zones: string[]): Promise<void> {
+  return createWorkflowClient({ connect: () => Promise.resolve(client), taskQueue, dispatchPollSeconds: 30 }).ensureHorizonRolls(zones);
 }
 
 async function sleepUntil(instant: number): Promise<void> {

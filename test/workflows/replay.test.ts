@@ -3,7 +3,7 @@ import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { expect, test } from 'vitest';
-import { WORKFLOWS_PATH } from '../../infra/worker.ts';
+import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { HISTORIES_DIR } from '../support/time-skipping.ts';
 
 /**

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { JITTER_FRACTION, NOMINAL_DELAYS_MS, RETRY_SPAN_MS, STEADY_DELAY_MS } from '../../domain/webhooks/retry-schedule.ts';
-import { WORKFLOWS_PATH } from '../../infra/worker.ts';
+import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';

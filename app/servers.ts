@@ -1,8 +1,9 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ServiceConfig } from '../api/config.ts';
-import { ensureDatabase, startEmbeddedPostgres } from './embedded-postgres.ts';
-import { startDevServer } from './embedded-temporal.ts';
+import type { ServiceConfig } from './config.ts';
+import { ensureDatabase, startEmbeddedPostgres } from '../infra/embedded-postgres.ts';
+import { startDevServer } from '../infra/embedded-temporal.ts';
+import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 
 export interface ResolvedServices {
   databaseUrl: string;
@@ -28,7 +29,7 @@ export async function resolveServices(config: ServiceConfig, log: (line: string)
   let temporalAddress = config.temporal.address;
   let temporalUiUrl: string | undefined;
   if (!temporalAddress) {
-    const temporal = await startDevServer({ dataDir: config.dataDir, port: 7233, ui: true });
+    const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES, dataDir: config.dataDir, port: 7233, ui: true });
     stops.unshift(temporal.stop);
     temporalAddress = temporal.address;
     temporalUiUrl = temporal.uiUrl;

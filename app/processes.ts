@@ -1,6 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import type { ServiceConfig } from '../api/config.ts';
+import type { ServiceConfig } from './config.ts';
 import { createApp } from '../api/app.ts';
 import { listen } from '../api/server.ts';
 import { dropExpiredEvents } from '../db/catalogue/reads.ts';
@@ -8,23 +7,19 @@ import { dropPastWindows } from '../db/counters.ts';
 import { dropExpiredDeliveries } from '../db/webhooks.ts';
 import { openDatabase } from '../db/orm.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
-import type { Logger } from './logger.ts';
-import { ensureDispatcher } from './dispatch.ts';
-import { ensureHorizonRollsInUse } from './horizon.ts';
-import { createMailer } from './mailer.ts';
-import { loadSecrets } from './secrets.ts';
-import { createWebhookSender } from './webhook-sender.ts';
-import { loadTlsMaterial } from './tls.ts';
+import type { Logger } from '../infra/logger.ts';
+import { createMailer } from '../infra/mailer.ts';
+import { loadSecrets } from '../infra/secrets.ts';
+import { createWebhookSender } from '../infra/webhook-sender.ts';
+import { connectTemporalClient } from '../infra/temporal.ts';
+import { loadTlsMaterial } from '../infra/tls.ts';
+import { serviceDeps } from '../services/deps.ts';
+import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
 import { createWorker } from './worker.ts';
 
 export interface Endpoints {
   databaseUrl: string;
   temporalAddress: string;
-}
-
-export async function connectTemporalClient(address: string, namespace: string): Promise<{ client: Client; close: () => Promise<void> }> {
-  const connection = await Connection.connect({ address });
-  return { client: new Client({ connection, namespace }), close: () => connection.close() };
 }
 
 /** Opens the database (migrating it), connects Temporal and serves the API over TLS. */
@@ -34,7 +29,7 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
   const tls = await loadTlsMaterial({ certPath: config.http.tlsCert, keyPath: config.http.tlsKey, dataDir: config.dataDir });
   const { publicOrigin } = config;
   const secrets = await loadSecrets(config);
-  const app = createApp({ orm, temporal: temporal.client, config, clock, log, secrets }, { publicOrigin });
+  const app = createApp(serviceDeps({ orm, temporal: temporal.client, config, clock, log, secrets }), { publicOrigin });
   const listening = await listen(app, { host: config.http.host, port: config.http.port, plainPort: config.http.plainPort, tls, publicOrigin });
   // Housekeeping every API process may do; each statement is idempotent, so several processes may.
   const sweep = setInterval(() => {
@@ -63,6 +58,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
   const secrets = await loadSecrets(config);
   const mailer = createMailer(config.mail);
   const { taskQueue } = config.temporal;
+  const { workflows } = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log, secrets });
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
@@ -71,8 +67,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
       orm,
       clock: systemClock,
       log,
-      temporal: () => Promise.resolve(client.client),
-      taskQueue,
+      workflows,
       webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
       mailer,
     },
@@ -80,9 +75,9 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
   });
   const running = worker.run();
   // The dispatcher runs as long as the deployment; starting it here makes sure it exists.
-  await ensureDispatcher(client.client, taskQueue, config.webhooks.dispatchPollSeconds);
+  await workflows.wakeDispatcher();
   // Likewise one availability horizon roll per zone in use (best effort: logged, never fatal).
-  await ensureHorizonRollsInUse(client.client, taskQueue, orm.em.fork(), log);
+  await ensureHorizonRollsInUse({ orm, workflows, log });
   return {
     running,
     stop: async () => {

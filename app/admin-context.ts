@@ -1,13 +1,15 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import { loadConfig } from '../api/config.ts';
+import { loadConfig } from './config.ts';
 import { ormOptions } from '../db/orm.ts';
 import { migrate } from '../db/migrate.ts';
 import { systemClock } from '../domain/clock.ts';
-import { connectTemporalClient } from '../infra/processes.ts';
+import { createLogger } from '../infra/logger.ts';
+import { connectTemporalClient } from '../infra/temporal.ts';
+import { serviceDeps } from '../services/deps.ts';
 import { loadSecrets } from '../infra/secrets.ts';
-import { readRuntimeFile } from '../infra/services.ts';
-import type { AdminContext } from './context.ts';
+import { readRuntimeFile } from './servers.ts';
+import type { AdminContext } from '../admin/context.ts';
 
 /**
  * The CLI works on the configured servers, or on the embedded ones of a running `npm start`
@@ -22,18 +24,18 @@ export async function openAdminContext(): Promise<{ ctx: AdminContext; close: ()
   const orm = await MikroORM.init(ormOptions(databaseUrl));
   await migrate(orm, databaseUrl);
   let temporal: { client: Client; close: () => Promise<void> } | undefined;
-  const ctx: AdminContext = {
+  const ctx: AdminContext = serviceDeps({
     orm,
+    config,
     clock: systemClock,
-    environment: config.environment,
-    taskQueue: config.temporal.taskQueue,
+    log: createLogger(config.logLevel, { process: 'admin' }),
     secrets: await loadSecrets(config),
     temporal: async () => {
       if (!temporalAddress) throw new Error('no Temporal: start the service with `npm start` first, or set TEMPORAL_ADDRESS');
       temporal ??= await connectTemporalClient(temporalAddress, config.temporal.namespace);
       return temporal.client;
     },
-  };
+  });
   return {
     ctx,
     close: async () => {

@@ -1,0 +1,138 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { DeliveryInput } from '../activities/webhooks.ts';
+import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
+import { apiKeyRevokedSignal, eventsCommittedSignal } from '../workflows/definitions.ts';
+import type { eventDispatch } from '../workflows/event-dispatch.ts';
+import type { horizonRoll } from '../workflows/horizon-roll.ts';
+import { workflowIds } from '../workflows/ids.ts';
+import type * as workflows from '../workflows/index.ts';
+import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_STATE } from '../workflows/search-attributes.ts';
+import type { webhookDelivery } from '../workflows/webhook-delivery.ts';
+import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
+
+/**
+ * The one place that starts, signals and cancels workflows. Each workflow is named by its
+ * function's type (the name is checked against the worker's exports), with its id from
+ * `workflows/ids.ts`, so a caller cannot start a workflow under a wrong name, id or argument.
+ */
+type WorkflowName = keyof typeof workflows;
+const name = <N extends WorkflowName>(workflow: N): N => workflow;
+
+export interface WorkflowClientOptions {
+  /** The Temporal client, connected on first use (the CLI connects only for commands that need it). */
+  connect: () => Promise<Client>;
+  taskQueue: string;
+  /** How often the dispatcher looks at the event log when nothing wakes it. */
+  dispatchPollSeconds: number;
+}
+
+export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }: WorkflowClientOptions) {
+  return {
+    taskQueue,
+
+    /** Resolves when the Temporal frontend answers (for /health). */
+    async ping(): Promise<void> {
+      const client = await connect();
+      await client.workflowService.getSystemInfo({});
+    },
+
+    /** Starts the lifecycle that marks a key expired at `expiresAt` (`api-key:<id>`). */
+    async startApiKeyLifecycle(input: ApiKeyLifecycleInput): Promise<void> {
+      const client = await connect();
+      await client.workflow.start<typeof apiKeyLifecycle>(name('apiKeyLifecycle'), {
+        workflowId: workflowIds.apiKeyLifecycle(input.keyId),
+        taskQueue,
+        args: [input],
+      });
+    },
+
+    /** Ends a key's lifecycle on revocation; an already-ended lifecycle (an expired key) is fine. */
+    async signalApiKeyRevoked(keyId: string): Promise<void> {
+      const client = await connect();
+      await ignoreNotFound(client.workflow.getHandle(workflowIds.apiKeyLifecycle(keyId)).signal(apiKeyRevokedSignal));
+    },
+
+    /** Wakes this task queue's dispatcher, starting it when it is not running. */
+    async wakeDispatcher(): Promise<void> {
+      const client = await connect();
+      await client.workflow.signalWithStart<typeof eventDispatch, []>(name('eventDispatch'), {
+        workflowId: workflowIds.eventDispatch(taskQueue),
+        taskQueue,
+        args: [{ pollSeconds: dispatchPollSeconds }],
+        signal: eventsCommittedSignal,
+        signalArgs: [],
+      });
+    },
+
+    /**
+     * Makes sure each zone has its horizon roll running. Starting one that runs is a no-op
+     * (`USE_EXISTING`); one that ended is started again and catches up at once.
+     */
+    async ensureHorizonRolls(zones: readonly string[]): Promise<void> {
+      const client = await connect();
+      for (const zone of new Set(zones)) {
+        await client.workflow.start<typeof horizonRoll>(name('horizonRoll'), {
+          workflowId: workflowIds.horizonRoll(taskQueue, zone),
+          taskQueue,
+          args: [{ zone }],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        });
+      }
+    },
+
+    /**
+     * Starts the delivery of one event to one endpoint. Its id is unique per (endpoint, event), so
+     * a retried or replayed dispatch starts nothing twice, and a finished delivery is not started again.
+     */
+    async startWebhookDelivery(input: DeliveryInput): Promise<void> {
+      const client = await connect();
+      try {
+        await client.workflow.start<typeof webhookDelivery>(name('webhookDelivery'), {
+          workflowId: workflowIds.webhookDelivery(input.endpointId, input.eventId),
+          taskQueue,
+          args: [input],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          typedSearchAttributes: [
+            { key: SA_CHANNEL, value: input.channel },
+            { key: SA_ENDPOINT, value: input.endpointId },
+            { key: SA_EVENT_TYPE, value: input.eventType },
+            { key: SA_STATE, value: 'pending' },
+          ],
+        });
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+    },
+
+    /** Cancels delivery workflows; one that has already ended is left as it is. */
+    async cancelWebhookDeliveries(deliveries: readonly { endpointId: string; eventId: string }[]): Promise<void> {
+      if (deliveries.length === 0) return;
+      const client = await connect();
+      for (const { endpointId, eventId } of deliveries) {
+        await ignoreNotFound(client.workflow.getHandle(workflowIds.webhookDelivery(endpointId, eventId)).cancel());
+      }
+    },
+
+    /** Starts the overlap of a rotated-out secret, which destroys it when the overlap ends. */
+    async startSecretRotation(input: SecretRotationInput, channel: string): Promise<void> {
+      const client = await connect();
+      await client.workflow.start<typeof webhookSecretRotation>(name('webhookSecretRotation'), {
+        workflowId: workflowIds.webhookSecretRotation(input.endpointId, input.generation),
+        taskQueue,
+        args: [input],
+        typedSearchAttributes: [{ key: SA_CHANNEL, value: channel }, { key: SA_ENDPOINT, value: input.endpointId }],
+      });
+    },
+  };
+}
+
+export type WorkflowClient = ReturnType<typeof createWorkflowClient>;
+
+async function ignoreNotFound(call: Promise<unknown>): Promise<void> {
+  try {
+    await call;
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
+}
