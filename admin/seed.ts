@@ -1,7 +1,7 @@
 import type { AppDeps } from '../api/context.ts';
 import { internalOperations } from '../api/internal/catalogue.ts';
 import { invokeOperation } from '../api/interface-router.ts';
-import { ProblemError } from '../api/problem.ts';
+import { ProblemError } from '../domain/problems.ts';
 import { localDate } from '../domain/time.ts';
 import { createChannel } from './channels.ts';
 import type { AdminContext } from './context.ts';

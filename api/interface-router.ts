@@ -6,7 +6,8 @@ import { callerOf, type AppDeps } from './context.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { expressPath, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
-import { ProblemError, sendProblem } from './problem.ts';
+import { sendProblem } from './problem.ts';
+import { ProblemError } from '../domain/problems.ts';
 import { toParameterErrors, type InputLocation } from './validation.ts';
 
 function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: InputLocation): T {

@@ -1,28 +1,5 @@
 import type { Request, Response } from 'express';
-import { negotiateLanguage, PROBLEMS, problemSlug, type ProblemCode } from '../domain/problems.ts';
-
-/** One failed rule of `invalid_parameters`: exactly one of parameter, header or pointer. */
-export type ParameterError = { detail: string; code: string } & ({ parameter: string } | { header: string } | { pointer: string });
-
-export interface ProblemExtras {
-  detail?: string;
-  errors?: ParameterError[];
-  required_scopes?: string[];
-  horizon_end?: string;
-  headers?: Record<string, string>;
-}
-
-/** Thrown anywhere below a handler; the error middleware turns it into the catalogue's answer. */
-export class ProblemError extends Error {
-  readonly code: ProblemCode;
-  readonly extras: ProblemExtras;
-  constructor(code: ProblemCode, extras: ProblemExtras = {}) {
-    super(extras.detail ?? code);
-    this.name = 'ProblemError';
-    this.code = code;
-    this.extras = extras;
-  }
-}
+import { negotiateLanguage, PROBLEMS, problemSlug, type ProblemCode, type ProblemExtras } from '../domain/problems.ts';
 
 export function problemBase(req: Request): string {
   return `${req.app.locals.publicOrigin as string}/problems`;

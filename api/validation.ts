@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ParameterError } from './problem.ts';
+import type { ParameterError } from '../domain/problems.ts';
 
 export type InputLocation = 'query' | 'params' | 'body' | 'header';
 

@@ -68,3 +68,26 @@ export function negotiateLanguage(acceptLanguage: string | undefined): Language 
   const match = ranked.find((entry) => (LANGUAGES as readonly string[]).includes(entry.base));
   return (match?.base as Language | undefined) ?? 'en';
 }
+
+/** One failed rule of `invalid_parameters`: exactly one of parameter, header or pointer. */
+export type ParameterError = { detail: string; code: string } & ({ parameter: string } | { header: string } | { pointer: string });
+
+export interface ProblemExtras {
+  detail?: string;
+  errors?: ParameterError[];
+  required_scopes?: string[];
+  horizon_end?: string;
+  headers?: Record<string, string>;
+}
+
+/** Thrown anywhere below a handler; the error middleware turns it into the catalogue's answer. */
+export class ProblemError extends Error {
+  readonly code: ProblemCode;
+  readonly extras: ProblemExtras;
+  constructor(code: ProblemCode, extras: ProblemExtras = {}) {
+    super(extras.detail ?? code);
+    this.name = 'ProblemError';
+    this.code = code;
+    this.extras = extras;
+  }
+}

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor, hashQuery, MAX_CURSOR_LENGTH } from '../../
 import { localDate, toInstant } from '../../domain/time.ts';
 import { chargeOf } from '../middleware/rate-limit.ts';
 import { defineOperation } from '../operations.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../../domain/problems.ts';
 import { Instant } from '../schemas/common.ts';
 import { RETENTION_DAYS } from './catalogue.ts';
 

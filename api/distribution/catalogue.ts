@@ -9,7 +9,7 @@ import { EVENT_TYPES, scopeForEventType } from '../../domain/events.ts';
 import type { Scope } from '../../domain/scopes.ts';
 import type { Caller, AppDeps } from '../context.ts';
 import { defineOperation, type Operation } from '../operations.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../../domain/problems.ts';
 import { AmenityPage, EventPage, LocationPage, OwnerPage, PropertyOrTombstone, PropertyPage } from '../schemas/catalogue.ts';
 
 /** `updated_since`, event cursors and events are kept this long. */

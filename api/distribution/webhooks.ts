@@ -12,7 +12,7 @@ import { webhookSecretBox } from '../../infra/secret-box.ts';
 import { createWebhookSender, outcomeOf, type WebhookSender } from '../../infra/webhook-sender.ts';
 import type { AppDeps, Caller } from '../context.ts';
 import { defineOperation, type Operation } from '../operations.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../../domain/problems.ts';
 import { Instant } from '../schemas/common.ts';
 
 export const MAX_ENDPOINTS = 5;

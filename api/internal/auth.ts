@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { sha256 } from '../../infra/secrets.ts';
 import type { AppDeps } from '../context.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../../domain/problems.ts';
 
 const CHALLENGE = 'Bearer realm="platform"';
 

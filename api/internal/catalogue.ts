@@ -12,7 +12,7 @@ import { sourceLanguage, textMapViolations } from '../../domain/catalogue/text.t
 import { toInstant } from '../../domain/time.ts';
 import type { AppDeps } from '../context.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
-import { ProblemError, type ParameterError } from '../problem.ts';
+import { ProblemError, type ParameterError } from '../../domain/problems.ts';
 import { jsonPointer } from '../validation.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { ProblemCode } from '../../domain/problems.ts';
 import { findKeyBySecret, keyState } from '../../db/api-keys.ts';
 import { addToWindow } from '../../db/counters.ts';
 import type { AppDeps } from '../context.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../../domain/problems.ts';
 
 const CHALLENGE = 'Bearer realm="distribution"';
 

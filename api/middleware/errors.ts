@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isServiceUnavailable } from '../unavailable.ts';
 import type { Logger } from '../../infra/logger.ts';
-import { ProblemError, sendProblem } from '../problem.ts';
+import { sendProblem } from '../problem.ts';
+import { ProblemError } from '../../domain/problems.ts';
 
 export const notFound: RequestHandler = (req, res) => {
   sendProblem(req, res, 'not_found');

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../../domain/problems.ts';
 
 const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');

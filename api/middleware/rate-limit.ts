@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { addToWindow } from '../../db/counters.ts';
 import { callerOf, type AppDeps } from '../context.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError } from '../../domain/problems.ts';
 
 export type Charge = (units: number) => Promise<void>;
 

@@ -6,7 +6,7 @@ import { errorHandler, notFound } from '../../api/middleware/errors.ts';
 import { parseJsonBody, requireJsonBody } from '../../api/middleware/json-body.ts';
 import { requestId } from '../../api/middleware/request-id.ts';
 import type { Operation } from '../../api/operations.ts';
-import { ProblemError } from '../../api/problem.ts';
+import { ProblemError } from '../../domain/problems.ts';
 import { listen } from '../../api/server.ts';
 import { loadConfig } from '../../app/config.ts';
 import { systemClock } from '../../domain/clock.ts';
