@@ -1,4 +1,3 @@
-import { RequestContext } from '@mikro-orm/core';
 import express, { type Express } from 'express';
 import type { AppDeps } from './context.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from './distribution/index.ts';
@@ -23,9 +22,10 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string }): Exp
   app.set('strict routing', true);
   app.locals.publicOrigin = options.publicOrigin;
 
+  // No request-scoped EntityManager: every service and repository call forks its own unit of
+  // work explicitly, and MikroORM refuses any use of the global one.
   app.use(requestId);
   app.use(httpsOnly);
-  app.use((_req, _res, next) => RequestContext.create(deps.orm.em, next));
   app.get('/health', health(deps));
   app.get('/problems/', problemIndex);
   app.get('/problems/:slug', problemPage);

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { pingDatabase } from '../db/orm.ts';
 import type { AppDeps } from './context.ts';
 
 async function within<T>(ms: number, work: Promise<T>): Promise<T> {
@@ -25,7 +26,7 @@ export function health({ orm, workflows }: AppDeps): RequestHandler {
       }
     };
     const [postgres, temporalState] = await Promise.all([
-      check(() => orm.em.getConnection().execute('select 1')),
+      check(() => pingDatabase(orm)),
       check(() => workflows.ping()),
     ]);
     const ok = postgres === 'ok' && temporalState === 'ok';

@@ -21,3 +21,34 @@ export function keyState(key: ApiKey, now: Date): KeyState {
   if (key.expiredAt || (key.expiresAt && key.expiresAt.getTime() <= now.getTime())) return 'expired';
   return 'usable';
 }
+
+/** Keys of `channel` in `environment` that are neither revoked nor expired at `now`. */
+export function countLiveKeys(em: EntityManager, channel: Channel, environment: ApiKey['environment'], now: Date): Promise<number> {
+  return em.count(ApiKeySchema, {
+    channel,
+    environment,
+    revokedAt: null,
+    expiredAt: null,
+    $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+  });
+}
+
+export type NewApiKey = Omit<ApiKey, 'expiredAt' | 'revokedAt' | 'lastUsedAt'>;
+
+/** Adds a key to the unit of work; it is written by the caller's flush or transaction. */
+export function addApiKey(em: EntityManager, key: NewApiKey): ApiKey {
+  return em.create(ApiKeySchema, { ...key, expiredAt: null, revokedAt: null, lastUsedAt: null });
+}
+
+export function findApiKey(em: EntityManager, id: string): Promise<ApiKey | null> {
+  return em.findOne(ApiKeySchema, { id });
+}
+
+export function listApiKeys(em: EntityManager, channel: Channel): Promise<ApiKey[]> {
+  return em.find(ApiKeySchema, { channel }, { orderBy: { createdAt: 'desc' } });
+}
+
+/** Marks the key expired unless it was revoked or marked already; true when this call marked it. */
+export async function markApiKeyExpired(em: EntityManager, id: string, now: Date): Promise<boolean> {
+  return (await em.nativeUpdate(ApiKeySchema, { id, expiredAt: null, revokedAt: null }, { expiredAt: now })) > 0;
+}

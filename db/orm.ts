@@ -27,6 +27,11 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
   });
 }
 
+/** Resolves when the database answers a trivial query (for /health). */
+export async function pingDatabase(orm: MikroORM): Promise<void> {
+  await orm.em.getConnection().execute('select 1');
+}
+
 /** Connects and brings the schema up to date; the schema comes only from migrations. */
 export async function openDatabase(clientUrl: string, overrides: Partial<Options> = {}): Promise<MikroORM> {
   const orm = await MikroORM.init(ormOptions(clientUrl, overrides));

@@ -4,9 +4,9 @@
  */
 import { channelCommands } from '../admin/cli-channel.ts';
 import { openAdminContext } from '../app/admin-context.ts';
-import { AdminError } from '../admin/errors.ts';
 import { keyCommands } from '../admin/cli-key.ts';
 import { seedDemo } from '../admin/seed.ts';
+import { Refusal } from '../services/refusal.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   channel create <name> [--redirect-url URL] [--rate-limit N] [--contact EMAIL]
@@ -39,7 +39,7 @@ try {
   const document = await handler(rest, opened.ctx);
   process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 } catch (error) {
-  exitCode = error instanceof AdminError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+  exitCode = error instanceof Refusal || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
   process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
 } finally {
   await opened.close();
