@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ChannelSchema, type Channel } from '../db/entities/index.ts';
 import { toInstant } from '../domain/time.ts';
+import * as channels from '../services/channels.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError } from './errors.ts';
 
@@ -29,40 +29,15 @@ export function channelDocument(channel: Channel) {
   };
 }
 
-export async function findChannel(ctx: AdminContext, name: string): Promise<Channel> {
-  const channel = await ctx.orm.em.fork().findOne(ChannelSchema, { name });
-  if (!channel) throw new AdminError(`no channel named "${name}"`);
-  return channel;
-}
-
 export async function createChannel(ctx: AdminContext, input: z.input<typeof CreateChannelInput>) {
   const parsed = CreateChannelInput.safeParse(input);
   if (!parsed.success) throw new AdminError(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
-  const em = ctx.orm.em.fork();
-  if (await em.count(ChannelSchema, { name: parsed.data.name })) throw new AdminError(`a channel named "${parsed.data.name}" exists`);
-  const channel = em.create(ChannelSchema, {
-    id: randomUUID(),
-    name: parsed.data.name,
-    status: 'active',
-    rateLimitPerMinute: parsed.data.rateLimit,
-    redirectUrl: parsed.data.redirectUrl ?? null,
-    technicalContactEmail: parsed.data.contact ?? null,
-    createdAt: ctx.clock.now(),
-    suspendedAt: null,
-    webhooksSuspendedAt: null,
-  });
-  await em.flush();
-  return channelDocument(channel);
+  const { name, rateLimit, redirectUrl, contact } = parsed.data;
+  return channelDocument(await channels.createChannel(ctx, { name, rateLimitPerMinute: rateLimit, redirectUrl: redirectUrl ?? null, technicalContactEmail: contact ?? null }));
 }
 
 export async function setChannelStatus(ctx: AdminContext, name: string, status: 'active' | 'suspended') {
-  const em = ctx.orm.em.fork();
-  const channel = await em.findOne(ChannelSchema, { name });
-  if (!channel) throw new AdminError(`no channel named "${name}"`);
-  channel.status = status;
-  channel.suspendedAt = status === 'suspended' ? ctx.clock.now() : null;
-  await em.flush();
-  return channelDocument(channel);
+  return channelDocument(await channels.setChannelStatus(ctx, name, status));
 }
 
 /** Operators stop (or allow again) a channel's webhooks without suspending the channel itself. */
@@ -83,6 +58,5 @@ export async function setWebhooksSuspended(ctx: AdminContext, name: string, susp
 }
 
 export async function listChannels(ctx: AdminContext) {
-  const channels = await ctx.orm.em.fork().find(ChannelSchema, {}, { orderBy: { name: 'asc' } });
-  return { data: channels.map(channelDocument) };
+  return { data: (await channels.listChannels(ctx)).map(channelDocument) };
 }
