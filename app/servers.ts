@@ -1,7 +1,8 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceConfig } from './config.ts';
-import { ensureDatabase, startEmbeddedPostgres } from '../infra/embedded-postgres.ts';
+import { ensureDatabase } from '../db/scratch.ts';
+import { startEmbeddedPostgres } from '../infra/embedded-postgres.ts';
 import { startDevServer } from '../infra/embedded-temporal.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 

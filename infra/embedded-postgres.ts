@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
 
 export const EMBEDDED_PG_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
 const USER = 'postgres';
@@ -48,19 +47,4 @@ export async function startEmbeddedPostgres(dataDir: string, log: (line: string)
     serverUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${EMBEDDED_PG_PORT}/postgres`,
     stop: () => server.stop(),
   };
-}
-
-/** Creates `name` on the server unless it exists; returns its URL. */
-export async function ensureDatabase(serverUrl: string, name: string): Promise<string> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
