@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { canonicalJson } from '../../domain/catalogue/projection.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
+import { platform, yearsAfter } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
@@ -38,6 +38,9 @@ let api: TestApi;
 let clock: TestClock;
 let ctx: ReturnType<typeof adminContext>;
 let host: ReturnType<typeof platform>;
+/** A classification's validity, valid or expired, from the test's clock (which moves by hours at most). */
+let validUntil: string;
+let expiredOn: string;
 
 beforeAll(async () => {
   const { orm } = await freshDatabase();
@@ -46,6 +49,8 @@ beforeAll(async () => {
   ctx = adminContext(orm, temporal, clock);
   api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
   host = platform(api);
+  validUntil = yearsAfter(clock.now(), 5);
+  expiredOn = yearsAfter(clock.now(), -5);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -327,7 +332,7 @@ async function runSteps(actions: Action[], limit: number): Promise<void> {
     p.ext.forEach((value, ch) => {
       if (value !== null) ext[channels[ch]!.name] = { tier: `t${value}` };
     });
-    const classification = { certificate_number: 'RO-123/2025', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: p.valid ? '2030-12-31' : '2020-01-01', country: 'RO' };
+    const classification = { certificate_number: 'RO-123/2025', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: p.valid ? validUntil : expiredOn, country: 'RO' };
     await host.property(`${tag}-p${ref}`, {
       location: `${tag}-loc${p.loc}`, owner: `${tag}-own${p.loc}`, units: p.units, status: p.status,
       name: nameOf(model.propertyTag(ref, p.gen), p.variant), extensions: ext, legal: { classification },
