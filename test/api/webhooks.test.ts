@@ -253,8 +253,8 @@ describe('webhook endpoints', () => {
     const pages: string[][] = [];
     let cursor: string | null = null;
     do {
-      const page = (await call(key, 'GET', `/webhooks/${endpoint.id}/deliveries?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json;
-      pages.push(page.data.map((d: { id: string }) => d.id.slice(-2)));
+      const page: { data: { id: string }[]; next_cursor: string | null } = (await call(key, 'GET', `/webhooks/${endpoint.id}/deliveries?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json;
+      pages.push(page.data.map((d) => d.id.slice(-2)));
       cursor = page.next_cursor;
     } while (cursor !== null && pages.length < 5);
     expect(pages).toEqual([['b1', 'b3'], ['b2', 'b4'], ['b5']]);

@@ -438,7 +438,7 @@ describe('postWebhook refusals (allowLocal false)', () => {
 describe('the webhook sender', () => {
   const serverSecret = new TextEncoder().encode('webhook-sender-test-secret-0123456789abcdef');
 
-  async function endpointFor(url: string): Promise<EndpointRow> {
+  function endpointFor(url: string): EndpointRow {
     const id = 'whk_01jsender0000000000000000';
     return {
       id, channel_id: '00000000-0000-4000-8000-000000000001', url, events: ['*'], description: null, status: 'active', suspended_reason: null,
@@ -457,7 +457,7 @@ describe('the webhook sender', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       let outcome: WebhookResponse | undefined;
-      const sending = sender.send(await endpointFor(`${base()}/never`), { id: 'evt_1', body: eventBody }).then((response) => (outcome = response));
+      const sending = sender.send(endpointFor(`${base()}/never`), { id: 'evt_1', body: eventBody }).then((response) => (outcome = response));
       await arrived;
       await vi.advanceTimersByTimeAsync(9_999);
       expect(outcome, 'no outcome before 10 s').toBeUndefined();
