@@ -1,4 +1,6 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { addToWindow } from '../../db/counters.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform, sampleProperty } from '../support/catalogue.ts';
@@ -15,9 +17,10 @@ let api: TestApi;
 let clock: TestClock;
 let ctx: ReturnType<typeof adminContext>;
 let host: ReturnType<typeof platform>;
+let orm: MikroORM;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
+  ({ orm } = await freshDatabase());
   const temporal = await devServerClient();
   clock = new TestClock(`${TODAY}T10:00:00Z`);
   ctx = adminContext(orm, temporal, clock);
@@ -55,7 +58,7 @@ async function setup(count = 1, options: { rateLimit?: number } = {}) {
     await host.distribute(ref, [channel.name]);
     refs.push(ref);
   }
-  return { key: key.key, channel: channel.name, refs };
+  return { key: key.key, channel: channel.name, channelId: channel.id, refs };
 }
 
 const updates = (body: unknown) => host.call('POST', '/availability', body);
@@ -171,15 +174,53 @@ describe('GET /availability', () => {
     const split = first.json.data[13];
     expect(split.data).toHaveLength(5000 - 13 * 365);
     expect(split.to).toBe(split.data.at(-1).date > '' ? addDay(split.data.at(-1).date) : '');
-    expect(Number(first.headers['ratelimit-limit']) - Number(first.headers['ratelimit-remaining'])).toBeGreaterThanOrEqual(5);
+    // The key's first request: 5,000 nights cost exactly 5 units.
+    expect(Number(first.headers['ratelimit-limit']) - Number(first.headers['ratelimit-remaining'])).toBe(5);
 
     const second = await get(key, `/availability?limit=100&cursor=${encodeURIComponent(first.json.next_cursor)}`);
     expect(second.json.data[0].property_id).toBe(split.property_id);
     expect(second.json.data[0].from).toBe(split.to);
     expect(second.json.data[0].data).toHaveLength(365 - split.data.length);
     expect(second.json.next_cursor).toBeNull();
+    // The rest, 14 x 365 - 5,000 = 110 nights, costs 1 unit.
+    expect(Number(first.headers['ratelimit-remaining']) - Number(second.headers['ratelimit-remaining'])).toBe(1);
     // The cursor is bound to its query (not to `limit`, which may change between pages).
     expectProblem(await get(key, `/availability?to=2027-01-01&cursor=${encodeURIComponent(first.json.next_cursor)}`), 400, 'invalid_cursor');
+  });
+
+  test('a page costs max(1, ceil(nights / 1000)) units: 0, 1, 1,000 nights cost 1; 1,001 cost 2; 4,900 cost 5', async () => {
+    const { key } = await setup(14, { rateLimit: 10_000 });
+    let remaining = 10_000;
+    const cost = async (path: string, nights: number) => {
+      const res = await get(key, path);
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.data.reduce((sum: number, r: { data: unknown[] }) => sum + r.data.length, 0), path).toBe(nights);
+      const now = Number(res.headers['ratelimit-remaining']);
+      const units = remaining - now;
+      remaining = now;
+      return units;
+    };
+    const later = new Date(clock.now().getTime() + 3_600_000).toISOString();
+    expect(await cost(`/availability?updated_since=${encodeURIComponent(later)}`, 0)).toBe(1);
+    expect(await cost('/availability?limit=1&from=2026-12-01&to=2026-12-02', 1)).toBe(1);
+    expect(await cost(`/availability?limit=10&from=2026-12-01&to=${addDays('2026-12-01', 100)}`, 1000)).toBe(1);
+    expect(await cost(`/availability?limit=7&from=2026-12-01&to=${addDays('2026-12-01', 143)}`, 1001)).toBe(2);
+    expect(await cost(`/availability?limit=14&from=2026-12-01&to=${addDays('2026-12-01', 350)}`, 4900)).toBe(5);
+  });
+
+  test('with 9 units left a 5,000-night page (5 units) is served; with 4 left the same page is refused with 429', async () => {
+    const { key, channelId } = await setup(14);
+    // The channel (600 a minute) has used 591 units this minute: 9 remain.
+    await addToWindow(orm.em.fork(), `channel:${channelId}`, 591, clock.now());
+    const served = await get(key, '/availability?limit=100');
+    expect(served.status, served.text).toBe(200);
+    expect(served.json.data.reduce((sum: number, r: { data: unknown[] }) => sum + r.data.length, 0)).toBe(5000);
+    expect(served.headers['ratelimit-remaining']).toBe('4');
+    // The same page again: its first unit fits, its 5,000 nights do not.
+    const refused = await get(key, '/availability?limit=100');
+    expectProblem(refused, 429, 'rate_limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['ratelimit-remaining']).toBe('0');
   });
 
   test('limit pages by properties; property_id reads one; a withdrawn or unknown property is not_found', async () => {
@@ -215,8 +256,12 @@ describe('GET /availability', () => {
   });
 });
 
-function addDay(date: string): string {
+function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
+  d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
+}
+
+function addDay(date: string): string {
+  return addDays(date, 1);
 }

@@ -59,6 +59,13 @@ const get = async (key: string, path: string, headers: Record<string, string> = 
   return res;
 };
 
+/** A withdrawn or deleted resource is served as exactly these four fields. */
+function expectTombstone(record: Record<string, unknown> | undefined, status: 'withdrawn' | 'deleted', id?: string): void {
+  expect(record, 'the tombstone is there').toBeDefined();
+  expect(Object.keys(record!).sort()).toEqual(['id', 'status', 'updated_at', 'version']);
+  expect(record).toEqual({ id: id ?? expect.any(String), status, version: expect.any(Number), updated_at: expect.any(String) });
+}
+
 async function events(key: string) {
   const res = await get(key, '/events?limit=500');
   expect(res.status).toBe(200);
@@ -172,7 +179,10 @@ describe('each channel sees its own view', () => {
     expect((await get(a.key, `/properties/${shown.id}`)).json).toEqual(tombstone);
     // The location and owner lose their only property on that channel.
     expect((await get(a.key, '/locations')).json.data).toEqual([]);
-    expect((await get(a.key, `/locations?updated_since=${since}`)).json.data[0]).toMatchObject({ status: 'withdrawn' });
+    const [locationRecord] = (await get(a.key, `/locations?updated_since=${since}`)).json.data;
+    expectTombstone(locationRecord, 'withdrawn');
+    const [ownerRecord] = (await get(a.key, `/owners?updated_since=${since}`)).json.data;
+    expectTombstone(ownerRecord, 'withdrawn');
     expect((await events(a.key)).map((e) => e.type)).toEqual(['property.distributed', 'location.updated', 'owner.updated', 'property.withdrawn', 'location.updated', 'owner.updated']);
     expect((await events(b.key)).map((e) => e.type)).toEqual(['property.distributed', 'location.updated', 'owner.updated']);
     expect((await get(b.key, '/properties')).json.data).toHaveLength(1);
@@ -192,7 +202,9 @@ describe('each channel sees its own view', () => {
     await host.distribute('delete-1', [a.name]);
     const shown = (await get(a.key, '/properties')).json.data[0];
     await host.remove('properties', 'delete-1');
-    expect((await get(a.key, `/properties/${shown.id}`)).json).toMatchObject({ id: shown.id, status: 'deleted' });
+    expectTombstone((await get(a.key, `/properties/${shown.id}`)).json, 'deleted', shown.id);
+    const [listed] = (await get(a.key, `/properties?updated_since=${shown.updated_at}`)).json.data;
+    expectTombstone(listed, 'deleted', shown.id);
     expect((await events(a.key)).map((e) => e.type)).toContain('property.deleted');
     // A new property under the same reference is a new resource with a new id.
     await host.property('delete-1', { location, owner });

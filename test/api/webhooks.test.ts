@@ -1,17 +1,20 @@
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { setWebhooksSuspended } from '../../admin/channels.ts';
+import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts';
+import { createActivities } from '../../activities/index.ts';
 import { dropExpiredDeliveries } from '../../db/webhooks.ts';
 import { loadConfig } from '../../app/config.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
+import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { devServerClient } from '../support/temporal.ts';
+import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
+import { activityDeps } from '../support/worker.ts';
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
@@ -19,10 +22,14 @@ let clock: TestClock;
 let ctx: ReturnType<typeof adminContext>;
 let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
 let receiver: Receiver;
+let activities: ReturnType<typeof createActivities>;
 
 beforeAll(async () => {
   ({ orm } = await freshDatabase());
   const temporal = await devServerClient();
+  // No worker runs here: tests call the dispatcher's activity themselves, so they decide when it
+  // looks at the log. The delivery workflows it starts wait on a task queue nobody polls.
+  activities = createActivities(activityDeps(orm, { client: temporal, taskQueue: uniqueTaskQueue('api-webhooks'), clock }));
   clock = new TestClock();
   ctx = adminContext(orm, temporal, clock);
   receiver = await startReceiver();
@@ -47,6 +54,37 @@ function verifies(secret: string, request: { headers: Record<string, string>; bo
   } catch {
     return false;
   }
+}
+
+/** One run of the dispatcher over every channel's new events, to the end of the log. */
+async function dispatch(): Promise<void> {
+  for (let batch = 0; batch < 50; batch += 1) if (!(await activities.dispatchEvents()).more) return;
+  throw new Error('the dispatcher still had events after 50 batches');
+}
+
+let properties = 0;
+/** A property published to the channel (`property.distributed`), and a way to change it (`property.updated`). */
+async function publishedProperty(channelName: string) {
+  properties += 1;
+  const host = platform(api);
+  const ref = `whp-${properties}`;
+  await host.organization(`${ref}-org`);
+  await host.owner(`${ref}-own`, { organization: `${ref}-org` });
+  await host.location(`${ref}-loc`, { organization: `${ref}-org`, owner: `${ref}-own` });
+  await host.property(ref, { location: `${ref}-loc`, owner: `${ref}-own` });
+  await host.distribute(ref, [channelName]);
+  return { change: (units: number) => host.property(ref, { location: `${ref}-loc`, owner: `${ref}-own`, units }) };
+}
+
+/** The endpoint's deliveries as stored, oldest first: event id and type. */
+async function deliveriesOf(endpointId: string): Promise<{ event_id: string; event_type: string }[]> {
+  return orm.em.fork().execute('select event_id, event_type from webhook_delivery where endpoint_id = ? order by created_at, id', [endpointId]);
+}
+
+/** The channel's property events in log order. */
+async function propertyEvents(key: string): Promise<{ id: string; type: string }[]> {
+  const page = (await call(key, 'GET', '/events?limit=500')).json;
+  return (page.data as { id: string; type: string }[]).filter((e) => e.type.startsWith('property.')).map(({ id, type }) => ({ id, type }));
 }
 
 describe('webhook endpoints', () => {
@@ -139,22 +177,87 @@ describe('webhook endpoints', () => {
   });
 
   test('enable needs a successful signed ping; nothing missed is replayed', async () => {
-    const key = await hooksKey();
+    const { channel, key: { key } } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
     const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/enable`, events: ['property.*'] });
     await orm.em.fork().execute(`update webhook_endpoint set status = 'inactive', suspended_reason = 'failing' where id = ?`, [endpoint.id]);
     expect((await call(key, 'GET', `/webhooks/${endpoint.id}`)).json).toMatchObject({ status: 'inactive', suspended_reason: 'failing' });
+    // Changes while it is inactive, which the dispatcher has not looked at yet.
+    const property = await publishedProperty(channel.name);
     receiver.respond(503);
     expectProblem(await call(key, 'POST', `/webhooks/${endpoint.id}/enable`), 409, 'webhook_endpoint_still_failing');
     receiver.respond(200);
     const enabled = await call(key, 'POST', `/webhooks/${endpoint.id}/enable`);
     expect(enabled.json).toMatchObject({ status: 'active', suspended_reason: null });
     receiver.respond(204);
+    const pings = receiver.received.filter((r) => r.path === '/hooks/enable');
+    expect(pings.map((r) => JSON.parse(r.body).type)).toEqual(['webhook.ping', 'webhook.ping']);
+    expect(verifies(endpoint.secret, pings[1]!)).toBe(true);
+
+    clock.advance(1_000);
+    await property.change(2);
+    await dispatch();
+    const [missed, after] = await propertyEvents(key);
+    expect([missed!.type, after!.type]).toEqual(['property.distributed', 'property.updated']);
+    // Only the change made after enabling is delivered; the one missed is not.
+    expect(await deliveriesOf(endpoint.id)).toEqual([{ event_id: after!.id, event_type: 'property.updated' }]);
+  });
+
+  test('an endpoint gets only the events of changes made after it was registered', async () => {
+    const { channel, key: { key } } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
+    const { json: first } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/registered-first`, events: ['property.*'] });
+    const property = await publishedProperty(channel.name);
+    clock.advance(2_000);
+    // Registered after the property was published, before the dispatcher looked at it.
+    const { json: second } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/registered-second`, events: ['property.*'] });
+    clock.advance(1_000);
+    await property.change(2);
+    await dispatch();
+    const [distributed, updated] = await propertyEvents(key);
+    expect([distributed!.type, updated!.type]).toEqual(['property.distributed', 'property.updated']);
+    expect(await deliveriesOf(first.id)).toEqual([{ event_id: distributed!.id, event_type: 'property.distributed' }, { event_id: updated!.id, event_type: 'property.updated' }]);
+    expect(await deliveriesOf(second.id)).toEqual([{ event_id: updated!.id, event_type: 'property.updated' }]);
+  });
+
+  test.each([
+    ['a suspended channel', (name: string, on: boolean) => setChannelStatus(ctx, name, on ? 'suspended' : 'active')],
+    ['a channel whose webhooks the platform suspended', (name: string, on: boolean) => setWebhooksSuspended(ctx, name, on)],
+  ])('%s gets no delivery of its changes; once reinstated, those from then on', async (_label, suspend) => {
+    const { channel, key: { key } } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
+    const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/suspended`, events: ['property.*'] });
+    await suspend(channel.name, true);
+    const property = await publishedProperty(channel.name);
+    await dispatch();
+    expect(await deliveriesOf(endpoint.id)).toEqual([]);
+
+    await suspend(channel.name, false);
+    clock.advance(1_000);
+    await property.change(2);
+    await dispatch();
+    const [, updated] = await propertyEvents(key);
+    expect(await deliveriesOf(endpoint.id)).toEqual([{ event_id: updated!.id, event_type: 'property.updated' }]);
   });
 
   test('deliveries of an unknown endpoint or delivery are not_found; the list pages newest first', async () => {
     const key = await hooksKey();
     const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/deliveries`, events: ['property.*'] });
     expect((await call(key, 'GET', `/webhooks/${endpoint.id}/deliveries`)).json).toEqual({ data: [], next_cursor: null });
+    // Five deliveries stored out of order, two of them made in the same instant (then the larger id is newer).
+    const now = clock.now().getTime();
+    const made: [string, number][] = [['dlv_0aaaaaaaaaaaaaaaaaaaaaaab3', 3], ['dlv_0aaaaaaaaaaaaaaaaaaaaaaab1', 1], ['dlv_0aaaaaaaaaaaaaaaaaaaaaaab5', 5], ['dlv_0aaaaaaaaaaaaaaaaaaaaaaab2', 3], ['dlv_0aaaaaaaaaaaaaaaaaaaaaaab4', 4]];
+    for (const [id, minutesAgo] of made) {
+      await orm.em.fork().execute(
+        `insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, state, attempts, created_at) values (?, ?, ?, 'property.updated', '{}', 'delivered', 1, ?)`,
+        [id, endpoint.id, `evt_${id.slice(4)}`, new Date(now - minutesAgo * 60_000)],
+      );
+    }
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { data: { id: string }[]; next_cursor: string | null } = (await call(key, 'GET', `/webhooks/${endpoint.id}/deliveries?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json;
+      pages.push(page.data.map((d) => d.id.slice(-2)));
+      cursor = page.next_cursor;
+    } while (cursor !== null && pages.length < 5);
+    expect(pages).toEqual([['b1', 'b3'], ['b2', 'b4'], ['b5']]);
     expectProblem(await call(key, 'GET', `/webhooks/${endpoint.id}/deliveries/dlv_0aaaaaaaaaaaaaaaaaaaaaaaaa`), 404, 'not_found');
     expectProblem(await call(key, 'GET', '/webhooks/whk_0aaaaaaaaaaaaaaaaaaaaaaaaa/deliveries'), 404, 'not_found');
     expectProblem(await call(key, 'GET', '/webhooks/nonsense'), 404, 'not_found');

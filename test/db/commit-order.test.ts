@@ -88,6 +88,19 @@ function deferred() {
   return { promise, release };
 }
 
+/** Waits (bounded) until a session of this test's database is blocked on a lock. */
+async function waitingOnALock(timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await orm.em.fork().execute<{ waiting: string }[]>(
+      `select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (Number(row!.waiting) > 0) return;
+    if (Date.now() > deadline) throw new Error(`no session waited on a lock within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 async function committed(key: string) {
   const events = (await api.call('GET', `${BASE}/events?limit=500`, { key })).json.data as { id: string }[];
   const properties = (await api.call('GET', `${BASE}/properties?limit=500`, { key })).json.data as { id: string; version: number }[];
@@ -110,7 +123,7 @@ test('a writer that commits late is still read after one that committed early, i
   await firstLocked.promise;
   // The second writer queues on the channel's lock instead of taking a later number first.
   const second = orm.em.fork().transactional((tx) => changeUnits(tx, ref('p2'), 3));
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await waitingOnALock();
   await follower.poll();
   expect(follower.events).toHaveLength(seen);
 

@@ -1,3 +1,4 @@
+import { crc32 as zlibCrc32 } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { API_KEY_LENGTH, generateApiKey, parseApiKey } from '../../domain/api-keys.ts';
 import { crc32 } from '../../domain/crc32.ts';
@@ -14,6 +15,45 @@ describe('API key format', () => {
     expect(key).toHaveLength(API_KEY_LENGTH);
     expect(key.startsWith(environment === 'production' ? 'svc_live_' : 'svc_test_')).toBe(true);
     expect(parseApiKey(key)).toEqual({ ok: true, environment, last4: key.slice(-4) });
+  });
+
+  /** The key format built independently of the service: node:zlib's CRC-32 of the secret part only, in 6 base62 digits. */
+  const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  function checksumOf(secret: string): string {
+    let rest = zlibCrc32(secret);
+    let out = '';
+    for (let i = 0; i < 6; i += 1) {
+      out = DIGITS[rest % 62]! + out;
+      rest = Math.floor(rest / 62);
+    }
+    return out;
+  }
+  const SECRETS = ['0'.repeat(48), 'z'.repeat(48), DIGITS.slice(0, 48), 'Rk7pQ2mXv9LwT4sNbY1cH8dJfG3aZ6eU5oViK0tMqWrnSyBx'];
+
+  // Known answers, computed once with Python's zlib.crc32 and the same base62 digits.
+  test.each([
+    [`svc_test_${'0'.repeat(48)}0HkJVB`, 'sandbox'],
+    [`svc_live_${'z'.repeat(48)}1M8aJa`, 'production'],
+  ] as const)('the known-answer key %s parses, and the test\'s encoding gives its checksum', (key, environment) => {
+    expect(checksumOf(key.slice(9, -6))).toBe(key.slice(-6));
+    expect(parseApiKey(key)).toEqual({ ok: true, environment, last4: key.slice(-4) });
+  });
+
+  test.each(SECRETS)('a key whose last 6 characters are the CRC-32 of its secret part %s alone parses, in both environments', (secret) => {
+    const checksum = checksumOf(secret);
+    expect(parseApiKey(`svc_test_${secret}${checksum}`)).toEqual({ ok: true, environment: 'sandbox', last4: checksum.slice(-4) });
+    expect(parseApiKey(`svc_live_${secret}${checksum}`)).toEqual({ ok: true, environment: 'production', last4: checksum.slice(-4) });
+  });
+
+  test.each(SECRETS)('a key whose checksum covers the prefix too is refused (secret %s)', (secret) => {
+    expect(parseApiKey(`svc_test_${secret}${checksumOf(`svc_test_${secret}`)}`)).toEqual({ ok: false, reason: 'malformed' });
+  });
+
+  test('a generated key ends in the CRC-32 of its secret part alone', () => {
+    for (let i = 0; i < 20; i += 1) {
+      const key = generateApiKey(i % 2 === 0 ? 'sandbox' : 'production');
+      expect(key.slice(-6)).toBe(checksumOf(key.slice(9, -6)));
+    }
   });
 
   test('keys do not repeat', () => {

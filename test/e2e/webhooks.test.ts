@@ -1,3 +1,5 @@
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, expect, inject, test } from 'vitest';
@@ -16,6 +18,8 @@ import { onCleanup } from '../support/cleanup.ts';
 
 // End to end on the Temporal dev server, in real time: API, worker, Postgres and an HTTPS
 // receiver on this machine, which checks signatures with the Standard Webhooks reference library.
+
+type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
@@ -75,16 +79,32 @@ test('a catalogue change is pushed to a registered receiver, signed as Standard 
   expect(property.json.version).toBeGreaterThanOrEqual(event.data.version);
 });
 
-test('a zone that first appears gets its daily horizon roll, which rolls its properties at once', async () => {
+test('a zone that first appears gets its daily horizon roll, which rolls at once, then sleeps until the zone\'s next midnight', async () => {
   const host = platform(api);
   await host.organization('zone-org');
   await host.owner('zone-own', { organization: 'zone-org' });
   await host.location('zone-loc', { organization: 'zone-org', owner: 'zone-own', address: { country: 'RO', city: 'Sibiu' }, timezone: 'Asia/Tokyo' });
   const handle = temporalClient.workflow.getHandle(workflowIds.horizonRoll(taskQueue, 'Asia/Tokyo'));
-  for (let i = 0; i < 100; i += 1) {
-    const running = await handle.describe().then((d) => d.status.name === 'RUNNING').catch(() => false);
-    if (running) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  // The roll is started in the background of the write: wait (bounded) until it sleeps.
+  const deadline = Date.now() + 20_000;
+  let events: HistoryEvent[] = [];
+  while (!events.some((e) => e.timerStartedEventAttributes)) {
+    if (Date.now() > deadline) expect.fail(`no horizon roll of Asia/Tokyo went to sleep: ${events.length} history events`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    events = await handle.fetchHistory().then((h) => h.events ?? []).catch(() => []);
   }
-  expect.fail('no horizon roll was started for Asia/Tokyo');
+  const timerAt = events.findIndex((e) => e.timerStartedEventAttributes);
+  const rolls = events.slice(0, timerAt).filter((e) => e.activityTaskCompletedEventAttributes);
+  expect(rolls, 'one roll completed before the first sleep').toHaveLength(1);
+  const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes)!.activityTaskScheduledEventAttributes!;
+  expect(scheduled.activityType?.name).toBe('rollHorizon');
+  expect(defaultPayloadConverter.fromPayload(scheduled.input!.payloads![0]!)).toBe('Asia/Tokyo');
+  // The sleep ends at 00:00 in Tokyo (to the minute), less than a day later.
+  const timer = events[timerAt]!;
+  const delay = Number(timer.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0) * 1000;
+  expect(delay).toBeGreaterThan(0);
+  expect(delay).toBeLessThanOrEqual(24 * 3600 * 1000);
+  const wakes = Number(timer.eventTime!.seconds ?? 0) * 1000 + delay;
+  const tokyo = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  expect(tokyo.format(new Date(wakes + 30_000))).toBe('00:00');
 });

@@ -1,11 +1,17 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import type { LookupAddress } from 'node:dns';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, LookupFunction, Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { generate } from 'selfsigned';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { postWebhook, type WebhookTransportOptions } from '../../infra/webhook-http.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { secretContext, type EndpointRow } from '../../db/webhooks.ts';
+import { webhookSecretBox } from '../../infra/secret-box.ts';
+import { postWebhook, type WebhookResponse, type WebhookTransportOptions } from '../../infra/webhook-http.ts';
+import { createWebhookSender, outcomeOf } from '../../infra/webhook-sender.ts';
 
 interface Seen {
   method: string | undefined;
@@ -37,6 +43,8 @@ async function selfSignedFor(names: string[], ips: string[]) {
 
 const BIG_BODY = Buffer.alloc(1024 * 1024, 'a');
 const slowTimers = new Set<NodeJS.Timeout>();
+/** Called when a request to /never has arrived. */
+const neverArrivals: (() => void)[] = [];
 
 function handle(req: IncomingMessage, res: ServerResponse, body: string) {
   const path = req.url?.split('?')[0] ?? '';
@@ -52,6 +60,9 @@ function handle(req: IncomingMessage, res: ServerResponse, body: string) {
       res.writeHead(200).end('late');
     }, 2_000);
     slowTimers.add(timer);
+  } else if (path === '/never') {
+    // No answer at all; the connection is closed when the receiver stops.
+    for (const arrival of neverArrivals.splice(0)) arrival();
   } else if (path === '/big') {
     res.writeHead(200, { 'content-type': 'text/plain' }).end(BIG_BODY);
   } else if (path === '/stall-body') {
@@ -421,5 +432,42 @@ describe('postWebhook refusals (allowLocal false)', () => {
   it('has a table of at least 40 hostile URLs and resolver answers', () => {
     expect(hostileUrls.length + hostileAnswers.length).toBeGreaterThanOrEqual(40);
     expect(hostileUrls.length).toBeGreaterThanOrEqual(40);
+  });
+});
+
+describe('the webhook sender', () => {
+  const serverSecret = new TextEncoder().encode('webhook-sender-test-secret-0123456789abcdef');
+
+  function endpointFor(url: string): EndpointRow {
+    const id = 'whk_01jsender0000000000000000';
+    return {
+      id, channel_id: '00000000-0000-4000-8000-000000000001', url, events: ['*'], description: null, status: 'active', suspended_reason: null,
+      secret: webhookSecretBox(serverSecret).seal(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, secretContext(id)),
+      previous_secret: null, previous_secret_expires_at: null, secret_generation: 1, created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z',
+    };
+  }
+
+  it('gives a receiver 10 s to answer: still waiting at 9.999 s, a failed delivery (timeout) at 10 s', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-sender-'));
+    const caFile = path.join(dir, 'receiver.crt');
+    await writeFile(caFile, certs.cert);
+    const sender = createWebhookSender({ secrets: { server: serverSecret, platformTokenHash: new Uint8Array(32) }, clock: { now: () => new Date() }, settings: { allowLocal: true, caFile } });
+    const arrived = new Promise<void>((resolve) => neverArrivals.push(resolve));
+    // Only the timers move by hand; the connection to the receiver is real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let outcome: WebhookResponse | undefined;
+      const sending = sender.send(endpointFor(`${base()}/never`), { id: 'evt_1', body: eventBody }).then((response) => (outcome = response));
+      await arrived;
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(outcome, 'no outcome before 10 s').toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await vi.waitFor(() => expect(outcome, 'an outcome at 10 s').toBeDefined());
+      await sending;
+      expect(outcome).toMatchObject({ statusCode: null, error: 'timeout after 10000 ms', excerpt: null });
+      expect(outcomeOf(outcome!)).toBe('failed');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -21,6 +21,16 @@ export function platform(api: TestApi) {
   };
 }
 
+/**
+ * The UTC date `years` after `from` (before it for a negative number), as YYYY-MM-DD: validities
+ * derived from the clock the test runs on stay in the future (or the past) whenever it runs.
+ */
+export function yearsAfter(from: Date, years: number): string {
+  const date = new Date(from);
+  date.setUTCFullYear(date.getUTCFullYear() + years);
+  return date.toISOString().slice(0, 10);
+}
+
 export function sampleOwner(organization: string): Record<string, unknown> {
   return { organization, type: 'individual', display_name: 'Ana Popescu', languages: ['ro', 'en'] };
 }
@@ -52,7 +62,7 @@ export function sampleProperty(location: string, owner: string): Record<string, 
     rate_plans: [{ key: 'flex', name: { ro: 'Flexibil', en: 'Flexible' }, currency: 'RON', cancellation: { refundable: true, free_until_days_before: 7, penalty: 'first_night', penalty_percent: null } }],
     fees: [{ type: 'cleaning', basis: 'fixed', amount: { amount: 10000, currency: 'RON' }, per: 'stay', payable_at: 'booking' }],
     city_tax_status: 'none',
-    legal: { classification: { certificate_number: 'RO-123/2025', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: '2030-12-31', country: 'RO' } },
+    legal: { classification: { certificate_number: 'RO-123/2025', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: yearsAfter(new Date(), 5), country: 'RO' } },
     booking: { method: 'redirect', url: 'https://casa-din-deal.example/book', url_template: 'https://casa-din-deal.example/book?adults={adults}&children={children}' },
     amenities: ['wifi', 'kitchen'],
     house_rules: { smoking: false, pets: true, parties: false, quiet_hours: { from: '22:00', until: '08:00' }, min_age: 18 },

@@ -167,15 +167,33 @@ function wallClock(instant: number, zone: string): string {
   return new Intl.DateTimeFormat('sv-SE', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(instant));
 }
 
-/** The next local dates after `from` whose day is not 24 hours long in `zone`. */
+/** Days searched for daylight-saving changes: two years hold at least two in a zone that has them. */
+const DST_SEARCH_DAYS = 2 * 366;
+
+/**
+ * The next `count` local dates after `from` whose day is not 24 hours long in `zone`; throws when
+ * two years hold fewer (a zone without daylight saving) instead of searching for ever.
+ */
 function dstDays(from: number, zone: string, count: number): { date: string; hours: number }[] {
   const days: { date: string; hours: number }[] = [];
-  for (let date = zonedDate(from, zone); days.length < count; date = addDays(date, 1)) {
+  let date = zonedDate(from, zone);
+  for (let searched = 0; days.length < count; searched += 1, date = addDays(date, 1)) {
+    if (searched >= DST_SEARCH_DAYS) throw new Error(`${zone}: ${days.length} of ${count} daylight-saving days in the ${DST_SEARCH_DAYS} days after ${zonedDate(from, zone)}`);
     const length = startOfLocalDay(addDays(date, 1), zone) - startOfLocalDay(date, zone);
     if (length !== DAY && startOfLocalDay(date, zone) > from + 6 * HOUR) days.push({ date, hours: length / HOUR });
   }
   return days;
 }
+
+describe('the search for daylight-saving days', () => {
+  test('finds the 23 h and 25 h days of a zone with daylight saving', () => {
+    expect(dstDays(Date.parse('2026-01-01T00:00:00Z'), 'Europe/Bucharest', 2)).toEqual([{ date: '2026-03-29', hours: 23 }, { date: '2026-10-25', hours: 25 }]);
+  });
+
+  test.each(['UTC', 'Asia/Tokyo'])('ends with a clear error for %s, which has none', (zone) => {
+    expect(() => dstDays(Date.parse('2026-01-01T00:00:00Z'), zone, 2)).toThrow(`${zone}: 0 of 2 daylight-saving days in the 732 days after 2026-01-01`);
+  });
+});
 
 describe('horizon roll workflow', () => {
   test('rolls at each local midnight across both daylight-saving changes (23 h and 25 h days)', async () => {

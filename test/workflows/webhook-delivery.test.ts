@@ -5,6 +5,8 @@ import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts';
+import type { AdminContext } from '../../admin/context.ts';
 import { createActivities } from '../../activities/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { JITTER_FRACTION, NOMINAL_DELAYS_MS, RETRY_SPAN_MS, STEADY_DELAY_MS } from '../../domain/webhooks/retry-schedule.ts';
@@ -14,7 +16,7 @@ import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { startReceiver, type ReceivedRequest, type Receiver } from '../support/receiver.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { activityDeps } from '../support/worker.ts';
@@ -98,6 +100,8 @@ async function scenario(name: string) {
   await host.location(`${ref}-loc`, { organization: `${ref}-org`, owner: `${ref}-own` });
   await host.property(`${ref}-p`, { location: `${ref}-loc`, owner: `${ref}-own` });
   return {
+    ctx,
+    channel,
     key: key.key,
     endpoint,
     requests: () => receiver.received.filter((r) => r.path === new URL(path).pathname),
@@ -105,6 +109,40 @@ async function scenario(name: string) {
     publish: () => host.distribute(`${ref}-p`, [channel.name]),
     change: (units: number) => host.property(`${ref}-p`, { location: `${ref}-loc`, owner: `${ref}-own`, units }),
   };
+}
+
+/** Waits (bounded) until `count` requests reached the scenario's receiver path; returns them. */
+async function arrivals(s: { requests: () => ReceivedRequest[] }, count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
+  const deadline = Date.now() + timeoutMs;
+  while (s.requests().length < count) {
+    if (Date.now() > deadline) throw new Error(`${s.requests().length} of ${count} requests arrived in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return s.requests();
+}
+
+/** Waits (bounded) until the dispatcher has looked at every event of the channel's log so far. */
+async function dispatchedAll(channelId: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await orm.em.fork().execute<{ behind: boolean }[]>(
+      'select coalesce(p.position, -1) < l.last_position as behind from channel_log l left join dispatch_progress p on p.channel_id = l.channel_id where l.channel_id = ?',
+      [channelId],
+    );
+    if (row && !row.behind) return;
+    if (Date.now() > deadline) throw new Error(`the dispatcher did not reach the end of channel ${channelId}'s log in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Verifies a received request with the Standard Webhooks reference library. */
+function verifies(secret: string, request: ReceivedRequest): boolean {
+  try {
+    new Webhook(secret).verify(request.body, request.headers);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -193,10 +231,12 @@ describe('webhook delivery workflow', () => {
       expect(detail.attempts_detail[0]).toMatchObject({ number: 1, status_code: 500, error: 'status 500', response_excerpt: 'answer 500' });
       expect(mails.some((mail) => mail.includes('tech@partner.test') && mail.includes(s.endpoint.id) && mail.includes('failing'))).toBe(true);
 
-      // Nothing is delivered to an inactive endpoint.
+      // Nothing is delivered to an inactive endpoint: once the dispatcher has looked at the
+      // change, it has made no delivery of it (and so none can be sent).
       const before = s.requests().length;
       await s.change(3);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await dispatchedAll(s.channel.id);
+      expect(await orm.em.fork().execute('select id from webhook_delivery where endpoint_id = ?', [s.endpoint.id])).toHaveLength(1);
       expect(s.requests()).toHaveLength(before);
     });
     receiver.respond(204);
@@ -209,8 +249,7 @@ describe('webhook delivery workflow', () => {
     await w.runUntil(async () => {
       await s.publish();
       const delivery = await firstDelivery(s.endpoint.id);
-      await receiver.waitFor(receiver.received.length + 1).catch(() => undefined);
-      while (s.requests().length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      await arrivals(s, 1);
       receiver.respond(204);
       await env.sleep(2 * MINUTE);
       expect(await settled(delivery.handle)).toBe('delivered');
@@ -255,6 +294,28 @@ describe('webhook delivery workflow', () => {
     expect(s.requests()).toHaveLength(1);
   });
 
+  test.each([
+    ['the channel', 'suspended-channel', (ctx: AdminContext, name: string) => setChannelStatus(ctx, name, 'suspended')],
+    ["the channel's webhooks", 'suspended-webhooks', (ctx: AdminContext, name: string) => setWebhooksSuspended(ctx, name, true)],
+  ])('suspending %s mid-retry cancels the pending delivery, which sends nothing more', async (_label, path, suspend) => {
+    const s = await scenario(path);
+    receiver.respond(500);
+    const w = await worker();
+    await w.runUntil(async () => {
+      await s.publish();
+      const delivery = await firstDelivery(s.endpoint.id);
+      await retrying(delivery.id);
+      await suspend(s.ctx, s.channel.name);
+      // Past the retry (due 48-72 s after the first attempt).
+      await env.sleep(2 * MINUTE);
+      expect(await settled(delivery.handle)).toBe('cancelled');
+      const [row] = await orm.em.fork().execute<{ state: string }[]>('select state from webhook_delivery where id = ?', [delivery.id]);
+      expect(row!.state).toBe('cancelled');
+    });
+    receiver.respond(204);
+    expect(s.requests()).toHaveLength(1);
+  });
+
   test('a worker killed mid-retry loses nothing: the next worker goes on where the first stopped', async () => {
     const s = await scenario('restart');
     receiver.respond(500);
@@ -280,21 +341,30 @@ describe('webhook delivery workflow', () => {
 });
 
 describe('webhook secret rotation workflow', () => {
-  test('the previous secret signs for 24 hours, then is destroyed', async () => {
+  test('the previous secret signs deliveries for 24 hours beside the new one, then is destroyed and only the new one signs', async () => {
     const s = await scenario('rotation');
     const w = await worker();
     await w.runUntil(async () => {
       const rotated = (await api.call('POST', `${BASE}/webhooks/${s.endpoint.id}/rotate-secret`, { key: s.key, body: {} })).json;
+      expect(rotated.previous_secret_expires_at).toEqual(expect.any(String));
       const handle = plain().workflow.getHandle(workflowIds.webhookSecretRotation(s.endpoint.id, 2));
       await env.sleep(23 * HOUR);
-      let stored = (await orm.em.fork().execute<{ previous_secret: string | null }[]>('select previous_secret from webhook_endpoint where id = ?', [s.endpoint.id]))[0]!;
-      expect(stored.previous_secret).not.toBeNull();
+      // Within the overlap: a delivery verifies with either secret.
+      await s.publish();
+      const [during] = await arrivals(s, 1);
+      expect(verifies(s.endpoint.secret, during!), 'previous secret, at 23 h').toBe(true);
+      expect(verifies(rotated.secret, during!), 'new secret, at 23 h').toBe(true);
+
       await env.sleep(2 * HOUR);
       expect(await settled(handle)).toBe('destroyed');
       await recordHistory(handle, 'webhook-secret-rotation');
-      stored = (await orm.em.fork().execute<{ previous_secret: string | null }[]>('select previous_secret from webhook_endpoint where id = ?', [s.endpoint.id]))[0]!;
-      expect(stored.previous_secret).toBeNull();
-      expect(rotated.previous_secret_expires_at).toEqual(expect.any(String));
+      const [stored] = await orm.em.fork().execute<{ previous_secret: string | null }[]>('select previous_secret from webhook_endpoint where id = ?', [s.endpoint.id]);
+      expect(stored!.previous_secret).toBeNull();
+      // After it: only the new secret verifies.
+      await s.change(3);
+      const [, after] = await arrivals(s, 2);
+      expect(verifies(rotated.secret, after!), 'new secret, at 25 h').toBe(true);
+      expect(verifies(s.endpoint.secret, after!), 'previous secret, at 25 h').toBe(false);
     });
   });
 });

@@ -1,0 +1,52 @@
+import { describe, expect, test } from 'vitest';
+import { derivedStatus, presentResource, type ProjectedBody } from '../../domain/catalogue/projection.ts';
+import { RESOURCE_STATUSES, type ResourceStatus } from '../../domain/catalogue/status.ts';
+
+test('the resource statuses are the contract\'s four', () => {
+  expect(RESOURCE_STATUSES).toEqual(['active', 'inactive', 'withdrawn', 'deleted']);
+});
+
+describe('derivedStatus: a location or owner from the statuses of the properties naming it', () => {
+  test.each<[ResourceStatus[], ResourceStatus | null]>([
+    [[], null],
+    [['active'], 'active'],
+    [['inactive', 'active', 'withdrawn'], 'active'],
+    [['deleted', 'active'], 'active'],
+    [['inactive'], 'inactive'],
+    [['inactive', 'inactive'], 'inactive'],
+    [['withdrawn', 'inactive'], 'inactive'],
+    [['deleted', 'inactive'], 'inactive'],
+    [['withdrawn'], 'withdrawn'],
+    [['withdrawn', 'withdrawn'], 'withdrawn'],
+    // A deleted property is gone: what it leaves behind is withdrawn, never deleted.
+    [['deleted'], 'withdrawn'],
+    [['deleted', 'withdrawn'], 'withdrawn'],
+    [['deleted', 'deleted'], 'withdrawn'],
+  ])('%o -> %s', (statuses, expected) => {
+    expect(derivedStatus(statuses)).toBe(expected);
+  });
+});
+
+describe('presentResource: the served record', () => {
+  const ID = 'prp_01jwnnsvg0abcdefghjkmnpqrs';
+  const UPDATED_AT = '2026-11-22T10:00:00Z';
+  const body = (status: ResourceStatus): ProjectedBody => ({ id: ID, status, name: { ro: 'Casa' }, units: 2, legal: null });
+
+  test.each<ResourceStatus>(['active', 'inactive'])('a %s record is served whole: id, status, version, updated_at first, then its body in order', (status) => {
+    const served = presentResource(body(status), 7, UPDATED_AT);
+    expect(served).toStrictEqual({ id: ID, status, version: 7, updated_at: UPDATED_AT, name: { ro: 'Casa' }, units: 2, legal: null });
+    expect(Object.keys(served)).toEqual(['id', 'status', 'version', 'updated_at', 'name', 'units', 'legal']);
+  });
+
+  test.each<ResourceStatus>(['withdrawn', 'deleted'])('a %s record is exactly the tombstone id, status, version, updated_at', (status) => {
+    const served = presentResource(body(status), 8, UPDATED_AT);
+    expect(served).toStrictEqual({ id: ID, status, version: 8, updated_at: UPDATED_AT });
+    expect(Object.keys(served)).toEqual(['id', 'status', 'version', 'updated_at']);
+  });
+
+  test('the stored body is left as it was', () => {
+    const stored = body('withdrawn');
+    presentResource(stored, 8, UPDATED_AT);
+    expect(stored).toStrictEqual(body('withdrawn'));
+  });
+});
