@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pgArray, writeTransaction } from '../../db/sql.ts';
-import { deliveryRecord, endpointRecord, findEndpoint, listEndpoints, secretContext, type DeliveryRow, type EndpointRow } from '../../db/webhooks.ts';
+import { findEndpoint, listEndpoints, type DeliveryRow, type EndpointRow } from '../../db/webhooks.ts';
 import { isExternalId, newExternalId } from '../../domain/catalogue/ids.ts';
 import { decodeCursor, encodeCursor, hashQuery, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { isValidEventPattern, MAX_EVENT_PATTERNS, PING_EVENT_TYPE, scopesForPatterns } from '../../domain/events.ts';
@@ -8,12 +8,13 @@ import { missingScopes } from '../../domain/scopes.ts';
 import { toInstant } from '../../domain/time.ts';
 import { generateWebhookSecret } from '../../domain/webhooks/signing.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
-import { webhookSecretBox } from '../../infra/secret-box.ts';
+import { webhookSecretBox, webhookSecretContext } from '../../infra/secret-box.ts';
 import { createWebhookSender, outcomeOf, type WebhookSender } from '../../infra/webhook-sender.ts';
 import type { AppDeps, Caller } from '../context.ts';
 import { defineOperation, type Operation } from '../operations.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { Instant } from '../schemas/common.ts';
+import { deliveryRecord, endpointRecord } from './webhook-records.ts';
 
 export const MAX_ENDPOINTS = 5;
 /** The previous secret signs beside the new one this long after a rotation. */
@@ -152,7 +153,7 @@ export const createWebhook = defineOperation({
       await tx.execute(
         `insert into webhook_endpoint (id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret, previous_secret_expires_at, secret_generation, created_at, updated_at, deleted_at)
          values (?, ?, ?, ?::text[], ?, 'active', null, ?, null, null, 1, ?, ?, null)`,
-        [id, caller.channel.id, url, pgArray(body.events), body.description ?? null, webhookSecretBox(deps.secrets.server).seal(secret, secretContext(id)), now, now],
+        [id, caller.channel.id, url, pgArray(body.events), body.description ?? null, webhookSecretBox(deps.secrets.server).seal(secret, webhookSecretContext(id)), now, now],
       );
       // The dispatcher starts this channel at the end of its log: nothing before registration is sent.
       await tx.execute(
@@ -250,7 +251,7 @@ export const rotateWebhookSecret = defineOperation({
       const keepPrevious = body.expire_immediately !== true && endpoint.secret !== null;
       await tx.execute(
         `update webhook_endpoint set secret = ?, previous_secret = ?, previous_secret_expires_at = ?, secret_generation = secret_generation + 1, updated_at = ? where id = ?`,
-        [box.seal(secret, secretContext(endpoint.id)), keepPrevious ? endpoint.secret : null, keepPrevious ? expiresAt : null, now, endpoint.id],
+        [box.seal(secret, webhookSecretContext(endpoint.id)), keepPrevious ? endpoint.secret : null, keepPrevious ? expiresAt : null, now, endpoint.id],
       );
       return (await findEndpoint(tx, caller.channel.id, endpoint.id))!;
     });
