@@ -1,5 +1,6 @@
 import type { EventRow } from '../db/catalogue/reads.ts';
-import { endpointById, type DeliveryRow, type EndpointRow } from '../db/webhooks.ts';
+import { endpointById, type EndpointRow } from '../db/webhook-endpoints.ts';
+import type { DeliveryRow } from '../db/webhooks.ts';
 import { newExternalId } from '../domain/catalogue/ids.ts';
 import { matchesAnyEventPattern } from '../domain/events.ts';
 import { toInstant } from '../domain/time.ts';

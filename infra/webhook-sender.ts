@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Clock } from '../domain/clock.ts';
 import { webhookHeaders } from '../domain/webhooks/signing.ts';
-import type { EndpointRow } from '../db/webhooks.ts';
+import type { EndpointRow } from '../db/webhook-endpoints.ts';
 import { webhookSecretBox, webhookSecretContext, type SecretBox } from './secret-box.ts';
 import type { ServiceSecrets } from './secrets.ts';
 import { postWebhook, type WebhookResponse } from './webhook-http.ts';

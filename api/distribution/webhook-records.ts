@@ -1,8 +1,10 @@
-import type { DeliveryRow, EndpointRow } from '../../db/webhooks.ts';
+import type { EndpointRow } from '../../db/webhook-endpoints.ts';
+import type { DeliveryRow, WebhookAttempt } from '../../db/webhooks.ts';
 import { toInstant } from '../../domain/time.ts';
 import { previousSecretLive } from '../../infra/webhook-sender.ts';
+import type { PingOutcome } from '../../services/webhooks.ts';
 
-// Webhook endpoints and deliveries as the channel sees them.
+// Webhook endpoints, deliveries and pings as the channel sees them.
 
 /** `secret` only when just created or rotated. */
 export function endpointRecord(endpoint: EndpointRow, now: Date, secret?: string): Record<string, unknown> {
@@ -34,4 +36,19 @@ export function deliveryRecord(delivery: DeliveryRow): Record<string, unknown> {
     next_attempt_at: instantOrNull(delivery.next_attempt_at),
     completed_at: instantOrNull(delivery.completed_at),
   };
+}
+
+export function attemptRecord(attempt: WebhookAttempt): Record<string, unknown> {
+  return {
+    number: attempt.number,
+    attempted_at: toInstant(attempt.attemptedAt),
+    status_code: attempt.statusCode ?? null,
+    duration_ms: attempt.durationMs,
+    error: attempt.error ?? null,
+    response_excerpt: attempt.responseExcerpt ?? null,
+  };
+}
+
+export function pingOutcomeRecord(outcome: PingOutcome): Record<string, unknown> {
+  return { delivered: outcome.delivered, status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error, event_id: outcome.eventId };
 }
