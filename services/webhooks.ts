@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ApiKey, Channel } from '../db/entities/index.ts';
+import { ChannelSchema, type ApiKey, type Channel } from '../db/entities/index.ts';
 import { writeTransaction } from '../db/sql.ts';
 import {
   findEndpoint,
@@ -179,4 +179,18 @@ export async function cancelPendingDeliveries(
   });
   await deps.workflows.cancelWebhookDeliveries(cancelled);
   return cancelled.length;
+}
+
+/**
+ * Operators stop (or allow again) a channel's webhooks without suspending the channel itself;
+ * stopping cancels every pending delivery. Null when no channel has that name.
+ */
+export async function setChannelWebhooksSuspended(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>, name: string, suspended: boolean): Promise<Channel | null> {
+  const em = deps.orm.em.fork();
+  const channel = await em.findOne(ChannelSchema, { name });
+  if (!channel) return null;
+  channel.webhooksSuspendedAt = suspended ? deps.clock.now() : null;
+  await em.flush();
+  if (suspended) await cancelPendingDeliveries(deps, { channelId: channel.id });
+  return channel;
 }
