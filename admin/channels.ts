@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ChannelSchema, type Channel } from '../db/entities/index.ts';
+import type { Channel } from '../db/entities/index.ts';
 import { toInstant } from '../domain/time.ts';
 import * as channels from '../services/channels.ts';
+import { setChannelWebhooksSuspended } from '../services/webhooks.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError } from './errors.ts';
 
@@ -42,18 +43,8 @@ export async function setChannelStatus(ctx: AdminContext, name: string, status: 
 
 /** Operators stop (or allow again) a channel's webhooks without suspending the channel itself. */
 export async function setWebhooksSuspended(ctx: AdminContext, name: string, suspended: boolean) {
-  const em = ctx.orm.em.fork();
-  const channel = await em.findOne(ChannelSchema, { name });
+  const channel = await setChannelWebhooksSuspended(ctx, name, suspended);
   if (!channel) throw new AdminError(`no channel named "${name}"`);
-  channel.webhooksSuspendedAt = suspended ? ctx.clock.now() : null;
-  await em.flush();
-  if (suspended) {
-    await em.execute(
-      `update webhook_delivery set state = 'cancelled', completed_at = ?, next_attempt_at = null
-        where state = 'pending' and endpoint_id in (select id from webhook_endpoint where channel_id = ?)`,
-      [ctx.clock.now(), channel.id],
-    );
-  }
   return channelDocument(channel);
 }
 

@@ -1,81 +1,10 @@
+import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { toInstant } from '../domain/time.ts';
-import type { SecretBox } from '../infra/secret-box.ts';
+import type { EventRow } from './catalogue/reads.ts';
+import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, type Channel } from './entities/index.ts';
 
-/** A webhook endpoint row as raw queries return it. */
-export interface EndpointRow {
-  id: string;
-  channel_id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  status: 'active' | 'inactive' | 'deleted';
-  suspended_reason: 'failing' | 'gone' | null;
-  secret: string | null;
-  previous_secret: string | null;
-  previous_secret_expires_at: string | null;
-  secret_generation: number;
-  created_at: string;
-  updated_at: string;
-}
-
-const COLUMNS = `id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret,
-  previous_secret_expires_at, secret_generation, created_at, updated_at`;
-
-export async function findEndpoint(em: EntityManager, channelId: string, id: string, options: { lock?: boolean } = {}): Promise<EndpointRow | null> {
-  const [row] = await em.execute<EndpointRow[]>(
-    `select ${COLUMNS} from webhook_endpoint where channel_id = ? and id = ? and status <> 'deleted'${options.lock ? ' for update' : ''}`,
-    [channelId, id],
-  );
-  return row ?? null;
-}
-
-export async function endpointById(em: EntityManager, id: string): Promise<EndpointRow | null> {
-  const [row] = await em.execute<EndpointRow[]>(`select ${COLUMNS} from webhook_endpoint where id = ?`, [id]);
-  return row ?? null;
-}
-
-export async function listEndpoints(em: EntityManager, channelId: string): Promise<EndpointRow[]> {
-  return em.execute<EndpointRow[]>(`select ${COLUMNS} from webhook_endpoint where channel_id = ? and status <> 'deleted' order by created_at, id`, [channelId]);
-}
-
-/** Associated data binding a sealed secret to its endpoint. */
-export function secretContext(endpointId: string): string {
-  return `webhook_endpoint:${endpointId}`;
-}
-
-/** Whether a rotated-out secret still signs beside the current one. */
-function previousSecretLive(endpoint: EndpointRow, now: Date): boolean {
-  return endpoint.previous_secret !== null && endpoint.previous_secret_expires_at !== null && Date.parse(endpoint.previous_secret_expires_at) > now.getTime();
-}
-
-/**
- * The secrets that sign now: the current one, and the previous one until it expires. Order: the
- * current first.
- */
-export function liveSecrets(endpoint: EndpointRow, box: SecretBox, now: Date): string[] {
-  const context = secretContext(endpoint.id);
-  const secrets = endpoint.secret ? [box.open(endpoint.secret, context)] : [];
-  if (previousSecretLive(endpoint, now)) secrets.push(box.open(endpoint.previous_secret!, context));
-  return secrets;
-}
-
-/** The endpoint as the channel sees it; `secret` only when just created or rotated. */
-export function endpointRecord(endpoint: EndpointRow, now: Date, secret?: string): Record<string, unknown> {
-  const previousLive = previousSecretLive(endpoint, now);
-  return {
-    id: endpoint.id,
-    url: endpoint.url,
-    events: endpoint.events,
-    description: endpoint.description,
-    status: endpoint.status,
-    suspended_reason: endpoint.suspended_reason,
-    ...(secret === undefined ? {} : { secret }),
-    previous_secret_expires_at: previousLive ? toInstant(new Date(endpoint.previous_secret_expires_at!)) : null,
-    created_at: toInstant(new Date(endpoint.created_at)),
-    updated_at: toInstant(new Date(endpoint.updated_at)),
-  };
-}
+// Deliveries, their attempts, and how far the dispatcher has read each channel's event log.
+// Endpoints are in webhook-endpoints.ts.
 
 export interface DeliveryRow {
   id: string;
@@ -91,23 +20,124 @@ export interface DeliveryRow {
   completed_at: string | null;
 }
 
-const instantOrNull = (value: string | null) => (value === null ? null : toInstant(new Date(value)));
+/** A delivery; with `endpointId`, only when it belongs to that endpoint. */
+export async function findDelivery(em: EntityManager, id: string, endpointId?: string): Promise<DeliveryRow | null> {
+  const [row] = endpointId === undefined
+    ? await em.execute<DeliveryRow[]>('select * from webhook_delivery where id = ?', [id])
+    : await em.execute<DeliveryRow[]>('select * from webhook_delivery where endpoint_id = ? and id = ?', [endpointId, id]);
+  return row ?? null;
+}
 
-export function deliveryRecord(delivery: DeliveryRow): Record<string, unknown> {
-  return {
-    id: delivery.id,
-    event_id: delivery.event_id,
-    event_type: delivery.event_type,
-    state: delivery.state,
-    attempts: delivery.attempts,
-    created_at: toInstant(new Date(delivery.created_at)),
-    last_attempt_at: instantOrNull(delivery.last_attempt_at),
-    next_attempt_at: instantOrNull(delivery.next_attempt_at),
-    completed_at: instantOrNull(delivery.completed_at),
-  };
+/** Up to `limit` deliveries of an endpoint, newest first, after the (created_at, id) position `after`. */
+export async function deliveriesPage(em: EntityManager, endpointId: string, after: { createdAt: Date; id: string } | null, limit: number): Promise<DeliveryRow[]> {
+  return em.execute<DeliveryRow[]>(
+    `select * from webhook_delivery where endpoint_id = ? ${after ? 'and (created_at, id) < (?, ?)' : ''} order by created_at desc, id desc limit ?`,
+    after ? [endpointId, after.createdAt, after.id, limit] : [endpointId, limit],
+  );
+}
+
+export type WebhookAttempt = InferEntity<typeof WebhookAttemptSchema>;
+
+export async function deliveryAttempts(em: EntityManager, deliveryId: string): Promise<WebhookAttempt[]> {
+  return em.find(WebhookAttemptSchema, { delivery: deliveryId }, { orderBy: { number: 'asc' } });
+}
+
+/**
+ * The delivery of one event to one endpoint, made pending. A retried dispatch finds the delivery
+ * it made before and gets its id back, so nothing is delivered twice.
+ */
+export async function upsertDelivery(em: EntityManager, delivery: { id: string; endpointId: string; eventId: string; eventType: string; payload: string }, now: Date): Promise<string> {
+  const [row] = await em.execute<{ id: string }[]>(
+    `insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, state, attempts, created_at)
+     values (?, ?, ?, ?, ?, 'pending', 0, ?)
+     on conflict (endpoint_id, event_id) do update set event_id = excluded.event_id returning id`,
+    [delivery.id, delivery.endpointId, delivery.eventId, delivery.eventType, delivery.payload, now],
+  );
+  return row!.id;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  number: number;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  excerpt: string | null;
+  /** Set when the attempt delivered: the delivery is complete; otherwise it stays pending. */
+  deliveredAt: Date | null;
+}
+
+/** Records an attempt (once: a retried activity does not record it twice) and its delivery's new state. */
+export async function recordAttempt(em: EntityManager, attempt: AttemptRecord): Promise<void> {
+  await em.execute(
+    `insert into webhook_attempt (delivery_id, number, attempted_at, status_code, duration_ms, error, response_excerpt)
+     values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+    [attempt.deliveryId, attempt.number, attempt.attemptedAt, attempt.statusCode, attempt.durationMs, attempt.error?.slice(0, 500) ?? null, attempt.excerpt?.slice(0, 1024) ?? null],
+  );
+  await em.nativeUpdate(
+    WebhookDeliverySchema,
+    { id: attempt.deliveryId },
+    { attempts: attempt.number, lastAttemptAt: attempt.attemptedAt, nextAttemptAt: null, state: attempt.deliveredAt ? 'delivered' : 'pending', completedAt: attempt.deliveredAt },
+  );
+}
+
+export async function recordNextAttempt(em: EntityManager, deliveryId: string, at: Date): Promise<void> {
+  await em.nativeUpdate(WebhookDeliverySchema, { id: deliveryId, state: 'pending' }, { nextAttemptAt: at });
+}
+
+/** Ends a pending delivery; one that has already ended is left as it is. */
+export async function finishDelivery(em: EntityManager, deliveryId: string, state: 'failed' | 'cancelled', now: Date): Promise<void> {
+  await em.nativeUpdate(WebhookDeliverySchema, { id: deliveryId, state: 'pending' }, { state, completedAt: now, nextAttemptAt: null });
+}
+
+/** The pending deliveries of one endpoint (but `except`), or of every endpoint of a channel. */
+export type PendingDeliveries = { endpointId: string; except?: string } | { channelId: string };
+
+/** Cancels pending deliveries; answers which, so that their workflows can be stopped. */
+export async function cancelPendingDeliveryRows(em: EntityManager, pending: PendingDeliveries, now: Date): Promise<{ endpointId: string; eventId: string }[]> {
+  const [filter, values] = 'channelId' in pending
+    ? ['endpoint_id in (select id from webhook_endpoint where channel_id = ?)', [pending.channelId]]
+    : ['endpoint_id = ? and id <> ?', [pending.endpointId, pending.except ?? '']];
+  const rows = await em.execute<{ endpoint_id: string; event_id: string }[]>(
+    `update webhook_delivery set state = 'cancelled', completed_at = ?, next_attempt_at = null
+      where state = 'pending' and ${filter} returning endpoint_id, event_id`,
+    [now, ...values],
+  );
+  return rows.map((row) => ({ endpointId: row.endpoint_id, eventId: row.event_id }));
 }
 
 /** Deliveries are kept 35 days. */
 export async function dropExpiredDeliveries(em: EntityManager, now: Date): Promise<void> {
   await em.execute('delete from webhook_delivery where created_at < ?', [new Date(now.getTime() - 35 * 24 * 3600 * 1000)]);
+}
+
+/**
+ * Starts dispatching the channel's events at the end of its log, so nothing that happened before
+ * its first endpoint was registered is sent. A channel already dispatched keeps its position.
+ */
+export async function startDispatch(tx: EntityManager, channelId: string): Promise<void> {
+  await tx.execute(
+    `insert into dispatch_progress (channel_id, position) values (?, coalesce((select last_position from channel_log where channel_id = ?), 0)) on conflict do nothing`,
+    [channelId, channelId],
+  );
+}
+
+/** Moves the channel's dispatch to the end of its log: what is there now is not sent. */
+export async function skipDispatchToEnd(tx: EntityManager, channelId: string): Promise<void> {
+  await tx.execute('update dispatch_progress set position = coalesce((select last_position from channel_log where channel_id = ?), position) where channel_id = ?', [channelId, channelId]);
+}
+
+/** Every channel the dispatcher reads, in a stable order, with the position it has reached. */
+export async function dispatchPositions(em: EntityManager): Promise<{ channel: Channel; position: number }[]> {
+  return em.find(DispatchProgressSchema, {}, { populate: ['channel'], orderBy: { channel: 'asc' } });
+}
+
+/** Up to `limit` of the channel's events after `position`, in log order. */
+export async function eventsAfter(em: EntityManager, channelId: string, position: number, limit: number): Promise<EventRow[]> {
+  return em.execute<EventRow[]>('select position, id, type, occurred_at, data from event where channel_id = ? and position > ? order by position limit ?', [channelId, position, limit]);
+}
+
+export async function advanceDispatch(em: EntityManager, channelId: string, position: number): Promise<void> {
+  await em.nativeUpdate(DispatchProgressSchema, { channel: channelId }, { position });
 }

@@ -35,3 +35,8 @@ export function secretBox(serverSecret: Uint8Array, purpose: string): SecretBox 
 }
 
 export const webhookSecretBox = (serverSecret: Uint8Array) => secretBox(serverSecret, 'webhook-secrets');
+
+/** Associated data binding a sealed webhook secret to its endpoint. */
+export function webhookSecretContext(endpointId: string): string {
+  return `webhook_endpoint:${endpointId}`;
+}

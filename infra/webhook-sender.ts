@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Clock } from '../domain/clock.ts';
 import { webhookHeaders } from '../domain/webhooks/signing.ts';
-import { liveSecrets, type EndpointRow } from '../db/webhooks.ts';
-import { webhookSecretBox } from './secret-box.ts';
+import type { EndpointRow } from '../db/webhook-endpoints.ts';
+import { webhookSecretBox, webhookSecretContext, type SecretBox } from './secret-box.ts';
 import type { ServiceSecrets } from './secrets.ts';
 import { postWebhook, type WebhookResponse } from './webhook-http.ts';
 
@@ -14,6 +14,22 @@ export interface WebhookSettings {
 export interface WebhookSender {
   /** Signs the body with every live secret of the endpoint and POSTs it once. */
   send(endpoint: EndpointRow, event: { id: string; body: string }): Promise<WebhookResponse>;
+}
+
+/** Whether a rotated-out secret still signs beside the current one. */
+export function previousSecretLive(endpoint: EndpointRow, now: Date): boolean {
+  return endpoint.previous_secret !== null && endpoint.previous_secret_expires_at !== null && Date.parse(endpoint.previous_secret_expires_at) > now.getTime();
+}
+
+/**
+ * The secrets that sign now: the current one, and the previous one until it expires. Order: the
+ * current first.
+ */
+function liveSecrets(endpoint: EndpointRow, box: SecretBox, now: Date): string[] {
+  const context = webhookSecretContext(endpoint.id);
+  const secrets = endpoint.secret ? [box.open(endpoint.secret, context)] : [];
+  if (previousSecretLive(endpoint, now)) secrets.push(box.open(endpoint.previous_secret!, context));
+  return secrets;
 }
 
 /** 2xx delivered; 410 gone (the endpoint is suspended at once); anything else failed. */

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { secretContext, type EndpointRow } from '../../db/webhooks.ts';
-import { webhookSecretBox } from '../../infra/secret-box.ts';
+import type { EndpointRow } from '../../db/webhook-endpoints.ts';
+import { webhookSecretBox, webhookSecretContext } from '../../infra/secret-box.ts';
 import { postWebhook, type WebhookResponse, type WebhookTransportOptions } from '../../infra/webhook-http.ts';
 import { createWebhookSender, outcomeOf } from '../../infra/webhook-sender.ts';
 
@@ -442,7 +442,7 @@ describe('the webhook sender', () => {
     const id = 'whk_01jsender0000000000000000';
     return {
       id, channel_id: '00000000-0000-4000-8000-000000000001', url, events: ['*'], description: null, status: 'active', suspended_reason: null,
-      secret: webhookSecretBox(serverSecret).seal(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, secretContext(id)),
+      secret: webhookSecretBox(serverSecret).seal(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, webhookSecretContext(id)),
       previous_secret: null, previous_secret_expires_at: null, secret_generation: 1, created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z',
     };
   }

@@ -1,0 +1,54 @@
+import type { EndpointRow } from '../../db/webhook-endpoints.ts';
+import type { DeliveryRow, WebhookAttempt } from '../../db/webhooks.ts';
+import { toInstant } from '../../domain/time.ts';
+import { previousSecretLive } from '../../infra/webhook-sender.ts';
+import type { PingOutcome } from '../../services/webhooks.ts';
+
+// Webhook endpoints, deliveries and pings as the channel sees them.
+
+/** `secret` only when just created or rotated. */
+export function endpointRecord(endpoint: EndpointRow, now: Date, secret?: string): Record<string, unknown> {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    events: endpoint.events,
+    description: endpoint.description,
+    status: endpoint.status,
+    suspended_reason: endpoint.suspended_reason,
+    ...(secret === undefined ? {} : { secret }),
+    previous_secret_expires_at: previousSecretLive(endpoint, now) ? toInstant(new Date(endpoint.previous_secret_expires_at!)) : null,
+    created_at: toInstant(new Date(endpoint.created_at)),
+    updated_at: toInstant(new Date(endpoint.updated_at)),
+  };
+}
+
+const instantOrNull = (value: string | null) => (value === null ? null : toInstant(new Date(value)));
+
+export function deliveryRecord(delivery: DeliveryRow): Record<string, unknown> {
+  return {
+    id: delivery.id,
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    state: delivery.state,
+    attempts: delivery.attempts,
+    created_at: toInstant(new Date(delivery.created_at)),
+    last_attempt_at: instantOrNull(delivery.last_attempt_at),
+    next_attempt_at: instantOrNull(delivery.next_attempt_at),
+    completed_at: instantOrNull(delivery.completed_at),
+  };
+}
+
+export function attemptRecord(attempt: WebhookAttempt): Record<string, unknown> {
+  return {
+    number: attempt.number,
+    attempted_at: toInstant(attempt.attemptedAt),
+    status_code: attempt.statusCode ?? null,
+    duration_ms: attempt.durationMs,
+    error: attempt.error ?? null,
+    response_excerpt: attempt.responseExcerpt ?? null,
+  };
+}
+
+export function pingOutcomeRecord(outcome: PingOutcome): Record<string, unknown> {
+  return { delivered: outcome.delivered, status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error, event_id: outcome.eventId };
+}

@@ -1,0 +1,116 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WebhookEndpointSchema } from './entities/index.ts';
+import { pgArray } from './sql.ts';
+
+/** A webhook endpoint row as raw queries return it (instants as text). */
+export interface EndpointRow {
+  id: string;
+  channel_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: 'active' | 'inactive' | 'deleted';
+  suspended_reason: 'failing' | 'gone' | null;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  secret_generation: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = `id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret,
+  previous_secret_expires_at, secret_generation, created_at, updated_at`;
+
+/** A live (not deleted) endpoint of the channel; `lock` holds it until the transaction ends. */
+export async function findEndpoint(em: EntityManager, channelId: string, id: string, options: { lock?: boolean } = {}): Promise<EndpointRow | null> {
+  const [row] = await em.execute<EndpointRow[]>(
+    `select ${COLUMNS} from webhook_endpoint where channel_id = ? and id = ? and status <> 'deleted'${options.lock ? ' for update' : ''}`,
+    [channelId, id],
+  );
+  return row ?? null;
+}
+
+/** Any endpoint, deleted ones included (a delivery names the endpoint it was made for). */
+export async function endpointById(em: EntityManager, id: string): Promise<EndpointRow | null> {
+  const [row] = await em.execute<EndpointRow[]>(`select ${COLUMNS} from webhook_endpoint where id = ?`, [id]);
+  return row ?? null;
+}
+
+/** The channel's live endpoints, oldest first. */
+export async function listEndpoints(em: EntityManager, channelId: string): Promise<EndpointRow[]> {
+  return em.execute<EndpointRow[]>(`select ${COLUMNS} from webhook_endpoint where channel_id = ? and status <> 'deleted' order by created_at, id`, [channelId]);
+}
+
+/** What the dispatcher needs of the endpoints that are sent events. */
+export type DispatchEndpoint = Pick<EndpointRow, 'id' | 'events' | 'created_at'>;
+
+export async function activeEndpoints(em: EntityManager, channelId: string): Promise<DispatchEndpoint[]> {
+  return em.execute<DispatchEndpoint[]>(`select id, events, created_at from webhook_endpoint where channel_id = ? and status = 'active'`, [channelId]);
+}
+
+/**
+ * Locks the channel's row: one writer of its endpoints at a time, so two concurrent creations
+ * cannot both pass the limit or both register the same URL.
+ */
+export async function lockChannelEndpoints(tx: EntityManager, channelId: string): Promise<void> {
+  await tx.execute('select id from channel where id = ? for update', [channelId]);
+}
+
+export interface NewEndpoint {
+  id: string;
+  channelId: string;
+  url: string;
+  events: readonly string[];
+  description: string | null;
+  /** Sealed by the caller: the database never sees a plain secret. */
+  sealedSecret: string;
+  now: Date;
+}
+
+/** An active endpoint with its first secret (generation 1). */
+export async function insertEndpoint(tx: EntityManager, endpoint: NewEndpoint): Promise<void> {
+  await tx.execute(
+    `insert into webhook_endpoint (id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret, previous_secret_expires_at, secret_generation, created_at, updated_at, deleted_at)
+     values (?, ?, ?, ?::text[], ?, 'active', null, ?, null, null, 1, ?, ?, null)`,
+    [endpoint.id, endpoint.channelId, endpoint.url, pgArray(endpoint.events), endpoint.description, endpoint.sealedSecret, endpoint.now, endpoint.now],
+  );
+}
+
+/** The row stays (its deliveries name it); its secrets are destroyed. */
+export async function markEndpointDeleted(em: EntityManager, id: string, now: Date): Promise<void> {
+  await em.nativeUpdate(WebhookEndpointSchema, { id }, { status: 'deleted', secret: null, previousSecret: null, previousSecretExpiresAt: null, deletedAt: now, updatedAt: now });
+}
+
+/** An inactive endpoint becomes active again; any other is left as it is. */
+export async function reactivateEndpoint(em: EntityManager, id: string, now: Date): Promise<void> {
+  await em.nativeUpdate(WebhookEndpointSchema, { id, status: 'inactive' }, { status: 'active', suspendedReason: null, updatedAt: now });
+}
+
+/** Makes an active endpoint inactive for `reason`; true when this call did it. */
+export async function suspendEndpoint(em: EntityManager, id: string, reason: 'failing' | 'gone', now: Date): Promise<boolean> {
+  return (await em.nativeUpdate(WebhookEndpointSchema, { id, status: 'active' }, { status: 'inactive', suspendedReason: reason, updatedAt: now })) > 0;
+}
+
+/**
+ * Installs a new sealed secret and bumps the generation. `previous` is the sealed secret that
+ * keeps signing until `previousExpiresAt`, or null when the old one is dropped at once.
+ */
+export async function replaceSecret(tx: EntityManager, id: string, secrets: { sealed: string; previous: string | null; previousExpiresAt: Date | null }, now: Date): Promise<void> {
+  await tx.execute(
+    `update webhook_endpoint set secret = ?, previous_secret = ?, previous_secret_expires_at = ?, secret_generation = secret_generation + 1, updated_at = ? where id = ?`,
+    [secrets.sealed, secrets.previous, secrets.previousExpiresAt, now, id],
+  );
+}
+
+/** Destroys the previous secret unless a later rotation (another generation) replaced it; true when it did. */
+export async function destroyPreviousSecret(em: EntityManager, id: string, generation: number): Promise<boolean> {
+  const changed = await em.nativeUpdate(WebhookEndpointSchema, { id, secretGeneration: generation, previousSecret: { $ne: null } }, { previousSecret: null, previousSecretExpiresAt: null });
+  return changed > 0;
+}
+
+/** Whom to tell about an endpoint: its URL, its channel's name and technical contact. */
+export async function endpointContact(em: EntityManager, id: string): Promise<{ url: string; channel: string; email: string | null } | null> {
+  const endpoint = await em.findOne(WebhookEndpointSchema, { id }, { populate: ['channel'] });
+  return endpoint ? { url: endpoint.url, channel: endpoint.channel.name, email: endpoint.channel.technicalContactEmail ?? null } : null;
+}

@@ -1,0 +1,196 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ChannelSchema, type ApiKey, type Channel } from '../db/entities/index.ts';
+import { writeTransaction } from '../db/sql.ts';
+import {
+  findEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  lockChannelEndpoints,
+  markEndpointDeleted,
+  reactivateEndpoint,
+  replaceSecret,
+  type EndpointRow,
+} from '../db/webhook-endpoints.ts';
+import { cancelPendingDeliveryRows, skipDispatchToEnd, startDispatch, type PendingDeliveries } from '../db/webhooks.ts';
+import { isExternalId, newExternalId } from '../domain/catalogue/ids.ts';
+import { PING_EVENT_TYPE, scopesForPatterns } from '../domain/events.ts';
+import { ProblemError } from '../domain/problems.ts';
+import { missingScopes } from '../domain/scopes.ts';
+import { webhookBody } from '../domain/webhooks/sending.ts';
+import { generateWebhookSecret } from '../domain/webhooks/signing.ts';
+import { webhookSecretBox, webhookSecretContext } from '../infra/secret-box.ts';
+import { createWebhookSender, outcomeOf, type WebhookSender } from '../infra/webhook-sender.ts';
+import type { ServiceDeps } from './deps.ts';
+
+export const MAX_ENDPOINTS = 5;
+/** The previous secret signs beside the new one this long after a rotation. */
+export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
+
+type SenderDeps = Pick<ServiceDeps, 'secrets' | 'clock' | 'config'>;
+
+/** One sender per app: it reads the optional extra CA file once, not on every ping. */
+const senders = new WeakMap<SenderDeps, WebhookSender>();
+function sender(deps: SenderDeps): WebhookSender {
+  let found = senders.get(deps);
+  if (!found) {
+    found = createWebhookSender({ secrets: deps.secrets, clock: deps.clock, settings: deps.config.webhooks });
+    senders.set(deps, found);
+  }
+  return found;
+}
+
+function sealSecret(deps: Pick<ServiceDeps, 'secrets'>, endpointId: string, secret: string): string {
+  return webhookSecretBox(deps.secrets.server).seal(secret, webhookSecretContext(endpointId));
+}
+
+function refuseIfSuspended(channel: Channel): void {
+  if (channel.webhooksSuspendedAt) throw new ProblemError('webhooks_suspended_by_platform');
+}
+
+/** A live endpoint of the channel; any other id, well-formed or not, is `not_found`. */
+export async function findChannelEndpoint(deps: Pick<ServiceDeps, 'orm'>, channel: Channel, id: string): Promise<EndpointRow> {
+  const found = isExternalId('webhook', id) ? await findEndpoint(deps.orm.em.fork(), channel.id, id) : null;
+  if (!found) throw new ProblemError('not_found');
+  return found;
+}
+
+export async function listChannelEndpoints(deps: Pick<ServiceDeps, 'orm'>, channel: Channel): Promise<EndpointRow[]> {
+  return listEndpoints(deps.orm.em.fork(), channel.id);
+}
+
+export interface NewEndpointInput {
+  /** Checked and normalised by the caller. */
+  url: string;
+  /** Valid patterns, each once. */
+  events: readonly string[];
+  description: string | null;
+}
+
+/**
+ * Registers an endpoint with a fresh secret, answered once in plain. The channel's dispatch
+ * starts at the end of its log: the endpoint is sent only what happens after it was registered.
+ */
+export async function createEndpoint(
+  deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>,
+  caller: { channel: Channel; key: Pick<ApiKey, 'scopes'> },
+  input: NewEndpointInput,
+): Promise<{ endpoint: EndpointRow; secret: string }> {
+  const { channel } = caller;
+  refuseIfSuspended(channel);
+  const missing = missingScopes(caller.key.scopes, scopesForPatterns(input.events));
+  if (missing.length > 0) throw new ProblemError('insufficient_scope', { required_scopes: missing, detail: 'The key does not cover every subscribed event type' });
+  const secret = generateWebhookSecret();
+  const id = newExternalId('webhook', deps.clock.now().getTime());
+  const now = deps.clock.now();
+  const endpoint = await writeTransaction(deps.orm.em, async (tx) => {
+    await lockChannelEndpoints(tx, channel.id);
+    const existing = await listEndpoints(tx, channel.id);
+    if (existing.some((endpoint) => endpoint.url === input.url)) throw new ProblemError('webhook_endpoint_exists');
+    if (existing.length >= MAX_ENDPOINTS) throw new ProblemError('webhook_endpoint_limit_reached');
+    await insertEndpoint(tx, { id, channelId: channel.id, url: input.url, events: input.events, description: input.description, sealedSecret: sealSecret(deps, id, secret), now });
+    await startDispatch(tx, channel.id);
+    return (await findEndpoint(tx, channel.id, id))!;
+  });
+  return { endpoint, secret };
+}
+
+/** Deletes the endpoint with its secrets, and cancels its pending deliveries. */
+export async function deleteEndpoint(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>, channel: Channel, id: string): Promise<void> {
+  const endpoint = await findChannelEndpoint(deps, channel, id);
+  await cancelPendingDeliveries(deps, { endpointId: endpoint.id }, (tx) => markEndpointDeleted(tx, endpoint.id, deps.clock.now()));
+}
+
+export interface PingOutcome {
+  delivered: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The `webhook-id` of the ping. */
+  eventId: string;
+}
+
+/** A signed `webhook.ping` to one endpoint, whatever its status; not in the event log. */
+async function ping(deps: SenderDeps, channel: Channel, endpoint: EndpointRow): Promise<PingOutcome> {
+  const eventId = newExternalId('event', deps.clock.now().getTime());
+  const body = webhookBody({ id: eventId, type: PING_EVENT_TYPE, occurredAt: deps.clock.now(), channel: channel.name, data: { object: 'webhook', id: endpoint.id } });
+  const response = await sender(deps).send(endpoint, { id: eventId, body });
+  return { delivered: outcomeOf(response) === 'delivered', statusCode: response.statusCode, durationMs: response.durationMs, error: response.error, eventId };
+}
+
+export async function pingEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>, channel: Channel, id: string): Promise<PingOutcome> {
+  return ping(deps, channel, await findChannelEndpoint(deps, channel, id));
+}
+
+/**
+ * Makes an inactive endpoint active again after a ping it accepts. Dispatch resumes at the end of
+ * the log: what happened while it was inactive is not replayed. An active endpoint is answered as it is.
+ */
+export async function enableEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>, channel: Channel, id: string): Promise<EndpointRow> {
+  const endpoint = await findChannelEndpoint(deps, channel, id);
+  refuseIfSuspended(channel);
+  if (endpoint.status === 'active') return endpoint;
+  const outcome = await ping(deps, channel, endpoint);
+  if (!outcome.delivered) throw new ProblemError('webhook_endpoint_still_failing', { detail: `The ping was not accepted: ${outcome.error ?? 'no answer'}` });
+  return writeTransaction(deps.orm.em, async (tx) => {
+    await reactivateEndpoint(tx, endpoint.id, deps.clock.now());
+    await skipDispatchToEnd(tx, channel.id);
+    return (await findEndpoint(tx, channel.id, endpoint.id))!;
+  });
+}
+
+/**
+ * Issues a new secret, answered once in plain. The previous one keeps signing for
+ * SECRET_OVERLAP_MS, until a workflow destroys it, unless `expireImmediately`.
+ */
+export async function rotateEndpointSecret(
+  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock' | 'secrets'>,
+  channel: Channel,
+  id: string,
+  options: { expireImmediately: boolean },
+): Promise<{ endpoint: EndpointRow; secret: string }> {
+  const secret = generateWebhookSecret();
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
+  const endpoint = await writeTransaction(deps.orm.em, async (tx) => {
+    const current = await findEndpoint(tx, channel.id, id, { lock: true });
+    if (!current) throw new ProblemError('not_found');
+    const keepPrevious = !options.expireImmediately && current.secret !== null;
+    await replaceSecret(tx, current.id, { sealed: sealSecret(deps, current.id, secret), previous: keepPrevious ? current.secret : null, previousExpiresAt: keepPrevious ? expiresAt : null }, now);
+    return (await findEndpoint(tx, channel.id, current.id))!;
+  });
+  if (endpoint.previous_secret !== null) {
+    await deps.workflows.startSecretRotation({ endpointId: endpoint.id, generation: endpoint.secret_generation, overlapMs: SECRET_OVERLAP_MS }, channel.name);
+  }
+  return { endpoint, secret };
+}
+
+/**
+ * Cancels pending deliveries and their workflows. `alongside` runs in the same transaction as the
+ * cancellation (an endpoint's deletion); the workflows are cancelled once it has committed.
+ */
+export async function cancelPendingDeliveries(
+  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>,
+  pending: PendingDeliveries,
+  alongside?: (tx: EntityManager) => Promise<void>,
+): Promise<number> {
+  const cancelled = await writeTransaction(deps.orm.em, async (tx) => {
+    await alongside?.(tx);
+    return cancelPendingDeliveryRows(tx, pending, deps.clock.now());
+  });
+  await deps.workflows.cancelWebhookDeliveries(cancelled);
+  return cancelled.length;
+}
+
+/**
+ * Operators stop (or allow again) a channel's webhooks without suspending the channel itself;
+ * stopping cancels every pending delivery. Null when no channel has that name.
+ */
+export async function setChannelWebhooksSuspended(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>, name: string, suspended: boolean): Promise<Channel | null> {
+  const em = deps.orm.em.fork();
+  const channel = await em.findOne(ChannelSchema, { name });
+  if (!channel) return null;
+  channel.webhooksSuspendedAt = suspended ? deps.clock.now() : null;
+  await em.flush();
+  if (suspended) await cancelPendingDeliveries(deps, { channelId: channel.id });
+  return channel;
+}
