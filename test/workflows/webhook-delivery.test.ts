@@ -155,13 +155,17 @@ function plain(): Client {
 }
 
 /** Waits until the first attempt failed and the delivery sleeps until its next one. */
-async function retrying(deliveryId: string): Promise<void> {
+/**
+ * Waits (bounded) until the delivery has recorded its next attempt and its workflow has started
+ * the retry timer, so that moving time afterwards is sure to pass that timer.
+ */
+async function retrying(delivery: { id: string; handle: WorkflowHandle }): Promise<void> {
   for (let i = 0; i < 400; i += 1) {
-    const [row] = await orm.em.fork().execute<{ next_attempt_at: string | null }[]>('select next_attempt_at from webhook_delivery where id = ?', [deliveryId]);
-    if (row?.next_attempt_at) return;
+    const [row] = await orm.em.fork().execute<{ next_attempt_at: string | null }[]>('select next_attempt_at from webhook_delivery where id = ?', [delivery.id]);
+    if (row?.next_attempt_at && (await delivery.handle.fetchHistory()).events?.some((event) => event.timerStartedEventAttributes)) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`delivery ${deliveryId} never scheduled a retry`);
+  throw new Error(`delivery ${delivery.id} never started its retry timer`);
 }
 
 /** The workflow's result once it has closed; polled, because the test server's long poll can miss the close. */
@@ -176,7 +180,8 @@ async function settled(handle: WorkflowHandle, timeoutMs = 20_000): Promise<unkn
 
 /** The delivery workflow of the endpoint's first delivery, once the dispatcher started it. */
 async function firstDelivery(endpointId: string) {
-  for (let i = 0; i < 200; i += 1) {
+  // Up to 20 s: a dispatch the previous test's worker left in flight is retried before this one.
+  for (let i = 0; i < 800; i += 1) {
     const [row] = await orm.em.fork().execute<{ id: string; event_id: string }[]>('select id, event_id from webhook_delivery where endpoint_id = ? order by created_at limit 1', [endpointId]);
     if (row) {
       return { ...row, handle: plain().workflow.getHandle(workflowIds.webhookDelivery(endpointId, row.event_id)) };
@@ -250,6 +255,7 @@ describe('webhook delivery workflow', () => {
       await s.publish();
       const delivery = await firstDelivery(s.endpoint.id);
       await arrivals(s, 1);
+      await retrying(delivery);
       receiver.respond(204);
       await env.sleep(2 * MINUTE);
       expect(await settled(delivery.handle)).toBe('delivered');
@@ -284,7 +290,7 @@ describe('webhook delivery workflow', () => {
     await w.runUntil(async () => {
       await s.publish();
       const delivery = await firstDelivery(s.endpoint.id);
-      await retrying(delivery.id);
+      await retrying(delivery);
       expect((await api.call('DELETE', `${BASE}/webhooks/${s.endpoint.id}`, { key: s.key })).status).toBe(204);
       expect(await settled(delivery.handle)).toBe('cancelled');
       const [row] = await orm.em.fork().execute<{ state: string }[]>('select state from webhook_delivery where id = ?', [delivery.id]);
@@ -304,7 +310,7 @@ describe('webhook delivery workflow', () => {
     await w.runUntil(async () => {
       await s.publish();
       const delivery = await firstDelivery(s.endpoint.id);
-      await retrying(delivery.id);
+      await retrying(delivery);
       await suspend(s.ctx, s.channel.name);
       // Past the retry (due 48-72 s after the first attempt).
       await env.sleep(2 * MINUTE);
@@ -323,7 +329,7 @@ describe('webhook delivery workflow', () => {
     const delivery = await first.runUntil(async () => {
       await s.publish();
       const found = await firstDelivery(s.endpoint.id);
-      await retrying(found.id);
+      await retrying(found);
       return found;
     });
     // No worker while the delivery waits for its retry (due 48-72 s after the first attempt).
