@@ -13,7 +13,7 @@ import { toInstant } from '../../domain/time.ts';
 import type { AppDeps } from '../context.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
 import { ProblemError, type ParameterError } from '../../domain/problems.ts';
-import { jsonPointer } from '../validation.ts';
+import { jsonPointer } from '../../domain/json-pointer.ts';
 
 /**
  * The platform write interface: the property-management platform creates, replaces and deletes
