@@ -11,11 +11,10 @@ import {
   type NightState,
   type PlanShape,
 } from '../domain/availability/nights.ts';
-import { newExternalId } from '../domain/catalogue/ids.ts';
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import type { Clock } from '../domain/clock.ts';
 import { localDate, wholeSeconds } from '../domain/time.ts';
-import { lockChannelLog } from './catalogue/projector.ts';
+import { raiseLogStamps, withChannelLog } from './catalogue/channel-log.ts';
 import { pgArray } from './sql.ts';
 
 interface AriRow {
@@ -81,26 +80,15 @@ async function announce(tx: EntityManager, propertyId: string, ranges: { from: s
   );
   let stamp = wholeSeconds(clock.now());
   for (const channel of channels) {
-    const log = await lockChannelLog(tx, channel.channel_id, stamp);
-    if (log.stamp > stamp) stamp = log.stamp;
-    let position = log.position;
-    for (const range of ranges) {
-      position += 1;
-      await tx.execute('insert into event (channel_id, position, id, type, occurred_at, data) values (?, ?, ?, ?, ?, ?::json)', [
-        channel.channel_id,
-        position,
-        newExternalId('event', clock.now().getTime()),
-        'availability.updated',
-        log.stamp,
-        JSON.stringify({ object: 'property', id: channel.external_id, from: range.from, to: range.to }),
-      ]);
-    }
-    await tx.execute('update channel_log set last_position = ? where channel_id = ?', [position, channel.channel_id]);
+    await withChannelLog(tx, channel.channel_id, stamp, async (log) => {
+      if (log.stamp > stamp) stamp = log.stamp;
+      for (const range of ranges) {
+        await log.append('availability.updated', () => ({ object: 'property', id: channel.external_id, from: range.from, to: range.to }), clock);
+      }
+    });
   }
   // Every channel locked above moves to the common stamp, so none has a later committed one.
-  if (channels.length > 0) {
-    await tx.execute('update channel_log set last_stamp = greatest(last_stamp, ?) where channel_id = any(?::uuid[])', [stamp, pgArray(channels.map((c) => c.channel_id))]);
-  }
+  await raiseLogStamps(tx, channels.map((c) => c.channel_id), stamp);
   await tx.execute('update ari_property set version = version + 1, updated_at = ? where property_id = ?', [stamp, propertyId]);
 }
 
