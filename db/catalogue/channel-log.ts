@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../domain/clock.ts';
 import { newExternalId } from '../../domain/catalogue/ids.ts';
 import type { EventType } from '../../domain/events.ts';
+import { EventSchema } from '../entities/index.ts';
 import { pgArray } from '../sql.ts';
 
 /**
@@ -71,4 +72,9 @@ export async function withChannelLog<T>(tx: EntityManager, channelId: string, no
 export async function raiseLogStamps(tx: EntityManager, channelIds: readonly string[], stamp: Date): Promise<void> {
   if (channelIds.length === 0) return;
   await tx.execute('update channel_log set last_stamp = greatest(last_stamp, ?) where channel_id = any(?::uuid[])', [stamp, pgArray(channelIds)]);
+}
+
+/** Events of every channel (the demo seed reports how many a run wrote). */
+export function countEvents(em: EntityManager): Promise<number> {
+  return em.count(EventSchema);
 }
