@@ -3,13 +3,17 @@ import {
   availabilityCandidates,
   lockPropertiesByRef,
   nightsOfSlices,
+  rollZone,
+  zonesInUse,
   type AvailabilityCandidate,
   type UpdateOutcome,
 } from '../db/availability.ts';
+import { writeTransaction } from '../db/sql.ts';
 import { addDays, daysBetween, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, planPlaceholder, type AvailabilityUpdate } from '../domain/availability/nights.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
+import type { Clock } from '../domain/clock.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import { localDate, toInstant } from '../domain/time.ts';
 import { invalidParameters } from './catalogue.ts';
@@ -39,6 +43,19 @@ export function postAvailability(deps: Pick<ServiceDeps, 'orm' | 'workflows' | '
     }
     return { results };
   });
+}
+
+/**
+ * The daily roll of one zone as of `clock` (see `rollZone`): in one transaction, run again from
+ * the start on a deadlock. Idempotent per local date.
+ */
+export function rollHorizon(deps: Pick<ServiceDeps, 'orm'>, zone: string, clock: Clock): Promise<{ properties: number; rolled: number }> {
+  return writeTransaction(deps.orm.em, (tx) => rollZone(tx, zone, clock));
+}
+
+/** The zones that have properties with availability: one horizon roll each. */
+export function zonesToRoll(deps: Pick<ServiceDeps, 'orm'>): Promise<string[]> {
+  return zonesInUse(deps.orm.em.fork());
 }
 
 export interface AvailabilityPageQuery {
