@@ -1,7 +1,6 @@
-import { rollZone, zonesInUse } from '../db/availability.ts';
-import { writeTransaction } from '../db/sql.ts';
 import type { Clock } from '../domain/clock.ts';
 import { localDate } from '../domain/time.ts';
+import * as availability from '../services/availability.ts';
 import type { ActivityDeps } from './deps.ts';
 
 export interface RollOutcome {
@@ -14,7 +13,7 @@ export interface RollOutcome {
 }
 
 export function availabilityActivities(deps: ActivityDeps) {
-  const { orm, log } = deps;
+  const { log } = deps;
   return {
     /**
      * The daily roll of one zone (see `rollZone`), in one transaction, retried on deadlock.
@@ -26,7 +25,7 @@ export function availabilityActivities(deps: ActivityDeps) {
      */
     async rollHorizon(zone: string, nowMs: number): Promise<RollOutcome> {
       const clock: Clock = { now: () => new Date(nowMs) };
-      const { properties, rolled } = await writeTransaction(orm.em, (tx) => rollZone(tx, zone, clock));
+      const { properties, rolled } = await availability.rollHorizon(deps, zone, clock);
       const today = localDate(clock.now(), zone);
       if (rolled > 0) log.info('availability horizon rolled', { zone, today, properties, rolled });
       return { properties, rolled, today };
@@ -34,7 +33,7 @@ export function availabilityActivities(deps: ActivityDeps) {
 
     /** The zones that have properties with availability: one horizon roll each. */
     async zonesToRoll(): Promise<string[]> {
-      return zonesInUse(orm.em.fork());
+      return availability.zonesToRoll(deps);
     },
   };
 }

@@ -1,12 +1,8 @@
 import type { z } from 'zod';
+import { jsonPointer } from '../domain/json-pointer.ts';
 import type { ParameterError } from '../domain/problems.ts';
 
 export type InputLocation = 'query' | 'params' | 'body' | 'header';
-
-/** RFC 6901: `~` and `/` inside a segment are escaped. */
-export function jsonPointer(path: readonly PropertyKey[]): string {
-  return path.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
-}
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;

@@ -7,7 +7,7 @@
  *
  * BENCH_PROPERTIES (default 10000) properties of two rate plans each with priced nights over the
  * whole horizon; BENCH_LIMIT (default 500) properties per page, so pages end at 5,000 nights.
- * Setup is fast: one property is written through the platform operations (catalogue, channel
+ * Setup is fast: one property is written through the platform's services (catalogue, channel
  * view, prices for every night), then cloned in SQL with fresh ids of the channel's own.
  */
 import https from 'node:https';
@@ -19,18 +19,20 @@ import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
 import { issueKey } from '../admin/keys.ts';
 import { createApp } from '../api/app.ts';
 import { loadConfig } from '../app/config.ts';
-import { internalOperations } from '../api/internal/catalogue.ts';
-import { invokeOperation } from '../api/interface-router.ts';
 import { listen } from '../api/server.ts';
 import { openDatabase } from '../db/orm.ts';
 import { createScratchDatabase } from '../db/scratch.ts';
-import { addDays, daysBetween, horizonEnd, MAX_WINDOW_NIGHTS, type AvailabilityUpdate } from '../domain/availability/nights.ts';
+import { addDays, AvailabilityBatch, daysBetween, horizonEnd, MAX_WINDOW_NIGHTS, type AvailabilityUpdate } from '../domain/availability/nights.ts';
+import { DistributionInput, LocationInput, OrganizationInput, OwnerInput, PropertyInput } from '../domain/catalogue/source.ts';
 import { systemClock } from '../domain/clock.ts';
 import { localDate } from '../domain/time.ts';
 import { startDevServer } from '../infra/embedded-temporal.ts';
 import { createLogger } from '../infra/logger.ts';
 import { connectTemporalClient } from '../infra/temporal.ts';
+import { postAvailability } from '../services/availability.ts';
+import { putLocation, putOrganization, putOwner, putProperty } from '../services/catalogue.ts';
 import { serviceDeps } from '../services/deps.ts';
+import { putDistribution } from '../services/distribution.ts';
 import { loadSecrets } from '../infra/secrets.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
@@ -97,26 +99,27 @@ const deps = serviceDeps({ orm, temporal: client.client, config, clock: systemCl
 const ctx = deps;
 
 try {
-  // --- Setup: one property through the platform operations ---------------------------------
+  // --- Setup: one property through the platform's services ----------------------------------
   const setupStart = performance.now();
   const channel = await createChannel(ctx, { name: CHANNEL, rateLimit: 1_000_000 });
   const key = (await issueKey(ctx, { channel: CHANNEL, scopes: 'read:ari' })).key;
   const demo = demoCatalogue(DEMO_CHANNELS, new Date().toISOString().slice(0, 10));
-  const byId = (id: string) => internalOperations.find((op) => op.operationId === id)!;
-  const invoke = (operationId: string, ref: string | null, body: unknown) => invokeOperation(byId(operationId), deps, { params: ref === null ? {} : { ref }, body });
   // The demo's Casa Bran double room: two rate plans (flexible and non-refundable, breakfast).
   const template = demo.find((w) => w.operationId === 'putProperty' && (w.body as { rate_plans: unknown[] }).rate_plans.length === 2)!;
   const templateBody = template.body as { location: string; units: number; rate_plans: { key: string }[] };
   if (templateBody.rate_plans.map((p) => p.key).join() !== 'flex-breakfast,nonref-breakfast') throw new Error('the demo template changed: expected the Casa Bran plans');
-  for (const write of demo.filter((w) => ['putOrganization', 'putOwner'].includes(w.operationId))) await invoke(write.operationId, write.ref, write.body);
-  const location = demo.find((w) => w.operationId === 'putLocation' && w.ref === templateBody.location)!;
-  await invoke('putLocation', location.ref, location.body);
-  await invoke('putProperty', template.ref, template.body);
-  await invoke('putDistribution', template.ref, { channels: [CHANNEL] });
-  const timezone = (location.body as { timezone: string }).timezone;
-  const today = localDate(new Date(), timezone);
-  const pushed = await invoke('postAvailability', null, { updates: yearOfPrices(template.ref, today, horizonEnd(today), templateBody.units) });
-  const changed = (pushed.body as { results: { changed_nights: number }[] }).results[0]?.changed_nights ?? 0;
+  for (const write of demo) {
+    if (write.operationId === 'putOrganization') await putOrganization(deps, write.ref, OrganizationInput.parse(write.body));
+    if (write.operationId === 'putOwner') await putOwner(deps, write.ref, OwnerInput.parse(write.body));
+  }
+  const locationWrite = demo.find((w) => w.operationId === 'putLocation' && w.ref === templateBody.location)!;
+  const location = LocationInput.parse(locationWrite.body);
+  await putLocation(deps, locationWrite.ref, location);
+  await putProperty(deps, template.ref, PropertyInput.parse(template.body));
+  await putDistribution(deps, template.ref, DistributionInput.parse({ channels: [CHANNEL] }));
+  const today = localDate(new Date(), location.timezone);
+  const pushed = await postAvailability(deps, AvailabilityBatch.parse({ updates: yearOfPrices(template.ref, today, horizonEnd(today), templateBody.units) }));
+  const changed = pushed.results[0]?.changed_nights ?? 0;
   if (changed !== daysBetween(today, horizonEnd(today))) throw new Error(`prices changed ${changed} nights, expected the whole horizon`);
   const templateSeconds = seconds(performance.now() - setupStart);
 

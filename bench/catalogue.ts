@@ -13,16 +13,17 @@ import { createChannel } from '../admin/channels.ts';
 import { issueKey } from '../admin/keys.ts';
 import { loadConfig } from '../app/config.ts';
 import { createApp } from '../api/app.ts';
-import { internalOperations } from '../api/internal/catalogue.ts';
-import { invokeOperation } from '../api/interface-router.ts';
 import { listen } from '../api/server.ts';
 import { openDatabase } from '../db/orm.ts';
 import { createScratchDatabase } from '../db/scratch.ts';
+import { DistributionInput, LocationInput, OrganizationInput, OwnerInput, PropertyInput } from '../domain/catalogue/source.ts';
 import { systemClock } from '../domain/clock.ts';
 import { startDevServer } from '../infra/embedded-temporal.ts';
 import { createLogger } from '../infra/logger.ts';
 import { connectTemporalClient } from '../infra/temporal.ts';
+import { putLocation, putOrganization, putOwner, putProperty } from '../services/catalogue.ts';
 import { serviceDeps } from '../services/deps.ts';
+import { putDistribution } from '../services/distribution.ts';
 import { loadSecrets } from '../infra/secrets.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
@@ -59,9 +60,18 @@ try {
 
   // The demo's shapes, multiplied: each demo property becomes many, five per location.
   const demo = demoCatalogue(DEMO_CHANNELS, new Date().toISOString().slice(0, 10));
-  const byId = (id: string) => internalOperations.find((op) => op.operationId === id)!;
-  const put = (operationId: string, ref: string, body: unknown) => invokeOperation(byId(operationId), deps, { params: { ref }, body });
-  for (const write of demo.filter((w) => ['putOrganization', 'putOwner'].includes(w.operationId))) await put(write.operationId, write.ref, write.body);
+  // The platform's writes, validated as the write interface validates them, through its services.
+  const put = {
+    organization: (ref: string, body: unknown) => putOrganization(deps, ref, OrganizationInput.parse(body)),
+    owner: (ref: string, body: unknown) => putOwner(deps, ref, OwnerInput.parse(body)),
+    location: (ref: string, body: unknown) => putLocation(deps, ref, LocationInput.parse(body)),
+    property: (ref: string, body: unknown) => putProperty(deps, ref, PropertyInput.parse(body)),
+    distribution: (ref: string, body: unknown) => putDistribution(deps, ref, DistributionInput.parse(body)),
+  };
+  for (const write of demo) {
+    if (write.operationId === 'putOrganization') await put.organization(write.ref, write.body);
+    if (write.operationId === 'putOwner') await put.owner(write.ref, write.body);
+  }
   const locations = demo.filter((w) => w.operationId === 'putLocation');
   const properties = demo.filter((w) => w.operationId === 'putProperty');
 
@@ -73,11 +83,11 @@ try {
     const body = template.body as { location: string };
     const locationTemplate = locations.find((l) => l.ref === body.location)!;
     const locationRef = `${body.location}-${Math.floor(i / 5)}`;
-    if (!created.has(locationRef)) await put('putLocation', locationRef, locationTemplate.body);
+    if (!created.has(locationRef)) await put.location(locationRef, locationTemplate.body);
     created.add(locationRef);
     const ref = `bench-${i}`;
-    await timed(writeSamples, () => put('putProperty', ref, { ...body, location: locationRef }));
-    await timed(distributeSamples, () => put('putDistribution', ref, { channels: [DEMO_CHANNELS.first, DEMO_CHANNELS.second] }));
+    await timed(writeSamples, () => put.property(ref, { ...body, location: locationRef }));
+    await timed(distributeSamples, () => put.distribution(ref, { channels: [DEMO_CHANNELS.first, DEMO_CHANNELS.second] }));
   }
 
   const tls = await loadTlsMaterial({ dataDir: config.dataDir });
@@ -124,7 +134,7 @@ try {
   for (let i = 0; i < 50; i += 1) {
     const since = new Date().toISOString();
     const template = properties[i % properties.length]!.body as { location: string };
-    await timed(changeSamples, () => put('putProperty', `bench-${i}`, { ...template, location: `${template.location}-${Math.floor(i / 5)}`, units: 50 + i }));
+    await timed(changeSamples, () => put.property(`bench-${i}`, { ...template, location: `${template.location}-${Math.floor(i / 5)}`, units: 50 + i }));
     await timed(syncSamples, () => get(`/properties?updated_since=${since}`));
   }
   await server.close();

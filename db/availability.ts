@@ -11,11 +11,10 @@ import {
   type NightState,
   type PlanShape,
 } from '../domain/availability/nights.ts';
-import { newExternalId } from '../domain/catalogue/ids.ts';
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import type { Clock } from '../domain/clock.ts';
 import { localDate, wholeSeconds } from '../domain/time.ts';
-import { lockChannelLog } from './catalogue/projector.ts';
+import { raiseLogStamps, withChannelLog } from './catalogue/channel-log.ts';
 import { pgArray } from './sql.ts';
 
 interface AriRow {
@@ -81,26 +80,15 @@ async function announce(tx: EntityManager, propertyId: string, ranges: { from: s
   );
   let stamp = wholeSeconds(clock.now());
   for (const channel of channels) {
-    const log = await lockChannelLog(tx, channel.channel_id, stamp);
-    if (log.stamp > stamp) stamp = log.stamp;
-    let position = log.position;
-    for (const range of ranges) {
-      position += 1;
-      await tx.execute('insert into event (channel_id, position, id, type, occurred_at, data) values (?, ?, ?, ?, ?, ?::json)', [
-        channel.channel_id,
-        position,
-        newExternalId('event', clock.now().getTime()),
-        'availability.updated',
-        log.stamp,
-        JSON.stringify({ object: 'property', id: channel.external_id, from: range.from, to: range.to }),
-      ]);
-    }
-    await tx.execute('update channel_log set last_position = ? where channel_id = ?', [position, channel.channel_id]);
+    await withChannelLog(tx, channel.channel_id, stamp, async (log) => {
+      if (log.stamp > stamp) stamp = log.stamp;
+      for (const range of ranges) {
+        await log.append('availability.updated', () => ({ object: 'property', id: channel.external_id, from: range.from, to: range.to }), clock);
+      }
+    });
   }
   // Every channel locked above moves to the common stamp, so none has a later committed one.
-  if (channels.length > 0) {
-    await tx.execute('update channel_log set last_stamp = greatest(last_stamp, ?) where channel_id = any(?::uuid[])', [stamp, pgArray(channels.map((c) => c.channel_id))]);
-  }
+  await raiseLogStamps(tx, channels.map((c) => c.channel_id), stamp);
   await tx.execute('update ari_property set version = version + 1, updated_at = ? where property_id = ?', [stamp, propertyId]);
 }
 
@@ -207,9 +195,120 @@ export async function rollZone(tx: EntityManager, zone: string, clock: Clock): P
   return { properties: due.length, rolled };
 }
 
+/** The nights of a location's properties follow its zone. */
+export async function followLocationZone(tx: EntityManager, locationId: string, timezone: string): Promise<void> {
+  await tx.execute('update ari_property set timezone = ? where property_id in (select id from property where location_id = ?)', [timezone, locationId]);
+}
+
+/** A property a batch of updates names, with the zone of its location. */
+export interface BatchProperty {
+  id: string;
+  ref: string;
+  content: PropertyInput;
+  timezone: string;
+}
+
+/** The properties under these references, locked in id order for the rest of the transaction. */
+export async function lockPropertiesByRef(tx: EntityManager, refs: readonly string[]): Promise<BatchProperty[]> {
+  return tx.execute<BatchProperty[]>(
+    `select p.id, p.ref, p.content, l.content->>'timezone' as timezone from property p join location l on l.id = p.location_id
+      where p.ref = any(?::text[]) order by p.id for update of p`,
+    [pgArray(refs)],
+  );
+}
+
 /** Zones that have properties with availability: one roll each. */
 export async function zonesInUse(em: EntityManager): Promise<string[]> {
   const rows = await em.execute<{ timezone: string }[]>('select distinct timezone from ari_property order by timezone');
   return rows.map((row) => row.timezone);
 }
 
+
+/** A property with availability the channel sees; raw queries return numbers and instants as text. */
+export interface AvailabilityCandidate {
+  external_id: string;
+  internal_id: string;
+  currency: string;
+  version: string;
+  updated_at: string;
+  horizon_end: string;
+  timezone: string;
+}
+
+export interface CandidateFilter {
+  /** Only properties whose availability changed at or after this instant. */
+  since?: Date;
+  /** Only this property (the channel's id). */
+  externalId?: string;
+  /** From this property on (the channel's id, inclusive). */
+  fromExternalId?: string;
+  limit: number;
+}
+
+/** Active and inactive properties of the channel's view with their availability, in the channel's id order. */
+export async function availabilityCandidates(em: EntityManager, channelId: string, filter: CandidateFilter): Promise<AvailabilityCandidate[]> {
+  const where = [`cr.channel_id = ?`, `cr.kind = 'property'`, `cr.status in ('active', 'inactive')`];
+  const params: unknown[] = [channelId];
+  if (filter.since) {
+    where.push('a.updated_at >= ?');
+    params.push(filter.since);
+  }
+  if (filter.externalId !== undefined) {
+    where.push('cr.external_id = ?');
+    params.push(filter.externalId);
+  }
+  if (filter.fromExternalId !== undefined) {
+    where.push('cr.external_id >= ?');
+    params.push(filter.fromExternalId);
+  }
+  return em.execute<AvailabilityCandidate[]>(
+    `select cr.external_id, cr.internal_id, a.currency, a.version, a.updated_at, to_char(a.horizon_end, 'YYYY-MM-DD') as horizon_end, a.timezone
+       from channel_resource cr join ari_property a on a.property_id = cr.internal_id
+      where ${where.join(' and ')} order by cr.external_id limit ?`,
+    [...params, filter.limit],
+  );
+}
+
+/** Up to `take` nights of one property from `start`, before `to`. */
+export interface NightSlice {
+  propertyId: string;
+  start: string;
+  to: string;
+  take: number;
+}
+
+/** A slice's nights as stored JSON joined by commas, their count and last date, and the channel's ids of the property's rate plans. */
+export interface SliceNights {
+  data: string | null;
+  count: string;
+  last: string | null;
+  /** `<property id>/<plan key> <channel id>` pairs, space-separated. */
+  plans: string | null;
+}
+
+/**
+ * One row per slice, in the slices' order, read in one round trip: each property's nights joined
+ * in SQL (the driver handles one value, not thousands), and the channel's ids of its rate plans
+ * (a range on the primary key).
+ */
+export async function nightsOfSlices(em: EntityManager, channelId: string, slices: readonly NightSlice[]): Promise<SliceNights[]> {
+  if (slices.length === 0) return [];
+  return em.execute<SliceNights[]>(
+    `select n.data, n.count, n.last,
+            (select string_agg(c.internal_key || ' ' || c.external_id, ' ') from channel_id c
+              where c.channel_id = ? and c.kind = 'rate_plan' and c.internal_key > s.pid::text || '/' and c.internal_key < s.pid::text || '0') as plans
+       from unnest(?::uuid[], ?::date[], ?::date[], ?::int[]) with ordinality as s(pid, start, stop, take, i)
+       cross join lateral (
+         select string_agg(body, ',' order by night) as data, count(*) as count, to_char(max(night), 'YYYY-MM-DD') as last
+           from (select night, body from ari_night where property_id = s.pid and night >= s.start and night < s.stop order by night limit s.take) x
+       ) n
+      order by s.i`,
+    [
+      channelId,
+      pgArray(slices.map((x) => x.propertyId)),
+      pgArray(slices.map((x) => x.start)),
+      pgArray(slices.map((x) => x.to)),
+      `{${slices.map((x) => x.take).join(',')}}`,
+    ],
+  );
+}

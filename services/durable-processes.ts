@@ -1,7 +1,19 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { zonesInUse } from '../db/availability.ts';
+import { writeTransaction } from '../db/sql.ts';
 import type { ServiceDeps } from './deps.ts';
 
 type Deps = Pick<ServiceDeps, 'workflows' | 'log'>;
+
+/**
+ * A write and the re-projection of what it changed, in one transaction (run again from the start
+ * on a deadlock); after it commits, the event dispatcher is woken so webhooks go out at once.
+ */
+export async function writeAndNotify<T>(deps: Deps & Pick<ServiceDeps, 'orm'>, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  const result = await writeTransaction(deps.orm.em, work);
+  notifyDispatcher(deps);
+  return result;
+}
 
 /**
  * After a write committed events: wake the dispatcher. Best effort: when Temporal is unreachable

@@ -16,6 +16,7 @@ import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import type { EventType } from '../../domain/events.ts';
 import { localDate, wholeSeconds } from '../../domain/time.ts';
 import { pgArray } from '../sql.ts';
+import { withChannelLog, type LockedChannelLog } from './channel-log.ts';
 
 export type ViewKind = 'property' | 'location' | 'owner';
 
@@ -101,43 +102,22 @@ export async function reproject(tx: EntityManager, affected: Affected, deps: Pro
   for (const channel of channels) {
     // The lock comes before any read of the view or the source, so what follows sees every
     // earlier writer of this channel committed.
-    const log = await lockChannelLog(tx, channel.channel_id, now);
-    const writer = new ChannelWriter(tx, channel.channel_id, channel.name, log.stamp, log.position, deps);
-    await writer.run(propertyIds, locationIds, ownerIds);
+    await withChannelLog(tx, channel.channel_id, now, (log) => new ChannelWriter(tx, log, channel.name, deps).run(propertyIds, locationIds, ownerIds));
   }
-}
-
-/**
- * Takes the channel's log row lock for the rest of the transaction and returns the stamp to use
- * (never earlier than the channel's last) and the last event position. Every writer of a
- * channel's view or events calls this before reading what it will change.
- */
-export async function lockChannelLog(tx: EntityManager, channelId: string, now: Date): Promise<{ stamp: Date; position: number }> {
-  const [log] = await tx.execute<{ last_stamp: string; last_position: string }[]>(
-    `insert into channel_log (channel_id, last_stamp, last_position) values (?, ?, 0)
-     on conflict (channel_id) do update set last_stamp = greatest(channel_log.last_stamp, excluded.last_stamp)
-     returning last_stamp, last_position`,
-    [channelId, now],
-  );
-  return { stamp: new Date(log!.last_stamp), position: Number(log!.last_position) };
 }
 
 class ChannelWriter {
   private readonly tx: EntityManager;
+  private readonly log: LockedChannelLog;
   private readonly channelId: string;
   private readonly channelName: string;
-  private readonly stamp: Date;
-  private position: number;
   private readonly deps: ProjectorDeps;
-  private readonly startPosition: number;
 
-  constructor(tx: EntityManager, channelId: string, channelName: string, stamp: Date, position: number, deps: ProjectorDeps) {
+  constructor(tx: EntityManager, log: LockedChannelLog, channelName: string, deps: ProjectorDeps) {
     this.tx = tx;
-    this.channelId = channelId;
+    this.log = log;
+    this.channelId = log.channelId;
     this.channelName = channelName;
-    this.stamp = stamp;
-    this.position = position;
-    this.startPosition = position;
     this.deps = deps;
   }
 
@@ -160,10 +140,6 @@ class ChannelWriter {
     for (const id of [...propertyIds].sort()) await this.property(id, source, views.get(`property:${id}`), distributed.has(id));
     for (const id of [...locationIds].sort()) await this.aggregate('location', id, source, views.get(`location:${id}`));
     for (const id of [...ownerIds].sort()) await this.aggregate('owner', id, source, views.get(`owner:${id}`));
-
-    if (this.position !== this.startPosition) {
-      await this.tx.execute('update channel_log set last_position = ? where channel_id = ?', [this.position, this.channelId]);
-    }
   }
 
   private async views(ids: string[]): Promise<Map<string, ViewRow>> {
@@ -270,23 +246,15 @@ class ChannelWriter {
       await this.tx.execute('update channel_resource set location_id = ?, owner_id = ? where channel_id = ? and kind = ? and internal_id = ?', [locationId, ownerId, this.channelId, kind, internalId]);
       return;
     }
-    this.position += 1;
-    const version = this.position;
+    // The event's position is the record's new version.
+    const version = await this.log.append(eventType(kind, view?.status ?? null, body.status), (position) => ({ object: kind, id: body.id, version: position }), this.deps.clock);
     await this.tx.execute(
       `insert into channel_resource (channel_id, kind, internal_id, external_id, status, version, updated_at, body, location_id, owner_id)
        values (?, ?, ?, ?, ?, ?, ?, ?::json, ?, ?)
        on conflict (channel_id, kind, internal_id) do update set status = excluded.status, version = excluded.version,
          updated_at = excluded.updated_at, body = excluded.body, location_id = excluded.location_id, owner_id = excluded.owner_id`,
-      [this.channelId, kind, internalId, body.id, body.status, version, this.stamp, JSON.stringify(body), locationId, ownerId],
+      [this.channelId, kind, internalId, body.id, body.status, version, this.log.stamp, JSON.stringify(body), locationId, ownerId],
     );
-    await this.tx.execute('insert into event (channel_id, position, id, type, occurred_at, data) values (?, ?, ?, ?, ?, ?::json)', [
-      this.channelId,
-      version,
-      newExternalId('event', this.deps.clock.now().getTime()),
-      eventType(kind, view?.status ?? null, body.status),
-      this.stamp,
-      JSON.stringify({ object: kind, id: body.id, version }),
-    ]);
   }
 
   private async externalId(kind: ViewKind, internalId: string): Promise<string> {

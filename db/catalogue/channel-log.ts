@@ -1,0 +1,80 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../domain/clock.ts';
+import { newExternalId } from '../../domain/catalogue/ids.ts';
+import type { EventType } from '../../domain/events.ts';
+import { EventSchema } from '../entities/index.ts';
+import { pgArray } from '../sql.ts';
+
+/**
+ * A channel's log row, locked by the current transaction. The lock orders every writer of the
+ * channel's view or events, so the stamp and the positions taken under it grow in commit order
+ * (test/db/commit-order.test.ts proves it).
+ */
+export class LockedChannelLog {
+  readonly channelId: string;
+  /** The stamp of this transaction's changes: never earlier than the channel's last one. */
+  readonly stamp: Date;
+  readonly #tx: EntityManager;
+  #position: number;
+
+  constructor(tx: EntityManager, channelId: string, stamp: Date, position: number) {
+    this.#tx = tx;
+    this.channelId = channelId;
+    this.stamp = stamp;
+    this.#position = position;
+  }
+
+  /** The position of the channel's last event, counting those appended under this lock. */
+  get position(): number {
+    return this.#position;
+  }
+
+  /**
+   * Appends one event at the channel's next position, stamped with the lock's stamp, and returns
+   * that position. `data` is given the position (a catalogue event carries it as `version`).
+   */
+  async append(type: EventType, data: (position: number) => Record<string, unknown>, clock: Clock): Promise<number> {
+    const position = this.#position + 1;
+    await this.#tx.execute('insert into event (channel_id, position, id, type, occurred_at, data) values (?, ?, ?, ?, ?, ?::json)', [
+      this.channelId,
+      position,
+      newExternalId('event', clock.now().getTime()),
+      type,
+      this.stamp,
+      JSON.stringify(data(position)),
+    ]);
+    this.#position = position;
+    return position;
+  }
+}
+
+/**
+ * Takes the channel's log row lock for the rest of the transaction, then runs `work` with it and
+ * records the last position of the events it appended. Every writer of a channel's view or events
+ * goes through here before reading what it will change; `now` is the stamp it would like, raised
+ * to the channel's last one.
+ */
+export async function withChannelLog<T>(tx: EntityManager, channelId: string, now: Date, work: (log: LockedChannelLog) => Promise<T>): Promise<T> {
+  const [row] = await tx.execute<{ last_stamp: string; last_position: string }[]>(
+    `insert into channel_log (channel_id, last_stamp, last_position) values (?, ?, 0)
+     on conflict (channel_id) do update set last_stamp = greatest(channel_log.last_stamp, excluded.last_stamp)
+     returning last_stamp, last_position`,
+    [channelId, now],
+  );
+  const start = Number(row!.last_position);
+  const log = new LockedChannelLog(tx, channelId, new Date(row!.last_stamp), start);
+  const result = await work(log);
+  if (log.position !== start) await tx.execute('update channel_log set last_position = ? where channel_id = ?', [log.position, channelId]);
+  return result;
+}
+
+/** Moves the channels' last stamps up to `stamp`; only for channels whose log this transaction holds locked. */
+export async function raiseLogStamps(tx: EntityManager, channelIds: readonly string[], stamp: Date): Promise<void> {
+  if (channelIds.length === 0) return;
+  await tx.execute('update channel_log set last_stamp = greatest(last_stamp, ?) where channel_id = any(?::uuid[])', [stamp, pgArray(channelIds)]);
+}
+
+/** Events of every channel (the demo seed reports how many a run wrote). */
+export function countEvents(em: EntityManager): Promise<number> {
+  return em.count(EventSchema);
+}

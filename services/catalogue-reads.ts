@@ -1,0 +1,143 @@
+import type { ViewKind } from '../db/catalogue/projector.ts';
+import { findResource, listEvents, listResources, type ListPosition } from '../db/catalogue/reads.ts';
+import { AMENITIES, amenityRecord } from '../domain/catalogue/amenities.ts';
+import { decodeCursor, encodeCursor, hashQuery, type CursorPosition } from '../domain/catalogue/cursor.ts';
+import { isExternalId } from '../domain/catalogue/ids.ts';
+import { RETENTION_DAYS, RETENTION_MS } from '../domain/catalogue/retention.ts';
+import type { ResourceStatus } from '../domain/catalogue/status.ts';
+import { EVENT_TYPES, scopeForEventType } from '../domain/events.ts';
+import { ProblemError } from '../domain/problems.ts';
+import type { Scope } from '../domain/scopes.ts';
+import type { ServiceDeps } from './deps.ts';
+
+/**
+ * What a channel reads of the catalogue: its own view of properties, locations and owners, the
+ * amenity catalogue, and its event log. Lists are ordered by `(updated_at, id)`, so a record
+ * changed during a full sync moves behind the reader and is read again, never skipped; cursors
+ * are bound to the query and channel that produced them.
+ */
+
+type Deps = Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>;
+
+export interface ListQuery {
+  limit: number;
+  cursor?: string | undefined;
+  updated_since?: string | undefined;
+  /** Sorted, without repeats. */
+  status?: ResourceStatus[] | undefined;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+interface NormalisedQuery {
+  limit: number;
+  cursor: string | undefined;
+  since: Date | undefined;
+  statuses: ResourceStatus[] | undefined;
+  hash: string;
+}
+
+function normalise(kind: string, channelId: string, query: ListQuery, deps: Deps): NormalisedQuery {
+  const since = query.updated_since === undefined ? undefined : new Date(query.updated_since);
+  if (since && since.getTime() < deps.clock.now().getTime() - RETENTION_MS) {
+    throw new ProblemError('sync_window_expired', { detail: `updated_since is older than ${RETENTION_DAYS} days; resync without it` });
+  }
+  const statuses = query.status;
+  const hash = hashQuery({ kind, channel: channelId, updated_since: since?.toISOString(), status: statuses?.join(',') });
+  return { limit: query.limit, cursor: query.cursor, since, statuses, hash };
+}
+
+async function position(query: NormalisedQuery, secret: Uint8Array): Promise<CursorPosition | undefined> {
+  if (query.cursor === undefined) return undefined;
+  const decoded = await decodeCursor(query.cursor, query.hash, secret);
+  if (decoded === null) throw new ProblemError('invalid_cursor');
+  return decoded;
+}
+
+function listPosition(position: CursorPosition | undefined): ListPosition | undefined {
+  if (!position) return undefined;
+  const { u, i } = position;
+  if (typeof u !== 'number' || typeof i !== 'string') throw new ProblemError('invalid_cursor');
+  return { updatedAt: new Date(u), id: i };
+}
+
+/** One page of the channel's view of a kind; with `updated_since`, tombstones too. */
+export async function listView(deps: Deps, channelId: string, kind: ViewKind, query: ListQuery): Promise<Page<Record<string, unknown>>> {
+  const normalised = normalise(kind, channelId, query, deps);
+  const after = listPosition(await position(normalised, deps.secrets.server));
+  const page = await listResources(deps.orm.em.fork(), channelId, kind, {
+    limit: normalised.limit,
+    ...(normalised.since ? { since: normalised.since } : {}),
+    ...(normalised.statuses ? { statuses: normalised.statuses } : {}),
+    ...(after ? { after } : {}),
+  });
+  const next = page.next && (await encodeCursor({ u: page.next.updatedAt.getTime(), i: page.next.id }, normalised.hash, deps.secrets.server));
+  return { items: page.items, nextCursor: next };
+}
+
+/** One property of the channel's view, or its tombstone; a malformed id is not found like any unknown one. */
+export async function findProperty(deps: Pick<ServiceDeps, 'orm'>, channelId: string, propertyId: string): Promise<Record<string, unknown>> {
+  const found = isExternalId('property', propertyId) ? await findResource(deps.orm.em.fork(), channelId, 'property', propertyId) : null;
+  if (!found) throw new ProblemError('not_found');
+  return found;
+}
+
+/** The amenity catalogue is the same for every channel and ships with the service; it pages like the lists. */
+export async function listAmenities(deps: Deps, channelId: string, query: Omit<ListQuery, 'status'>): Promise<Page<ReturnType<typeof amenityRecord>>> {
+  const normalised = normalise('amenity', channelId, query, deps);
+  const after = listPosition(await position(normalised, deps.secrets.server));
+  const records = AMENITIES.map(amenityRecord)
+    .filter((record) => !normalised.since || Date.parse(record.updated_at) >= normalised.since.getTime())
+    .sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .filter((record) => !after || Date.parse(record.updated_at) > after.updatedAt.getTime() || (Date.parse(record.updated_at) === after.updatedAt.getTime() && record.id > after.id));
+  const page = records.slice(0, normalised.limit);
+  const last = page.at(-1);
+  const next = records.length > normalised.limit && last ? await encodeCursor({ u: Date.parse(last.updated_at), i: last.id }, normalised.hash, deps.secrets.server) : null;
+  return { items: page, nextCursor: next };
+}
+
+/** Event types a key may read: catalogue events with `read:catalog`, availability events with `read:ari`. */
+export function readableEventTypes(scopes: readonly string[]): string[] {
+  return EVENT_TYPES.filter((type) => scopes.includes(scopeForEventType(type)));
+}
+
+export interface EventPage {
+  events: Record<string, unknown>[];
+  /** Always present: the reader keeps it and polls with it. */
+  nextCursor: string;
+  hasMore: boolean;
+}
+
+/**
+ * The channel's events in commit order, of the kinds the key's scopes cover, from the oldest kept
+ * (35 days) or right after the cursor's position.
+ */
+export async function readEvents(deps: Deps, channel: { id: string; name: string }, scopes: readonly string[], query: { limit: number; cursor?: string | undefined }): Promise<EventPage> {
+  const types = readableEventTypes(scopes);
+  if (types.length === 0) {
+    const required: Scope[] = ['read:ari', 'read:catalog'];
+    throw new ProblemError('insufficient_scope', { required_scopes: required, detail: 'Reading events needs read:catalog or read:ari' });
+  }
+  const now = deps.clock.now();
+  const hash = hashQuery({ kind: 'events', channel: channel.id });
+  let after = 0;
+  if (query.cursor !== undefined) {
+    const decoded = await decodeCursor(query.cursor, hash, deps.secrets.server);
+    if (decoded === null || typeof decoded.p !== 'number' || typeof decoded.t !== 'number') throw new ProblemError('invalid_cursor');
+    if (decoded.t < now.getTime() - RETENTION_MS) throw new ProblemError('event_cursor_expired');
+    after = decoded.p;
+  }
+  // Without a cursor the log starts at its oldest kept event; with one, right after its position.
+  const since = query.cursor === undefined ? new Date(now.getTime() - RETENTION_MS) : new Date(0);
+  const page = await listEvents(deps.orm.em.fork(), channel, { after, since, types, limit: query.limit });
+  const last = page.events.at(-1);
+  // A cursor ages with the oldest event it still has to read: the last one returned while more
+  // wait, else now (whatever commits later is stamped no earlier than what was read). Events are
+  // kept 35 days, so a cursor younger than that never points past a pruned event.
+  const age = page.hasMore && last ? Date.parse(last.record.occurred_at as string) : now.getTime();
+  const next = await encodeCursor({ p: last?.position ?? after, t: age }, hash, deps.secrets.server);
+  return { events: page.events.map((event) => event.record), nextCursor: next, hasMore: page.hasMore };
+}
