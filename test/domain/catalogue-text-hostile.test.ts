@@ -1,0 +1,146 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { textViolations, type TextRule } from '../../domain/catalogue/text.ts';
+
+/**
+ * The text rules as they were written before they were made linear: the reference the scanners
+ * must agree with. They backtrack (cubic time for the spelled-out address), so they are only ever
+ * fed short texts here.
+ */
+const REFERENCE_HTML = [/<\s*\/?\s*[a-z!][^>]*>/i, /&(?:[a-z]{2,8}|#\d{1,6}|#x[0-9a-f]{1,6});/i];
+const REFERENCE_URL = [
+  /\b(?:https?|ftp):\/\//i,
+  /\bwww\d?\./i,
+  /\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*\.(?:com|net|org|info|biz|io|co|eu|ro|md|it|es|de|at|fr|uk|nl|pt|pl|hu|bg|gr|hr|cz|sk|si|ch|be|me|app|site|online|travel|rentals|house|villas|holiday)\b/i,
+];
+const REFERENCE_EMAIL = [/[^\s@<>()]+@[^\s@<>()]+\.[a-z]{2,}/i, /\S+\s*[[(]\s*at\s*[\])]\s*\S+\s*[[(]\s*dot\s*[\])]/i];
+const REFERENCE_DIGIT_RUN = /\+?\d(?:[ .\-/()\u00a0]{0,2}\d)+/g;
+const REFERENCE_DATES =
+  /\b(?:0?[1-9]|[12]\d|3[01])[./-](?:0?[1-9]|1[0-2])[./-](?:19|20)\d{2}\b|\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b/g;
+
+function referenceViolations(value: string): TextRule[] {
+  const rules: TextRule[] = [];
+  if (REFERENCE_HTML.some((re) => re.test(value))) rules.push('html');
+  const withoutEmails = REFERENCE_EMAIL.reduce((text, re) => text.replace(new RegExp(re.source, 'gi'), ' '), value);
+  if (REFERENCE_URL.some((re) => re.test(withoutEmails))) rules.push('url');
+  if (REFERENCE_EMAIL.some((re) => re.test(value))) rules.push('email');
+  const phone = (run: string) => {
+    const digits = run.replace(/\D/g, '').length;
+    return digits >= 9 && digits <= 15;
+  };
+  if ((value.replace(REFERENCE_DATES, ' ; ').match(REFERENCE_DIGIT_RUN) ?? []).some(phone)) rules.push('phone');
+  return rules;
+}
+
+/** `unit` repeated between `prefix` and `suffix`, as many whole times as fit in `length` characters. */
+function pump(unit: string, length: number, prefix = '', suffix = ''): string {
+  return prefix + unit.repeat(Math.floor((length - prefix.length - suffix.length) / unit.length)) + suffix;
+}
+
+const LIMIT = 10_000;
+
+/**
+ * Shapes that made the old patterns backtrack (each start rescanning the rest of the text, or
+ * `\S+` swallowing every `[at]` to give them back one at a time), with the verdict expected at
+ * any length. `[unit, prefix, suffix]`.
+ */
+const HOSTILE: [string, [string, string?, string?], TextRule[]][] = [
+  ['spelled [at] with no [dot]', ['a[at]'], []],
+  ['spelled [at] ending in [dot]', ['a[at]', '', 'a[dot]'], ['email']],
+  ['spelled (at) and [dot] with spaces', ['a (at) b ', '', ' [ dot ] com'], ['email']],
+  ['[at] [dot] alternating', ['[at] [dot] '], []],
+  ['[at][dot] with no spaces', ['[at][dot]'], ['email']],
+  ['bare [at]', ['[at]'], []],
+  ['brackets only', ['[(]) '], []],
+  ['spelled words without brackets', ['name at example dot com ', '', 'x'], []],
+  ['[ at ] with long spaces', ['[' + ' '.repeat(40) + 'at' + ' '.repeat(40) + ']'], []],
+  ['a@ repeated', ['a@'], []],
+  ['a@ repeated ending in an address', ['a@', '', 'a.com'], ['email']],
+  ['@ after a long local part', ['a', '', '@'], []],
+  ['long local part then a domain', ['a', '', '@b.cc'], ['email']],
+  ['long domain with single letters after dots', ['a.', 'x@y'], []],
+  ['long domain then two letters', ['a.', 'x@y', '.ab'], ['email']],
+  ['a. repeated', ['a.'], []],
+  ['a. repeated then a top-level domain', ['a.', '', 'a.com'], ['url']],
+  ['a- repeated', ['a-'], []],
+  ['a- repeated then a top-level domain', ['a-', '', 'a.ro'], ['url']],
+  ['a-. repeated', ['a-.'], []],
+  ['dots', ['.'], []],
+  ['.com after every letter, glued', ['a.comx'], []],
+  ['one letter', ['a'], []],
+  ['www. repeated', ['www.'], ['url']],
+  ['scheme-like colons', ['http:/'], []],
+  ['<a without >', ['<a'], []],
+  ['<a then >', ['<a', '', '>'], ['html']],
+  ['< then spaces', [' ', '<'], []],
+  ['< / then spaces', [' ', '< /'], []],
+  ['> then <a', ['<a', '>'], []],
+  ['& without ;', ['&amp'], []],
+  ['digits', ['1'], []],
+  ['digits and spaces', ['1 '], []],
+  ['digits and three separators', ['1 - '], []],
+  ['+digits', ['+1'], []],
+  ['phone numbers between semicolons', ['0722 123 456; '], ['phone']],
+  ['dates', ['01.05.2025 '], []],
+  ['everything mixed, nothing whole', ['a[at]b.c@d <e -1 (dot) '], []],
+  ['everything mixed, all whole', ['x[at]y (dot) z@w.ef <g> +40 722 123 456; www.x '], ['html', 'url', 'email', 'phone']],
+];
+
+describe('hostile texts', () => {
+  test.each(HOSTILE)('%s: judged right at up to 10,000 characters', (_name, [unit, prefix, suffix], rules) => {
+    expect(textViolations(pump(unit, LIMIT, prefix, suffix))).toEqual(rules);
+  });
+
+  test.each(HOSTILE)('%s: the old patterns agreed on a short one', (_name, [unit, prefix, suffix], rules) => {
+    expect(referenceViolations(pump(unit, 120, prefix, suffix))).toEqual(rules);
+  });
+});
+
+/** The rules' own alphabet, in pieces the patterns look for. */
+const PIECES = [
+  'a', 'B', 'x', 'e', 'com', 'Ro', 'co', 'm', 'www', 'http', 'https', 'ftp', 'at', 'AT', 'dot', 'DOT', 'd', 'o', 't',
+  '@', '[at]', '(at)', ' at ', '[dot]', '(dot)', ' dot ', '[ at ]', '( DOT )', '[', ']', '(', ')',
+  '.', '..', '-', '_', '/', '//', ':', '+', '<', '>', '!', '&', ';', '#', 'amp', '#x1f',
+  '0', '1', '7', '2025', '12', '31', '19', '0722', '123 456',
+  ' ', '  ', '\t', '\n', '\u00a0', '\u2009', '\u3000', 'ă', 'ș', '\u212a',
+];
+const pieceText = (maxLength: number) => fc.array(fc.constantFrom(...PIECES), { maxLength, size: 'max' }).map((pieces) => pieces.join(''));
+
+describe('textViolations against the old patterns', () => {
+  test('random texts of the rules\' alphabet get the verdict the old patterns gave', () => {
+    fc.assert(
+      fc.property(pieceText(40), (text) => {
+        expect(textViolations(text)).toEqual(referenceViolations(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('pumped texts (a prefix, a piece repeated, a suffix) get the verdict the old patterns gave', () => {
+    fc.assert(
+      fc.property(pieceText(4), pieceText(5), fc.integer({ min: 1, max: 25 }), pieceText(4), (prefix, unit, times, suffix) => {
+        const text = prefix + unit.repeat(times) + suffix;
+        expect(textViolations(text)).toEqual(referenceViolations(text));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  test('any short string gets the verdict the old patterns gave', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60, size: 'max' }), (text) => {
+        expect(textViolations(text)).toEqual(referenceViolations(text));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('long texts of the alphabet are judged without throwing', () => {
+    fc.assert(
+      fc.property(pieceText(4), fc.integer({ min: 1, max: 2500 }), (unit, times) => {
+        expect(() => textViolations(unit.repeat(times).slice(0, LIMIT))).not.toThrow();
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
