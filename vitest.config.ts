@@ -11,12 +11,12 @@ export default defineConfig({
     // Two workers match the two cores of the machines this runs on.
     maxWorkers: 2,
     projects: [
-      { test: { name: 'unit', include: selfCheck ? ['test/self-check/*.unit.ts'] : ['test/domain/**/*.test.ts'] } },
+      { test: { name: 'unit', include: selfCheck ? ['test/self-check/*.unit.ts'] : ['test/domain/**/*.test.ts', 'test/architecture/**/*.test.ts'] } },
       {
         test: {
           name: 'integration',
           include: selfCheck ? ['test/self-check/*.integration.ts'] : ['test/**/*.test.ts'],
-          exclude: ['test/domain/**'],
+          exclude: ['test/domain/**', 'test/architecture/**'],
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/cleanup.ts'],
           testTimeout: 120_000,

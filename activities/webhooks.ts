@@ -1,4 +1,4 @@
-import { ChannelSchema } from '../db/entities/index.ts';
+import { findChannelById } from '../db/channels.ts';
 import * as endpointStore from '../db/webhook-endpoints.ts';
 import * as deliveryStore from '../db/webhooks.ts';
 import { newExternalId } from '../domain/catalogue/ids.ts';
@@ -73,7 +73,7 @@ export function webhookActivities(deps: ActivityDeps) {
       if (!delivery) return { outcome: 'cancelled', statusCode: null, attempt: 0 };
       if (delivery.state !== 'pending') return { outcome: delivery.state === 'delivered' ? 'delivered' : 'cancelled', statusCode: null, attempt: delivery.attempts };
       const endpoint = await endpointStore.endpointById(em, delivery.endpoint_id);
-      const channel = endpoint ? await em.findOne(ChannelSchema, { id: endpoint.channel_id }) : null;
+      const channel = endpoint ? await findChannelById(em, endpoint.channel_id) : null;
       if (!endpoint || endpoint.status !== 'active' || !channel || !channelReceivesWebhooks(channel)) {
         await deliveryStore.finishDelivery(em, deliveryId, 'cancelled', clock.now());
         return { outcome: 'cancelled', statusCode: null, attempt: delivery.attempts };

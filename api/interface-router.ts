@@ -56,15 +56,6 @@ async function execute(operation: Operation, deps: AppDeps, input: { query?: unk
   });
 }
 
-/**
- * Runs one operation in-process, through the same validation and handler as over HTTP, for
- * callers inside the service (the CLI's demo seed). Refusals are thrown as ProblemError.
- */
-export function invokeOperation(operation: Operation, deps: AppDeps, input: { params?: unknown; body?: unknown; query?: unknown }): Promise<OperationResult> {
-  const res = { locals: {} } as Response;
-  return execute(operation, deps, input, {} as Request, res);
-}
-
 function runOperation(operation: Operation, deps: AppDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const result = await execute(operation, deps, { query: req.query, params: req.params, body: req.body ?? {} }, req, res);

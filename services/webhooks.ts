@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ChannelSchema, type ApiKey, type Channel } from '../db/entities/index.ts';
+import { findChannelByName } from '../db/channels.ts';
+import type { ApiKey, Channel } from '../db/entities/index.ts';
 import { writeTransaction } from '../db/sql.ts';
 import {
   findEndpoint,
@@ -187,7 +188,7 @@ export async function cancelPendingDeliveries(
  */
 export async function setChannelWebhooksSuspended(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>, name: string, suspended: boolean): Promise<Channel | null> {
   const em = deps.orm.em.fork();
-  const channel = await em.findOne(ChannelSchema, { name });
+  const channel = await findChannelByName(em, name);
   if (!channel) return null;
   channel.webhooksSuspendedAt = suspended ? deps.clock.now() : null;
   await em.flush();
