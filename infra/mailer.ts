@@ -2,8 +2,10 @@ import nodemailer from 'nodemailer';
 import type { SMTPTransportOptions } from 'nodemailer';
 
 export interface MailerConfig {
-  /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465` (implicit TLS); unset: send nothing. */
+  /** `smtp://user:pass@host:587` (STARTTLS, required) or `smtps://user:pass@host:465` (implicit TLS); unset: send nothing. */
   smtpUrl: string | undefined;
+  /** A local relay without TLS: `smtp://` goes on in plain text when the server offers no STARTTLS. */
+  allowPlain?: boolean;
   /** Sender, e.g. `Distribution Service <no-reply@distribution.example>`. */
   from: string;
 }
@@ -28,7 +30,7 @@ const SOCKET_TIMEOUT_MS = 20_000;
  * Transport options from the URL, parsed here rather than by nodemailer so that a malformed URL
  * fails without its text (and its password) reaching an error message or a log line.
  */
-function transportOptions(smtpUrl: string): SMTPTransportOptions {
+function transportOptions(smtpUrl: string, allowPlain: boolean): SMTPTransportOptions {
   let url: URL;
   try {
     url = new URL(smtpUrl);
@@ -39,7 +41,8 @@ function transportOptions(smtpUrl: string): SMTPTransportOptions {
     throw new Error(`SMTP URL scheme must be smtp: or smtps:, not ${url.protocol}`);
   }
   if (!url.hostname) throw new Error('SMTP URL names no host');
-  // smtps: TLS from the first byte. smtp: STARTTLS whenever the server offers it, plain otherwise.
+  // smtps: TLS from the first byte. smtp: STARTTLS, and a server that does not offer it (or a
+  // man in the middle who strips the offer) is refused, unless a plain local relay is allowed.
   const secure = url.protocol === 'smtps:';
   const user = decodeURIComponent(url.username);
   const pass = decodeURIComponent(url.password);
@@ -47,6 +50,7 @@ function transportOptions(smtpUrl: string): SMTPTransportOptions {
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: url.port ? Number(url.port) : secure ? 465 : 587,
     secure,
+    requireTLS: !secure && !allowPlain,
     ...(user || pass ? { auth: { user, pass } } : {}),
     connectionTimeout: CONNECTION_TIMEOUT_MS,
     greetingTimeout: GREETING_TIMEOUT_MS,
@@ -65,7 +69,7 @@ export function createMailer(config: MailerConfig): Mailer {
       close: () => {},
     };
   }
-  const transport = nodemailer.createTransport(transportOptions(config.smtpUrl));
+  const transport = nodemailer.createTransport(transportOptions(config.smtpUrl, config.allowPlain ?? false));
   return {
     async send(mail) {
       const info = await transport.sendMail({ from: config.from, to: mail.to, subject: mail.subject, text: mail.text });

@@ -3,7 +3,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { createMailer, suspensionMail, type Mailer } from '../../infra/mailer.ts';
 
-// A real SMTP server on loopback receives what the mailer sends: plain SMTP, no TLS, no AUTH.
+// A real SMTP server on loopback receives what the mailer sends: plain SMTP, no TLS, no AUTH
+// (a local relay, allowed explicitly).
 
 interface Received {
   mailFrom: string | null;
@@ -50,7 +51,7 @@ beforeAll(async () => {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   port = (server.server.address() as AddressInfo).port;
-  mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM });
+  mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM, allowPlain: true });
 });
 
 afterAll(async () => {
@@ -180,6 +181,16 @@ test('without an SMTP URL nothing is sent', async () => {
 test('a refused recipient rejects, so the calling activity retries', async () => {
   await expect(mailer.send(notice({ to: REFUSED }))).rejects.toThrow(/550|No such user|recipients/i);
   expect(received).toHaveLength(0);
+});
+
+test('smtp:// without STARTTLS on offer (a stripped upgrade) is refused unless plain is allowed', async () => {
+  const strict = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM });
+  try {
+    await expect(strict.send(notice())).rejects.toThrow();
+    expect(received).toHaveLength(0);
+  } finally {
+    strict.close();
+  }
 });
 
 test('an unreachable server rejects', async () => {

@@ -78,7 +78,7 @@ function worker(): Promise<Worker> {
         client: env.client,
         taskQueue,
         webhooks: { allowLocal: true, caFile: receiver.caFile },
-        mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: 'Distribution Service <no-reply@distribution.test>' },
+        mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: 'Distribution Service <no-reply@distribution.test>', allowPlain: true },
       }),
     ),
   });
