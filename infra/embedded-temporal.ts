@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common/lib/search-attributes.js';
 import { temporalExecutable } from './temporal-binaries.ts';
 
@@ -27,6 +27,9 @@ export async function startDevServer(options: { searchAttributes: SearchAttribut
   const executable = temporalExecutable('cli');
   const ui = options.ui ?? false;
   const uiPort = options.uiPort ?? EMBEDDED_TEMPORAL_UI_PORT;
+  // Loaded here, not at module load: @temporalio/testing is a development dependency, absent from
+  // the production image, which never starts an embedded server.
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       ...(executable ? { executable } : {}),
