@@ -32,7 +32,7 @@ export async function openAdminContext(): Promise<{ ctx: AdminContext; close: ()
     secrets: await loadSecrets(config),
     temporal: async () => {
       if (!temporalAddress) throw new Error('no Temporal: start the service with `npm start` first, or set TEMPORAL_ADDRESS');
-      temporal ??= await connectTemporalClient(temporalAddress, config.temporal.namespace);
+      temporal ??= await connectTemporalClient({ ...config.temporal, address: temporalAddress }, config.temporal.namespace);
       return temporal.client;
     },
   });

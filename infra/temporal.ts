@@ -1,7 +1,37 @@
-import { Client, Connection } from '@temporalio/client';
+import { readFileSync } from 'node:fs';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
 
-/** A Temporal client on `address`; `close` ends its connection. */
-export async function connectTemporalClient(address: string, namespace: string): Promise<{ client: Client; close: () => Promise<void> }> {
-  const connection = await Connection.connect({ address });
+/** How to reach the Temporal frontend: files are paths to PEM files, read when connecting. */
+export interface TemporalConnectionSettings {
+  address: string;
+  tls?: { certFile?: string; keyFile?: string; caFile?: string; serverName?: string };
+  apiKey?: string;
+}
+
+/**
+ * The options both the client's Connection and the worker's NativeConnection take: mTLS client
+ * pair, a private CA and a server name override when configured, and an API key (which needs TLS).
+ */
+export function temporalConnectionOptions(settings: TemporalConnectionSettings): { address: string; tls?: TLSConfig; apiKey?: string } {
+  const { tls, apiKey } = settings;
+  const read = (file: string) => readFileSync(file);
+  return {
+    address: settings.address,
+    ...(tls
+      ? {
+          tls: {
+            ...(tls.certFile && tls.keyFile ? { clientCertPair: { crt: read(tls.certFile), key: read(tls.keyFile) } } : {}),
+            ...(tls.caFile ? { serverRootCACertificate: read(tls.caFile) } : {}),
+            ...(tls.serverName ? { serverNameOverride: tls.serverName } : {}),
+          },
+        }
+      : {}),
+    ...(apiKey ? { apiKey } : {}),
+  };
+}
+
+/** A Temporal client on `settings.address` (or a bare address); `close` ends its connection. */
+export async function connectTemporalClient(settings: TemporalConnectionSettings | string, namespace: string): Promise<{ client: Client; close: () => Promise<void> }> {
+  const connection = await Connection.connect(temporalConnectionOptions(typeof settings === 'string' ? { address: settings } : settings));
   return { client: new Client({ connection, namespace }), close: () => connection.close() };
 }
