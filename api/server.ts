@@ -2,13 +2,15 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
-import type { TlsMaterial } from '../infra/tls.ts';
+import { serverTlsOptions, type TlsMaterial } from '../infra/tls.ts';
 import { requestId } from './middleware/request-id.ts';
 import { refusePlainHttp } from './middleware/https-only.ts';
 
 export interface Listening {
   url: string;
   plainUrl: string | undefined;
+  /** The platform interface's own listener, when it has one. */
+  internalUrl: string | undefined;
   close: () => Promise<void>;
 }
 
@@ -36,10 +38,22 @@ function closeServer(server: http.Server | https.Server): Promise<void> {
   });
 }
 
-/** TLS 1.2+ on `port`; the refusing plain listener on `plainPort` unless it is null. */
-export async function listen(app: Express, options: { host: string; port: number; plainPort: number | null; tls: TlsMaterial; publicOrigin: string }): Promise<Listening> {
-  const secure = https.createServer({ cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' }, app);
+/**
+ * TLS 1.2+ (AEAD suites only) on `port`; the refusing plain listener on `plainPort` unless it is
+ * null; and the platform interface's app on a TLS listener of its own when `internal` is given.
+ */
+export async function listen(
+  app: Express,
+  options: { host: string; port: number; plainPort: number | null; tls: TlsMaterial; publicOrigin: string; internal?: { app: Express; host: string; port: number } },
+): Promise<Listening> {
+  const secure = https.createServer(serverTlsOptions(options.tls), app);
   const securePort = await listenOn(secure, options.host, options.port);
+  let internal: https.Server | undefined;
+  let internalPort: number | undefined;
+  if (options.internal) {
+    internal = https.createServer(serverTlsOptions(options.tls), options.internal.app);
+    internalPort = await listenOn(internal, options.internal.host, options.internal.port);
+  }
   let plain: http.Server | undefined;
   let plainPort: number | undefined;
   if (options.plainPort !== null) {
@@ -49,8 +63,9 @@ export async function listen(app: Express, options: { host: string; port: number
   return {
     url: `https://localhost:${securePort}`,
     plainUrl: plainPort === undefined ? undefined : `http://localhost:${plainPort}`,
+    internalUrl: internalPort === undefined ? undefined : `https://localhost:${internalPort}`,
     close: async () => {
-      await Promise.all([closeServer(secure), plain ? closeServer(plain) : Promise.resolve()]);
+      await Promise.all([secure, plain, internal].map((server) => (server ? closeServer(server) : Promise.resolve())));
     },
   };
 }

@@ -3,6 +3,26 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generate } from 'selfsigned';
 
+/**
+ * AEAD suites only, forward secret: the TLS 1.3 suites and ECDHE with AES-GCM or ChaCha20-Poly1305
+ * for TLS 1.2. CBC suites (SHA-1 or SHA-2 MAC, Lucky13-style padding oracles) are not offered.
+ */
+export const TLS_CIPHERS = [
+  'TLS_AES_128_GCM_SHA256',
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':');
+
+/** Options of every TLS listener the service opens. */
+export const serverTlsOptions = (material: TlsMaterial) =>
+  ({ cert: material.cert, key: material.key, minVersion: 'TLSv1.2', ciphers: TLS_CIPHERS, honorCipherOrder: true }) as const;
+
 export interface TlsMaterial {
   cert: string;
   key: string;
