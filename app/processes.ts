@@ -11,7 +11,7 @@ import type { Logger } from '../infra/logger.ts';
 import { createMailer } from '../infra/mailer.ts';
 import { loadSecrets } from '../infra/secrets.ts';
 import { createWebhookSender } from '../infra/webhook-sender.ts';
-import { connectTemporalClient } from '../infra/temporal.ts';
+import { connectTemporalClient, temporalConnectionOptions } from '../infra/temporal.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
@@ -25,12 +25,15 @@ export interface Endpoints {
 /** Opens the database (migrating it), connects Temporal and serves the API over TLS. */
 export async function startApiProcess(config: ServiceConfig, endpoints: Endpoints, log: Logger, clock: Clock = systemClock) {
   const orm = await openDatabase(endpoints.databaseUrl);
-  const temporal = await connectTemporalClient(endpoints.temporalAddress, config.temporal.namespace);
+  const temporal = await connectTemporalClient({ ...config.temporal, address: endpoints.temporalAddress }, config.temporal.namespace);
   const tls = await loadTlsMaterial({ certPath: config.http.tlsCert, keyPath: config.http.tlsKey, dataDir: config.dataDir });
   const { publicOrigin } = config;
   const secrets = await loadSecrets(config);
-  const app = createApp(serviceDeps({ orm, temporal: temporal.client, config, clock, log, secrets }), { publicOrigin });
-  const listening = await listen(app, { host: config.http.host, port: config.http.port, plainPort: config.http.plainPort, tls, publicOrigin });
+  const deps = serviceDeps({ orm, temporal: temporal.client, config, clock, log, secrets });
+  // With INTERNAL_PORT the platform interface has a listener of its own and the public one lacks it.
+  const app = createApp(deps, { publicOrigin, surface: config.internal ? 'public' : 'all' });
+  const internal = config.internal ? { ...config.internal, app: createApp(deps, { publicOrigin, surface: 'internal' }) } : undefined;
+  const listening = await listen(app, { host: config.http.host, port: config.http.port, plainPort: config.http.plainPort, tls, publicOrigin, ...(internal ? { internal } : {}) });
   // Housekeeping every API process may do; each statement is idempotent, so several processes may.
   const sweep = setInterval(() => {
     void dropPastWindows(orm.em.fork(), clock.now()).catch(() => undefined);
@@ -53,8 +56,9 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
 /** Opens the database and runs the Temporal worker until stopped. */
 export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpoints, log: Logger, options: { prebuilt?: boolean } = {}) {
   const orm = await openDatabase(endpoints.databaseUrl);
-  const connection = await NativeConnection.connect({ address: endpoints.temporalAddress });
-  const client = await connectTemporalClient(endpoints.temporalAddress, config.temporal.namespace);
+  const settings = { ...config.temporal, address: endpoints.temporalAddress };
+  const connection = await NativeConnection.connect(temporalConnectionOptions(settings));
+  const client = await connectTemporalClient(settings, config.temporal.namespace);
   const secrets = await loadSecrets(config);
   const mailer = createMailer(config.mail);
   const { taskQueue } = config.temporal;

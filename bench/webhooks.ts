@@ -59,6 +59,7 @@ const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
 const client = await connectTemporalClient(temporal.address, 'default');
 const orm = await openDatabase(scratch.url);
 const config = loadConfig({
+  NODE_ENV: 'test',
   LOG_LEVEL: 'silent',
   DATA_DIR: path.join(os.tmpdir(), 'svc-bench'),
   SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij',

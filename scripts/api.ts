@@ -10,7 +10,7 @@ if (!config.databaseUrl || !config.temporal.address) {
   process.exit(2);
 }
 const api = await startApiProcess(config, { databaseUrl: config.databaseUrl, temporalAddress: config.temporal.address }, log);
-log.info('api listening', { url: api.url, plainUrl: api.plainUrl });
+log.info('api listening', { url: api.url, plainUrl: api.plainUrl, internalUrl: api.internalUrl });
 const stop = () => void api.stop().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -8,6 +8,8 @@ import { createLogger } from '../infra/logger.ts';
 import { startApiProcess, startWorkerProcess } from '../app/processes.ts';
 import { resolveServices, writeRuntimeFile } from '../app/servers.ts';
 
+// `npm start` is the development entry point: development-only settings are allowed here.
+process.env.NODE_ENV ??= 'development';
 const config = loadConfig();
 const log = createLogger(config.logLevel);
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -34,6 +36,7 @@ try {
   await writeRuntimeFile(config.dataDir, { ...endpoints, apiUrl: api.url, pid: process.pid });
   say(`Distribution Service (${config.environment}) is up`);
   say(`  API          ${api.url}/api/v1/distribution  (plain HTTP ${api.plainUrl ?? 'off'} refuses)`);
+  say(`  platform     ${api.internalUrl ?? api.url}/internal/v1`);
   if (api.tls.selfSigned) say(`  certificate  self-signed: ${api.tls.certPath}`);
   say(`  Temporal UI  ${services.temporalUiUrl ?? `(cluster at ${services.temporalAddress})`}`);
   say(`  data         ${path.resolve(config.dataDir)}`);

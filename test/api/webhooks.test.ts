@@ -293,8 +293,11 @@ test('deliveries are kept 35 days', async () => {
   expect(kept).toEqual(['dlv_0aaaaaaaaaaaaaaaaaaaaaaaa1']);
 });
 
-test('production refuses the local-receiver settings', () => {
+test('only development and test runs accept the local-receiver settings; a deployed sandbox refuses them', () => {
   expect(() => loadConfig({ SVC_ENVIRONMENT: 'production', WEBHOOK_ALLOW_LOCAL: 'true' })).toThrow(/WEBHOOK_ALLOW_LOCAL/);
   expect(() => loadConfig({ SVC_ENVIRONMENT: 'production', WEBHOOK_CA_FILE: '/tmp/ca.pem' })).toThrow(/WEBHOOK_CA_FILE/);
-  expect(loadConfig({ SVC_ENVIRONMENT: 'sandbox', WEBHOOK_ALLOW_LOCAL: 'true' }).webhooks.allowLocal).toBe(true);
+  expect(() => loadConfig({ SVC_ENVIRONMENT: 'sandbox', WEBHOOK_ALLOW_LOCAL: 'true' })).toThrow(/WEBHOOK_ALLOW_LOCAL/);
+  expect(() => loadConfig({ SVC_ENVIRONMENT: 'sandbox', NODE_ENV: 'production', WEBHOOK_CA_FILE: '/tmp/ca.pem' })).toThrow(/WEBHOOK_CA_FILE/);
+  expect(loadConfig({ SVC_ENVIRONMENT: 'sandbox', NODE_ENV: 'development', WEBHOOK_ALLOW_LOCAL: 'true' }).webhooks.allowLocal).toBe(true);
+  expect(loadConfig({ SVC_ENVIRONMENT: 'sandbox', NODE_ENV: 'test', WEBHOOK_ALLOW_LOCAL: 'true' }).webhooks.allowLocal).toBe(true);
 });
