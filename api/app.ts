@@ -1,19 +1,30 @@
 import express, { type Express } from 'express';
 import type { AppDeps } from './context.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from './distribution/index.ts';
-import { health } from './health.ts';
+import { health, live } from './health.ts';
 import { platformAuth } from './internal/auth.ts';
 import { INTERNAL_BASE, internalOperations } from './internal/catalogue.ts';
 import { interfaceRouter } from './interface-router.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
 import { descriptionRouter } from './openapi/routes.ts';
 import { httpsOnly } from './middleware/https-only.ts';
-import { parseJsonBody, requireJsonBody } from './middleware/json-body.ts';
 import { requestId } from './middleware/request-id.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import { problemIndex, problemPage } from './problem-pages.ts';
 
+/**
+ * Which interfaces a listener serves: `all` on one listener (the sandbox default), or the public
+ * one (distribution interface, description, problem pages) and the platform's on listeners of their own.
+ */
+export type Surface = 'all' | 'public' | 'internal';
+
+/** Bodies the distribution interface takes are small (a webhook registration); the platform's bulk availability is not. */
+const DISTRIBUTION_BODY_LIMIT = '64kb';
+const PLATFORM_BODY_LIMIT = '1mb';
+
 /** The whole HTTP surface, built apart from any listener so tests can serve it on their own port. */
-export function createApp(deps: AppDeps, options: { publicOrigin: string }): Express {
+export function createApp(deps: AppDeps, options: { publicOrigin: string; surface?: Surface }): Express {
+  const surface = options.surface ?? 'all';
   const app = express();
   app.disable('x-powered-by');
   // Validators are set explicitly on successful reads (api/conditional.ts), never on refusals.
@@ -23,17 +34,23 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string }): Exp
   app.locals.publicOrigin = options.publicOrigin;
 
   // No request-scoped EntityManager: every service and repository call forks its own unit of
-  // work explicitly, and MikroORM refuses any use of the global one.
+  // work explicitly, and MikroORM refuses any use of the global one. Bodies are read only by the
+  // interface routers, after authentication.
   app.use(requestId);
+  app.use(securityHeaders);
   app.use(httpsOnly);
+  app.get('/health/live', live);
   app.get('/health', health(deps));
-  app.get('/problems/', problemIndex);
-  app.get('/problems/:slug', problemPage);
-  app.use(descriptionRouter());
-  app.use(requireJsonBody, parseJsonBody);
-  app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps));
-  const platform = platformAuth(deps);
-  app.use(INTERNAL_BASE, interfaceRouter(internalOperations, deps, () => [platform]));
+  if (surface !== 'internal') {
+    app.get('/problems/', problemIndex);
+    app.get('/problems/:slug', problemPage);
+    app.use(descriptionRouter());
+    app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps, undefined, { bodyLimit: DISTRIBUTION_BODY_LIMIT }));
+  }
+  if (surface !== 'public') {
+    const platform = platformAuth(deps);
+    app.use(INTERNAL_BASE, interfaceRouter(internalOperations, deps, () => [platform], { bodyLimit: PLATFORM_BODY_LIMIT }));
+  }
   app.use(notFound);
   app.use(errorHandler(deps.log));
   return app;

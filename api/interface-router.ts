@@ -4,6 +4,7 @@ import { missingScopes } from '../domain/scopes.ts';
 import { matchesIfNoneMatch, weakEtag } from './conditional.ts';
 import { callerOf, type AppDeps } from './context.ts';
 import { authenticate } from './middleware/authenticate.ts';
+import { jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { expressPath, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
 import { sendProblem } from './problem.ts';
@@ -85,18 +86,27 @@ export function channelGuards(deps: AppDeps): (operation: Operation) => RequestH
   return (operation) => (operation.scopes === null ? [] : [auth, limit, requireScopes(operation)]);
 }
 
+/** What an interface's answers say to caches: they are one caller's, and may be credentials. */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
 /**
  * Mounts an interface's operations: each gets its guards (for the distribution interface:
- * authentication, rate limiting, scope check) and then validation; a known path with another
- * method answers 405 with `Allow`.
+ * authentication, rate limiting, scope check), then its body is read (up to `bodyLimit`), then
+ * validated; a known path with another method answers 405 with `Allow`. Nothing an unauthenticated
+ * caller sends is parsed.
  */
-export function interfaceRouter(operations: readonly Operation[], deps: AppDeps, guardsFor = channelGuards(deps)): Router {
+export function interfaceRouter(operations: readonly Operation[], deps: AppDeps, guardsFor = channelGuards(deps), options: { bodyLimit?: string } = {}): Router {
   const router = Router({ strict: true });
+  router.use(noStore);
+  const body = [requireJsonBody, jsonBodyParser(options.bodyLimit ?? '1mb')];
   const methodsByPath = new Map<string, Set<HttpMethod>>();
   for (const operation of operations) {
     const path = expressPath(operation.path);
     const guards = guardsFor(operation);
-    router[operation.method](path, deprecationHeaders(operation), ...guards, runOperation(operation, deps));
+    router[operation.method](path, deprecationHeaders(operation), ...guards, ...body, runOperation(operation, deps));
     methodsByPath.set(path, (methodsByPath.get(path) ?? new Set()).add(operation.method));
   }
   for (const [path, methods] of methodsByPath) {

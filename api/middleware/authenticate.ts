@@ -2,9 +2,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import { parseApiKey } from '../../domain/api-keys.ts';
 import type { ProblemCode } from '../../domain/problems.ts';
 import { findKeyBySecret, keyState } from '../../db/api-keys.ts';
-import { addToWindow } from '../../db/counters.ts';
 import type { AppDeps } from '../context.ts';
 import { ProblemError } from '../../domain/problems.ts';
+import { failedAuthentications } from './auth-failures.ts';
 
 const CHALLENGE = 'Bearer realm="distribution"';
 
@@ -19,14 +19,11 @@ function bearerToken(req: Request): string | undefined {
  * also counts against the client's address; past the limit it becomes 429 for the rest of the
  * minute. Expired and revoked are told apart only for a key whose secret matched.
  */
-export function authenticate({ orm, clock, config }: AppDeps): RequestHandler {
+export function authenticate(deps: AppDeps): RequestHandler {
+  const { orm, clock, config } = deps;
+  const countFailure = failedAuthentications(deps);
   async function refuse(req: Request, code: ProblemCode, description: string | null): Promise<never> {
-    const now = clock.now();
-    const { count, windowEnd } = await addToWindow(orm.em.fork(), `auth-fail:${req.ip ?? 'unknown'}`, 1, now);
-    if (count > config.authFailureLimit) {
-      const retryAfter = Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
-      throw new ProblemError('too_many_failed_authentications', { headers: { 'Retry-After': String(retryAfter) } });
-    }
+    await countFailure(req);
     const challenge = description === null ? CHALLENGE : `${CHALLENGE}, error="invalid_token", error_description="${description}"`;
     throw new ProblemError(code, { headers: { 'WWW-Authenticate': challenge } });
   }

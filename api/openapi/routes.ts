@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { matchesIfNoneMatch, weakEtag } from '../conditional.ts';
 import { DISTRIBUTION_BASE } from '../distribution/index.ts';
+import { allowOnPage } from '../middleware/security-headers.ts';
 import { sendProblem } from '../problem.ts';
 import { CHANGELOG_PATH, DESCRIPTION_PATH } from './description-operations.ts';
 import { openApiDocument } from './document.ts';
@@ -56,7 +57,7 @@ const page = `<!doctype html>
 </html>
 `;
 
-// A file of its own rather than inline, so a strict Content-Security-Policy can be added later.
+// A file of its own rather than inline, so the page's Content-Security-Policy allows no inline script.
 // validatorUrl: null keeps the renderer from calling a public validator: the page works offline.
 const init = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({ url: '${DISTRIBUTION_BASE}${DESCRIPTION_PATH}', dom_id: '#description', deepLinking: true, showExtensions: true, validatorUrl: null, defaultModelsExpandDepth: 0 });
@@ -90,6 +91,9 @@ export function descriptionRouter(): Router {
   });
   router.all([DISTRIBUTION_BASE + DESCRIPTION_PATH, DISTRIBUTION_BASE + CHANGELOG_PATH], onlyGet);
   router.get(DOCS_PATH, (_req, res) => {
+    // Scripts and styles from this origin only (Swagger UI is served from node_modules); Swagger UI
+    // sets style attributes, hence 'unsafe-inline' for styles only; it fetches the description.
+    allowOnPage(res, "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'");
     res.type('html').send(page);
   });
   router.get(`${DOCS_PATH}/init.js`, (_req, res) => {

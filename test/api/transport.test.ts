@@ -62,11 +62,13 @@ describe('HTTPS only', () => {
     expect(protocol).toBe('TLSv1.2');
   });
 
-  test('behind a TLS-terminating proxy, X-Forwarded-Proto decides', async () => {
-    const proxied = await startTestApi({ orm, temporal: await devServerClient(), clock: systemClock, env: { TRUST_PROXY: 'true' } });
+  test('behind a TLS-terminating proxy, X-Forwarded-Proto decides, and every hop must say https', async () => {
+    const proxied = await startTestApi({ orm, temporal: await devServerClient(), clock: systemClock, env: { TRUST_PROXY: '1' } });
     // A proxy that reached us over HTTPS from the client but says the client used http.
     expectProblem(await proxied.call('GET', '/api/v1/distribution/channel', { headers: { 'x-forwarded-proto': 'http' } }), 403, 'https_required');
     expectProblem(await proxied.call('GET', '/api/v1/distribution/channel', { headers: { 'x-forwarded-proto': 'https' } }), 401, 'missing_api_key');
+    // A client that wrote `https` itself, in front of a proxy that appends what it saw.
+    expectProblem(await proxied.call('GET', '/api/v1/distribution/channel', { headers: { 'x-forwarded-proto': 'https, http' } }), 403, 'https_required');
   });
 });
 
@@ -74,7 +76,7 @@ describe('GET /health', () => {
   test('200 when Postgres and Temporal answer', async () => {
     const res = await api.call('GET', '/health');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ status: 'ok', checks: { postgres: 'ok', temporal: 'ok' } });
+    expect(res.json).toEqual({ status: 'ok', checks: { postgres: 'ok', temporal: 'ok' }, checked_at: expect.stringMatching(/Z$/) });
   });
 
   test('503 naming Temporal when it is out of reach', async () => {
@@ -84,6 +86,10 @@ describe('GET /health', () => {
     const res = await unreachable.call('GET', '/health');
     expect(res.status).toBe(503);
     expect(res.json.checks).toEqual({ postgres: 'ok', temporal: 'unavailable' });
+    // Liveness asks nothing of the dependencies.
+    const alive = await unreachable.call('GET', '/health/live');
+    expect(alive.status).toBe(200);
+    expect(alive.json).toEqual({ status: 'ok' });
   });
 });
 
@@ -99,10 +105,12 @@ describe('uniform answers', () => {
     expect(res.headers.allow).toBe('GET, HEAD');
   });
 
-  test('a body that is not JSON is 415, and malformed JSON is invalid_parameters', async () => {
-    const res = await api.call('POST', '/api/v1/distribution/webhooks', { rawBody: 'url=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  test('from an authenticated caller, a body that is not JSON is 415, and malformed JSON is invalid_parameters', async () => {
+    const { adminContext, channelWithKey } = await import('../support/fixtures.ts');
+    const { key } = await channelWithKey(adminContext(orm, await devServerClient(), systemClock), { scopes: ['manage:webhooks'] });
+    const res = await api.call('POST', '/api/v1/distribution/webhooks', { key: key.key, rawBody: 'url=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expectProblem(res, 415, 'unsupported_media_type');
-    const bad = await api.call('POST', '/api/v1/distribution/webhooks', { rawBody: '{"url":', headers: { 'content-type': 'application/json' } });
+    const bad = await api.call('POST', '/api/v1/distribution/webhooks', { key: key.key, rawBody: '{"url":', headers: { 'content-type': 'application/json' } });
     expectProblem(bad, 400, 'invalid_parameters', ['errors']);
     expect(bad.json.errors).toEqual([{ detail: 'The body is not valid JSON', code: 'json', pointer: '' }]);
   });

@@ -1,0 +1,17 @@
+import type { RequestHandler, Response } from 'express';
+
+/** Everything else the service answers is JSON or a file: no script, no style, no framing. */
+const NOTHING = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** Every answer: no MIME sniffing, no framing, and a policy that allows nothing to run. */
+export const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Content-Security-Policy', NOTHING);
+  next();
+};
+
+/** An HTML page's policy: only what it names may load, and it is framed by no one. */
+export function allowOnPage(res: Response, directives: string): void {
+  res.setHeader('Content-Security-Policy', `${directives}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`);
+}
