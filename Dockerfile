@@ -8,5 +8,6 @@ COPY . .
 # Workers load this bundle instead of bundling the workflow sources at every start.
 RUN node scripts/build-workflow-bundle.ts
 USER node
-EXPOSE 8443 8080
+# 8444: the platform interface, for the private network only (INTERNAL_PORT).
+EXPOSE 8443 8080 8444
 CMD ["node", "scripts/api.ts"]
