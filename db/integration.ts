@@ -14,7 +14,7 @@ export function findOrganizationByRef(em: EntityManager, ref: string): Promise<O
 }
 
 export function findInstallation(em: EntityManager, id: string): Promise<(Installation & { organization: Organization }) | null> {
-  return em.findOne(InstallationSchema, { id }, { populate: ['organization'] }) as Promise<(Installation & { organization: Organization }) | null>;
+  return em.findOne(InstallationSchema, { id }, { populate: ['organization'] });
 }
 
 /** Locks the installation's row for the rest of the transaction: token issuers queue on it. */
@@ -31,7 +31,7 @@ export function addInstallation(em: EntityManager, row: Omit<Installation, 'orga
 }
 
 export function listInstallations(em: EntityManager, organizationRef?: string): Promise<(Installation & { organization: Organization })[]> {
-  return em.find(InstallationSchema, organizationRef ? { organization: { ref: organizationRef } } : {}, { populate: ['organization'], orderBy: { createdAt: 'asc', id: 'asc' } }) as Promise<(Installation & { organization: Organization })[]>;
+  return em.find(InstallationSchema, organizationRef ? { organization: { ref: organizationRef } } : {}, { populate: ['organization'], orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 /** The installation's live token, if any. */
@@ -55,11 +55,11 @@ export async function findTokenBySecret(em: EntityManager, token: string): Promi
   const hash = hashIntegrationToken(token);
   const found = await em.findOne(IntegrationTokenSchema, { secretHash: hash }, { populate: ['installation', 'installation.organization'] });
   if (!found || !timingSafeEqual(Buffer.from(found.secretHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  return found as TokenWithInstallation;
+  return found;
 }
 
 export function findGuestByRef(em: EntityManager, ref: string): Promise<(Guest & { organization: Organization }) | null> {
-  return em.findOne(GuestSchema, { ref }, { populate: ['organization'] }) as Promise<(Guest & { organization: Organization }) | null>;
+  return em.findOne(GuestSchema, { ref }, { populate: ['organization'] });
 }
 
 export interface GuestRow {
