@@ -113,6 +113,14 @@ describe('installations and tokens', () => {
     expect((await readGuests(second)).status).toBe(200);
   });
 
+  test('concurrent issues leave exactly one live token, the last one committed', async () => {
+    const installation = await install(await organization());
+    const tokens = await Promise.all(Array.from({ length: 5 }, () => issue(installation)));
+    const codes = await Promise.all(tokens.map(async (token) => (await readGuests(token)).json.code ?? 'read'));
+    expect(codes.filter((code) => code === 'read')).toHaveLength(1);
+    expect(codes.filter((code) => code === 'token_revoked')).toHaveLength(4);
+  });
+
   test('token scopes are a subset of the installation\'s; anything else is refused whole', async () => {
     const org = await organization();
     const installation = await install(org);
@@ -189,6 +197,23 @@ describe('the refusal table', () => {
     const missing = await api.call('GET', '/api/v1/integration/reservations', { key: token });
     expect(missing.status).toBe(404);
     expect(missing.json).toEqual({ message: expect.any(String), code: 'not_found', errors: {} });
+  });
+
+  test('repeated 401s from one address become 429 too_many_failed_authentications in the retry shape, while a good token still reads', async () => {
+    const { orm: own } = await freshDatabase();
+    const strict = await startTestApi({ orm: own, temporal: await devServerClient(), clock, env: { AUTH_FAILURE_LIMIT: '2' } });
+    const strictHost = platform(strict);
+    await strictHost.organization('strict-org');
+    const installed = (await strictHost.call('POST', '/organizations/strict-org/installations', { app: 'crm', scopes: ['guests.read'] })).json;
+    const { token } = (await strictHost.call('POST', `/installations/${installed.id}/token`)).json;
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await strict.call('GET', GUESTS, { key: generateIntegrationToken('sandbox') })).status);
+    expect(statuses).toEqual([401, 401, 429]);
+    const limited = await strict.call('GET', GUESTS, { key: 'nonsense' });
+    expect(limited.json).toEqual({ error: 'too_many_failed_authentications', message: expect.any(String), retry_after: expect.any(Number) });
+    expect(limited.headers['retry-after']).toBe(String(limited.json.retry_after));
+    expectMatchesIntegrationDescription('GET', GUESTS, limited);
+    expect((await strict.call('GET', GUESTS, { key: token })).status).toBe(200);
   });
 
   test('past the installation\'s rate limit: 429 in the {error, message, retry_after} shape with Retry-After', async () => {
