@@ -98,6 +98,11 @@ export function buildIntegrationDocument(operations: readonly IntegrationOperati
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
+    for (const schema of [op.params, op.query]) {
+      // No integration operation takes parameters yet; the first one to do so describes them here.
+      const properties = schema ? schemas.resolve(schemas.convert(schema, 'input', op.operationId)).properties : undefined;
+      if (properties && Object.keys(properties).length > 0) throw new Error(`${op.operationId}: path and query parameters are not described yet`);
+    }
     const parameters: JsonSchema[] = op.method === 'get' ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'The `ETag` of an earlier answer; 304 when nothing changed since.', schema: { type: 'string' } }] : [];
     const needs = op.scopes === null ? 'No token needed.' : `Needs an integration token with ${op.scopes.map((s) => `\`${s}\``).join(' and ')}.`;
     (paths[op.path] ??= {})[op.method] = {
