@@ -13,6 +13,7 @@ import { putDistribution } from '../services/distribution.ts';
 import { createChannel } from './channels.ts';
 import type { AdminContext } from './context.ts';
 import { demoAvailability } from './demo-availability.ts';
+import { seedDemoIntegration } from './demo-guests.ts';
 import { DEMO_CHANNELS, demoCatalogue, type DemoWrite } from './demo-catalogue.ts';
 import { AdminError } from './errors.ts';
 
@@ -100,12 +101,14 @@ export async function seedDemo(ctx: AdminContext) {
     nightsChanged += results.reduce((sum, r) => sum + r.changed_nights, 0);
   }
   const { distribution, ...records } = written;
+  const integration = await seedDemoIntegration(ctx);
   return {
     channels,
     availability: { updates: availability.length, nights_changed: nightsChanged },
     ...records,
     distribution,
     channel_changes: (await countEvents(ctx.orm.em.fork())) - eventsBefore,
+    integration,
     next: channels.map((channel) => `npm run admin -- key issue ${channel.name} --scopes read:catalog,read:ari`),
   };
 }

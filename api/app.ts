@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { AppDeps } from './context.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from './distribution/index.ts';
 import { health, live } from './health.ts';
+import { INTEGRATION_BASE, integrationRouter } from './integration/index.ts';
 import { platformAuth } from './internal/auth.ts';
 import { INTERNAL_BASE, internalOperations } from './internal/catalogue.ts';
 import { interfaceRouter } from './interface-router.ts';
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string; surfac
     app.get('/problems/', problemIndex);
     app.get('/problems/:slug', problemPage);
     app.use(descriptionRouter());
+    app.use(INTEGRATION_BASE, integrationRouter(deps));
     app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps, undefined, { bodyLimit: DISTRIBUTION_BODY_LIMIT }));
   }
   if (surface !== 'public') {

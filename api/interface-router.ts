@@ -1,13 +1,12 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
-import { missingScopes } from '../domain/scopes.ts';
+import { missingScopes, type Scope } from '../domain/scopes.ts';
 import { matchesIfNoneMatch, weakEtag } from './conditional.ts';
 import { callerOf, type AppDeps } from './context.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { expressPath, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
-import { sendProblem } from './problem.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { toParameterErrors, type InputLocation } from './validation.ts';
 
@@ -31,7 +30,7 @@ function requireScopes(operation: Operation): RequestHandler {
   };
 }
 
-function deprecationHeaders(operation: Operation): RequestHandler {
+function deprecationHeaders<S extends string>(operation: Operation<unknown, unknown, unknown, S>): RequestHandler {
   return (_req, res, next) => {
     const { deprecation } = operation;
     if (deprecation) {
@@ -44,20 +43,23 @@ function deprecationHeaders(operation: Operation): RequestHandler {
 }
 
 /** Validates the input and runs the handler; throws a ProblemError on bad input. */
-async function execute(operation: Operation, deps: AppDeps, input: { query?: unknown; params?: unknown; body?: unknown }, req: Request, res: Response): Promise<OperationResult> {
+async function execute<S extends string>(operation: Operation<unknown, unknown, unknown, S>, deps: AppDeps, input: { query?: unknown; params?: unknown; body?: unknown }, req: Request, res: Response): Promise<OperationResult> {
   if (operation.planned || !operation.handler) throw new ProblemError('not_implemented', { detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet` });
   return operation.handler({
     query: parseInput(operation.query, input.query ?? {}, 'query'),
     params: parseInput(operation.params, input.params ?? {}, 'params'),
     body: parseInput(operation.body, input.body ?? {}, 'body'),
-    caller: operation.scopes === null ? (undefined as never) : callerOf(res),
+    // Read on demand: only a distribution operation's handler asks for the channel's caller.
+    get caller() {
+      return callerOf(res);
+    },
     deps,
     req,
     res,
   });
 }
 
-function runOperation(operation: Operation, deps: AppDeps): RequestHandler {
+function runOperation<S extends string>(operation: Operation<unknown, unknown, unknown, S>, deps: AppDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const result = await execute(operation, deps, { query: req.query, params: req.params, body: req.body ?? {} }, req, res);
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
@@ -98,7 +100,13 @@ const noStore: RequestHandler = (_req, res, next) => {
  * validated; a known path with another method answers 405 with `Allow`. Nothing an unauthenticated
  * caller sends is parsed.
  */
-export function interfaceRouter(operations: readonly Operation[], deps: AppDeps, guardsFor = channelGuards(deps), options: { bodyLimit?: string } = {}): Router {
+export function interfaceRouter<S extends string = Scope>(
+  operations: readonly Operation<unknown, unknown, unknown, S>[],
+  deps: AppDeps,
+  // The default, the channel's guards, is for the distribution interface, whose scopes are `Scope`.
+  guardsFor = channelGuards(deps) as unknown as (operation: Operation<unknown, unknown, unknown, S>) => RequestHandler[],
+  options: { bodyLimit?: string } = {},
+): Router {
   const router = Router({ strict: true });
   router.use(noStore);
   const body = [requireJsonBody, jsonBodyParser(options.bodyLimit ?? '1mb')];
@@ -114,7 +122,8 @@ export function interfaceRouter(operations: readonly Operation[], deps: AppDeps,
     router.all(path, (req, res) => {
       res.setHeader('Allow', allow);
       if (req.method === 'OPTIONS') res.status(204).end();
-      else sendProblem(req, res, 'method_not_allowed');
+      // Thrown, not sent: each interface's error handler gives the refusal its own shape.
+      else throw new ProblemError('method_not_allowed');
     });
   }
   return router;

@@ -33,7 +33,7 @@ export interface OperationContext<Q, P, B> {
  * One operation of an interface: the single source for its route, its validation and its entry
  * in the machine-readable description.
  */
-export interface Operation<Q = unknown, P = unknown, B = unknown> {
+export interface Operation<Q = unknown, P = unknown, B = unknown, S extends string = Scope> {
   operationId: string;
   method: HttpMethod;
   /** OpenAPI-style path relative to the interface's base, e.g. `/properties/{property_id}`. */
@@ -41,8 +41,8 @@ export interface Operation<Q = unknown, P = unknown, B = unknown> {
   summary: string;
   description?: string;
   tags: string[];
-  /** null: no key needed (the description itself); [] : any valid key. */
-  scopes: Scope[] | null;
+  /** null: no key needed (the description itself); [] : any valid key. Each interface has its own scopes. */
+  scopes: S[] | null;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
   body?: z.ZodType<B>;
@@ -55,7 +55,7 @@ export interface Operation<Q = unknown, P = unknown, B = unknown> {
   handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult>;
 }
 
-export function defineOperation<Q = undefined, P = undefined, B = undefined>(operation: Operation<Q, P, B>): Operation<Q, P, B> {
+export function defineOperation<Q = undefined, P = undefined, B = undefined, S extends string = Scope>(operation: Operation<Q, P, B, S>): Operation<Q, P, B, S> {
   return operation;
 }
 

@@ -5,6 +5,7 @@
 import { channelCommands } from '../admin/cli-channel.ts';
 import { openAdminContext } from '../app/admin-context.ts';
 import { keyCommands } from '../admin/cli-key.ts';
+import { installationCommands } from '../admin/installations.ts';
 import { seedDemo } from '../admin/seed.ts';
 import { Refusal } from '../services/refusal.ts';
 
@@ -14,12 +15,14 @@ const USAGE = `usage: npm run admin -- <command>
   channel suspend-webhooks <name> | channel resume-webhooks <name>
   key issue <channel> --scopes a,b [--expires-at INSTANT]
   key revoke <key-id> | key list <channel>
+  installation list [--organization REF] | installation revoke-token <installation-id>
   seed demo`;
 
 type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>>['ctx']) => Promise<unknown>;
 const commands: Record<string, Record<string, Handler>> = {
   channel: channelCommands,
   key: keyCommands,
+  installation: installationCommands,
   seed: { demo: (_args, ctx) => seedDemo(ctx) },
 };
 

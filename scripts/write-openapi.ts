@@ -1,11 +1,17 @@
-/** `npm run lint:openapi` step: writes the description the API serves to a file, for linting and publishing. */
+/** `npm run lint:openapi` step: writes the descriptions the API serves to files, for linting and publishing. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../app/config.ts';
+import { integrationDocument } from '../api/integration/index.ts';
 import { openApiDocument } from '../api/openapi/document.ts';
 
 const target = process.argv[2] ?? 'dist/openapi.json';
+const integrationTarget = process.argv[3];
 const config = loadConfig();
 await mkdir(path.dirname(target), { recursive: true });
 await writeFile(target, `${JSON.stringify(openApiDocument(config.publicOrigin), null, 2)}\n`);
 console.log(`wrote ${target}`);
+if (integrationTarget) {
+  await writeFile(integrationTarget, `${JSON.stringify(integrationDocument(config.publicOrigin), null, 2)}\n`);
+  console.log(`wrote ${integrationTarget}`);
+}

@@ -18,6 +18,7 @@ import {
   type SourceKind,
   type StoredSource,
 } from '../db/catalogue/sources.ts';
+import { countIntegrationMembers } from '../db/integration.ts';
 import { canonicalJson } from '../domain/catalogue/projection.ts';
 import { propertyTextErrors, unknownReference } from '../domain/catalogue/source-rules.ts';
 import type { LocationInput, OrganizationInput, OwnerInput, PropertyInput } from '../domain/catalogue/source.ts';
@@ -154,7 +155,8 @@ export function putProperty(deps: Deps, ref: string, input: PropertyInput): Prom
 }
 
 export function deleteOrganization(deps: Deps, ref: string): Promise<void> {
-  return remove(deps, 'organization', ref, async (tx, id) => ((await countMembersOfOrganization(tx, id)) > 0 ? 'the organization still has owners or locations' : null), () => ({}));
+  const inUse = async (tx: EntityManager, id: string) => (await countMembersOfOrganization(tx, id)) + (await countIntegrationMembers(tx, id)) > 0;
+  return remove(deps, 'organization', ref, async (tx, id) => ((await inUse(tx, id)) ? 'the organization still has owners, locations, guests or installations' : null), () => ({}));
 }
 
 export function deleteOwner(deps: Deps, ref: string): Promise<void> {

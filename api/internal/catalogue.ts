@@ -7,6 +7,7 @@ import * as catalogue from '../../services/catalogue.ts';
 import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
+import { integrationPlatformOperations } from './integration.ts';
 
 /**
  * The platform write interface: the property-management platform creates, replaces and deletes
@@ -141,4 +142,5 @@ export const internalOperations = [
   putProperty, getSourceProperty, deleteProperty,
   putDistribution, getDistribution,
   postAvailability,
+  ...integrationPlatformOperations,
 ] as Operation[];

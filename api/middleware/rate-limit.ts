@@ -5,7 +5,7 @@ import { ProblemError } from '../../domain/problems.ts';
 
 export type Charge = (units: number) => Promise<void>;
 
-function setHeaders(res: Response, limit: number, count: number, resetSeconds: number): void {
+export function setRateLimitHeaders(res: Response, limit: number, count: number, resetSeconds: number): void {
   const remaining = Math.max(0, limit - count);
   res.setHeader('RateLimit-Limit', String(limit));
   res.setHeader('RateLimit-Remaining', String(remaining));
@@ -28,7 +28,7 @@ export function rateLimit({ orm, clock }: AppDeps): RequestHandler {
       const now = clock.now();
       const { count, windowEnd } = await addToWindow(orm.em.fork(), `channel:${channel.id}`, units, now);
       const resetSeconds = Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
-      setHeaders(res, limit, count, resetSeconds);
+      setRateLimitHeaders(res, limit, count, resetSeconds);
       if (count > limit) throw new ProblemError('rate_limited', { headers: { 'Retry-After': String(resetSeconds) } });
     };
     res.locals.charge = charge;

@@ -15,3 +15,10 @@ export const securityHeaders: RequestHandler = (_req, res, next) => {
 export function allowOnPage(res: Response, directives: string): void {
   res.setHeader('Content-Security-Policy', `${directives}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`);
 }
+
+/**
+ * The Swagger UI pages (`/docs` of each interface): scripts and styles from this origin only
+ * (Swagger UI is served from node_modules); Swagger UI sets style attributes, hence
+ * 'unsafe-inline' for styles only; it fetches the description.
+ */
+export const DOCS_PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'";

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { matchesIfNoneMatch, weakEtag } from '../conditional.ts';
 import { DISTRIBUTION_BASE } from '../distribution/index.ts';
-import { allowOnPage } from '../middleware/security-headers.ts';
+import { allowOnPage, DOCS_PAGE_POLICY } from '../middleware/security-headers.ts';
 import { sendProblem } from '../problem.ts';
 import { CHANGELOG_PATH, DESCRIPTION_PATH } from './description-operations.ts';
 import { openApiDocument } from './document.ts';
@@ -91,9 +91,7 @@ export function descriptionRouter(): Router {
   });
   router.all([DISTRIBUTION_BASE + DESCRIPTION_PATH, DISTRIBUTION_BASE + CHANGELOG_PATH], onlyGet);
   router.get(DOCS_PATH, (_req, res) => {
-    // Scripts and styles from this origin only (Swagger UI is served from node_modules); Swagger UI
-    // sets style attributes, hence 'unsafe-inline' for styles only; it fetches the description.
-    allowOnPage(res, "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'");
+    allowOnPage(res, DOCS_PAGE_POLICY);
     res.type('html').send(page);
   });
   router.get(`${DOCS_PATH}/init.js`, (_req, res) => {

@@ -12,6 +12,7 @@ import {
   PropertySchema,
 } from './catalogue.ts';
 import { ChannelSchema } from './channel.ts';
+import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
 import { RequestCounterSchema } from './request-counter.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
 
@@ -35,11 +36,15 @@ export const entities = [
   DispatchProgressSchema,
   AriPropertySchema,
   AriNightSchema,
+  InstallationSchema,
+  IntegrationTokenSchema,
+  GuestSchema,
 ];
 
 export * from './api-key.ts';
 export * from './availability.ts';
 export * from './catalogue.ts';
 export * from './channel.ts';
+export * from './integration.ts';
 export * from './request-counter.ts';
 export * from './webhooks.ts';

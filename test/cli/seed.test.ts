@@ -48,6 +48,15 @@ test('seed demo loads a catalogue two channels read with their own ids; a second
   expect(again.code, again.stderr).toBe(0);
   expect(JSON.parse(again.stdout)).toMatchObject({ channel_changes: 0, channels: [{ created: false }, { created: false }] });
 
+  // One demo installation, its token printed by the first run only, reading its organization's guests.
+  expect(report.integration.installation).toMatchObject({ app: 'demo-crm', created: true, token: expect.stringMatching(/^svci_test_/) });
+  expect(JSON.parse(again.stdout).integration.installation).toMatchObject({ id: report.integration.installation.id, created: false, token: null });
+  const guests = await api.call('GET', '/api/v1/integration/guests', { key: report.integration.installation.token });
+  expect(guests.status, guests.text).toBe(200);
+  expect(guests.json.data.length).toBeGreaterThan(0);
+  expect(guests.json.data.length).toBeLessThan(report.integration.guests.length);
+  expect(new Set(guests.json.data.map((g: { organization_id: string }) => g.organization_id)).size).toBe(1);
+
   const keys = {
     first: (await issueKey(ctx, { channel: DEMO_CHANNELS.first, scopes: 'read:catalog' })).key,
     second: (await issueKey(ctx, { channel: DEMO_CHANNELS.second, scopes: 'read:catalog' })).key,

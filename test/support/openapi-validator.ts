@@ -18,10 +18,10 @@ const DOCUMENT_ID = `${TEST_ORIGIN}/openapi.json`;
  * properties is closed, so an answer carrying a field the description does not list fails here,
  * although the description itself leaves objects open for clients (v1 only grows).
  */
-function forValidation(schema: JsonSchema): JsonSchema {
+export function forValidation(schema: JsonSchema, documentId = DOCUMENT_ID): JsonSchema {
   return mapSchema(schema, (node, parent) => {
     const out = { ...node };
-    if (typeof out.$ref === 'string') out.$ref = out.$ref.replace('#/components/schemas/', `${DOCUMENT_ID}#/$defs/`);
+    if (typeof out.$ref === 'string') out.$ref = out.$ref.replace('#/components/schemas/', `${documentId}#/$defs/`);
     const open = out.additionalProperties !== undefined || out.unevaluatedProperties !== undefined;
     if (out.properties !== undefined && !open && parent !== 'allOf') out.unevaluatedProperties = false;
     return out;

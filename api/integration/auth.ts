@@ -1,0 +1,92 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { addToWindow } from '../../db/counters.ts';
+import { INTEGRATION_RATE_LIMIT_PER_MINUTE, parseIntegrationToken, type IntegrationScope } from '../../domain/integration-tokens.ts';
+import { checkIntegrationToken, type InstallationWithOrganization } from '../../services/integration.ts';
+import type { AppDeps } from '../context.ts';
+import { setRateLimitHeaders } from '../middleware/rate-limit.ts';
+import type { Operation } from '../operations.ts';
+import { IntegrationError, type IntegrationErrorCode } from './errors.ts';
+
+const CHALLENGE = 'Bearer realm="integration"';
+
+export interface IntegrationCaller {
+  installation: InstallationWithOrganization;
+  scopes: IntegrationScope[];
+}
+
+/** The installation the token belongs to, set by the guards for every integration operation. */
+export function integrationCallerOf(res: Response): IntegrationCaller {
+  const caller = res.locals.integration as IntegrationCaller | undefined;
+  if (!caller) throw new Error('integration operation reached without authentication');
+  return caller;
+}
+
+function bearerToken(req: Request): string | undefined {
+  const match = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(req.get('authorization') ?? '');
+  return match?.[1];
+}
+
+/**
+ * 401 for a missing, malformed, unknown or revoked token (a channel key, the platform token and a
+ * sign-in token are all malformed here); 403 for a token of an installation that is disabled or
+ * in error. A 401 counts against the client's address like one of the distribution interface.
+ */
+function authenticate({ orm, clock, config }: AppDeps): RequestHandler {
+  async function refuse(req: Request, code: IntegrationErrorCode, sent: boolean): Promise<never> {
+    const now = clock.now();
+    const { count, windowEnd } = await addToWindow(orm.em.fork(), `auth-fail:${req.ip ?? 'unknown'}`, 1, now);
+    if (count > config.authFailureLimit) {
+      throw new IntegrationError('too_many_failed_authentications', { retryAfter: Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000)) });
+    }
+    throw new IntegrationError(code, { headers: { 'WWW-Authenticate': sent ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE } });
+  }
+
+  return async (req, res, next) => {
+    const token = bearerToken(req);
+    if (!token) return refuse(req, 'missing_token', false);
+    const parsed = parseIntegrationToken(token);
+    if (!parsed.ok) return refuse(req, 'invalid_token', true);
+    if (parsed.environment !== config.environment) return refuse(req, 'token_wrong_environment', true);
+    const check = await checkIntegrationToken({ orm, clock }, token);
+    if (check.outcome === 'unknown') return refuse(req, 'invalid_token', true);
+    if (check.outcome === 'revoked') return refuse(req, 'token_revoked', true);
+    if (check.outcome === 'disabled') throw new IntegrationError('installation_disabled');
+    if (check.outcome === 'error') throw new IntegrationError('installation_error');
+    res.locals.integration = { installation: check.installation, scopes: check.scopes } satisfies IntegrationCaller;
+    next();
+  };
+}
+
+/** Per installation, fixed one-minute windows counted in Postgres (shared by every API process). */
+function rateLimit({ orm, clock }: AppDeps): RequestHandler {
+  return async (_req, res, next) => {
+    const { installation } = integrationCallerOf(res);
+    const now = clock.now();
+    const { count, windowEnd } = await addToWindow(orm.em.fork(), `installation:${installation.id}`, 1, now);
+    const resetSeconds = Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
+    setRateLimitHeaders(res, INTEGRATION_RATE_LIMIT_PER_MINUTE, count, resetSeconds);
+    if (count > INTEGRATION_RATE_LIMIT_PER_MINUTE) throw new IntegrationError('rate_limited', { retryAfter: resetSeconds });
+    next();
+  };
+}
+
+function requireScopes(operation: Operation<unknown, unknown, unknown, IntegrationScope>): RequestHandler {
+  return (_req, res, next) => {
+    const held = integrationCallerOf(res).scopes;
+    const missing = (operation.scopes ?? []).filter((scope) => !held.includes(scope));
+    if (missing.length > 0) {
+      throw new IntegrationError('insufficient_scope', {
+        errors: { required_scopes: missing },
+        headers: { 'WWW-Authenticate': `${CHALLENGE}, error="insufficient_scope", scope="${missing.join(' ')}"` },
+      });
+    }
+    next();
+  };
+}
+
+/** The integration interface's guards: token and installation, rate limit, then the operation's scopes. */
+export function integrationGuards(deps: AppDeps): (operation: Operation<unknown, unknown, unknown, IntegrationScope>) => RequestHandler[] {
+  const auth = authenticate(deps);
+  const limit = rateLimit(deps);
+  return (operation) => (operation.scopes === null ? [] : [auth, limit, requireScopes(operation)]);
+}
