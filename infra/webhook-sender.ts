@@ -39,7 +39,7 @@ export function outcomeOf(response: WebhookResponse): 'delivered' | 'gone' | 'fa
 }
 
 export function createWebhookSender(deps: { secrets: ServiceSecrets; clock: Clock; settings: WebhookSettings }): WebhookSender {
-  const box = webhookSecretBox(deps.secrets.server);
+  const box = webhookSecretBox(deps.secrets.ring);
   const ca = deps.settings.caFile ? readFileSync(deps.settings.caFile, 'utf8') : undefined;
   return {
     async send(endpoint, event) {

@@ -41,7 +41,7 @@ function sender(deps: SenderDeps): WebhookSender {
 }
 
 function sealSecret(deps: Pick<ServiceDeps, 'secrets'>, endpointId: string, secret: string): string {
-  return webhookSecretBox(deps.secrets.server).seal(secret, webhookSecretContext(endpointId));
+  return webhookSecretBox(deps.secrets.ring).seal(secret, webhookSecretContext(endpointId));
 }
 
 function refuseIfSuspended(channel: Channel): void {

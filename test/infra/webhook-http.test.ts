@@ -9,6 +9,7 @@ import path from 'node:path';
 import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EndpointRow } from '../../db/webhook-endpoints.ts';
+import { singleKeyRing } from '../../domain/key-ring.ts';
 import { webhookSecretBox, webhookSecretContext } from '../../infra/secret-box.ts';
 import { postWebhook, type WebhookResponse, type WebhookTransportOptions } from '../../infra/webhook-http.ts';
 import { createWebhookSender, outcomeOf } from '../../infra/webhook-sender.ts';
@@ -442,7 +443,7 @@ describe('the webhook sender', () => {
     const id = 'whk_01jsender0000000000000000';
     return {
       id, channel_id: '00000000-0000-4000-8000-000000000001', url, events: ['*'], description: null, status: 'active', suspended_reason: null,
-      secret: webhookSecretBox(serverSecret).seal(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, webhookSecretContext(id)),
+      secret: webhookSecretBox(singleKeyRing(serverSecret)).seal(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, webhookSecretContext(id)),
       previous_secret: null, previous_secret_expires_at: null, secret_generation: 1, created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z',
     };
   }
@@ -451,7 +452,7 @@ describe('the webhook sender', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-sender-'));
     const caFile = path.join(dir, 'receiver.crt');
     await writeFile(caFile, certs.cert);
-    const sender = createWebhookSender({ secrets: { server: serverSecret, platformTokenHash: new Uint8Array(32) }, clock: { now: () => new Date() }, settings: { allowLocal: true, caFile } });
+    const sender = createWebhookSender({ secrets: { ring: singleKeyRing(serverSecret), platformTokenHash: new Uint8Array(32) }, clock: { now: () => new Date() }, settings: { allowLocal: true, caFile } });
     const arrived = new Promise<void>((resolve) => neverArrivals.push(resolve));
     // Only the timers move by hand; the connection to the receiver is real.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
