@@ -9,6 +9,8 @@ import { postWebhook, type WebhookResponse } from './webhook-http.ts';
 export interface WebhookSettings {
   allowLocal: boolean;
   caFile: string | undefined;
+  /** Name servers asked instead of the system's (tests). */
+  dnsServers?: readonly string[];
 }
 
 export interface WebhookSender {
@@ -45,9 +47,13 @@ export function createWebhookSender(deps: { secrets: ServiceSecrets; clock: Cloc
     async send(endpoint, event) {
       const now = deps.clock.now();
       const secrets = liveSecrets(endpoint, box, now);
-      if (secrets.length === 0) return { statusCode: null, durationMs: 0, error: 'no_secret: the endpoint has no signing secret', excerpt: null };
+      if (secrets.length === 0) return { statusCode: null, durationMs: 0, error: 'no_secret', detail: 'the endpoint has no signing secret', excerpt: null };
       const headers = await webhookHeaders({ id: event.id, timestamp: Math.floor(now.getTime() / 1000), body: event.body, secrets });
-      return postWebhook(endpoint.url, { ...headers }, event.body, { allowLocal: deps.settings.allowLocal, ...(ca ? { ca } : {}) });
+      return postWebhook(endpoint.url, { ...headers }, event.body, {
+        allowLocal: deps.settings.allowLocal,
+        ...(ca ? { ca } : {}),
+        ...(deps.settings.dnsServers ? { dnsServers: deps.settings.dnsServers } : {}),
+      });
     },
   };
 }
