@@ -82,6 +82,8 @@ export function webhookActivities(deps: ActivityDeps) {
       const response = await deps.webhookSender.send(endpoint, { id: delivery.event_id, body: delivery.payload });
       const outcome = outcomeOf(response);
       const number = delivery.attempts + 1;
+      // The channel is shown only the reason; the detail (addresses, codes) is for the operator.
+      if (response.error !== null) log.info('webhook attempt failed', { deliveryId, endpointId: endpoint.id, attempt: number, reason: response.error, statusCode: response.statusCode, detail: response.detail });
       await deliveryStore.recordAttempt(em, {
         deliveryId,
         number,

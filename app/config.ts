@@ -37,6 +37,10 @@ const environmentSchema = z.object({
   PUBLIC_ORIGIN: z.url().optional(),
   /** Secret from which the service derives cursor tags and approximate points; 32+ bytes, base64 or hex. */
   SERVER_SECRET: z.string().min(32).optional(),
+  /** Rotation: `<id>:<secret>,...`; the highest id tags and seals, every listed one still verifies and opens. */
+  SERVER_SECRETS: z.string().optional(),
+  /** The secret approximate points are keyed with once SERVER_SECRET is retired. */
+  SERVER_GEO_SECRET: z.string().min(32).optional(),
   /** Bearer token of the platform on /internal/v1; 32+ characters. */
   PLATFORM_TOKEN: z.string().min(32).optional(),
   /** Which kind of run this is: only `development` and `test` may relax the rules meant for deployments. */
@@ -82,6 +86,8 @@ export interface ServiceConfig {
   /** Origin announced in problem types and the description: PUBLIC_ORIGIN, else the local TLS listener. */
   publicOrigin: string;
   serverSecret: string | undefined;
+  serverSecrets: string | undefined;
+  serverGeoSecret: string | undefined;
   platformToken: string | undefined;
   authFailureLimit: number;
   webhooks: { allowLocal: boolean; caFile: string | undefined; dispatchPollSeconds: number };
@@ -166,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     internal: internalPort === undefined ? undefined : { host: e.INTERNAL_HOST, port: internalPort },
     publicOrigin: e.PUBLIC_ORIGIN ?? `https://localhost:${e.PORT}`,
     serverSecret: e.SERVER_SECRET,
+    serverSecrets: e.SERVER_SECRETS,
+    serverGeoSecret: e.SERVER_GEO_SECRET,
     platformToken: e.PLATFORM_TOKEN,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
     webhooks: { allowLocal: e.WEBHOOK_ALLOW_LOCAL, caFile: e.WEBHOOK_CA_FILE, dispatchPollSeconds: e.DISPATCH_POLL_SECONDS },

@@ -4,7 +4,7 @@ import { createApp } from '../api/app.ts';
 import { listen } from '../api/server.ts';
 import { dropExpiredEvents } from '../db/catalogue/reads.ts';
 import { dropPastWindows } from '../db/counters.ts';
-import { dropExpiredDeliveries } from '../db/webhooks.ts';
+import { dropDeletedEndpoints, dropExpiredDeliveries } from '../db/webhooks.ts';
 import { openDatabase } from '../db/orm.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
 import type { Logger } from '../infra/logger.ts';
@@ -15,6 +15,7 @@ import { connectTemporalClient, temporalConnectionOptions } from '../infra/tempo
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
+import { resealWebhookSecrets } from '../services/webhook-housekeeping.ts';
 import { createWorker } from './worker.ts';
 
 export interface Endpoints {
@@ -38,7 +39,10 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
   const sweep = setInterval(() => {
     void dropPastWindows(orm.em.fork(), clock.now()).catch(() => undefined);
     void dropExpiredEvents(orm.em.fork(), clock.now()).catch(() => undefined);
-    void dropExpiredDeliveries(orm.em.fork(), clock.now()).catch(() => undefined);
+    void dropExpiredDeliveries(orm.em.fork(), clock.now())
+      .then(() => dropDeletedEndpoints(orm.em.fork(), clock.now()))
+      .catch(() => undefined);
+    void resealWebhookSecrets({ orm, secrets, log }).catch(() => undefined);
   }, 60_000);
   sweep.unref();
   return {

@@ -114,3 +114,19 @@ export async function endpointContact(em: EntityManager, id: string): Promise<{ 
   const endpoint = await em.findOne(WebhookEndpointSchema, { id }, { populate: ['channel'] });
   return endpoint ? { url: endpoint.url, channel: endpoint.channel.name, email: endpoint.channel.technicalContactEmail ?? null } : null;
 }
+
+/** Live endpoints holding a sealed secret that does not start with `prefix` (sealed under another key). */
+export async function endpointsSealedOtherwise(em: EntityManager, prefix: string): Promise<Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>[]> {
+  const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return em.execute(
+    `select id, secret, previous_secret from webhook_endpoint
+      where status <> 'deleted' and ((secret is not null and secret not like ?) or (previous_secret is not null and previous_secret not like ?))`,
+    [pattern, pattern],
+  );
+}
+
+/** Replaces one sealed value with the same secret sealed again, unless it changed meanwhile; true when it did. */
+export async function resealValue(em: EntityManager, id: string, column: 'secret' | 'previous_secret', from: string, to: string): Promise<boolean> {
+  const changed = await em.execute<{ id: string }[]>(`update webhook_endpoint set ${column} = ? where id = ? and ${column} = ? returning id`, [to, id, from]);
+  return changed.length > 0;
+}

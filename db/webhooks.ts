@@ -109,7 +109,21 @@ export async function cancelPendingDeliveryRows(em: EntityManager, pending: Pend
 
 /** Deliveries are kept 35 days. */
 export async function dropExpiredDeliveries(em: EntityManager, now: Date): Promise<void> {
-  await em.execute('delete from webhook_delivery where created_at < ?', [new Date(now.getTime() - 35 * 24 * 3600 * 1000)]);
+  await em.execute('delete from webhook_delivery where created_at < ?', [new Date(now.getTime() - DELIVERY_RETENTION_MS)]);
+}
+
+const DELIVERY_RETENTION_MS = 35 * 24 * 3600 * 1000;
+
+/**
+ * Deleted endpoints (their secrets already destroyed) are kept while a delivery names them, then
+ * purged once the delivery retention has passed since their deletion.
+ */
+export async function dropDeletedEndpoints(em: EntityManager, now: Date): Promise<void> {
+  await em.execute(
+    `delete from webhook_endpoint e where e.status = 'deleted' and e.deleted_at < ?
+       and not exists (select 1 from webhook_delivery d where d.endpoint_id = e.id)`,
+    [new Date(now.getTime() - DELIVERY_RETENTION_MS)],
+  );
 }
 
 /**

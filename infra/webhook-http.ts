@@ -1,10 +1,11 @@
-import { lookup as dnsLookup } from 'node:dns';
+import { promises as dnsPromises } from 'node:dns';
 import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import { isIP } from 'node:net';
 import type { LookupFunction, Socket } from 'node:net';
 import tls from 'node:tls';
+import type { DeliveryError } from '../domain/webhooks/delivery-errors.ts';
 import { checkWebhookUrl, isAllowedAddress } from '../domain/webhooks/url-safety.ts';
 
 export interface WebhookTransportOptions {
@@ -12,24 +13,26 @@ export interface WebhookTransportOptions {
   allowLocal: boolean;
   /** Extra PEM certificate(s) to trust besides the system store (a local test receiver's self-signed cert). */
   ca?: string;
-  /** Total time for connect + response headers + reading the excerpt. Default 10 000 ms (the contract's answer time). */
+  /** Total time for name resolution + connect + response headers + reading the excerpt. Default 10 000 ms (the contract's answer time). */
   timeoutMs?: number;
-  /** Resolver, injectable for tests; default dns.lookup. */
+  /** Name servers (`ip` or `ip:port`) asked instead of the system's; tests point this at a resolver that never answers. */
+  dnsServers?: readonly string[];
+  /** Replaces name resolution altogether (tests). */
   lookup?: LookupFunction;
 }
 
 export interface WebhookResponse {
   /** Null when no HTTP answer was received. */
   statusCode: number | null;
-  /** Integer milliseconds from the call to the outcome. */
+  /** Integer milliseconds from the call to the outcome, name resolution included. */
   durationMs: number;
+  /** Null only for a 2xx; otherwise one of the reasons a channel may be shown (domain/webhooks/delivery-errors.ts). */
+  error: DeliveryError | null;
   /**
-   * Null only for a 2xx. Short, without secrets, at most 500 characters:
-   * `url_not_allowed: …`, `address_not_allowed: <ip>`, `dns_failed: <code>`, `timeout after <n> ms`,
-   * `connection_failed: <code>`, `tls_failed: …`, `invalid_response: <code>`,
-   * `redirect_not_followed: <status>`, `status <status>`.
+   * For the operator's log only, never for a channel: what exactly happened (the address refused,
+   * the resolver's or socket's error code, the TLS message), one line, at most 500 characters.
    */
-  error: string | null;
+  detail: string | null;
   /** First ≤ 512 characters of the response body (UTF-8, invalid bytes replaced), null when none. */
   excerpt: string | null;
 }
@@ -44,8 +47,16 @@ const EXCERPT_DECODE_BYTES = EXCERPT_CHARS * 4 + 4;
 const MAX_ERROR_CHARS = 500;
 /** Headers the transport owns; a caller setting them is a programming error. */
 const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
+/** Each DNS query waits at most this long (or a quarter of the budget), and is tried twice. */
+const DNS_TRY_MS = 2_000;
+const DNS_TRIES = 2;
 
 const REFUSED_CODE = 'ERR_WEBHOOK_ADDRESS_NOT_ALLOWED';
+
+interface Failure {
+  reason: DeliveryError;
+  detail: string;
+}
 
 /**
  * POSTs one webhook. Never throws or rejects for network outcomes; rejects only on programming errors
@@ -54,13 +65,20 @@ const REFUSED_CODE = 'ERR_WEBHOOK_ADDRESS_NOT_ALLOWED';
  * Safety, checked again at every call (no connection reuse: `agent: false`):
  * - the URL must pass `checkWebhookUrl` (https, no userinfo, port 443 unless `allowLocal`, no local names);
  * - an IP-literal host must be public (or loopback with `allowLocal`), since no lookup happens for it;
- * - a name is resolved with `{ all: true }` and refused when ANY answer is not allowed — a name
- *   mixing public and private answers is treated as hostile (DNS rebinding / fallback to the private
+ * - a name is resolved (A and AAAA) and refused when ANY answer is not allowed — a name mixing
+ *   public and private answers is treated as hostile (DNS rebinding / fallback to the private
  *   answer), and nothing is connected to;
  * - the address actually connected to (`socket.remoteAddress`) is checked again on `connect` and
  *   `secureConnect`, and the socket destroyed when it is not allowed;
- * - redirects are never followed (3xx → `redirect_not_followed: <status>`);
+ * - redirects are never followed (3xx → `redirect_not_followed`);
  * - certificates and host names are verified (`rejectUnauthorized: true`); `ca` only adds trust.
+ *
+ * Names are resolved by c-ares (`dns.Resolver`), not `dns.lookup`: lookups run on libuv's small
+ * thread pool, where a few names whose resolver never answers hold every other lookup of the
+ * process (file system work included) for as long as the system resolver waits. Each query has its
+ * own short timeout, and the time limit runs from the call, so it covers resolution too; when it
+ * fires, the pending queries are cancelled. (`localhost` names, admitted only with `allowLocal`,
+ * answer 127.0.0.1 without a query.)
  *
  * The outcome is decided by the status line: once the headers arrived within the time limit, a body
  * that is slow, broken or longer than 64 KiB only shortens the excerpt.
@@ -77,63 +95,67 @@ export async function postWebhook(
   const started = performance.now();
   const elapsed = () => Math.max(0, Math.round(performance.now() - started));
   const allowed = { allowLoopback: options.allowLocal };
+  const failed = (reason: DeliveryError, detail: string): WebhookResponse => ({ statusCode: null, durationMs: elapsed(), error: reason, detail: clip(detail), excerpt: null });
 
   const checked = checkWebhookUrl(url, allowed);
-  if (!checked.ok) return { statusCode: null, durationMs: elapsed(), error: clip(`url_not_allowed: ${checked.reason}`), excerpt: null };
+  if (!checked.ok) return failed('url_not_allowed', checked.reason);
   const { url: target, host } = checked;
   // Literals are never looked up, so this is their connect-time check (a private literal is refused
   // here even in allowLocal mode, which admits loopback only).
-  if (isIP(host) !== 0 && !isAllowedAddress(host, allowed)) {
-    return { statusCode: null, durationMs: elapsed(), error: clip(`address_not_allowed: ${host}`), excerpt: null };
-  }
+  if (isIP(host) !== 0 && !isAllowedAddress(host, allowed)) return failed('address_not_allowed', host);
 
   return new Promise<WebhookResponse>((resolve) => {
     let settled = false;
-    let refusal: string | null = null;
-    let dnsFailure: string | null = null;
+    let refusal: Failure | null = null;
+    let dnsFailure: Failure | null = null;
     let tcpConnected = false;
     let secured = false;
     let statusCode: number | null = null;
     const chunks: Buffer[] = [];
     let received = 0;
 
+    const dnsTryMs = Math.max(1, Math.min(DNS_TRY_MS, Math.floor(timeoutMs / 4)));
+    const resolver = options.lookup ? null : new dnsPromises.Resolver({ timeout: dnsTryMs, tries: DNS_TRIES });
+    if (resolver && options.dnsServers) resolver.setServers([...options.dnsServers]);
+
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
 
-    const finish = (error: string | null) => {
+    const finish = (failure: Failure | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      resolver?.cancel();
       req.destroy();
-      resolve({ statusCode, durationMs: elapsed(), error: error === null ? null : clip(error), excerpt: excerptOf(chunks) });
+      resolve({ statusCode, durationMs: elapsed(), error: failure?.reason ?? null, detail: failure ? clip(failure.detail) : null, excerpt: excerptOf(chunks) });
     };
     controller.signal.addEventListener(
       'abort',
-      () => finish(statusCode === null ? `timeout after ${timeoutMs} ms` : statusVerdict(statusCode)),
+      () => finish(statusCode === null ? { reason: 'timeout', detail: `no answer after ${timeoutMs} ms${tcpConnected ? '' : ' (not connected)'}` } : statusVerdict(statusCode)),
       { once: true },
     );
 
-    const resolver: LookupFunction = options.lookup ?? dnsLookup;
+    const resolveName: LookupFunction = options.lookup ?? caresLookup(resolver!, options.allowLocal);
     const guardedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
       let answered = false;
       const onAnswer = (err: NodeJS.ErrnoException | null, answer: string | LookupAddress[], family?: number) => {
         if (answered) return;
         answered = true;
         if (err) {
-          dnsFailure = `dns_failed: ${err.code ?? oneLine(err.message)}`;
+          dnsFailure = { reason: 'dns_failure', detail: `${err.code ?? oneLine(err.message)} for ${hostname}` };
           callback(err, []);
           return;
         }
         const addresses = normaliseAnswer(answer, family);
         if (addresses.length === 0) {
-          dnsFailure = 'dns_failed: ENOTFOUND';
+          dnsFailure = { reason: 'dns_failure', detail: `ENOTFOUND for ${hostname}` };
           callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
           return;
         }
         const bad = addresses.find((entry) => !isAllowedAddress(entry.address, allowed));
         if (bad !== undefined) {
-          refusal = `address_not_allowed: ${bad.address}`;
-          callback(Object.assign(new Error(refusal), { code: REFUSED_CODE }), []);
+          refusal = { reason: 'address_not_allowed', detail: `${hostname} resolved to ${bad.address}` };
+          callback(Object.assign(new Error('address not allowed'), { code: REFUSED_CODE }), []);
           return;
         }
         const first = addresses[0]!;
@@ -141,7 +163,7 @@ export async function postWebhook(
         else callback(null, first.address, first.family);
       };
       try {
-        resolver(hostname, { ...lookupOptions, all: true }, onAnswer);
+        resolveName(hostname, { ...lookupOptions, all: true }, onAnswer);
       } catch (err) {
         onAnswer(Object.assign(err instanceof Error ? err : new Error(String(err)), { code: 'ELOOKUP' }), []);
       }
@@ -150,20 +172,20 @@ export async function postWebhook(
     const verifyPeer = (socket: Socket) => {
       const address = socket.remoteAddress;
       if (address !== undefined && isAllowedAddress(address, allowed)) return;
-      refusal = `address_not_allowed: ${address ?? 'unknown peer'}`;
+      refusal = { reason: 'address_not_allowed', detail: `connected to ${address ?? 'an unknown peer'}` };
       finish(refusal);
     };
 
-    const describe = (err: NodeJS.ErrnoException): string => {
+    const describe = (err: NodeJS.ErrnoException): Failure => {
       if (refusal !== null) return refusal;
       if (dnsFailure !== null) return dnsFailure;
       const code = typeof err.code === 'string' ? err.code : undefined;
-      if (code?.startsWith('HPE_')) return `invalid_response: ${code}`;
+      if (code?.startsWith('HPE_')) return { reason: 'invalid_response', detail: code };
       if ((tcpConnected && !secured) || isTlsCode(code)) {
         const message = oneLine(err.message);
-        return code === undefined || message === code ? `tls_failed: ${message}` : `tls_failed: ${code}: ${message}`;
+        return { reason: 'tls_failure', detail: code === undefined || message === code ? message : `${code}: ${message}` };
       }
-      return `connection_failed: ${code ?? oneLine(err.message)}`;
+      return { reason: 'connection_failed', detail: code ?? oneLine(err.message) };
     };
 
     const req = request({
@@ -210,6 +232,30 @@ export async function postWebhook(
   });
 }
 
+/** Not-found answers for one family are no error when the other family has addresses. */
+const NO_RECORDS = new Set(['ENODATA', 'ENOTFOUND']);
+
+/** A `lookup` for `net` that asks c-ares for A and AAAA records together. */
+function caresLookup(resolver: InstanceType<typeof dnsPromises.Resolver>, allowLocal: boolean): LookupFunction {
+  return (hostname, _options, callback) => {
+    if (allowLocal && (hostname === 'localhost' || hostname.endsWith('.localhost'))) {
+      callback(null, [{ address: '127.0.0.1', family: 4 }]);
+      return;
+    }
+    void Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]).then(([v4, v6]) => {
+      const addresses = [
+        ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+        ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+      ];
+      const errors = [v4, v6].flatMap((result) => (result.status === 'rejected' ? [result.reason as NodeJS.ErrnoException] : []));
+      // Only the addresses received are checked and connected to, so one family failing (a
+      // resolver that drops AAAA queries) leaves the other usable.
+      if (addresses.length > 0) callback(null, addresses);
+      else callback(errors.find((error) => !NO_RECORDS.has(String(error.code))) ?? errors[0] ?? Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+    });
+  };
+}
+
 function buildHeaders(given: Record<string, string>, body: string): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
   for (const [name, value] of Object.entries(given)) {
@@ -227,11 +273,11 @@ function normaliseAnswer(answer: string | LookupAddress[], family: number | unde
   return list.map((entry) => ({ address: entry.address, family: isIP(entry.address) === 6 ? 6 : 4 }));
 }
 
-function statusVerdict(statusCode: number | null): string | null {
-  if (statusCode === null) return 'invalid_response: no status';
+function statusVerdict(statusCode: number | null): Failure | null {
+  if (statusCode === null) return { reason: 'invalid_response', detail: 'no status' };
   if (statusCode >= 200 && statusCode < 300) return null;
-  if (statusCode >= 300 && statusCode < 400) return `redirect_not_followed: ${statusCode}`;
-  return `status ${statusCode}`;
+  if (statusCode >= 300 && statusCode < 400) return { reason: 'redirect_not_followed', detail: `status ${statusCode}` };
+  return { reason: 'http_status', detail: `status ${statusCode}` };
 }
 
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|EPROTO$)|CERT|SIGNATURE|ISSUER|HOSTNAME_MISMATCH/;

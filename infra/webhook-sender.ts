@@ -9,6 +9,8 @@ import { postWebhook, type WebhookResponse } from './webhook-http.ts';
 export interface WebhookSettings {
   allowLocal: boolean;
   caFile: string | undefined;
+  /** Name servers asked instead of the system's (tests). */
+  dnsServers?: readonly string[];
 }
 
 export interface WebhookSender {
@@ -39,15 +41,19 @@ export function outcomeOf(response: WebhookResponse): 'delivered' | 'gone' | 'fa
 }
 
 export function createWebhookSender(deps: { secrets: ServiceSecrets; clock: Clock; settings: WebhookSettings }): WebhookSender {
-  const box = webhookSecretBox(deps.secrets.server);
+  const box = webhookSecretBox(deps.secrets.ring);
   const ca = deps.settings.caFile ? readFileSync(deps.settings.caFile, 'utf8') : undefined;
   return {
     async send(endpoint, event) {
       const now = deps.clock.now();
       const secrets = liveSecrets(endpoint, box, now);
-      if (secrets.length === 0) return { statusCode: null, durationMs: 0, error: 'no_secret: the endpoint has no signing secret', excerpt: null };
+      if (secrets.length === 0) return { statusCode: null, durationMs: 0, error: 'no_secret', detail: 'the endpoint has no signing secret', excerpt: null };
       const headers = await webhookHeaders({ id: event.id, timestamp: Math.floor(now.getTime() / 1000), body: event.body, secrets });
-      return postWebhook(endpoint.url, { ...headers }, event.body, { allowLocal: deps.settings.allowLocal, ...(ca ? { ca } : {}) });
+      return postWebhook(endpoint.url, { ...headers }, event.body, {
+        allowLocal: deps.settings.allowLocal,
+        ...(ca ? { ca } : {}),
+        ...(deps.settings.dnsServers ? { dnsServers: deps.settings.dnsServers } : {}),
+      });
     },
   };
 }

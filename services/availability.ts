@@ -88,7 +88,7 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
   const hash = hashQuery({ kind: 'availability', channel: channelId, from: query.from, to: query.to, property_id: query.property_id, updated_since: since?.toISOString() });
   let after: { i: string; d: string | null } | null = null;
   if (query.cursor !== undefined) {
-    const decoded = await decodeCursor(query.cursor, hash, deps.secrets.server);
+    const decoded = await decodeCursor(query.cursor, hash, deps.secrets.ring);
     if (!decoded || typeof decoded.i !== 'string' || (decoded.d !== '' && typeof decoded.d !== 'string')) throw new ProblemError('invalid_cursor');
     after = { i: decoded.i, d: decoded.d === '' ? null : (decoded.d) };
   }
@@ -158,6 +158,6 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
     }
   }
   if (!next && candidates.length > fetch) next = { i: candidates[fetch]!.external_id, d: '' };
-  const nextCursor = next ? await encodeCursor(next, hash, deps.secrets.server) : null;
+  const nextCursor = next ? await encodeCursor(next, hash, deps.secrets.ring) : null;
   return { records, nextCursor, identity, nights };
 }

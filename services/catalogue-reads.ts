@@ -1,3 +1,4 @@
+import type { KeyRing } from '../domain/key-ring.ts';
 import type { ViewKind } from '../db/catalogue/projector.ts';
 import { findResource, listEvents, listResources, type ListPosition } from '../db/catalogue/reads.ts';
 import { AMENITIES, amenityRecord } from '../domain/catalogue/amenities.ts';
@@ -50,7 +51,7 @@ function normalise(kind: string, channelId: string, query: ListQuery, deps: Deps
   return { limit: query.limit, cursor: query.cursor, since, statuses, hash };
 }
 
-async function position(query: NormalisedQuery, secret: Uint8Array): Promise<CursorPosition | undefined> {
+async function position(query: NormalisedQuery, secret: KeyRing): Promise<CursorPosition | undefined> {
   if (query.cursor === undefined) return undefined;
   const decoded = await decodeCursor(query.cursor, query.hash, secret);
   if (decoded === null) throw new ProblemError('invalid_cursor');
@@ -67,14 +68,14 @@ function listPosition(position: CursorPosition | undefined): ListPosition | unde
 /** One page of the channel's view of a kind; with `updated_since`, tombstones too. */
 export async function listView(deps: Deps, channelId: string, kind: ViewKind, query: ListQuery): Promise<Page<Record<string, unknown>>> {
   const normalised = normalise(kind, channelId, query, deps);
-  const after = listPosition(await position(normalised, deps.secrets.server));
+  const after = listPosition(await position(normalised, deps.secrets.ring));
   const page = await listResources(deps.orm.em.fork(), channelId, kind, {
     limit: normalised.limit,
     ...(normalised.since ? { since: normalised.since } : {}),
     ...(normalised.statuses ? { statuses: normalised.statuses } : {}),
     ...(after ? { after } : {}),
   });
-  const next = page.next && (await encodeCursor({ u: page.next.updatedAt.getTime(), i: page.next.id }, normalised.hash, deps.secrets.server));
+  const next = page.next && (await encodeCursor({ u: page.next.updatedAt.getTime(), i: page.next.id }, normalised.hash, deps.secrets.ring));
   return { items: page.items, nextCursor: next };
 }
 
@@ -88,14 +89,14 @@ export async function findProperty(deps: Pick<ServiceDeps, 'orm'>, channelId: st
 /** The amenity catalogue is the same for every channel and ships with the service; it pages like the lists. */
 export async function listAmenities(deps: Deps, channelId: string, query: Omit<ListQuery, 'status'>): Promise<Page<ReturnType<typeof amenityRecord>>> {
   const normalised = normalise('amenity', channelId, query, deps);
-  const after = listPosition(await position(normalised, deps.secrets.server));
+  const after = listPosition(await position(normalised, deps.secrets.ring));
   const records = AMENITIES.map(amenityRecord)
     .filter((record) => !normalised.since || Date.parse(record.updated_at) >= normalised.since.getTime())
     .sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .filter((record) => !after || Date.parse(record.updated_at) > after.updatedAt.getTime() || (Date.parse(record.updated_at) === after.updatedAt.getTime() && record.id > after.id));
   const page = records.slice(0, normalised.limit);
   const last = page.at(-1);
-  const next = records.length > normalised.limit && last ? await encodeCursor({ u: Date.parse(last.updated_at), i: last.id }, normalised.hash, deps.secrets.server) : null;
+  const next = records.length > normalised.limit && last ? await encodeCursor({ u: Date.parse(last.updated_at), i: last.id }, normalised.hash, deps.secrets.ring) : null;
   return { items: page, nextCursor: next };
 }
 
@@ -125,7 +126,7 @@ export async function readEvents(deps: Deps, channel: { id: string; name: string
   const hash = hashQuery({ kind: 'events', channel: channel.id });
   let after = 0;
   if (query.cursor !== undefined) {
-    const decoded = await decodeCursor(query.cursor, hash, deps.secrets.server);
+    const decoded = await decodeCursor(query.cursor, hash, deps.secrets.ring);
     if (decoded === null || typeof decoded.p !== 'number' || typeof decoded.t !== 'number') throw new ProblemError('invalid_cursor');
     if (decoded.t < now.getTime() - RETENTION_MS) throw new ProblemError('event_cursor_expired');
     after = decoded.p;
@@ -138,6 +139,6 @@ export async function readEvents(deps: Deps, channel: { id: string; name: string
   // wait, else now (whatever commits later is stamped no earlier than what was read). Events are
   // kept 35 days, so a cursor younger than that never points past a pruned event.
   const age = page.hasMore && last ? Date.parse(last.record.occurred_at as string) : now.getTime();
-  const next = await encodeCursor({ p: last?.position ?? after, t: age }, hash, deps.secrets.server);
+  const next = await encodeCursor({ p: last?.position ?? after, t: age }, hash, deps.secrets.ring);
   return { events: page.events.map((event) => event.record), nextCursor: next, hasMore: page.hasMore };
 }

@@ -20,7 +20,7 @@ import {
 } from '../db/catalogue/sources.ts';
 import { countIntegrationMembers } from '../db/integration.ts';
 import { canonicalJson } from '../domain/catalogue/projection.ts';
-import { propertyTextErrors, unknownReference } from '../domain/catalogue/source-rules.ts';
+import { propertySourceLanguageErrors, propertyTextErrors, unknownReference } from '../domain/catalogue/source-rules.ts';
 import type { LocationInput, OrganizationInput, OwnerInput, PropertyInput } from '../domain/catalogue/source.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -43,7 +43,7 @@ export interface SourceWrite {
 }
 
 export function projectorDeps(deps: Pick<ServiceDeps, 'clock' | 'secrets'>): ProjectorDeps {
-  return { clock: deps.clock, secret: deps.secrets.server };
+  return { clock: deps.clock, secret: deps.secrets.ring.geo };
 }
 
 export function invalidParameters(errors: ParameterError[]): ProblemError {
@@ -136,15 +136,32 @@ export async function putLocation(deps: Deps & Pick<ServiceDeps, 'config'>, ref:
   return written;
 }
 
-/** A property names its location and owner; its texts must hold the source language of the location's country. */
-export function putProperty(deps: Deps, ref: string, input: PropertyInput): Promise<SourceWrite> {
+/**
+ * What a property's write needs of other records: its location (whose country gives the source
+ * language its texts must hold) and owner. Plain reads: inside the write they run under its
+ * transaction; before it (a refusal) they take no lock.
+ */
+async function propertyReferences(em: EntityManager, input: PropertyInput) {
+  const location = await locationOfRef(em, input.location);
+  const owner = await idOfRef(em, 'owner', input.owner);
+  const errors = [
+    ...(location ? propertySourceLanguageErrors(input, location.content.address.country) : [unknownReference('/location', 'location', input.location)]),
+    ...(owner ? [] : [unknownReference('/owner', 'owner', input.owner)]),
+  ];
+  return { location, owner, errors };
+}
+
+/**
+ * A property names its location and owner; its texts must hold the source language of the
+ * location's country. The text rules need no database, so they run first: a refused text opens no
+ * transaction and waits for no lock (the refusal still names every failed rule, the references'
+ * read without a lock).
+ */
+export async function putProperty(deps: Deps, ref: string, input: PropertyInput): Promise<SourceWrite> {
+  const textErrors = propertyTextErrors(input, null);
+  if (textErrors.length > 0) throw invalidParameters([...textErrors, ...(await propertyReferences(deps.orm.em.fork(), input)).errors]);
   return upsert(deps, 'property', ref, input, async (tx) => {
-    const location = await locationOfRef(tx, input.location);
-    const owner = await idOfRef(tx, 'owner', input.owner);
-    const errors = [
-      ...(location ? propertyTextErrors(input, location.content.address.country) : [unknownReference('/location', 'location', input.location)]),
-      ...(owner ? [] : [unknownReference('/owner', 'owner', input.owner)]),
-    ];
+    const { location, owner, errors } = await propertyReferences(tx, input);
     if (errors.length > 0) throw invalidParameters(errors);
     return { location_id: location!.id, owner_id: owner };
   }, async (id, tx) => {

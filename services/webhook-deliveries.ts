@@ -21,14 +21,14 @@ export async function listDeliveries(
   const hash = hashQuery({ kind: 'deliveries', endpoint: endpoint.id });
   let after: { createdAt: Date; id: string } | null = null;
   if (query.cursor !== undefined) {
-    const decoded = await decodeCursor(query.cursor, hash, deps.secrets.server);
+    const decoded = await decodeCursor(query.cursor, hash, deps.secrets.ring);
     if (!decoded || typeof decoded.t !== 'number' || typeof decoded.i !== 'string') throw new ProblemError('invalid_cursor');
     after = { createdAt: new Date(decoded.t), id: decoded.i };
   }
   const rows = await deliveriesPage(deps.orm.em.fork(), endpoint.id, after, query.limit + 1);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? await encodeCursor({ t: Date.parse(last.created_at), i: last.id }, hash, deps.secrets.server) : null;
+  const nextCursor = rows.length > query.limit && last ? await encodeCursor({ t: Date.parse(last.created_at), i: last.id }, hash, deps.secrets.ring) : null;
   return { deliveries: page, nextCursor };
 }
 

@@ -16,6 +16,7 @@ import { cancelPendingDeliveryRows, skipDispatchToEnd, startDispatch, type Pendi
 import { isExternalId, newExternalId } from '../domain/catalogue/ids.ts';
 import { PING_EVENT_TYPE, scopesForPatterns } from '../domain/events.ts';
 import { ProblemError } from '../domain/problems.ts';
+import type { DeliveryError } from '../domain/webhooks/delivery-errors.ts';
 import { missingScopes } from '../domain/scopes.ts';
 import { webhookBody } from '../domain/webhooks/sending.ts';
 import { generateWebhookSecret } from '../domain/webhooks/signing.ts';
@@ -27,7 +28,7 @@ export const MAX_ENDPOINTS = 5;
 /** The previous secret signs beside the new one this long after a rotation. */
 export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
 
-type SenderDeps = Pick<ServiceDeps, 'secrets' | 'clock' | 'config'>;
+type SenderDeps = Pick<ServiceDeps, 'secrets' | 'clock' | 'config' | 'log'>;
 
 /** One sender per app: it reads the optional extra CA file once, not on every ping. */
 const senders = new WeakMap<SenderDeps, WebhookSender>();
@@ -41,7 +42,7 @@ function sender(deps: SenderDeps): WebhookSender {
 }
 
 function sealSecret(deps: Pick<ServiceDeps, 'secrets'>, endpointId: string, secret: string): string {
-  return webhookSecretBox(deps.secrets.server).seal(secret, webhookSecretContext(endpointId));
+  return webhookSecretBox(deps.secrets.ring).seal(secret, webhookSecretContext(endpointId));
 }
 
 function refuseIfSuspended(channel: Channel): void {
@@ -105,17 +106,39 @@ export interface PingOutcome {
   delivered: boolean;
   statusCode: number | null;
   durationMs: number;
-  error: string | null;
+  error: DeliveryError | null;
   /** The `webhook-id` of the ping. */
   eventId: string;
 }
 
-/** A signed `webhook.ping` to one endpoint, whatever its status; not in the event log. */
+/** Pings a channel may have in flight at once in one API process (a ping can take its whole 10 s). */
+export const MAX_PINGS_IN_FLIGHT = 2;
+/** The ping's time limit, in seconds: by then one of the pings in flight has ended. */
+const PING_RETRY_AFTER_S = 10;
+const pingsInFlight = new Map<string, number>();
+
+/**
+ * A signed `webhook.ping` to one endpoint, whatever its status; not in the event log. A channel
+ * beyond MAX_PINGS_IN_FLIGHT is refused at once (429 `rate_limited`), not queued: each ping may
+ * hold a connection and a name resolution for 10 s, and one channel must not pile them up.
+ */
 async function ping(deps: SenderDeps, channel: Channel, endpoint: EndpointRow): Promise<PingOutcome> {
-  const eventId = newExternalId('event', deps.clock.now().getTime());
-  const body = webhookBody({ id: eventId, type: PING_EVENT_TYPE, occurredAt: deps.clock.now(), channel: channel.name, data: { object: 'webhook', id: endpoint.id } });
-  const response = await sender(deps).send(endpoint, { id: eventId, body });
-  return { delivered: outcomeOf(response) === 'delivered', statusCode: response.statusCode, durationMs: response.durationMs, error: response.error, eventId };
+  const inFlight = pingsInFlight.get(channel.id) ?? 0;
+  if (inFlight >= MAX_PINGS_IN_FLIGHT) {
+    throw new ProblemError('rate_limited', { detail: `At most ${MAX_PINGS_IN_FLIGHT} pings of a channel are sent at once`, headers: { 'Retry-After': String(PING_RETRY_AFTER_S) } });
+  }
+  pingsInFlight.set(channel.id, inFlight + 1);
+  try {
+    const eventId = newExternalId('event', deps.clock.now().getTime());
+    const body = webhookBody({ id: eventId, type: PING_EVENT_TYPE, occurredAt: deps.clock.now(), channel: channel.name, data: { object: 'webhook', id: endpoint.id } });
+    const response = await sender(deps).send(endpoint, { id: eventId, body });
+    if (response.error !== null) deps.log.info('webhook ping failed', { eventId, endpointId: endpoint.id, reason: response.error, statusCode: response.statusCode, detail: response.detail });
+    return { delivered: outcomeOf(response) === 'delivered', statusCode: response.statusCode, durationMs: response.durationMs, error: response.error, eventId };
+  } finally {
+    const left = (pingsInFlight.get(channel.id) ?? 1) - 1;
+    if (left > 0) pingsInFlight.set(channel.id, left);
+    else pingsInFlight.delete(channel.id);
+  }
 }
 
 export async function pingEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>, channel: Channel, id: string): Promise<PingOutcome> {

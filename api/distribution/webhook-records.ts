@@ -1,6 +1,7 @@
 import type { EndpointRow } from '../../db/webhook-endpoints.ts';
 import type { DeliveryRow, WebhookAttempt } from '../../db/webhooks.ts';
 import { toInstant } from '../../domain/time.ts';
+import { publicDeliveryError } from '../../domain/webhooks/delivery-errors.ts';
 import { previousSecretLive } from '../../infra/webhook-sender.ts';
 import type { PingOutcome } from '../../services/webhooks.ts';
 
@@ -44,7 +45,7 @@ export function attemptRecord(attempt: WebhookAttempt): Record<string, unknown> 
     attempted_at: toInstant(attempt.attemptedAt),
     status_code: attempt.statusCode ?? null,
     duration_ms: attempt.durationMs,
-    error: attempt.error ?? null,
+    error: publicDeliveryError(attempt.error ?? null),
     response_excerpt: attempt.responseExcerpt ?? null,
   };
 }

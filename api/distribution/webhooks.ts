@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { isValidEventPattern, MAX_EVENT_PATTERNS } from '../../domain/events.ts';
 import { ProblemError } from '../../domain/problems.ts';
+import { deliveryErrorTable } from '../../domain/webhooks/delivery-errors.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
 import { getDelivery, listDeliveries } from '../../services/webhook-deliveries.ts';
 import {
@@ -54,7 +55,7 @@ const Attempt = z.object({
   attempted_at: Instant,
   status_code: z.int().nullable().meta({ description: 'null when no HTTP answer came (refused address, timeout, TLS or connection failure).' }),
   duration_ms: z.int(),
-  error: z.string().nullable(),
+  error: z.string().nullable().meta({ description: 'Why the attempt failed, null when it was delivered: one of the fixed reasons listed in `getWebhookDelivery` (open set).' }),
   response_excerpt: z.string().nullable().meta({ description: 'The first 512 characters of the answer body.' }),
 });
 
@@ -65,7 +66,7 @@ const PingOutcome = z
     delivered: z.boolean(),
     status_code: z.int().nullable(),
     duration_ms: z.int(),
-    error: z.string().nullable(),
+    error: z.string().nullable().meta({ description: 'Why the ping failed, null when it was delivered; the reasons of a delivery attempt (`WebhookDeliveryDetail`).' }),
     event_id: z.string().meta({ description: 'The `webhook-id` of the ping.' }),
   })
   .meta({ id: 'WebhookPingOutcome', description: 'Outcome of one signed `webhook.ping`.' });
@@ -144,7 +145,7 @@ export const deleteWebhook = defineOperation({
 
 export const testWebhook = defineOperation({
   operationId: 'testWebhook', method: 'post', path: '/webhooks/{webhook_id}/test', summary: 'Send a signed ping',
-  description: 'Sends one signed `webhook.ping` event (not in the event log) to the endpoint, whatever its status, and answers its outcome.',
+  description: 'Sends one signed `webhook.ping` event (not in the event log) to the endpoint, whatever its status, and answers its outcome; `error` is one of the fixed reasons of a delivery attempt, never an address or TLS detail. At most 2 pings of a channel are in flight at once; a third is refused with 429 `rate_limited` and `Retry-After: 10`, not queued.',
   tags, scopes, params: IdParams, responses: { 200: { description: 'The outcome', schema: PingOutcome } }, problems: ['not_found'],
   handler: async ({ params, caller, deps }) => ({ body: pingOutcomeRecord(await pingEndpoint(deps, caller.channel, params.webhook_id)) }),
 });
@@ -187,6 +188,7 @@ export const listWebhookDeliveries = defineOperation({
 
 export const getWebhookDelivery = defineOperation({
   operationId: 'getWebhookDelivery', method: 'get', path: '/webhooks/{webhook_id}/deliveries/{delivery_id}', summary: 'Every attempt of one delivery', tags, scopes,
+  description: `Each attempt's \`error\` is one of a fixed set of reasons, never an address, host name or TLS detail (those stay in the service's logs): ${deliveryErrorTable()}.`,
   params: z.object({ webhook_id: WebhookId, delivery_id: z.string() }),
   responses: { 200: { description: 'The delivery and its attempts', schema: DeliveryDetail } }, problems: ['not_found'],
   handler: async ({ params, caller, deps }) => {

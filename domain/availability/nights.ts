@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ownValue } from '../own.ts';
 import { summarizeOccupancyPrices } from '../pricing/rates.ts';
 
 /**
@@ -65,7 +66,7 @@ export function renderNight(night: NightState, plans: readonly PlanShape[]): Rec
     closed_to_arrival: night.closed_to_arrival,
     closed_to_departure: night.closed_to_departure,
     rates: plans.map((plan) => {
-      const rate = night.rates[plan.key];
+      const rate = ownValue(night.rates, plan.key);
       const priced = rate !== undefined && rate.prices_by_occupancy.length > 0;
       const list = priced ? [...rate.prices_by_occupancy].sort((a, b) => a.adults - b.adults).map((p) => ({ adults: p.adults, price: { amount: p.amount, currency: plan.currency } })) : [];
       const summary = priced ? summarizeOccupancyPrices(list) : null;
@@ -207,7 +208,7 @@ export function patchNight(night: NightState, update: AvailabilityUpdate): Night
   if (update.min_stay !== undefined) next.min_stay = update.min_stay;
   if (update.max_stay !== undefined) next.max_stay = update.max_stay;
   for (const patch of update.rates ?? []) {
-    const rate: RateState = next.rates[patch.rate_plan] ?? { prices_by_occupancy: [], child_prices: [], child_price: null, infant_price: null, closed: false, min_stay: null, closed_to_arrival: false };
+    const rate: RateState = ownValue(next.rates, patch.rate_plan) ?? { prices_by_occupancy: [], child_prices: [], child_price: null, infant_price: null, closed: false, min_stay: null, closed_to_arrival: false };
     if (patch.prices_by_occupancy !== undefined) rate.prices_by_occupancy = patch.prices_by_occupancy.map((p) => ({ ...p }));
     if (patch.child_prices !== undefined) rate.child_prices = patch.child_prices.map((c) => ({ ...c }));
     if (patch.child_price !== undefined) rate.child_price = patch.child_price;

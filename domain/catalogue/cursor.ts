@@ -1,3 +1,4 @@
+import { currentKey, keyById, singleKeyRing, type KeyRing } from '../key-ring.ts';
 import { base64UrlDecode, base64UrlEncode, constantTimeEqual, hmacSha256, utf8Decode, utf8Encode } from './hmac.ts';
 
 export type CursorPosition = Record<string, string | number>;
@@ -29,34 +30,50 @@ export function hashQuery(params: Record<string, string | undefined>): string {
 
 /**
  * `base64url(JSON payload) "." base64url(tag)`. The query hash is covered by the tag but not
- * carried, so a cursor replayed on another query fails like a forged one.
+ * carried, so a cursor replayed on another query fails like a forged one. The payload names the
+ * ring key that made the tag (`k`, left out for key 0, so cursors from before key ids still read):
+ * a cursor verifies while its key is in the ring and is invalid once the key is retired.
  */
-export async function encodeCursor(position: CursorPosition, queryHash: string, secret: Uint8Array): Promise<string> {
-  const payload = base64UrlEncode(utf8Encode(JSON.stringify({ v: CURSOR_VERSION, p: position })));
-  const cursor = `${payload}.${base64UrlEncode(await tag(payload, queryHash, secret))}`;
+export async function encodeCursor(position: CursorPosition, queryHash: string, keys: KeyRing | Uint8Array): Promise<string> {
+  const key = currentKey(ringOf(keys));
+  const body = key.id === 0 ? { v: CURSOR_VERSION, p: position } : { v: CURSOR_VERSION, k: key.id, p: position };
+  const payload = base64UrlEncode(utf8Encode(JSON.stringify(body)));
+  const cursor = `${payload}.${base64UrlEncode(await tag(payload, queryHash, key.secret))}`;
   if (cursor.length > MAX_CURSOR_LENGTH) throw new RangeError(`encodeCursor: cursor of ${cursor.length} characters`);
   return cursor;
 }
 
-/** The position, or null for a cursor that is malformed, forged, tampered or bound to another query. */
-export async function decodeCursor(cursor: string, queryHash: string, secret: Uint8Array): Promise<CursorPosition | null> {
+/**
+ * The position, or null for a cursor that is malformed, forged, tampered, bound to another query
+ * or tagged by a key no longer in the ring. The payload is parsed before the tag is checked (to
+ * learn its key); it is at most 256 characters.
+ */
+export async function decodeCursor(cursor: string, queryHash: string, keys: KeyRing | Uint8Array): Promise<CursorPosition | null> {
   if (cursor.length > MAX_CURSOR_LENGTH) return null;
   const parts = cursor.split('.');
   if (parts.length !== 2) return null;
   const [payload, tagText] = parts as [string, string];
   const given = base64UrlDecode(tagText);
   if (given === null || given.length !== TAG_BYTES) return null;
-  if (!constantTimeEqual(given, await tag(payload, queryHash, secret))) return null;
 
   const bytes = base64UrlDecode(payload);
   const json = bytes === null ? null : utf8Decode(bytes);
   if (json === null) return null;
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(json);
-    return isPayload(parsed) ? parsed.p : null;
+    parsed = JSON.parse(json);
   } catch {
     return null;
   }
+  if (!isPayload(parsed)) return null;
+  const key = keyById(ringOf(keys), parsed.k ?? 0);
+  if (key === undefined) return null;
+  if (!constantTimeEqual(given, await tag(payload, queryHash, key.secret))) return null;
+  return parsed.p;
+}
+
+function ringOf(keys: KeyRing | Uint8Array): KeyRing {
+  return keys instanceof Uint8Array ? singleKeyRing(keys) : keys;
 }
 
 async function tag(payload: string, queryHash: string, secret: Uint8Array): Promise<Uint8Array> {
@@ -64,10 +81,11 @@ async function tag(payload: string, queryHash: string, secret: Uint8Array): Prom
   return digest.slice(0, TAG_BYTES);
 }
 
-function isPayload(value: unknown): value is { v: number; p: CursorPosition } {
+function isPayload(value: unknown): value is { v: number; k?: number; p: CursorPosition } {
   if (typeof value !== 'object' || value === null) return false;
-  const { v, p } = value as { v?: unknown; p?: unknown };
+  const { v, k, p } = value as { v?: unknown; k?: unknown; p?: unknown };
   if (v !== CURSOR_VERSION || typeof p !== 'object' || p === null || Array.isArray(p)) return false;
+  if (k !== undefined && !(typeof k === 'number' && Number.isSafeInteger(k) && k > 0)) return false;
   return Object.values(p).every((item) => typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item)));
 }
 

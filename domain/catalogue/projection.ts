@@ -3,6 +3,7 @@ import { defaultAddressVisibility, DEFAULT_PRECISION_M, displacePoint, type GeoP
 import { legalProjection, type LegalRefusal } from './legal.ts';
 import type { LocationInput, OwnerInput, PropertyInput } from './source.ts';
 import type { ResourceStatus } from './status.ts';
+import { ownValue } from '../own.ts';
 import { isLanguageTag } from './text.ts';
 
 /**
@@ -55,7 +56,7 @@ export function projectProperty(source: PropertyInput, context: PropertyContext)
   const legal = legalProjection({ country: context.country, ...source.legal }, context.today);
   if (!legal.publishable) return legal;
   const { ids } = context;
-  const ownExtension = source.extensions[context.channel];
+  const ownExtension = ownValue(source.extensions, context.channel);
   const body: ProjectedBody = {
     id: ids.property,
     status: source.status,

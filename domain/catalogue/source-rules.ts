@@ -8,20 +8,35 @@ export function unknownReference(pointer: string, what: string, ref: string): Pa
   return { detail: `no ${what} with reference "${ref}"`, code: 'unknown_reference', pointer };
 }
 
-/** Text maps of a property checked against the source language of its location's country. */
-export function propertyTextErrors(property: PropertyInput, country: string): ParameterError[] {
-  const language = sourceLanguage(country);
-  const maps: [PropertyKey[], unknown][] = [
-    [['name'], property.name],
-    [['description'], property.description],
-    ...property.photos.flatMap((photo, i): [PropertyKey[], unknown][] => (photo.caption === null ? [] : [[['photos', i, 'caption'], photo.caption]])),
-    ...property.rate_plans.map((plan, i): [PropertyKey[], unknown] => [['rate_plans', i, 'name'], plan.name]),
-  ];
-  return maps.flatMap(([path, map]) =>
+/**
+ * Text maps of a property checked against the source language of its location's country; with
+ * `country` null, every rule but the source language, so the check needs no database and runs
+ * before any transaction opens.
+ */
+export function propertyTextErrors(property: PropertyInput, country: string | null): ParameterError[] {
+  const language = country === null ? null : sourceLanguage(country);
+  return textMaps(property).flatMap(([path, map]) =>
     textMapViolations(map, language).map((violation) => ({
       detail: violation.rule === 'source_language_missing' ? `the text must include the source language \`${language}\`` : `text breaks the rule \`${violation.rule}\``,
       code: violation.rule === 'source_language_missing' ? 'source_language_missing' : `text_${violation.rule}`,
       pointer: jsonPointer(violation.language === undefined ? path : [...path, violation.language]),
     })),
   );
+}
+
+/** Only the source-language rule: each text map must hold the source language of the country. */
+export function propertySourceLanguageErrors(property: PropertyInput, country: string): ParameterError[] {
+  const language = sourceLanguage(country);
+  return textMaps(property)
+    .filter(([, map]) => typeof map === 'object' && map !== null && !Object.hasOwn(map, language))
+    .map(([path]) => ({ detail: `the text must include the source language \`${language}\``, code: 'source_language_missing', pointer: jsonPointer(path) }));
+}
+
+function textMaps(property: PropertyInput): [PropertyKey[], unknown][] {
+  return [
+    [['name'], property.name],
+    [['description'], property.description],
+    ...property.photos.flatMap((photo, i): [PropertyKey[], unknown][] => (photo.caption === null ? [] : [[['photos', i, 'caption'], photo.caption]])),
+    ...property.rate_plans.map((plan, i): [PropertyKey[], unknown] => [['rate_plans', i, 'name'], plan.name]),
+  ];
 }

@@ -31,8 +31,16 @@ const Money = z.object({ amount: z.int().min(0).max(100_000_000_00), currency: C
 const Word = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'a lowercase word (letters, digits, underscores)');
 const Name = z.string().trim().min(1).max(200);
 
+/**
+ * At most this many languages in one text map: with each text at most 10,000 characters, a page of
+ * a list is then bounded in bytes, not only in items.
+ */
+export const MAX_TEXT_LANGUAGES = 30;
+
 /** Shape only; the source language and the text rules are checked against the location's country. */
-export const TextMapInput = z.record(z.string(), z.string().max(10_000));
+export const TextMapInput = z
+  .record(z.string(), z.string().max(10_000))
+  .refine((map) => Object.keys(map).length <= MAX_TEXT_LANGUAGES, custom('too_many_languages', `at most ${MAX_TEXT_LANGUAGES} languages`));
 
 const TimeZone = z.string().refine((zone) => {
   try {

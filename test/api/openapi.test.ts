@@ -4,6 +4,7 @@ import { createApp } from '../../api/app.ts';
 import { loadConfig } from '../../app/config.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from '../../api/distribution/index.ts';
 import { API_REVISION, describedOperations, openApiDocument, type OperationObject } from '../../api/openapi/document.ts';
+import { singleKeyRing } from '../../domain/key-ring.ts';
 import { GRANTABLE_SCOPES } from '../../domain/scopes.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { serviceDeps } from '../../services/deps.ts';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   ctx = adminContext(orm, temporal, clock);
   api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
   const config = loadConfig({ LOG_LEVEL: 'silent' });
-  app = createApp(serviceDeps({ orm, temporal, clock, config, log: createLogger('silent'), secrets: { server: new Uint8Array(32), platformTokenHash: new Uint8Array(32) } }), { publicOrigin: TEST_ORIGIN });
+  app = createApp(serviceDeps({ orm, temporal, clock, config, log: createLogger('silent'), secrets: { ring: singleKeyRing(new Uint8Array(32)), platformTokenHash: new Uint8Array(32) } }), { publicOrigin: TEST_ORIGIN });
 });
 
 const described = () =>

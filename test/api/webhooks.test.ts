@@ -100,7 +100,7 @@ describe('webhook endpoints', () => {
     expect((await call(key, 'GET', '/webhooks')).json).toEqual({ data: [one.json], next_cursor: null });
     const [stored] = await orm.em.fork().execute<{ secret: string }[]>('select secret from webhook_endpoint where id = ?', [created.json.id]);
     expect(stored!.secret).not.toContain(created.json.secret.slice(6));
-    expect(stored!.secret).toMatch(/^v1\./);
+    expect(stored!.secret).toMatch(/^v2\.0\./);
   });
 
   test('refuses unsafe URLs, unknown patterns and events the key does not cover', async () => {
@@ -150,8 +150,33 @@ describe('webhook endpoints', () => {
 
     receiver.respond(500);
     const failed = await call(key, 'POST', `/webhooks/${endpoint.id}/test`);
-    expect(failed.json).toMatchObject({ delivered: false, status_code: 500, error: 'status 500' });
+    expect(failed.json).toMatchObject({ delivered: false, status_code: 500, error: 'http_status' });
     receiver.respond(204);
+  });
+
+  test('a channel has at most two pings in flight: a third is refused with 429 and Retry-After, and once they end pings go again', async () => {
+    const key = await hooksKey();
+    const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/held`, events: ['property.*'] });
+    const before = receiver.received.length;
+    receiver.hold();
+    const inFlight = [call(key, 'POST', `/webhooks/${endpoint.id}/test`), call(key, 'POST', `/webhooks/${endpoint.id}/test`)];
+    try {
+      await receiver.waitFor(before + 2);
+      const third = await api.call('POST', `${BASE}/webhooks/${endpoint.id}/test`, { key });
+      expectProblem(third, 429, 'rate_limited');
+      expect(third.headers['retry-after']).toBe('10');
+      // Another channel is not held back by this one's pings.
+      const otherKey = await hooksKey();
+      const { json: other } = await call(otherKey, 'POST', '/webhooks', { url: `${receiver.url}/other`, events: ['property.*'] });
+      const otherPing = call(otherKey, 'POST', `/webhooks/${other.id}/test`);
+      await receiver.waitFor(before + 3);
+      receiver.release();
+      expect((await otherPing).json).toMatchObject({ delivered: true });
+    } finally {
+      receiver.release();
+    }
+    for (const done of await Promise.all(inFlight)) expect(done.json).toMatchObject({ delivered: true, status_code: 204 });
+    expect((await call(key, 'POST', `/webhooks/${endpoint.id}/test`)).json).toMatchObject({ delivered: true });
   });
 
   test('rotation: the previous secret signs beside the new one for 24 hours, or stops at once', async () => {

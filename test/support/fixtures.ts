@@ -7,13 +7,14 @@ import { loadConfig } from '../../app/config.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { createLogger } from '../../infra/logger.ts';
 import type { Scope } from '../../domain/scopes.ts';
+import { singleKeyRing } from '../../domain/key-ring.ts';
 import { sha256 } from '../../infra/secrets.ts';
 import { serviceDeps } from '../../services/deps.ts';
 import { TEST_PLATFORM_TOKEN, TEST_SERVER_SECRET } from './api.ts';
 
 export function adminContext(orm: MikroORM, temporal: Client, clock: Clock, taskQueue = 'distribution-test'): AdminContext {
   const config = loadConfig({ LOG_LEVEL: 'silent', TEMPORAL_TASK_QUEUE: taskQueue, SERVER_SECRET: TEST_SERVER_SECRET, PLATFORM_TOKEN: TEST_PLATFORM_TOKEN });
-  const secrets = { server: new TextEncoder().encode(TEST_SERVER_SECRET), platformTokenHash: sha256(TEST_PLATFORM_TOKEN) };
+  const secrets = { ring: singleKeyRing(new TextEncoder().encode(TEST_SERVER_SECRET)), platformTokenHash: sha256(TEST_PLATFORM_TOKEN) };
   return serviceDeps({ orm, temporal, clock, config, log: createLogger('silent'), secrets });
 }
 

@@ -21,6 +21,10 @@ export interface Receiver {
   received: ReceivedRequest[];
   /** Status the next requests get (default 204). */
   respond: (status: number) => void;
+  /** While held, requests get no answer until `release`. */
+  hold: () => void;
+  /** Answers every held request and stops holding. */
+  release: () => void;
   /** Resolves once `count` requests have arrived. */
   waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedRequest[]>;
   close: () => Promise<void>;
@@ -49,6 +53,8 @@ export async function startReceiver(): Promise<Receiver> {
   const { cert, key, caFile } = await certificate();
   const received: ReceivedRequest[] = [];
   let status = 204;
+  let holding = false;
+  const held: (() => void)[] = [];
   const waiters: { count: number; resolve: (r: ReceivedRequest[]) => void }[] = [];
   const server = https.createServer({ cert, key }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -56,8 +62,14 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('end', () => {
       const flat = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
       received.push({ method: req.method ?? '', path: req.url ?? '', headers: flat, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-      res.statusCode = status;
-      res.end(status === 204 ? undefined : `answer ${status}`);
+      const answer = (code: number) => {
+        res.statusCode = code;
+        res.end(code === 204 ? undefined : `answer ${code}`);
+      };
+      if (holding) {
+        const code = status;
+        held.push(() => answer(code));
+      } else answer(status);
       for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve([...received]);
     });
   });
@@ -69,6 +81,13 @@ export async function startReceiver(): Promise<Receiver> {
     received,
     respond: (next) => {
       status = next;
+    },
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      for (const answer of held.splice(0)) answer();
     },
     waitFor: (count, timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {

@@ -7,6 +7,7 @@ import { createMailer, type MailerConfig } from '../../infra/mailer.ts';
 import { createWebhookSender, type WebhookSettings } from '../../infra/webhook-sender.ts';
 import { createWorkflowClient } from '../../services/workflow-client.ts';
 import { TEST_SERVER_SECRET } from './api.ts';
+import { singleKeyRing } from '../../domain/key-ring.ts';
 import { sha256 } from '../../infra/secrets.ts';
 
 /** Activity dependencies for a test worker: the real sender and mailer, the test's secret. */
@@ -15,7 +16,7 @@ export function activityDeps(
   options: { client: Client; taskQueue: string; clock?: Clock; webhooks?: WebhookSettings; mail?: MailerConfig },
 ): ActivityDeps {
   const clock = options.clock ?? systemClock;
-  const secrets = { server: new TextEncoder().encode(TEST_SERVER_SECRET), platformTokenHash: sha256('unused') };
+  const secrets = { ring: singleKeyRing(new TextEncoder().encode(TEST_SERVER_SECRET)), platformTokenHash: sha256('unused') };
   return {
     orm,
     clock,

@@ -233,7 +233,7 @@ describe('webhook delivery workflow', () => {
       expect(deliveries[0]).toMatchObject({ state: 'failed', attempts: delays.length + 1, event_type: 'property.distributed' });
       const detail = (await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}/deliveries/${deliveries[0].id}`, { key: s.key })).json;
       expect(detail.attempts_detail).toHaveLength(delays.length + 1);
-      expect(detail.attempts_detail[0]).toMatchObject({ number: 1, status_code: 500, error: 'status 500', response_excerpt: 'answer 500' });
+      expect(detail.attempts_detail[0]).toMatchObject({ number: 1, status_code: 500, error: 'http_status', response_excerpt: 'answer 500' });
       expect(mails.some((mail) => mail.includes('tech@partner.test') && mail.includes(s.endpoint.id) && mail.includes('failing'))).toBe(true);
 
       // Nothing is delivered to an inactive endpoint: once the dispatcher has looked at the
