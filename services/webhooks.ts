@@ -12,7 +12,7 @@ import {
   replaceSecret,
   type EndpointRow,
 } from '../db/webhook-endpoints.ts';
-import { cancelPendingDeliveryRows, skipDispatchToEnd, startDispatch, type PendingDeliveries } from '../db/webhooks.ts';
+import { cancelPendingDeliveryRows, startDispatch, type PendingDeliveries } from '../db/webhooks.ts';
 import { isExternalId, newExternalId } from '../domain/catalogue/ids.ts';
 import { PING_EVENT_TYPE, scopesForPatterns } from '../domain/events.ts';
 import { ProblemError } from '../domain/problems.ts';
@@ -68,8 +68,9 @@ export interface NewEndpointInput {
 }
 
 /**
- * Registers an endpoint with a fresh secret, answered once in plain. The channel's dispatch
- * starts at the end of its log: the endpoint is sent only what happens after it was registered.
+ * Registers an endpoint with a fresh secret, answered once in plain. It is sent only the events
+ * after the end of the channel's log at registration; a channel's first endpoint starts the
+ * channel's dispatch there.
  */
 export async function createEndpoint(
   deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>,
@@ -123,8 +124,8 @@ export async function pingEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>, 
 }
 
 /**
- * Makes an inactive endpoint active again after a ping it accepts. Dispatch resumes at the end of
- * the log: what happened while it was inactive is not replayed. An active endpoint is answered as it is.
+ * Makes an inactive endpoint active again after a ping it accepts. It resumes at the end of the
+ * log: what happened while it was inactive is not replayed. An active endpoint is answered as it is.
  */
 export async function enableEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>, channel: Channel, id: string): Promise<EndpointRow> {
   const endpoint = await findChannelEndpoint(deps, channel, id);
@@ -133,8 +134,8 @@ export async function enableEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>
   const outcome = await ping(deps, channel, endpoint);
   if (!outcome.delivered) throw new ProblemError('webhook_endpoint_still_failing', { detail: `The ping was not accepted: ${outcome.error ?? 'no answer'}` });
   return writeTransaction(deps.orm.em, async (tx) => {
-    await reactivateEndpoint(tx, endpoint.id, deps.clock.now());
-    await skipDispatchToEnd(tx, channel.id);
+    // The endpoint's own resume point moves; the channel's dispatch, which its other endpoints share, does not.
+    await reactivateEndpoint(tx, channel.id, endpoint.id, deps.clock.now());
     return (await findEndpoint(tx, channel.id, endpoint.id))!;
   });
 }

@@ -3,6 +3,7 @@ import { Migration20261122025508Catalogue } from './Migration20261122025508Catal
 import { Migration20261122031938Webhooks } from './Migration20261122031938Webhooks.ts';
 import { Migration20261122034457WebhooksSuspendedByPlatform } from './Migration20261122034457WebhooksSuspendedByPlatform.ts';
 import { Migration20261122034907Availability } from './Migration20261122034907Availability.ts';
+import { Migration20261122185025EndpointResumePosition } from './Migration20261122185025EndpointResumePosition.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -11,4 +12,5 @@ export const migrationsList = [
   { name: 'Migration20261122031938Webhooks', class: Migration20261122031938Webhooks },
   { name: 'Migration20261122034457WebhooksSuspendedByPlatform', class: Migration20261122034457WebhooksSuspendedByPlatform },
   { name: 'Migration20261122034907Availability', class: Migration20261122034907Availability },
+  { name: 'Migration20261122185025EndpointResumePosition', class: Migration20261122185025EndpointResumePosition },
 ];

@@ -202,6 +202,24 @@ describe('webhook endpoints', () => {
     expect(await deliveriesOf(endpoint.id)).toEqual([{ event_id: after!.id, event_type: 'property.updated' }]);
   });
 
+  test('enabling one endpoint does not skip, for the others, the events not yet dispatched', async () => {
+    const { channel, key: { key } } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
+    const { json: steady } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/steady`, events: ['property.*'] });
+    const { json: revived } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/revived`, events: ['property.*'] });
+    await orm.em.fork().execute(`update webhook_endpoint set status = 'inactive', suspended_reason = 'failing' where id = ?`, [revived.id]);
+    clock.advance(1_000);
+    // The dispatcher is behind: the property is published and not dispatched when the other endpoint is enabled.
+    const property = await publishedProperty(channel.name);
+    receiver.respond(204);
+    expect((await call(key, 'POST', `/webhooks/${revived.id}/enable`)).json).toMatchObject({ status: 'active' });
+    clock.advance(1_000);
+    await property.change(2);
+    await dispatch();
+    const [distributed, updated] = await propertyEvents(key);
+    expect(await deliveriesOf(steady.id)).toEqual([{ event_id: distributed!.id, event_type: 'property.distributed' }, { event_id: updated!.id, event_type: 'property.updated' }]);
+    expect(await deliveriesOf(revived.id)).toEqual([{ event_id: updated!.id, event_type: 'property.updated' }]);
+  });
+
   test('an endpoint gets only the events of changes made after it was registered', async () => {
     const { channel, key: { key } } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
     const { json: first } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/registered-first`, events: ['property.*'] });
