@@ -142,7 +142,10 @@ export async function enableEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>
 
 /**
  * Issues a new secret, answered once in plain. The previous one keeps signing for
- * SECRET_OVERLAP_MS, until a workflow destroys it, unless `expireImmediately`.
+ * SECRET_OVERLAP_MS, until a workflow destroys it, unless `expireImmediately`. The workflow is
+ * started inside the transaction, before the commit: when it cannot be started nothing commits,
+ * so no secret is installed that nobody was shown. A workflow started for a commit that then
+ * fails destroys nothing (it names a generation that never existed, or is replaced by the next start).
  */
 export async function rotateEndpointSecret(
   deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock' | 'secrets'>,
@@ -158,11 +161,12 @@ export async function rotateEndpointSecret(
     if (!current) throw new ProblemError('not_found');
     const keepPrevious = !options.expireImmediately && current.secret !== null;
     await replaceSecret(tx, current.id, { sealed: sealSecret(deps, current.id, secret), previous: keepPrevious ? current.secret : null, previousExpiresAt: keepPrevious ? expiresAt : null }, now);
-    return (await findEndpoint(tx, channel.id, current.id))!;
+    const rotated = (await findEndpoint(tx, channel.id, current.id))!;
+    if (rotated.previous_secret !== null) {
+      await deps.workflows.startSecretRotation({ endpointId: rotated.id, generation: rotated.secret_generation, overlapMs: SECRET_OVERLAP_MS }, channel.name);
+    }
+    return rotated;
   });
-  if (endpoint.previous_secret !== null) {
-    await deps.workflows.startSecretRotation({ endpointId: endpoint.id, generation: endpoint.secret_generation, overlapMs: SECRET_OVERLAP_MS }, channel.name);
-  }
   return { endpoint, secret };
 }
 

@@ -2,9 +2,12 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts';
 import { createActivities } from '../../activities/index.ts';
+import { findChannelByName } from '../../db/channels.ts';
 import { dropExpiredDeliveries } from '../../db/webhooks.ts';
 import { loadConfig } from '../../app/config.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
+import { serviceDeps } from '../../services/deps.ts';
+import { rotateEndpointSecret } from '../../services/webhooks.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
@@ -174,6 +177,21 @@ describe('webhook endpoints', () => {
     expect(last.headers['webhook-signature']!.split(' ')).toHaveLength(1);
     expect(verifies(immediate.json.secret, last)).toBe(true);
     expect(verifies(rotated.json.secret, last)).toBe(false);
+  });
+
+  test('a rotation whose expiry workflow cannot be started keeps the secret it had', async () => {
+    const { channel, key: { key } } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
+    const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/rotate-unreachable`, events: ['property.*'] });
+    const stored = () => orm.em.fork().execute<{ secret: string; previous_secret: string | null; secret_generation: number }[]>('select secret, previous_secret, secret_generation from webhook_endpoint where id = ?', [endpoint.id]);
+    const before = await stored();
+    const unreachable = serviceDeps({ orm, config: ctx.config, clock, log: ctx.log, secrets: ctx.secrets, temporal: () => Promise.reject(new Error('Temporal unreachable')) });
+    const record = (await findChannelByName(orm.em.fork(), channel.name))!;
+    await expect(rotateEndpointSecret(unreachable, record, endpoint.id, { expireImmediately: false })).rejects.toThrow('Temporal unreachable');
+    expect(await stored()).toEqual(before);
+    receiver.respond(204);
+    const received = receiver.received.length;
+    await call(key, 'POST', `/webhooks/${endpoint.id}/test`);
+    expect(verifies(endpoint.secret, receiver.received[received]!)).toBe(true);
   });
 
   test('enable needs a successful signed ping; nothing missed is replayed', async () => {
