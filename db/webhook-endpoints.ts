@@ -15,14 +15,12 @@ export interface EndpointRow {
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
   secret_generation: number;
-  /** Bigint as text: the endpoint is sent the channel's events after this log position. */
-  resume_after_position: string;
   created_at: string;
   updated_at: string;
 }
 
 const COLUMNS = `id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret,
-  previous_secret_expires_at, secret_generation, resume_after_position, created_at, updated_at`;
+  previous_secret_expires_at, secret_generation, created_at, updated_at`;
 
 /** A live (not deleted) endpoint of the channel; `lock` holds it until the transaction ends. */
 export async function findEndpoint(em: EntityManager, channelId: string, id: string, options: { lock?: boolean } = {}): Promise<EndpointRow | null> {
@@ -48,7 +46,8 @@ export async function listEndpoints(em: EntityManager, channelId: string): Promi
 export type DispatchEndpoint = Pick<EndpointRow, 'id' | 'events'> & { resumeAfter: number };
 
 export async function activeEndpoints(em: EntityManager, channelId: string): Promise<DispatchEndpoint[]> {
-  const rows = await em.execute<Pick<EndpointRow, 'id' | 'events' | 'resume_after_position'>[]>(
+  // resume_after_position is a bigint, read as text: the endpoint is sent the events after it.
+  const rows = await em.execute<(Pick<EndpointRow, 'id' | 'events'> & { resume_after_position: string })[]>(
     `select id, events, resume_after_position from webhook_endpoint where channel_id = ? and status = 'active'`,
     [channelId],
   );
