@@ -10,6 +10,7 @@ import { Refusal } from '../services/refusal.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   channel create <name> [--redirect-url URL] [--rate-limit N] [--contact EMAIL]
+  channel update <name> [--redirect-url URL|none] [--rate-limit N] [--contact EMAIL|none]
   channel suspend <name> | channel reinstate <name> | channel list
   channel suspend-webhooks <name> | channel resume-webhooks <name>
   key issue <channel> --scopes a,b [--expires-at INSTANT]

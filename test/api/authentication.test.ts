@@ -33,6 +33,7 @@ describe('GET /channel', () => {
       key: { last4: key.key.slice(-4), created: expect.stringMatching(/Z$/), expires_at: null, scopes: ['read:catalog', 'read:ari'] },
       rate_limit: { per_minute: 600 },
       owner_connect: { redirect_url: 'https://partner.example/connect' },
+      technical_contact: { email: null },
     });
     expect(res.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers['ratelimit-limit']).toBe('600');
