@@ -14,7 +14,7 @@ const USAGE = `usage: npm run admin -- <command>
   channel suspend <name> | channel reinstate <name> | channel list
   channel suspend-webhooks <name> | channel resume-webhooks <name>
   key issue <channel> --scopes a,b [--expires-at INSTANT]
-  key revoke <key-id> | key list <channel>
+  key revoke <key-id> [--leaked] | key list <channel>
   seed demo`;
 
 type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>>['ctx']) => Promise<unknown>;
