@@ -254,6 +254,29 @@ describe('GET /availability', () => {
     const catalogOnly = await channelWithKey(ctx, { scopes: ['read:catalog'] });
     expectProblem(await get(catalogOnly.key.key, '/availability'), 403, 'insufficient_scope', ['required_scopes']);
   });
+
+  test('a property newly distributed, or coming back, appears under updated_since and is announced for its horizon', async () => {
+    const { refs, channel: first } = await setup();
+    const second = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'] });
+    const key = second.key.key;
+    const seen = async (since: string) => (await get(key, `/availability?updated_since=${since}`)).json.data.map((r: { property_id: string }) => r.property_id);
+    const announced = async () => ((await get(key, '/events?limit=500')).json.data as { type: string; data: Record<string, unknown> }[]).filter((e) => e.type === 'availability.updated').map((e) => e.data);
+
+    clock.advance(5_000);
+    const since = clock.now().toISOString();
+    await host.distribute(refs[0]!, [first, second.channel.name]);
+    const [propertyId] = (await get(key, '/properties')).json.data.map((p: { id: string }) => p.id);
+    expect(await seen(since)).toEqual([propertyId]);
+    expect(await announced()).toEqual([{ object: 'property', id: propertyId, from: TODAY, to: '2027-11-22' }]);
+
+    clock.advance(5_000);
+    await host.distribute(refs[0]!, [first]);
+    clock.advance(5_000);
+    const back = clock.now().toISOString();
+    await host.distribute(refs[0]!, [first, second.channel.name]);
+    expect(await seen(back)).toEqual([propertyId]);
+    expect(await announced()).toHaveLength(2);
+  });
 });
 
 function addDays(date: string, days: number): string {
