@@ -151,11 +151,17 @@ export function* datesIn(from: string, to: string): Generator<string> {
 }
 
 /**
- * The horizon's end (exclusive) for a property whose local date is `today`: 365 nights are kept,
- * today through today + 364, so one query window (at most 365 nights) covers them all.
+ * The horizon's end (exclusive) as a roll leaves it for a property whose local date is `today`:
+ * 366 nights are kept, today through today + 365. The spare night keeps `horizon_end` at least
+ * 365 nights past the property's today between its local midnight and the roll that follows.
  */
 export function horizonEnd(today: string): string {
-  return addDays(today, HORIZON_NIGHTS);
+  return addDays(today, HORIZON_NIGHTS + 1);
+}
+
+/** True when a stored horizon no longer reaches 365 nights past `today`: its roll is overdue. */
+export function horizonFallsShort(storedEnd: string, today: string): boolean {
+  return daysBetween(today, storedEnd) < HORIZON_NIGHTS;
 }
 
 // --- Platform updates ------------------------------------------------------------------------

@@ -69,7 +69,8 @@ describe('GET /availability', () => {
     const res = await get(key, '/availability');
     expect(res.status).toBe(200);
     const [record] = res.json.data;
-    expect(record).toMatchObject({ currency: 'RON', from: TODAY, horizon_end: '2027-11-22', to: '2027-11-22' });
+    // One spare night beyond the 365 (today + 365): a window of 365 nights from today ends before it.
+    expect(record).toMatchObject({ currency: 'RON', from: TODAY, horizon_end: '2027-11-23', to: '2027-11-22' });
     expect(record.property_id).toMatch(ID_PATTERNS.property);
     expect(record.data).toHaveLength(365);
     expect(record.data[0]).toMatchObject({ date: TODAY, units_available: 1, closed_to_arrival: false, min_stay: 1 });
@@ -79,8 +80,8 @@ describe('GET /availability', () => {
       expect(rate).toMatchObject({ closed: true, price: null, prices_by_occupancy: [] });
     }
     // The horizon's last night is served to a window that asks for it.
-    const tail = await get(key, '/availability?from=2027-11-19&to=2027-11-22');
-    expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2027-11-19', '2027-11-20', '2027-11-21']);
+    const tail = await get(key, '/availability?from=2027-11-19&to=2027-11-23');
+    expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2027-11-19', '2027-11-20', '2027-11-21', '2027-11-22']);
     // Rate plan ids are the ones the property record shows.
     const property = (await get(key, `/properties/${record.property_id}`)).json;
     expect(record.data[0].rates.map((r: { rate_plan_id: string }) => r.rate_plan_id)).toEqual(property.rate_plans.map((p: { id: string }) => p.id));
@@ -157,7 +158,7 @@ describe('GET /availability', () => {
     expect(long.json.errors).toEqual([expect.objectContaining({ parameter: 'to', code: 'max_nights' })]);
     const beyond = await get(key, '/availability?from=2027-01-01&to=2027-12-01');
     expectProblem(beyond, 400, 'window_beyond_horizon', ['horizon_end']);
-    expect(beyond.json.horizon_end).toBe('2027-11-22');
+    expect(beyond.json.horizon_end).toBe('2027-11-23');
     expectProblem(await get(key, '/availability?from=2027-12-01&to=2027-12-05'), 400, 'window_beyond_horizon', ['horizon_end']);
     expectProblem(await get(key, '/availability?from=2026-12-05&to=2026-12-01'), 400, 'invalid_parameters', ['errors']);
     expectProblem(await get(key, '/availability?from=5.12.2026'), 400, 'invalid_parameters', ['errors']);
@@ -267,7 +268,7 @@ describe('GET /availability', () => {
     await host.distribute(refs[0]!, [first, second.channel.name]);
     const [propertyId] = (await get(key, '/properties')).json.data.map((p: { id: string }) => p.id);
     expect(await seen(since)).toEqual([propertyId]);
-    expect(await announced()).toEqual([{ object: 'property', id: propertyId, from: TODAY, to: '2027-11-22' }]);
+    expect(await announced()).toEqual([{ object: 'property', id: propertyId, from: TODAY, to: '2027-11-23' }]);
 
     clock.advance(5_000);
     await host.distribute(refs[0]!, [first]);
@@ -277,7 +278,31 @@ describe('GET /availability', () => {
     expect(await seen(back)).toEqual([propertyId]);
     expect(await announced()).toHaveLength(2);
   });
+
+  // Moves the clock days ahead: keep it last.
+  test('horizon_end stays 365 nights past the property\'s today after local midnight, before the roll and when the roll is days late', async () => {
+    const { key } = await setup();
+    const nights = (record: { data: { date: string }[] }) => record.data.map((n) => n.date);
+    // 00:00:30 in Bucharest: the property's today moved, no roll has run (no worker here).
+    clock.set('2026-11-22T22:00:30Z');
+    const justAfter = await get(key, '/availability?from=2026-11-23&to=2027-11-23');
+    expect(justAfter.status, justAfter.text).toBe(200);
+    const [record] = justAfter.json.data;
+    expect(record.horizon_end >= '2027-11-23').toBe(true);
+    expect(nights(record)).toEqual([...datesFrom('2026-11-23', 365)]);
+
+    // Three days on and still no roll: every night from today up to today + 365 is served.
+    clock.set('2026-11-25T22:00:30Z');
+    const late = await get(key, '/availability?from=2026-11-26&to=2027-11-26');
+    expect(late.status, late.text).toBe(200);
+    expect(late.json.data[0].horizon_end >= '2027-11-26').toBe(true);
+    expect(nights(late.json.data[0])).toEqual([...datesFrom('2026-11-26', 365)]);
+  });
 });
+
+function* datesFrom(from: string, count: number): Generator<string> {
+  for (let i = 0; i < count; i += 1) yield addDays(from, i);
+}
 
 function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
