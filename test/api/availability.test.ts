@@ -77,8 +77,12 @@ describe('GET /availability', () => {
     expect(record.data.map((n: { date: string }) => n.date)).toEqual([...new Set(record.data.map((n: { date: string }) => n.date))]);
     for (const rate of record.data[0].rates) {
       expect(rate.rate_plan_id).toMatch(ID_PATTERNS.rate_plan);
-      expect(rate).toMatchObject({ closed: true, price: null, prices_by_occupancy: [] });
+      // A closed plan without a price that night has no price fields; its own minimum stay is 1.
+      expect(rate).toEqual({ rate_plan_id: rate.rate_plan_id, closed: true, prices_by_occupancy: [], child_prices: [], min_stay: 1, closed_to_arrival: false });
     }
+    // No maximum stay is 365, the longest stay one query window covers.
+    expect(record.data[0].max_stay).toBe(365);
+    expect(nullsIn(record)).toEqual([]);
     // The horizon's last night is served to a window that asks for it.
     const tail = await get(key, '/availability?from=2027-11-19&to=2027-11-23');
     expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2027-11-19', '2027-11-20', '2027-11-21', '2027-11-22']);
@@ -124,6 +128,10 @@ describe('GET /availability', () => {
       infant_price: { amount: 0, currency: 'RON' },
     });
     expect(night.rates[1]).toMatchObject({ closed: false, closed_to_arrival: true, child_prices: [{ age_from: 0, age_to: 5, price: { amount: 0, currency: 'RON' } }, { age_from: 6, age_to: 12, price: { amount: 4000, currency: 'RON' } }] });
+    // A priced plan that sets no child or infant price has none; nothing in the page is null.
+    expect(Object.keys(night.rates[1])).not.toContain('child_price');
+    expect(Object.keys(night.rates[1])).not.toContain('infant_price');
+    expect(nullsIn(after)).toEqual([]);
     expect(after.data[0].rates[0].closed).toBe(true);
 
     const events = (await get(key, '/events?limit=500')).json.data.filter((e: { type: string }) => e.type === 'availability.updated');
@@ -299,6 +307,13 @@ describe('GET /availability', () => {
     expect(nights(late.json.data[0])).toEqual([...datesFrom('2026-11-26', 365)]);
   });
 });
+
+/** The JSON pointers of every null in a value. */
+function nullsIn(value: unknown, pointer = ''): string[] {
+  if (value === null) return [pointer];
+  if (typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) => nullsIn(inner, `${pointer}/${key}`));
+}
 
 function* datesFrom(from: string, count: number): Generator<string> {
   for (let i = 0; i < count; i += 1) yield addDays(from, i);
