@@ -1,3 +1,4 @@
+import { AmenityReleaseSchema } from './amenity.ts';
 import { ApiKeySchema } from './api-key.ts';
 import { AriNightSchema, AriPropertySchema } from './availability.ts';
 import {
@@ -35,8 +36,10 @@ export const entities = [
   DispatchProgressSchema,
   AriPropertySchema,
   AriNightSchema,
+  AmenityReleaseSchema,
 ];
 
+export * from './amenity.ts';
 export * from './api-key.ts';
 export * from './availability.ts';
 export * from './catalogue.ts';

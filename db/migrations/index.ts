@@ -5,6 +5,7 @@ import { Migration20261122034457WebhooksSuspendedByPlatform } from './Migration2
 import { Migration20261122034907Availability } from './Migration20261122034907Availability.ts';
 import { Migration20261122185025EndpointResumePosition } from './Migration20261122185025EndpointResumePosition.ts';
 import { Migration20261122190900TypedNights } from './Migration20261122190900TypedNights.ts';
+import { Migration20261122191252AmenityRelease } from './Migration20261122191252AmenityRelease.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -15,4 +16,5 @@ export const migrationsList = [
   { name: 'Migration20261122034907Availability', class: Migration20261122034907Availability },
   { name: 'Migration20261122185025EndpointResumePosition', class: Migration20261122185025EndpointResumePosition },
   { name: 'Migration20261122190900TypedNights', class: Migration20261122190900TypedNights },
+  { name: 'Migration20261122191252AmenityRelease', class: Migration20261122191252AmenityRelease },
 ];
