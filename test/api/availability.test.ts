@@ -264,7 +264,7 @@ describe('GET /availability', () => {
     expectProblem(await get(catalogOnly.key.key, '/availability'), 403, 'insufficient_scope', ['required_scopes']);
   });
 
-  test('a property newly distributed, or coming back, appears under updated_since and is announced for its horizon', async () => {
+  test('a property newly distributed, coming back or publishable again appears under updated_since and is announced for its horizon', async () => {
     const { refs, channel: first } = await setup();
     const second = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'] });
     const key = second.key.key;
@@ -285,6 +285,18 @@ describe('GET /availability', () => {
     await host.distribute(refs[0]!, [first, second.channel.name]);
     expect(await seen(back)).toEqual([propertyId]);
     expect(await announced()).toHaveLength(2);
+
+    // Unpublishable (its classification expired), then publishable again.
+    const place = { location: refs[0]!.replace(/-p0$/, '-loc'), owner: refs[0]!.replace(/-p0$/, '-own') };
+    clock.advance(5_000);
+    await host.property(refs[0]!, { ...place, legal: { classification: { certificate_number: 'X', category: 'apartament', rating_kind: 'stars', rating: 2, valid_until: '2026-01-01', country: 'RO' }, registration_number: null, identifiers: [] } });
+    expect((await get(key, `/properties/${propertyId}`)).json.status).toBe('withdrawn');
+    clock.advance(5_000);
+    const publishable = clock.now().toISOString();
+    await host.property(refs[0]!, place);
+    expect((await get(key, `/properties/${propertyId}`)).json.status).toBe('active');
+    expect(await seen(publishable)).toEqual([propertyId]);
+    expect((await announced()).at(-1)).toEqual({ object: 'property', id: propertyId, from: TODAY, to: '2027-11-23' });
   });
 
   // Moves the clock days ahead: keep it last.
