@@ -48,8 +48,8 @@ export function webhookActivities(deps: ActivityDeps) {
           const occurredAt = Date.parse(event.occurred_at);
           const body = webhookBody({ id: event.id, type: event.type, occurredAt: new Date(occurredAt), channel: channel.name, data: event.data });
           for (const endpoint of endpoints) {
-            // An endpoint gets the events of changes made after it was registered.
-            if (occurredAt < Math.floor(Date.parse(endpoint.created_at) / 1000) * 1000) continue;
+            // An endpoint gets the events after the log's end when it was registered or last enabled.
+            if (Number(event.position) <= endpoint.resumeAfter) continue;
             if (!matchesAnyEventPattern(endpoint.events, event.type)) continue;
             const deliveryId = await deliveryStore.upsertDelivery(
               em,

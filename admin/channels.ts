@@ -17,6 +17,20 @@ const CreateChannelInput = z.object({
   contact: z.email().optional(),
 });
 
+/** `none` clears an optional setting. */
+const orNone = <T extends z.ZodType>(schema: T) => z.union([z.literal('none').transform(() => null), schema]);
+
+const UpdateChannelInput = z
+  .object({
+    name: z.string().min(1),
+    redirectUrl: orNone(z.url({ protocol: /^https$/, message: 'the redirect URL is an https:// URL, or none' })).optional(),
+    rateLimit: z.coerce.number().int().min(MIN_RATE_LIMIT, `the rate limit is at least ${MIN_RATE_LIMIT} per minute`).optional(),
+    contact: orNone(z.email({ message: 'the contact is an e-mail address, or none' })).optional(),
+  })
+  .refine((input) => input.redirectUrl !== undefined || input.rateLimit !== undefined || input.contact !== undefined, {
+    message: 'name at least one setting: --redirect-url, --rate-limit or --contact',
+  });
+
 export function channelDocument(channel: Channel) {
   return {
     id: channel.id,
@@ -35,6 +49,14 @@ export async function createChannel(ctx: AdminContext, input: z.input<typeof Cre
   if (!parsed.success) throw new AdminError(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
   const { name, rateLimit, redirectUrl, contact } = parsed.data;
   return channelDocument(await channels.createChannel(ctx, { name, rateLimitPerMinute: rateLimit, redirectUrl: redirectUrl ?? null, technicalContactEmail: contact ?? null }));
+}
+
+/** `channel update`: the settings of this deployment's environment. */
+export async function updateChannel(ctx: AdminContext, input: z.input<typeof UpdateChannelInput>) {
+  const parsed = UpdateChannelInput.safeParse(input);
+  if (!parsed.success) throw new AdminError(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+  const { name, rateLimit, redirectUrl, contact } = parsed.data;
+  return channelDocument(await channels.updateChannel(ctx, name, { rateLimitPerMinute: rateLimit, redirectUrl, technicalContactEmail: contact }));
 }
 
 export async function setChannelStatus(ctx: AdminContext, name: string, status: 'active' | 'suspended') {

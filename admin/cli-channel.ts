@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createChannel, listChannels, setChannelStatus, setWebhooksSuspended } from './channels.ts';
+import { createChannel, listChannels, setChannelStatus, setWebhooksSuspended, updateChannel } from './channels.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError } from './errors.ts';
 
@@ -19,6 +19,16 @@ export const channelCommands = {
     });
     if (positionals.length !== 1) throw new AdminError('expected exactly one channel name');
     return createChannel(ctx, { name: positionals[0]!, redirectUrl: values['redirect-url'], rateLimit: values['rate-limit'], contact: values.contact });
+  },
+  update: async (args: string[], ctx: AdminContext) => {
+    const { positionals, values } = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { 'redirect-url': { type: 'string' }, 'rate-limit': { type: 'string' }, contact: { type: 'string' } },
+    });
+    if (positionals.length !== 1) throw new AdminError('expected exactly one channel name');
+    return updateChannel(ctx, { name: positionals[0]!, redirectUrl: values['redirect-url'], rateLimit: values['rate-limit'], contact: values.contact });
   },
   suspend: (args: string[], ctx: AdminContext) => setChannelStatus(ctx, onePositional(args, 'channel name'), 'suspended'),
   reinstate: (args: string[], ctx: AdminContext) => setChannelStatus(ctx, onePositional(args, 'channel name'), 'active'),

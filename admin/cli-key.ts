@@ -16,6 +16,10 @@ export const keyCommands = {
     if (!values.scopes) throw new AdminError('--scopes is required, e.g. --scopes read:catalog,read:ari');
     return issueKey(ctx, { channel: positionals[0]!, scopes: values.scopes, expiresAt: values['expires-at'] });
   },
-  revoke: (args: string[], ctx: AdminContext) => revokeKey(ctx, onePositional(args, 'key id')),
+  revoke: async (args: string[], ctx: AdminContext) => {
+    const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options: { leaked: { type: 'boolean' } } });
+    if (positionals.length !== 1) throw new AdminError('expected exactly one key id');
+    return revokeKey(ctx, positionals[0]!, { leaked: values.leaked ?? false });
+  },
   list: (args: string[], ctx: AdminContext) => listKeys(ctx, onePositional(args, 'channel name')),
 };

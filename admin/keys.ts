@@ -47,8 +47,10 @@ export async function issueKey(ctx: AdminContext, input: z.input<typeof IssueKey
   return { key: secret, id: key.id, last4: key.last4, expires_at: expiresAt ? toInstant(expiresAt) : null };
 }
 
-export async function revokeKey(ctx: AdminContext, keyId: string) {
-  return keyDocument(await keys.revokeKey(ctx, keyId), ctx.clock.now());
+export async function revokeKey(ctx: AdminContext, keyId: string, options: { leaked?: boolean } = {}) {
+  if (!options.leaked) return keyDocument(await keys.revokeKey(ctx, keyId), ctx.clock.now());
+  const { key, notice } = await keys.revokeLeakedKey(ctx, keyId);
+  return { ...keyDocument(key, ctx.clock.now()), leak_notice: notice };
 }
 
 export async function listKeys(ctx: AdminContext, channelName: string) {

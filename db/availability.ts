@@ -14,7 +14,7 @@ import {
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import type { Clock } from '../domain/clock.ts';
 import { localDate, wholeSeconds } from '../domain/time.ts';
-import { raiseLogStamps, withChannelLog } from './catalogue/channel-log.ts';
+import { raiseLogStamps, withChannelLog, type LockedChannelLog } from './catalogue/channel-log.ts';
 import { pgArray } from './sql.ts';
 
 interface AriRow {
@@ -90,6 +90,20 @@ async function announce(tx: EntityManager, propertyId: string, ranges: { from: s
   // Every channel locked above moves to the common stamp, so none has a later committed one.
   await raiseLogStamps(tx, channels.map((c) => c.channel_id), stamp);
   await tx.execute('update ari_property set version = version + 1, updated_at = ? where property_id = ?', [stamp, propertyId]);
+}
+
+/**
+ * A property the channel can see from now on (newly distributed, coming back, or publishable
+ * again): its whole horizon is announced to that channel, under the channel's log lock the
+ * caller holds, and its availability is stamped no earlier than that lock's stamp, so
+ * `updated_since` lists it. Other channels that see it read a higher version of the same nights.
+ */
+export async function announceNowVisible(tx: EntityManager, log: LockedChannelLog, propertyId: string, externalId: string, clock: Clock): Promise<void> {
+  const ari = await ariRow(tx, propertyId, true);
+  if (!ari) return;
+  const today = localDate(clock.now(), ari.timezone);
+  await log.append('availability.updated', () => ({ object: 'property', id: externalId, from: today, to: ari.horizon_end }), clock);
+  await tx.execute('update ari_property set version = version + 1, updated_at = greatest(updated_at, ?) where property_id = ?', [log.stamp, propertyId]);
 }
 
 /**

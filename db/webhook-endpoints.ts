@@ -43,10 +43,15 @@ export async function listEndpoints(em: EntityManager, channelId: string): Promi
 }
 
 /** What the dispatcher needs of the endpoints that are sent events. */
-export type DispatchEndpoint = Pick<EndpointRow, 'id' | 'events' | 'created_at'>;
+export type DispatchEndpoint = Pick<EndpointRow, 'id' | 'events'> & { resumeAfter: number };
 
 export async function activeEndpoints(em: EntityManager, channelId: string): Promise<DispatchEndpoint[]> {
-  return em.execute<DispatchEndpoint[]>(`select id, events, created_at from webhook_endpoint where channel_id = ? and status = 'active'`, [channelId]);
+  // resume_after_position is a bigint, read as text: the endpoint is sent the events after it.
+  const rows = await em.execute<(Pick<EndpointRow, 'id' | 'events'> & { resume_after_position: string })[]>(
+    `select id, events, resume_after_position from webhook_endpoint where channel_id = ? and status = 'active'`,
+    [channelId],
+  );
+  return rows.map((row) => ({ id: row.id, events: row.events, resumeAfter: Number(row.resume_after_position) }));
 }
 
 /**
@@ -68,12 +73,15 @@ export interface NewEndpoint {
   now: Date;
 }
 
-/** An active endpoint with its first secret (generation 1). */
+/** The end of the channel's log as committed now: an endpoint registered or enabled now is sent what comes after. */
+const LOG_END = '(select coalesce((select last_position from channel_log where channel_id = ?), 0))';
+
+/** An active endpoint with its first secret (generation 1), sent the channel's events from now on. */
 export async function insertEndpoint(tx: EntityManager, endpoint: NewEndpoint): Promise<void> {
   await tx.execute(
-    `insert into webhook_endpoint (id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret, previous_secret_expires_at, secret_generation, created_at, updated_at, deleted_at)
-     values (?, ?, ?, ?::text[], ?, 'active', null, ?, null, null, 1, ?, ?, null)`,
-    [endpoint.id, endpoint.channelId, endpoint.url, pgArray(endpoint.events), endpoint.description, endpoint.sealedSecret, endpoint.now, endpoint.now],
+    `insert into webhook_endpoint (id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret, previous_secret_expires_at, secret_generation, resume_after_position, created_at, updated_at, deleted_at)
+     values (?, ?, ?, ?::text[], ?, 'active', null, ?, null, null, 1, ${LOG_END}, ?, ?, null)`,
+    [endpoint.id, endpoint.channelId, endpoint.url, pgArray(endpoint.events), endpoint.description, endpoint.sealedSecret, endpoint.channelId, endpoint.now, endpoint.now],
   );
 }
 
@@ -82,9 +90,15 @@ export async function markEndpointDeleted(em: EntityManager, id: string, now: Da
   await em.nativeUpdate(WebhookEndpointSchema, { id }, { status: 'deleted', secret: null, previousSecret: null, previousSecretExpiresAt: null, deletedAt: now, updatedAt: now });
 }
 
-/** An inactive endpoint becomes active again; any other is left as it is. */
-export async function reactivateEndpoint(em: EntityManager, id: string, now: Date): Promise<void> {
-  await em.nativeUpdate(WebhookEndpointSchema, { id, status: 'inactive' }, { status: 'active', suspendedReason: null, updatedAt: now });
+/**
+ * An inactive endpoint becomes active again, sent only the channel's events from now on (nothing
+ * missed is replayed); any other is left as it is.
+ */
+export async function reactivateEndpoint(em: EntityManager, channelId: string, id: string, now: Date): Promise<void> {
+  await em.execute(
+    `update webhook_endpoint set status = 'active', suspended_reason = null, resume_after_position = ${LOG_END}, updated_at = ? where id = ? and status = 'inactive'`,
+    [channelId, now, id],
+  );
 }
 
 /** Makes an active endpoint inactive for `reason`; true when this call did it. */

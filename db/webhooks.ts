@@ -137,11 +137,6 @@ export async function startDispatch(tx: EntityManager, channelId: string): Promi
   );
 }
 
-/** Moves the channel's dispatch to the end of its log: what is there now is not sent. */
-export async function skipDispatchToEnd(tx: EntityManager, channelId: string): Promise<void> {
-  await tx.execute('update dispatch_progress set position = coalesce((select last_position from channel_log where channel_id = ?), position) where channel_id = ?', [channelId, channelId]);
-}
-
 /** Every channel the dispatcher reads, in a stable order, with the position it has reached. */
 export async function dispatchPositions(em: EntityManager): Promise<{ channel: Channel; position: number }[]> {
   return em.find(DispatchProgressSchema, {}, { populate: ['channel'], orderBy: { channel: 'asc' } });

@@ -150,3 +150,40 @@ export function suspensionMail(input: {
     text,
   };
 }
+
+/**
+ * The notice of a leaked key: plain text, English; names the channel, environment, key id and
+ * its last four characters, when it was revoked, and what to do. Never carries the key.
+ */
+export function leakedKeyMail(input: { to: string; channel: string; environment: string; keyId: string; last4: string; revokedAt: string /* RFC 3339 */ }): Mail {
+  const channel = oneLine(input.channel);
+  const id = oneLine(input.keyId);
+  const text = [
+    'Hello,',
+    '',
+    `An API key of channel "${channel}" was found where the public can read it`,
+    '(for example a public code repository). It has been revoked: every request',
+    'made with it is now refused with api_key_revoked.',
+    '',
+    `  Channel:      ${channel}`,
+    `  Environment:  ${oneLine(input.environment)}`,
+    `  Key id:       ${id}`,
+    `  Key ends in:  ...${oneLine(input.last4)}`,
+    `  Revoked:      ${oneLine(input.revokedAt)}`,
+    '',
+    'What to do:',
+    '',
+    '  1. Put the channel\'s other key in service, or ask us for a new key.',
+    '  2. Remove the revoked key from wherever it was published, and treat',
+    '     anything it could read as seen by others.',
+    '  3. GET /channel shows which key a request used (key.last4).',
+    '',
+    'You receive this message because you are the technical contact of the channel.',
+    'This message was sent automatically; please do not reply.',
+    '',
+    '-- ',
+    'Distribution Service',
+    '',
+  ].join('\n');
+  return { to: input.to, subject: `API key revoked after a leak: ${channel} (...${oneLine(input.last4)})`, text };
+}

@@ -11,10 +11,11 @@ import { Refusal } from '../services/refusal.ts';
 
 const USAGE = `usage: npm run admin -- <command>
   channel create <name> [--redirect-url URL] [--rate-limit N] [--contact EMAIL]
+  channel update <name> [--redirect-url URL|none] [--rate-limit N] [--contact EMAIL|none]
   channel suspend <name> | channel reinstate <name> | channel list
   channel suspend-webhooks <name> | channel resume-webhooks <name>
   key issue <channel> --scopes a,b [--expires-at INSTANT]
-  key revoke <key-id> | key list <channel>
+  key revoke <key-id> [--leaked] | key list <channel>
   installation list [--organization REF] | installation revoke-token <installation-id>
   seed demo`;
 

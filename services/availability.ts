@@ -9,7 +9,7 @@ import {
   type UpdateOutcome,
 } from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
-import { addDays, daysBetween, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, planPlaceholder, type AvailabilityUpdate } from '../domain/availability/nights.ts';
+import { addDays, daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, planPlaceholder, type AvailabilityUpdate } from '../domain/availability/nights.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
@@ -93,16 +93,23 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
     after = { i: decoded.i, d: decoded.d === '' ? null : (decoded.d) };
   }
   const em = deps.orm.em.fork();
+  const candidateFilter = {
+    ...(since ? { since } : {}),
+    ...(query.property_id !== undefined ? { externalId: query.property_id } : {}),
+    ...(after ? { fromExternalId: after.i } : {}),
+  };
   // A page holds at most 5,000 nights: with a known window, no more properties than that can
   // fill are fetched (one may be partly served already, one more tells whether a page follows).
   const windowNights = query.from !== undefined && query.to !== undefined ? daysBetween(query.from, query.to) : MAX_WINDOW_NIGHTS;
   const fetch = Math.min(query.limit, Math.ceil(MAX_PAGE_NIGHTS / Math.max(1, windowNights)) + 1);
-  const candidates = await availabilityCandidates(em, channelId, {
-    ...(since ? { since } : {}),
-    ...(query.property_id !== undefined ? { externalId: query.property_id } : {}),
-    ...(after ? { fromExternalId: after.i } : {}),
-    limit: fetch + 1,
-  });
+  let candidates = await availabilityCandidates(em, channelId, { ...candidateFilter, limit: fetch + 1 });
+  // A zone whose roll is a day or more late (its worker down) is rolled here first, so the
+  // horizon is always 365 nights past the property's today; the roll is idempotent per day.
+  const overdue = new Set(candidates.filter((c) => horizonFallsShort(c.horizon_end, localDate(now, c.timezone))).map((c) => c.timezone));
+  if (overdue.size > 0) {
+    for (const zone of [...overdue].sort()) await rollHorizon(deps, zone, deps.clock);
+    candidates = await availabilityCandidates(deps.orm.em.fork(), channelId, { ...candidateFilter, limit: fetch + 1 });
+  }
   if (query.property_id !== undefined && candidates.length === 0 && !since) throw new ProblemError('not_found');
 
   const page = candidates.slice(0, fetch);

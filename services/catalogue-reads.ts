@@ -1,7 +1,9 @@
 import type { KeyRing } from '../domain/key-ring.ts';
 import type { ViewKind } from '../db/catalogue/projector.ts';
 import { findResource, listEvents, listResources, type ListPosition } from '../db/catalogue/reads.ts';
-import { AMENITIES, amenityRecord } from '../domain/catalogue/amenities.ts';
+import { servedAmenities } from '../db/amenities.ts';
+import { amenityByCode, amenityRecord } from '../domain/catalogue/amenities.ts';
+import { toInstant } from '../domain/time.ts';
 import { decodeCursor, encodeCursor, hashQuery, type CursorPosition } from '../domain/catalogue/cursor.ts';
 import { isExternalId } from '../domain/catalogue/ids.ts';
 import { RETENTION_DAYS, RETENTION_MS } from '../domain/catalogue/retention.ts';
@@ -87,10 +89,19 @@ export async function findProperty(deps: Pick<ServiceDeps, 'orm'>, channelId: st
 }
 
 /** The amenity catalogue is the same for every channel and ships with the service; it pages like the lists. */
-export async function listAmenities(deps: Deps, channelId: string, query: Omit<ListQuery, 'status'>): Promise<Page<ReturnType<typeof amenityRecord>>> {
+type AmenityListed = ReturnType<typeof amenityRecord> | { id: string; status: 'deleted'; version: number; updated_at: string };
+
+export async function listAmenities(deps: Deps, channelId: string, query: Omit<ListQuery, 'status'>): Promise<Page<AmenityListed>> {
   const normalised = normalise('amenity', channelId, query, deps);
   const after = listPosition(await position(normalised, deps.secrets.ring));
-  const records = AMENITIES.map(amenityRecord)
+  // Retired amenities are tombstones, listed only in a change listing like every other resource.
+  const records = (await servedAmenities(deps.orm.em.fork()))
+    .flatMap((row): AmenityListed[] => {
+      const release = { version: row.version, updated_at: toInstant(row.updatedAt) };
+      if (row.status === 'deleted') return normalised.since ? [{ id: row.code, status: 'deleted', ...release }] : [];
+      const definition = amenityByCode(row.code);
+      return definition ? [amenityRecord(definition, release)] : [];
+    })
     .filter((record) => !normalised.since || Date.parse(record.updated_at) >= normalised.since.getTime())
     .sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .filter((record) => !after || Date.parse(record.updated_at) > after.updatedAt.getTime() || (Date.parse(record.updated_at) === after.updatedAt.getTime() && record.id > after.id));

@@ -19,6 +19,29 @@ export async function createChannel(deps: Pick<ServiceDeps, 'orm' | 'clock'>, in
   return channel;
 }
 
+/** The settings `channel update` may change; an absent one is left as it is, null clears it. */
+export interface ChannelSettings {
+  rateLimitPerMinute?: number;
+  redirectUrl?: string | null;
+  technicalContactEmail?: string | null;
+}
+
+/**
+ * Changes a channel's settings. One deployment serves one environment, so they are the settings
+ * of this deployment's environment (the other environment's deployment keeps its own record).
+ * The next request sees them: the rate limit applies from the current minute's count.
+ */
+export async function updateChannel(deps: Pick<ServiceDeps, 'orm'>, name: string, settings: ChannelSettings): Promise<Channel> {
+  const em = deps.orm.em.fork();
+  const channel = await findChannelByName(em, name);
+  if (!channel) throw new Refusal(`no channel named "${name}"`);
+  if (settings.rateLimitPerMinute !== undefined) channel.rateLimitPerMinute = settings.rateLimitPerMinute;
+  if (settings.redirectUrl !== undefined) channel.redirectUrl = settings.redirectUrl;
+  if (settings.technicalContactEmail !== undefined) channel.technicalContactEmail = settings.technicalContactEmail;
+  await em.flush();
+  return channel;
+}
+
 /** A suspended channel is refused on every operation (`partner_suspended`) and sent nothing. */
 export async function setChannelStatus(deps: Pick<ServiceDeps, 'orm' | 'clock'>, name: string, status: Channel['status']): Promise<Channel> {
   const em = deps.orm.em.fork();

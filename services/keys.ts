@@ -4,6 +4,8 @@ import { findChannelByName } from '../db/channels.ts';
 import type { ApiKey, Channel } from '../db/entities/index.ts';
 import { generateApiKey } from '../domain/api-keys.ts';
 import type { Scope } from '../domain/scopes.ts';
+import { toInstant } from '../domain/time.ts';
+import { createMailer, leakedKeyMail } from '../infra/mailer.ts';
 import type { ServiceDeps } from './deps.ts';
 import { Refusal } from './refusal.ts';
 
@@ -43,16 +45,62 @@ export async function issueKey(deps: ServiceDeps, input: IssueKeyInput): Promise
   return { secret, key };
 }
 
-/** Revokes at once in the database, then ends the key's lifecycle workflow. Idempotent. */
-export async function revokeKey(deps: ServiceDeps, keyId: string): Promise<ApiKey> {
+async function revokeInDatabase(deps: Pick<ServiceDeps, 'orm' | 'clock'>, keyId: string): Promise<ApiKey> {
   const em = deps.orm.em.fork();
   const key = await findApiKey(em, keyId);
   if (!key) throw new Refusal(`no key with id "${keyId}"`);
   key.revokedAt ??= deps.clock.now();
   await em.flush();
+  await em.populate(key, ['channel']);
+  return key;
+}
+
+/** Revokes at once in the database, then ends the key's lifecycle workflow. Idempotent. */
+export async function revokeKey(deps: ServiceDeps, keyId: string): Promise<ApiKey> {
+  const key = await revokeInDatabase(deps, keyId);
   // An expired key's workflow has already ended; revocation still stands.
   await deps.workflows.signalApiKeyRevoked(keyId);
   return key;
+}
+
+/** Whom a leak was told to; `sent: false` with the reason when nobody could be told. */
+export interface LeakNotice {
+  to: string | null;
+  sent: boolean;
+  error: string | null;
+}
+
+/**
+ * A key found in public (Keys rule 3): revoked at once, before anything else, then the channel's
+ * technical contact is e-mailed (without the key, which the service never holds). The revocation
+ * stands whether or not the mail goes out; the notice says which.
+ */
+export async function revokeLeakedKey(deps: ServiceDeps, keyId: string): Promise<{ key: ApiKey; notice: LeakNotice }> {
+  const key = await revokeInDatabase(deps, keyId);
+  const notice = await tellTechnicalContact(deps, key);
+  await deps.workflows.signalApiKeyRevoked(keyId);
+  return { key, notice };
+}
+
+async function tellTechnicalContact(deps: ServiceDeps, key: ApiKey): Promise<LeakNotice> {
+  const to = key.channel.technicalContactEmail ?? null;
+  if (!to) {
+    deps.log.warn('leaked key revoked; the channel has no technical contact to tell', { keyId: key.id, channel: key.channel.name });
+    return { to, sent: false, error: 'the channel has no technical contact (channel update <name> --contact EMAIL)' };
+  }
+  const mailer = createMailer(deps.config.mail);
+  try {
+    const mail = leakedKeyMail({ to, channel: key.channel.name, environment: key.environment, keyId: key.id, last4: key.last4, revokedAt: toInstant(key.revokedAt!) });
+    const { sent } = await mailer.send(mail);
+    if (!sent) deps.log.warn('leaked key revoked; no SMTP configured to tell the technical contact', { keyId: key.id, channel: key.channel.name });
+    return { to, sent, error: sent ? null : 'no SMTP server is configured (SMTP_URL)' };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    deps.log.warn('leaked key revoked; the mail to the technical contact failed', { keyId: key.id, channel: key.channel.name, error: message });
+    return { to, sent: false, error: message };
+  } finally {
+    mailer.close();
+  }
 }
 
 export async function keysOfChannel(deps: ServiceDeps, channelName: string): Promise<{ channel: Channel; keys: ApiKey[] }> {

@@ -12,7 +12,7 @@ import {
   replaceSecret,
   type EndpointRow,
 } from '../db/webhook-endpoints.ts';
-import { cancelPendingDeliveryRows, skipDispatchToEnd, startDispatch, type PendingDeliveries } from '../db/webhooks.ts';
+import { cancelPendingDeliveryRows, startDispatch, type PendingDeliveries } from '../db/webhooks.ts';
 import { isExternalId, newExternalId } from '../domain/catalogue/ids.ts';
 import { PING_EVENT_TYPE, scopesForPatterns } from '../domain/events.ts';
 import { ProblemError } from '../domain/problems.ts';
@@ -69,8 +69,9 @@ export interface NewEndpointInput {
 }
 
 /**
- * Registers an endpoint with a fresh secret, answered once in plain. The channel's dispatch
- * starts at the end of its log: the endpoint is sent only what happens after it was registered.
+ * Registers an endpoint with a fresh secret, answered once in plain. It is sent only the events
+ * after the end of the channel's log at registration; a channel's first endpoint starts the
+ * channel's dispatch there.
  */
 export async function createEndpoint(
   deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>,
@@ -146,8 +147,8 @@ export async function pingEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>, 
 }
 
 /**
- * Makes an inactive endpoint active again after a ping it accepts. Dispatch resumes at the end of
- * the log: what happened while it was inactive is not replayed. An active endpoint is answered as it is.
+ * Makes an inactive endpoint active again after a ping it accepts. It resumes at the end of the
+ * log: what happened while it was inactive is not replayed. An active endpoint is answered as it is.
  */
 export async function enableEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>, channel: Channel, id: string): Promise<EndpointRow> {
   const endpoint = await findChannelEndpoint(deps, channel, id);
@@ -156,15 +157,18 @@ export async function enableEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>
   const outcome = await ping(deps, channel, endpoint);
   if (!outcome.delivered) throw new ProblemError('webhook_endpoint_still_failing', { detail: `The ping was not accepted: ${outcome.error ?? 'no answer'}` });
   return writeTransaction(deps.orm.em, async (tx) => {
-    await reactivateEndpoint(tx, endpoint.id, deps.clock.now());
-    await skipDispatchToEnd(tx, channel.id);
+    // The endpoint's own resume point moves; the channel's dispatch, which its other endpoints share, does not.
+    await reactivateEndpoint(tx, channel.id, endpoint.id, deps.clock.now());
     return (await findEndpoint(tx, channel.id, endpoint.id))!;
   });
 }
 
 /**
  * Issues a new secret, answered once in plain. The previous one keeps signing for
- * SECRET_OVERLAP_MS, until a workflow destroys it, unless `expireImmediately`.
+ * SECRET_OVERLAP_MS, until a workflow destroys it, unless `expireImmediately`. The workflow is
+ * started inside the transaction, before the commit: when it cannot be started nothing commits,
+ * so no secret is installed that nobody was shown. A workflow started for a commit that then
+ * fails destroys nothing (it names a generation that never existed, or is replaced by the next start).
  */
 export async function rotateEndpointSecret(
   deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock' | 'secrets'>,
@@ -180,11 +184,12 @@ export async function rotateEndpointSecret(
     if (!current) throw new ProblemError('not_found');
     const keepPrevious = !options.expireImmediately && current.secret !== null;
     await replaceSecret(tx, current.id, { sealed: sealSecret(deps, current.id, secret), previous: keepPrevious ? current.secret : null, previousExpiresAt: keepPrevious ? expiresAt : null }, now);
-    return (await findEndpoint(tx, channel.id, current.id))!;
+    const rotated = (await findEndpoint(tx, channel.id, current.id))!;
+    if (rotated.previous_secret !== null) {
+      await deps.workflows.startSecretRotation({ endpointId: rotated.id, generation: rotated.secret_generation, overlapMs: SECRET_OVERLAP_MS }, channel.name);
+    }
+    return rotated;
   });
-  if (endpoint.previous_secret !== null) {
-    await deps.workflows.startSecretRotation({ endpointId: endpoint.id, generation: endpoint.secret_generation, overlapMs: SECRET_OVERLAP_MS }, channel.name);
-  }
   return { endpoint, secret };
 }
 

@@ -114,13 +114,18 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
       }
     },
 
-    /** Starts the overlap of a rotated-out secret, which destroys it when the overlap ends. */
+    /**
+     * Starts the overlap of a rotated-out secret, which destroys it when the overlap ends. It is
+     * started before the rotation commits; a start for the same generation (a retried transaction,
+     * or one whose commit failed) replaces the earlier one, so the overlap counts from the latest.
+     */
     async startSecretRotation(input: SecretRotationInput, channel: string): Promise<void> {
       const client = await connect();
       await client.workflow.start<typeof webhookSecretRotation>(name('webhookSecretRotation'), {
         workflowId: workflowIds.webhookSecretRotation(input.endpointId, input.generation),
         taskQueue,
         args: [input],
+        workflowIdConflictPolicy: 'TERMINATE_EXISTING',
         typedSearchAttributes: [{ key: SA_CHANNEL, value: channel }, { key: SA_ENDPOINT, value: input.endpointId }],
       });
     },

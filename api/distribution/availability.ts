@@ -36,20 +36,20 @@ const Night = z.object({
   rates: z.array(
     z.object({
       rate_plan_id: z.string(),
-      price: Money.nullable().meta({ description: 'Lowest price of `prices_by_occupancy`; null on a night the plan has no price (then `closed`).' }),
-      base_occupancy: z.int().nullable(),
-      extra_guest_price: Money.nullable(),
+      price: Money.optional().meta({ description: 'Lowest price of `prices_by_occupancy`. Absent, with `base_occupancy` and `extra_guest_price`, on a night the plan has no price (then `closed` and `prices_by_occupancy` empty).' }),
+      base_occupancy: z.int().optional().meta({ description: 'The most adults charged `price`; absent when the plan has no price that night.' }),
+      extra_guest_price: Money.optional().meta({ description: 'What the adult after `base_occupancy` adds (0 when none can be added); absent when the plan has no price that night.' }),
       closed: z.boolean(),
       prices_by_occupancy: z.array(z.object({ adults: z.int(), price: Money })),
       child_prices: z.array(z.object({ age_from: z.int(), age_to: z.int(), price: Money })),
-      child_price: Money.nullable(),
-      infant_price: Money.nullable(),
-      min_stay: z.int().nullable(),
+      child_price: Money.optional().meta({ description: 'What a child adds when the plan names no age bands; absent when the host set none.' }),
+      infant_price: Money.optional().meta({ description: 'What an infant adds; absent when the host set none.' }),
+      min_stay: z.int().min(1).meta({ description: "The plan's own minimum stay; 1 when it sets none (the night's `min_stay` still applies)." }),
       closed_to_arrival: z.boolean(),
     }),
   ),
-  min_stay: z.int(),
-  max_stay: z.int().nullable(),
+  min_stay: z.int().min(1),
+  max_stay: z.int().min(1).meta({ description: 'Longest stay arriving this night; 365 (the longest stay one query window covers) when the host sets no maximum.' }),
 });
 const AvailabilityRecord = z
   .object({

@@ -16,6 +16,9 @@ export const ChannelRecord = z
     }),
     rate_limit: z.object({ per_minute: z.int().min(600) }),
     owner_connect: z.object({ redirect_url: z.url().nullable() }),
+    technical_contact: z
+      .object({ email: z.email().nullable() })
+      .meta({ description: "Whom the service e-mails about the channel's webhook endpoints and keys (a suspended endpoint, a leaked key); null when none is registered. Set by the service's team." }),
   })
   .meta({ id: 'Channel' });
 
@@ -41,6 +44,7 @@ export const getChannel = defineOperation({
       },
       rate_limit: { per_minute: channel.rateLimitPerMinute },
       owner_connect: { redirect_url: channel.redirectUrl ?? null },
+      technical_contact: { email: channel.technicalContactEmail ?? null },
     };
     return Promise.resolve({ body });
   },

@@ -5,6 +5,7 @@ import { findKeyBySecret, keyState } from '../../db/api-keys.ts';
 import type { AppDeps } from '../context.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { failedAuthentications } from './auth-failures.ts';
+import { channelCharge } from './rate-limit.ts';
 
 const CHALLENGE = 'Bearer realm="distribution"';
 
@@ -17,7 +18,8 @@ function bearerToken(req: Request): string | undefined {
 /**
  * Resolves the bearer key to a channel, refusing exactly as the contract's table says. A 401
  * also counts against the client's address; past the limit it becomes 429 for the rest of the
- * minute. Expired and revoked are told apart only for a key whose secret matched.
+ * minute. Expired and revoked are told apart only for a key whose secret matched. A suspended
+ * channel's `partner_suspended` is charged to its rate limit with the RateLimit headers.
  */
 export function authenticate(deps: AppDeps): RequestHandler {
   const { orm, clock, config } = deps;
@@ -39,7 +41,11 @@ export function authenticate(deps: AppDeps): RequestHandler {
     const state = keyState(found, clock.now());
     if (state === 'revoked') return refuse(req, 'api_key_revoked', 'The key was revoked');
     if (state === 'expired') return refuse(req, 'api_key_expired', 'The key expired');
-    if (found.channel.status !== 'active') throw new ProblemError('partner_suspended');
+    if (found.channel.status !== 'active') {
+      // An authenticated answer like any other: it counts against the channel's limit and says so.
+      await channelCharge({ orm, clock }, res, found.channel)(1);
+      throw new ProblemError('partner_suspended');
+    }
     res.locals.caller = { channel: found.channel, key: found };
     next();
   };

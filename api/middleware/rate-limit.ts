@@ -20,20 +20,27 @@ export function setRateLimitHeaders(res: Response, limit: number, count: number,
  * limit holds across API processes. One unit up front; an operation whose cost is known only
  * after its work (an availability page) adds the rest through `chargeOf(res)`.
  */
-export function rateLimit({ orm, clock }: AppDeps): RequestHandler {
+export function rateLimit(deps: Pick<AppDeps, 'orm' | 'clock'>): RequestHandler {
   return async (_req, res, next) => {
-    const { channel } = callerOf(res);
-    const limit = channel.rateLimitPerMinute;
-    const charge: Charge = async (units) => {
-      const now = clock.now();
-      const { count, windowEnd } = await addToWindow(orm.em.fork(), `channel:${channel.id}`, units, now);
-      const resetSeconds = Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
-      setRateLimitHeaders(res, limit, count, resetSeconds);
-      if (count > limit) throw new ProblemError('rate_limited', { headers: { 'Retry-After': String(resetSeconds) } });
-    };
+    const charge = channelCharge(deps, res, callerOf(res).channel);
     res.locals.charge = charge;
     await charge(1);
     next();
+  };
+}
+
+/**
+ * Charges `units` to the channel's window and answers the RateLimit headers; over the limit it
+ * refuses with `rate_limited`. Also used for a suspended channel's refusal, which counts too.
+ */
+export function channelCharge({ orm, clock }: Pick<AppDeps, 'orm' | 'clock'>, res: Response, channel: { id: string; rateLimitPerMinute: number }): Charge {
+  const limit = channel.rateLimitPerMinute;
+  return async (units) => {
+    const now = clock.now();
+    const { count, windowEnd } = await addToWindow(orm.em.fork(), `channel:${channel.id}`, units, now);
+    const resetSeconds = Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
+    setRateLimitHeaders(res, limit, count, resetSeconds);
+    if (count > limit) throw new ProblemError('rate_limited', { headers: { 'Retry-After': String(resetSeconds) } });
   };
 }
 

@@ -296,7 +296,7 @@ export const Event = z
   .object({
     id: z.string().regex(ID_PATTERNS.event).meta({ description: '`evt_` id.' }),
     type: open(
-      ['property.updated', 'property.withdrawn', 'property.distributed', 'property.deleted', 'location.updated', 'location.deleted', 'owner.updated', 'owner.deleted', 'availability.updated'],
+      ['property.updated', 'property.withdrawn', 'property.distributed', 'property.deleted', 'location.updated', 'location.deleted', 'owner.updated', 'owner.deleted', 'amenity.deleted', 'availability.updated'],
       'Event type, `<kind>.<change>`.',
     ),
     occurred_at: Instant,

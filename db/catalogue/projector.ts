@@ -15,6 +15,7 @@ import type { LocationInput, OwnerInput, PropertyInput } from '../../domain/cata
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import type { EventType } from '../../domain/events.ts';
 import { localDate, wholeSeconds } from '../../domain/time.ts';
+import { announceNowVisible } from '../availability.ts';
 import { pgArray } from '../sql.ts';
 import { withChannelLog, type LockedChannelLog } from './channel-log.ts';
 
@@ -255,6 +256,8 @@ class ChannelWriter {
          updated_at = excluded.updated_at, body = excluded.body, location_id = excluded.location_id, owner_id = excluded.owner_id`,
       [this.channelId, kind, internalId, body.id, body.status, version, this.log.stamp, JSON.stringify(body), locationId, ownerId],
     );
+    // The channel sees the property's availability from now on: announced after the property itself.
+    if (kind === 'property' && !visible(view?.status ?? null) && visible(body.status)) await announceNowVisible(this.tx, this.log, internalId, body.id, this.deps.clock);
   }
 
   private async externalId(kind: ViewKind, internalId: string): Promise<string> {
@@ -278,6 +281,8 @@ class ChannelWriter {
     return new Map(rows.map((row) => [row.internal_key, row.external_id]));
   }
 }
+
+const visible = (status: ResourceStatus | null) => status === 'active' || status === 'inactive';
 
 /** The event announcing a move from `before` (null: never shown) to `after`. */
 export function eventType(kind: ViewKind, before: ResourceStatus | null, after: ResourceStatus): EventType {

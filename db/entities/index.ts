@@ -1,3 +1,4 @@
+import { AmenityReleaseSchema } from './amenity.ts';
 import { ApiKeySchema } from './api-key.ts';
 import { AriNightSchema, AriPropertySchema } from './availability.ts';
 import {
@@ -39,8 +40,10 @@ export const entities = [
   InstallationSchema,
   IntegrationTokenSchema,
   GuestSchema,
+  AmenityReleaseSchema,
 ];
 
+export * from './amenity.ts';
 export * from './api-key.ts';
 export * from './availability.ts';
 export * from './catalogue.ts';

@@ -22,6 +22,11 @@ export const WebhookEndpointSchema = defineEntity({
     previousSecretExpiresAt: p.datetime().nullable(),
     /** Bumped by every rotation, so a rotation's expiry timer destroys only its own previous secret. */
     secretGeneration: p.integer(),
+    /**
+     * The channel's log position when the endpoint was registered or last enabled: it is sent
+     * only the events after it. The channel-wide dispatch progress never jumps for one endpoint.
+     */
+    resumeAfterPosition: p.bigint('number').default(0),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     deletedAt: p.datetime().nullable(),

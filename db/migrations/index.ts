@@ -3,7 +3,10 @@ import { Migration20261122025508Catalogue } from './Migration20261122025508Catal
 import { Migration20261122031938Webhooks } from './Migration20261122031938Webhooks.ts';
 import { Migration20261122034457WebhooksSuspendedByPlatform } from './Migration20261122034457WebhooksSuspendedByPlatform.ts';
 import { Migration20261122034907Availability } from './Migration20261122034907Availability.ts';
+import { Migration20261122185025EndpointResumePosition } from './Migration20261122185025EndpointResumePosition.ts';
 import { Migration20261122185301Integration } from './Migration20261122185301Integration.ts';
+import { Migration20261122190900TypedNights } from './Migration20261122190900TypedNights.ts';
+import { Migration20261122191252AmenityRelease } from './Migration20261122191252AmenityRelease.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -12,5 +15,8 @@ export const migrationsList = [
   { name: 'Migration20261122031938Webhooks', class: Migration20261122031938Webhooks },
   { name: 'Migration20261122034457WebhooksSuspendedByPlatform', class: Migration20261122034457WebhooksSuspendedByPlatform },
   { name: 'Migration20261122034907Availability', class: Migration20261122034907Availability },
+  { name: 'Migration20261122185025EndpointResumePosition', class: Migration20261122185025EndpointResumePosition },
   { name: 'Migration20261122185301Integration', class: Migration20261122185301Integration },
+  { name: 'Migration20261122190900TypedNights', class: Migration20261122190900TypedNights },
+  { name: 'Migration20261122191252AmenityRelease', class: Migration20261122191252AmenityRelease },
 ];

@@ -51,13 +51,20 @@ export function planPlaceholder(key: string): string {
 /** Matches a placeholder as it appears in stored JSON text. */
 export const PLACEHOLDER_IN_JSON = /"\\u0001([A-Za-z0-9._:-]+)"/g;
 
-function money(amount: number | null, currency: string) {
-  return amount === null ? null : { amount, currency };
-}
+/**
+ * A night's `max_stay` when the host sets none: the longest stay one query window covers (the
+ * platform's own `max_stay` is at most 365 too), so "no maximum" is an integer as the contract types it.
+ */
+export const NO_MAXIMUM_STAY = 365;
+/** A rate's `min_stay` when its plan sets none: the plan asks nothing beyond the night's own `min_stay`. */
+const NO_PLAN_MINIMUM = 1;
 
 /**
- * The night as a channel reads it. Every rate plan of the property is present; a plan with no
- * price that night is `closed` with null prices, so a night is never missing a plan.
+ * The night as a channel reads it, every field its contract type (integers and money, never
+ * null). Every rate plan of the property is present; a plan with no price that night is `closed`
+ * and has no `price`, `base_occupancy` or `extra_guest_price` (they are defined from an empty
+ * `prices_by_occupancy`), so a night is never missing a plan. `child_price` and `infant_price`
+ * appear when the host set them. A field that is absent is the only way a value is missing.
  */
 export function renderNight(night: NightState, plans: readonly PlanShape[]): Record<string, unknown> {
   return {
@@ -72,56 +79,57 @@ export function renderNight(night: NightState, plans: readonly PlanShape[]): Rec
       const summary = priced ? summarizeOccupancyPrices(list) : null;
       return {
         rate_plan_id: planPlaceholder(plan.key),
-        price: summary?.price ?? null,
-        base_occupancy: summary?.base_occupancy ?? null,
-        extra_guest_price: summary?.extra_guest_price ?? null,
+        ...(summary ? { price: summary.price, base_occupancy: summary.base_occupancy, extra_guest_price: summary.extra_guest_price } : {}),
         closed: !priced || rate.closed,
         prices_by_occupancy: list,
         child_prices: priced ? rate.child_prices.map((c) => ({ age_from: c.age_from, age_to: c.age_to, price: { amount: c.amount, currency: plan.currency } })) : [],
-        child_price: priced ? money(rate.child_price, plan.currency) : null,
-        infant_price: priced ? money(rate.infant_price, plan.currency) : null,
-        min_stay: rate?.min_stay ?? null,
+        ...(priced && rate.child_price !== null ? { child_price: { amount: rate.child_price, currency: plan.currency } } : {}),
+        ...(priced && rate.infant_price !== null ? { infant_price: { amount: rate.infant_price, currency: plan.currency } } : {}),
+        min_stay: rate?.min_stay ?? NO_PLAN_MINIMUM,
         closed_to_arrival: rate?.closed_to_arrival ?? false,
       };
     }),
     min_stay: night.min_stay,
-    max_stay: night.max_stay,
+    max_stay: night.max_stay ?? NO_MAXIMUM_STAY,
   };
 }
 
+/** A stored rate; nights rendered before every field was typed carry nulls, read the same way. */
 interface RenderedRate {
   rate_plan_id: string;
   prices_by_occupancy: { adults: number; price: { amount: number } }[];
   child_prices: { age_from: number; age_to: number; price: { amount: number } }[];
-  child_price: { amount: number } | null;
-  infant_price: { amount: number } | null;
+  child_price?: { amount: number } | null;
+  infant_price?: { amount: number } | null;
   closed: boolean;
-  min_stay: number | null;
+  min_stay?: number | null;
   closed_to_arrival: boolean;
 }
 
-/** The state a stored night was rendered from. */
+/** The state a stored night was rendered from (a plan minimum of 1 and no maximum read as unset). */
 export function nightFromRendered(rendered: Record<string, unknown>): NightState {
   const rates: Record<string, RateState> = {};
   for (const rate of rendered.rates as RenderedRate[]) {
-    if (rate.prices_by_occupancy.length === 0 && rate.min_stay === null && !rate.closed_to_arrival) continue;
+    const minStay = rate.min_stay === undefined || rate.min_stay === null || rate.min_stay <= NO_PLAN_MINIMUM ? null : rate.min_stay;
+    if (rate.prices_by_occupancy.length === 0 && minStay === null && !rate.closed_to_arrival) continue;
     rates[rate.rate_plan_id.slice(1)] = {
       prices_by_occupancy: rate.prices_by_occupancy.map((p) => ({ adults: p.adults, amount: p.price.amount })),
       child_prices: rate.child_prices.map((c) => ({ age_from: c.age_from, age_to: c.age_to, amount: c.price.amount })),
       child_price: rate.child_price?.amount ?? null,
       infant_price: rate.infant_price?.amount ?? null,
       closed: rate.prices_by_occupancy.length > 0 && rate.closed,
-      min_stay: rate.min_stay,
+      min_stay: minStay,
       closed_to_arrival: rate.closed_to_arrival,
     };
   }
+  const maxStay = rendered.max_stay as number | null | undefined;
   return {
     date: rendered.date as string,
     units_available: rendered.units_available as number,
     closed_to_arrival: rendered.closed_to_arrival as boolean,
     closed_to_departure: rendered.closed_to_departure as boolean,
     min_stay: rendered.min_stay as number,
-    max_stay: rendered.max_stay as number | null,
+    max_stay: maxStay === undefined || maxStay === null || maxStay >= NO_MAXIMUM_STAY ? null : maxStay,
     rates,
   };
 }
@@ -152,11 +160,17 @@ export function* datesIn(from: string, to: string): Generator<string> {
 }
 
 /**
- * The horizon's end (exclusive) for a property whose local date is `today`: 365 nights are kept,
- * today through today + 364, so one query window (at most 365 nights) covers them all.
+ * The horizon's end (exclusive) as a roll leaves it for a property whose local date is `today`:
+ * 366 nights are kept, today through today + 365. The spare night keeps `horizon_end` at least
+ * 365 nights past the property's today between its local midnight and the roll that follows.
  */
 export function horizonEnd(today: string): string {
-  return addDays(today, HORIZON_NIGHTS);
+  return addDays(today, HORIZON_NIGHTS + 1);
+}
+
+/** True when a stored horizon no longer reaches 365 nights past `today`: its roll is overdue. */
+export function horizonFallsShort(storedEnd: string, today: string): boolean {
+  return daysBetween(today, storedEnd) < HORIZON_NIGHTS;
 }
 
 // --- Platform updates ------------------------------------------------------------------------

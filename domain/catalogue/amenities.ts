@@ -129,19 +129,21 @@ export function isAmenityCode(code: string): boolean {
 }
 
 /**
- * The catalogue ships with the service: a release that adds an amenity gives it that release's
- * version and instant; a retired amenity stays listed as `deleted` with the release that retired it.
+ * The catalogue ships with the service. The first start of a deployment serves it with this
+ * version and instant; later, an amenity added takes the instant of the start that first serves
+ * it, and one removed from AMENITIES is retired: a `deleted` tombstone under `updated_since` and
+ * `amenity.deleted` to every channel (db/amenities.ts). A retired code is never reused.
  */
 export const AMENITY_CATALOGUE_RELEASE = { version: 1, updated_at: '2026-11-01T00:00:00Z' } as const;
 
-/** The record served at `/amenities`. */
-export function amenityRecord(definition: AmenityDefinition) {
+/** The record served at `/amenities`, with the version and instant the deployment gave it. */
+export function amenityRecord(definition: AmenityDefinition, release: { version: number; updated_at: string } = AMENITY_CATALOGUE_RELEASE) {
   return {
     id: definition.code,
     code: definition.code,
     status: 'active' as const,
-    version: AMENITY_CATALOGUE_RELEASE.version,
-    updated_at: AMENITY_CATALOGUE_RELEASE.updated_at,
+    version: release.version,
+    updated_at: release.updated_at,
     name: { ...definition.name },
     category: definition.category,
     ota_code: definition.ota_code && { ...definition.ota_code },

@@ -33,6 +33,7 @@ describe('GET /channel', () => {
       key: { last4: key.key.slice(-4), created: expect.stringMatching(/Z$/), expires_at: null, scopes: ['read:catalog', 'read:ari'] },
       rate_limit: { per_minute: 600 },
       owner_connect: { redirect_url: 'https://partner.example/connect' },
+      technical_contact: { email: null },
     });
     expect(res.headers['request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers['ratelimit-limit']).toBe('600');
@@ -94,6 +95,19 @@ describe('the refusal table of the Authentication section', () => {
     expectProblem(await api.call('GET', CHANNEL, { key: key.key }), 403, 'partner_suspended');
     await setChannelStatus(ctx, channel.name, 'active');
     expect((await api.call('GET', CHANNEL, { key: key.key })).status).toBe(200);
+  });
+
+  test('partner_suspended counts against the channel\'s rate limit and carries the RateLimit headers', async () => {
+    const { channel, key } = await channelWithKey(ctx);
+    await setChannelStatus(ctx, channel.name, 'suspended');
+    const first = await api.call('GET', CHANNEL, { key: key.key });
+    const second = await api.call('GET', CHANNEL, { key: key.key });
+    expectProblem(second, 403, 'partner_suspended');
+    expect(first.headers['ratelimit-limit']).toBe('600');
+    expect(Number(first.headers['ratelimit-remaining']) - Number(second.headers['ratelimit-remaining'])).toBe(1);
+    for (const header of ['ratelimit-reset', 'ratelimit-policy', 'ratelimit']) expect(second.headers[header]).toEqual(expect.any(String));
+    await setChannelStatus(ctx, channel.name, 'active');
+    expect((await api.call('GET', CHANNEL, { key: key.key })).headers['ratelimit-remaining']).toBe(String(Number(second.headers['ratelimit-remaining']) - 1));
   });
 
   test('a key without the scope: 403 insufficient_scope naming the missing scopes', async () => {

@@ -69,18 +69,23 @@ describe('GET /availability', () => {
     const res = await get(key, '/availability');
     expect(res.status).toBe(200);
     const [record] = res.json.data;
-    expect(record).toMatchObject({ currency: 'RON', from: TODAY, horizon_end: '2027-11-22', to: '2027-11-22' });
+    // One spare night beyond the 365 (today + 365): a window of 365 nights from today ends before it.
+    expect(record).toMatchObject({ currency: 'RON', from: TODAY, horizon_end: '2027-11-23', to: '2027-11-22' });
     expect(record.property_id).toMatch(ID_PATTERNS.property);
     expect(record.data).toHaveLength(365);
     expect(record.data[0]).toMatchObject({ date: TODAY, units_available: 1, closed_to_arrival: false, min_stay: 1 });
     expect(record.data.map((n: { date: string }) => n.date)).toEqual([...new Set(record.data.map((n: { date: string }) => n.date))]);
     for (const rate of record.data[0].rates) {
       expect(rate.rate_plan_id).toMatch(ID_PATTERNS.rate_plan);
-      expect(rate).toMatchObject({ closed: true, price: null, prices_by_occupancy: [] });
+      // A closed plan without a price that night has no price fields; its own minimum stay is 1.
+      expect(rate).toEqual({ rate_plan_id: rate.rate_plan_id, closed: true, prices_by_occupancy: [], child_prices: [], min_stay: 1, closed_to_arrival: false });
     }
+    // No maximum stay is 365, the longest stay one query window covers.
+    expect(record.data[0].max_stay).toBe(365);
+    expect(nullsIn(record)).toEqual([]);
     // The horizon's last night is served to a window that asks for it.
-    const tail = await get(key, '/availability?from=2027-11-19&to=2027-11-22');
-    expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2027-11-19', '2027-11-20', '2027-11-21']);
+    const tail = await get(key, '/availability?from=2027-11-19&to=2027-11-23');
+    expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2027-11-19', '2027-11-20', '2027-11-21', '2027-11-22']);
     // Rate plan ids are the ones the property record shows.
     const property = (await get(key, `/properties/${record.property_id}`)).json;
     expect(record.data[0].rates.map((r: { rate_plan_id: string }) => r.rate_plan_id)).toEqual(property.rate_plans.map((p: { id: string }) => p.id));
@@ -123,6 +128,10 @@ describe('GET /availability', () => {
       infant_price: { amount: 0, currency: 'RON' },
     });
     expect(night.rates[1]).toMatchObject({ closed: false, closed_to_arrival: true, child_prices: [{ age_from: 0, age_to: 5, price: { amount: 0, currency: 'RON' } }, { age_from: 6, age_to: 12, price: { amount: 4000, currency: 'RON' } }] });
+    // A priced plan that sets no child or infant price has none; nothing in the page is null.
+    expect(Object.keys(night.rates[1])).not.toContain('child_price');
+    expect(Object.keys(night.rates[1])).not.toContain('infant_price');
+    expect(nullsIn(after)).toEqual([]);
     expect(after.data[0].rates[0].closed).toBe(true);
 
     const events = (await get(key, '/events?limit=500')).json.data.filter((e: { type: string }) => e.type === 'availability.updated');
@@ -157,7 +166,7 @@ describe('GET /availability', () => {
     expect(long.json.errors).toEqual([expect.objectContaining({ parameter: 'to', code: 'max_nights' })]);
     const beyond = await get(key, '/availability?from=2027-01-01&to=2027-12-01');
     expectProblem(beyond, 400, 'window_beyond_horizon', ['horizon_end']);
-    expect(beyond.json.horizon_end).toBe('2027-11-22');
+    expect(beyond.json.horizon_end).toBe('2027-11-23');
     expectProblem(await get(key, '/availability?from=2027-12-01&to=2027-12-05'), 400, 'window_beyond_horizon', ['horizon_end']);
     expectProblem(await get(key, '/availability?from=2026-12-05&to=2026-12-01'), 400, 'invalid_parameters', ['errors']);
     expectProblem(await get(key, '/availability?from=5.12.2026'), 400, 'invalid_parameters', ['errors']);
@@ -254,7 +263,73 @@ describe('GET /availability', () => {
     const catalogOnly = await channelWithKey(ctx, { scopes: ['read:catalog'] });
     expectProblem(await get(catalogOnly.key.key, '/availability'), 403, 'insufficient_scope', ['required_scopes']);
   });
+
+  test('a property newly distributed, coming back or publishable again appears under updated_since and is announced for its horizon', async () => {
+    const { refs, channel: first } = await setup();
+    const second = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'] });
+    const key = second.key.key;
+    const seen = async (since: string) => (await get(key, `/availability?updated_since=${since}`)).json.data.map((r: { property_id: string }) => r.property_id);
+    const announced = async () => ((await get(key, '/events?limit=500')).json.data as { type: string; data: Record<string, unknown> }[]).filter((e) => e.type === 'availability.updated').map((e) => e.data);
+
+    clock.advance(5_000);
+    const since = clock.now().toISOString();
+    await host.distribute(refs[0]!, [first, second.channel.name]);
+    const [propertyId] = (await get(key, '/properties')).json.data.map((p: { id: string }) => p.id);
+    expect(await seen(since)).toEqual([propertyId]);
+    expect(await announced()).toEqual([{ object: 'property', id: propertyId, from: TODAY, to: '2027-11-23' }]);
+
+    clock.advance(5_000);
+    await host.distribute(refs[0]!, [first]);
+    clock.advance(5_000);
+    const back = clock.now().toISOString();
+    await host.distribute(refs[0]!, [first, second.channel.name]);
+    expect(await seen(back)).toEqual([propertyId]);
+    expect(await announced()).toHaveLength(2);
+
+    // Unpublishable (its classification expired), then publishable again.
+    const place = { location: refs[0]!.replace(/-p0$/, '-loc'), owner: refs[0]!.replace(/-p0$/, '-own') };
+    clock.advance(5_000);
+    await host.property(refs[0]!, { ...place, legal: { classification: { certificate_number: 'X', category: 'apartament', rating_kind: 'stars', rating: 2, valid_until: '2026-01-01', country: 'RO' }, registration_number: null, identifiers: [] } });
+    expect((await get(key, `/properties/${propertyId}`)).json.status).toBe('withdrawn');
+    clock.advance(5_000);
+    const publishable = clock.now().toISOString();
+    await host.property(refs[0]!, place);
+    expect((await get(key, `/properties/${propertyId}`)).json.status).toBe('active');
+    expect(await seen(publishable)).toEqual([propertyId]);
+    expect((await announced()).at(-1)).toEqual({ object: 'property', id: propertyId, from: TODAY, to: '2027-11-23' });
+  });
+
+  // Moves the clock days ahead: keep it last.
+  test('horizon_end stays 365 nights past the property\'s today after local midnight, before the roll and when the roll is days late', async () => {
+    const { key } = await setup();
+    const nights = (record: { data: { date: string }[] }) => record.data.map((n) => n.date);
+    // 00:00:30 in Bucharest: the property's today moved, no roll has run (no worker here).
+    clock.set('2026-11-22T22:00:30Z');
+    const justAfter = await get(key, '/availability?from=2026-11-23&to=2027-11-23');
+    expect(justAfter.status, justAfter.text).toBe(200);
+    const [record] = justAfter.json.data;
+    expect(record.horizon_end >= '2027-11-23').toBe(true);
+    expect(nights(record)).toEqual([...datesFrom('2026-11-23', 365)]);
+
+    // Three days on and still no roll: every night from today up to today + 365 is served.
+    clock.set('2026-11-25T22:00:30Z');
+    const late = await get(key, '/availability?from=2026-11-26&to=2027-11-26');
+    expect(late.status, late.text).toBe(200);
+    expect(late.json.data[0].horizon_end >= '2027-11-26').toBe(true);
+    expect(nights(late.json.data[0])).toEqual([...datesFrom('2026-11-26', 365)]);
+  });
 });
+
+/** The JSON pointers of every null in a value. */
+function nullsIn(value: unknown, pointer = ''): string[] {
+  if (value === null) return [pointer];
+  if (typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) => nullsIn(inner, `${pointer}/${key}`));
+}
+
+function* datesFrom(from: string, count: number): Generator<string> {
+  for (let i = 0; i < count; i += 1) yield addDays(from, i);
+}
 
 function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);

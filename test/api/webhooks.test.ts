@@ -2,9 +2,12 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts';
 import { createActivities } from '../../activities/index.ts';
+import { findChannelByName } from '../../db/channels.ts';
 import { dropExpiredDeliveries } from '../../db/webhooks.ts';
 import { loadConfig } from '../../app/config.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
+import { serviceDeps } from '../../services/deps.ts';
+import { rotateEndpointSecret } from '../../services/webhooks.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
@@ -201,6 +204,21 @@ describe('webhook endpoints', () => {
     expect(verifies(rotated.json.secret, last)).toBe(false);
   });
 
+  test('a rotation whose expiry workflow cannot be started keeps the secret it had', async () => {
+    const { channel, key: { key } } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
+    const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/rotate-unreachable`, events: ['property.*'] });
+    const stored = () => orm.em.fork().execute<{ secret: string; previous_secret: string | null; secret_generation: number }[]>('select secret, previous_secret, secret_generation from webhook_endpoint where id = ?', [endpoint.id]);
+    const before = await stored();
+    const unreachable = serviceDeps({ orm, config: ctx.config, clock, log: ctx.log, secrets: ctx.secrets, temporal: () => Promise.reject(new Error('Temporal unreachable')) });
+    const record = (await findChannelByName(orm.em.fork(), channel.name))!;
+    await expect(rotateEndpointSecret(unreachable, record, endpoint.id, { expireImmediately: false })).rejects.toThrow('Temporal unreachable');
+    expect(await stored()).toEqual(before);
+    receiver.respond(204);
+    const received = receiver.received.length;
+    await call(key, 'POST', `/webhooks/${endpoint.id}/test`);
+    expect(verifies(endpoint.secret, receiver.received[received]!)).toBe(true);
+  });
+
   test('enable needs a successful signed ping; nothing missed is replayed', async () => {
     const { channel, key: { key } } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
     const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/enable`, events: ['property.*'] });
@@ -225,6 +243,24 @@ describe('webhook endpoints', () => {
     expect([missed!.type, after!.type]).toEqual(['property.distributed', 'property.updated']);
     // Only the change made after enabling is delivered; the one missed is not.
     expect(await deliveriesOf(endpoint.id)).toEqual([{ event_id: after!.id, event_type: 'property.updated' }]);
+  });
+
+  test('enabling one endpoint does not skip, for the others, the events not yet dispatched', async () => {
+    const { channel, key: { key } } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
+    const { json: steady } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/steady`, events: ['property.*'] });
+    const { json: revived } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/revived`, events: ['property.*'] });
+    await orm.em.fork().execute(`update webhook_endpoint set status = 'inactive', suspended_reason = 'failing' where id = ?`, [revived.id]);
+    clock.advance(1_000);
+    // The dispatcher is behind: the property is published and not dispatched when the other endpoint is enabled.
+    const property = await publishedProperty(channel.name);
+    receiver.respond(204);
+    expect((await call(key, 'POST', `/webhooks/${revived.id}/enable`)).json).toMatchObject({ status: 'active' });
+    clock.advance(1_000);
+    await property.change(2);
+    await dispatch();
+    const [distributed, updated] = await propertyEvents(key);
+    expect(await deliveriesOf(steady.id)).toEqual([{ event_id: distributed!.id, event_type: 'property.distributed' }, { event_id: updated!.id, event_type: 'property.updated' }]);
+    expect(await deliveriesOf(revived.id)).toEqual([{ event_id: updated!.id, event_type: 'property.updated' }]);
   });
 
   test('an endpoint gets only the events of changes made after it was registered', async () => {

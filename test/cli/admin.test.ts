@@ -23,7 +23,8 @@ beforeAll(async () => {
 
 async function counts() {
   const em = orm.em.fork();
-  return { channels: await em.count(ChannelSchema, {}), keys: await em.count(ApiKeySchema, {}) };
+  const channels = await em.find(ChannelSchema, {}, { orderBy: { name: 'asc' } });
+  return { channels: channels.map((c) => [c.name, c.status, c.rateLimitPerMinute, c.redirectUrl, c.technicalContactEmail]), keys: await em.count(ApiKeySchema, {}) };
 }
 
 describe('npm run admin', () => {
@@ -51,6 +52,24 @@ describe('npm run admin', () => {
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(JSON.parse(revoked.stdout)).toMatchObject({ id: doc.id, state: 'revoked' });
     expect((await api.call('GET', '/api/v1/distribution/channel', { key: doc.key })).json.code).toBe('api_key_revoked');
+  });
+
+  test('channel update changes the redirect URL, technical contact and rate limit; GET /channel shows them', async () => {
+    const name = uniqueChannelName('cli');
+    expect((await admin('channel', 'create', name, '--redirect-url', 'https://partner.example/connect', '--contact', 'old@partner.example')).code).toBe(0);
+    const issued = JSON.parse((await admin('key', 'issue', name, '--scopes', 'read:catalog')).stdout);
+    const updated = await admin('channel', 'update', name, '--redirect-url', 'https://partner.example/v2/connect', '--rate-limit', '1200', '--contact', 'tech@partner.example');
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ name, rate_limit: { per_minute: 1200 }, owner_connect: { redirect_url: 'https://partner.example/v2/connect' }, technical_contact: 'tech@partner.example' });
+    const shown = await api.call('GET', '/api/v1/distribution/channel', { key: issued.key });
+    expect(shown.json).toMatchObject({ rate_limit: { per_minute: 1200 }, owner_connect: { redirect_url: 'https://partner.example/v2/connect' }, technical_contact: { email: 'tech@partner.example' } });
+    expect(shown.headers['ratelimit-limit']).toBe('1200');
+
+    // One setting changes alone; `none` clears an optional one.
+    const cleared = await admin('channel', 'update', name, '--redirect-url', 'none');
+    expect(cleared.code, cleared.stderr).toBe(0);
+    expect(JSON.parse(cleared.stdout)).toMatchObject({ rate_limit: { per_minute: 1200 }, owner_connect: { redirect_url: null }, technical_contact: 'tech@partner.example' });
+    expect((await api.call('GET', '/api/v1/distribution/channel', { key: issued.key })).json).toMatchObject({ owner_connect: { redirect_url: null }, technical_contact: { email: 'tech@partner.example' } });
   });
 
   test('suspends a channel', async () => {
@@ -82,6 +101,10 @@ describe('npm run admin', () => {
     ['a bad channel name', ['channel', 'create', 'Bad Name!'], /channel name/],
     ['an existing channel name', ['channel', 'create', '$CHANNEL'], /exists/],
     ['an unknown option', ['channel', 'create', 'x-channel', '--colour', 'red'], /Unknown option/],
+    ['an update naming no setting', ['channel', 'update', '$CHANNEL'], /name at least one/],
+    ['an update to a rate limit under 600', ['channel', 'update', '$CHANNEL', '--rate-limit', '599'], /at least 600/],
+    ['an update to a plain-HTTP redirect URL', ['channel', 'update', '$CHANNEL', '--redirect-url', 'http://partner.example/connect'], /redirect/],
+    ['an update of an unknown channel', ['channel', 'update', 'no-such-channel', '--rate-limit', '700'], /no channel named "no-such-channel"/],
     ['an unknown key id', ['key', 'revoke', 'key_nothing'], /no key with id/],
     ['an unknown command', ['channel', 'explode'], /usage/],
   ])('refuses %s with a clear message, exit code 2, and changes nothing', async (_name, args, message) => {

@@ -118,7 +118,7 @@ async function rolledTo(propertyId: string, today: string): Promise<Ari> {
     await new Promise((resolve) => setTimeout(resolve, 25));
     state = await ari(propertyId);
   }
-  expect(state).toMatchObject({ first: today, last: addDays(today, 364), nights: 365, horizonEnd: addDays(today, 365) });
+  expect(state).toMatchObject({ first: today, last: addDays(today, 365), nights: 366, horizonEnd: addDays(today, 366) });
   return state;
 }
 
