@@ -59,7 +59,8 @@ describe('names that every object inherits', () => {
     expect(nights.status).toBe(200);
     const rates = (nights.json.data as { data: { rates: { price: unknown }[] }[] }[]).flatMap((p) => p.data[0]!.rates);
     expect(rates).toHaveLength(3);
-    expect(rates.every((rate) => rate.price === null)).toBe(true);
+    // An unpriced (closed) plan carries no price at all rather than null.
+    expect(rates.every((rate) => !('price' in rate))).toBe(true);
   });
 });
 

@@ -43,6 +43,8 @@ beforeAll(async () => {
     TEMPORAL_TASK_QUEUE: 'cli-leaked-test',
     LOG_LEVEL: 'silent',
     SMTP_URL: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    // A relay on loopback without STARTTLS: plain SMTP is allowed only when said so.
+    SMTP_ALLOW_PLAIN: 'true',
   };
   api = await startTestApi({ orm: db.orm, temporal: await devServerClient(), clock: systemClock });
 });
