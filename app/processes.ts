@@ -14,6 +14,7 @@ import { createWebhookSender } from '../infra/webhook-sender.ts';
 import { connectTemporalClient } from '../infra/temporal.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
+import { ensureCertificateExpiriesInUse } from '../services/certificate-expiry.ts';
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
 import { createWorker } from './worker.ts';
 
@@ -70,6 +71,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
       workflows,
       webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
       mailer,
+      secrets,
     },
     ...(options.prebuilt !== undefined ? { prebuilt: options.prebuilt } : {}),
   });
@@ -78,6 +80,8 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
   await workflows.wakeDispatcher();
   // Likewise one availability horizon roll per zone in use (best effort: logged, never fatal).
   await ensureHorizonRollsInUse({ orm, workflows, log });
+  // And the certificate-expiry workflow of every property with an end date ahead.
+  await ensureCertificateExpiriesInUse({ orm, workflows, log, clock: systemClock });
   return {
     running,
     stop: async () => {

@@ -104,6 +104,11 @@ function nonEmpty(value: string | null | undefined): string | null {
   return trimmed ? trimmed : null;
 }
 
+/** Whether any identifier of the legal data has an end date: only such a property has a certificate-expiry workflow. */
+export function hasEndDates(legal: Pick<Legal, 'classification' | 'identifiers'>): boolean {
+  return legal.classification !== null || legal.identifiers.some((id) => id.valid_until !== null);
+}
+
 /** The scheme under which a Romanian classification certificate is named when it lapses. */
 export const RO_CLASSIFICATION_SCHEME = 'ro.classification';
 
