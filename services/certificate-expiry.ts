@@ -75,17 +75,26 @@ export async function getPropertyWithLegalStatus(deps: Pick<ServiceDeps, 'orm' |
 /**
  * After a property write committed: arm its workflow (started when it has a dated identifier,
  * else only told, so one running for a date now gone plans again and ends). After a location
- * write, its properties' workflows plan again (their zone may have moved). Best effort: when
- * Temporal is unreachable the write stands and the warning is logged.
+ * write, its properties' workflows plan again (their zone may have moved). The write is answered
+ * once they are armed, or after `ARM_WAIT_MS` at most: when Temporal is slow or unreachable the
+ * write stands, the arming goes on (or its failure is logged) and the worker's start catches up.
  */
 export async function armCertificateExpiries(deps: Pick<ServiceDeps, 'workflows' | 'log'>, arm: { start?: readonly { id: string; ref: string }[]; tell?: readonly string[] }): Promise<void> {
-  try {
-    for (const property of arm.start ?? []) await deps.workflows.armCertificateExpiry(property.id, property.ref);
-    if (arm.tell?.length) await deps.workflows.rearmCertificateExpiries(arm.tell);
-  } catch (error) {
-    deps.log.warn('could not arm the certificate-expiry workflow of a property', { error: String(error) });
-  }
+  const arming = (async () => {
+    try {
+      for (const property of arm.start ?? []) await deps.workflows.armCertificateExpiry(property.id, property.ref);
+      if (arm.tell?.length) await deps.workflows.rearmCertificateExpiries(arm.tell);
+    } catch (error) {
+      deps.log.warn('could not arm the certificate-expiry workflow of a property', { error: String(error) });
+    }
+  })();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([arming, new Promise<void>((resolve) => { timer = setTimeout(resolve, ARM_WAIT_MS); })]);
+  clearTimeout(timer);
 }
+
+/** The longest a platform write waits for its certificate-expiry workflow to be armed. */
+export const ARM_WAIT_MS = 2_000;
 
 /**
  * At worker start: makes sure every property with an end date still ahead has its workflow, so
