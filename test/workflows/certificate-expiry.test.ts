@@ -9,10 +9,11 @@ import { addDays } from '../../domain/availability/nights.ts';
 import { startOfLocalDay, zonedDate } from '../../domain/availability/zones.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { ensureCertificateExpiriesInUse } from '../../services/certificate-expiry.ts';
+import type { CertificateExpiryInput } from '../../workflows/certificate-expiry.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { SA_EXPIRES_ON, SA_PROPERTY, SA_STATE } from '../../workflows/search-attributes.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
+import { platform, sampleLocation } from '../support/catalogue.ts';
 import { onCleanup } from '../support/cleanup.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
@@ -165,6 +166,24 @@ async function searchAttributes(workflowId: string): Promise<{ state: unknown; e
   return { state: sa.get(SA_STATE), expiresOn: sa.get(SA_EXPIRES_ON) ?? null, property: sa.get(SA_PROPERTY), status: described.status.name };
 }
 
+/**
+ * Terminates a workflow once it rests (no activity or workflow task outstanding): the
+ * time-skipping server does not skip time again after an activity it handed out to a workflow
+ * that was then terminated.
+ */
+async function stop(workflowId: string, reason: string): Promise<void> {
+  const handle = plain().workflow.getHandle(workflowId);
+  const resting = async () => {
+    const events = (await handle.fetchHistory()).events ?? [];
+    const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes).length;
+    const closed = events.filter((e) => e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes).length;
+    const last = events.at(-1);
+    return scheduled === closed && !last?.workflowTaskScheduledEventAttributes && !last?.workflowTaskStartedEventAttributes;
+  };
+  await eventually(`${workflowId} at rest`, resting, (done) => done);
+  await handle.terminate(reason);
+}
+
 function wallClock(instant: number, zone: string): string {
   return new Intl.DateTimeFormat('sv-SE', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(instant));
 }
@@ -255,13 +274,13 @@ describe('certificate expiry workflow', () => {
     }
     // A new run waits for the new date.
     await eventually('re-armed', () => searchAttributes(workflowId), (sa) => sa.state === 'waiting' && sa.expiresOn === addDays(again, 1));
-    await plain().workflow.getHandle(workflowId).terminate('test done');
+    await stop(workflowId, 'test done');
   });
 
   test('the re-projection is idempotent under retries and overlapping writes', async () => {
     const today = zonedDate(await env.currentTimeMs(), BUCHAREST);
     const p = await propertyWith('RO', BUCHAREST, roLegal(today));
-    await plain().workflow.getHandle(workflowIds.certificateExpiry(p.id)).terminate('the test applies the expiry itself');
+    await stop(workflowIds.certificateExpiry(p.id), 'the test applies the expiry itself');
     const activities = certificateExpiryActivities(activityDeps(orm, { client: env.client, taskQueue }));
     // Positions and events (a stamp may rise with no change: it is only a lower bound).
     const log = async () => ({
@@ -286,7 +305,7 @@ describe('certificate expiry workflow', () => {
     // Attempts at midnight racing a renewal of a property still shown: whichever commits first,
     // the renewal wins, and a withdrawal is announced at most once, followed by the return.
     const q = await propertyWith('RO', BUCHAREST, roLegal(today));
-    await plain().workflow.getHandle(workflowIds.certificateExpiry(q.id)).terminate('the test applies the expiry itself');
+    await stop(workflowIds.certificateExpiry(q.id), 'the test applies the expiry itself');
     await Promise.all([
       platform(api).property(q.ref, renewal(q.ref, roLegal(addDays(today, 400)))),
       activities.applyCertificateExpiry(q.id, midnight),
@@ -296,7 +315,7 @@ describe('certificate expiry workflow', () => {
     for (const [i, view] of (await views('property', q.id)).entries()) {
       expect([['property.distributed'], ['property.distributed', 'property.withdrawn', 'property.distributed']]).toContainEqual(await eventTypes(channels[i]!.id, view.external_id));
     }
-    await plain().workflow.getHandle(workflowIds.certificateExpiry(q.id)).terminate('test done');
+    await stop(workflowIds.certificateExpiry(q.id), 'test done');
   });
 
   test('at worker start a property whose workflow is missing gets one, and a running one is left as it is', async () => {
@@ -305,12 +324,47 @@ describe('certificate expiry workflow', () => {
     const missed = await propertyWith('RO', BUCHAREST, roLegal(addDays(today, 20)));
     await sleeping(workflowIds.certificateExpiry(watched.id), 1);
     const { runId } = await plain().workflow.getHandle(workflowIds.certificateExpiry(watched.id)).describe();
-    await plain().workflow.getHandle(workflowIds.certificateExpiry(missed.id)).terminate('as if the write could not reach Temporal');
+    await stop(workflowIds.certificateExpiry(missed.id), 'as if the write could not reach Temporal');
 
     expect(await ensureCertificateExpiriesInUse(adminContext(orm, env.client, clock, taskQueue))).toBeGreaterThanOrEqual(2);
     await eventually('missed watched again', () => searchAttributes(workflowIds.certificateExpiry(missed.id)), (sa) => sa.status === 'RUNNING' && sa.state === 'waiting');
     expect(await searchAttributes(workflowIds.certificateExpiry(missed.id))).toEqual({ state: 'waiting', expiresOn: addDays(today, 21), property: missed.ref, status: 'RUNNING' });
     expect((await plain().workflow.getHandle(workflowIds.certificateExpiry(watched.id)).describe()).runId).toBe(runId);
-    for (const p of [watched, missed]) await plain().workflow.getHandle(workflowIds.certificateExpiry(p.id)).terminate('test done');
+    for (const p of [watched, missed]) await stop(workflowIds.certificateExpiry(p.id), 'test done');
+  });
+
+  test('a location moved to another zone moves the withdrawal to that zone\'s midnight', async () => {
+    const newYork = 'America/New_York';
+    // 18:00 in Bucharest (11:00 in New York) on the certificate's last day.
+    const day = addDays(zonedDate(await env.currentTimeMs(), BUCHAREST), 1);
+    await sleepUntil(startOfLocalDay(day, BUCHAREST) + 18 * HOUR);
+    const p = await propertyWith('RO', BUCHAREST, roLegal(day));
+    const workflowId = workflowIds.certificateExpiry(p.id);
+    await sleeping(workflowId, 1);
+    const base = p.ref.slice(0, -'-p'.length);
+    await platform(api).location(`${base}-loc`, { ...sampleLocation(`${base}-org`, `${base}-own`), organization: `${base}-org`, owner: `${base}-own`, timezone: newYork });
+    await sleeping(workflowId, 2);
+    await sleepUntil(startOfLocalDay(addDays(day, 1), BUCHAREST) + MINUTE);
+    expect(await statuses('property', p.id)).toEqual(['active', 'active']);
+    await sleepUntil(startOfLocalDay(addDays(day, 1), newYork) + MINUTE);
+    await eventually('withdrawn', () => statuses('property', p.id), (s) => s.every((x) => x === 'withdrawn'));
+    expect((await timers(workflowId)).fired.map((at) => wallClock(at, newYork))).toEqual([`${addDays(day, 1)} 00:00`]);
+    expect(await plain().workflow.getHandle(workflowId).result()).toBe('lapsed');
+  });
+
+  test('a run continues as new after its plans and the next run keeps the date', async () => {
+    const today = zonedDate(await env.currentTimeMs(), BUCHAREST);
+    const p = await propertyWith('RO', BUCHAREST, roLegal(addDays(today, 5)));
+    const workflowId = workflowIds.certificateExpiry(p.id);
+    await stop(workflowId, 'restarted below with a short run');
+    const input: CertificateExpiryInput = { propertyId: p.id, plansPerRun: 1 };
+    const handle = await plain().workflow.start('certificateExpiry', { workflowId, taskQueue, args: [input] });
+    await sleeping(workflowId, 1);
+    await platform(api).property(p.ref, renewal(p.ref, roLegal(addDays(today, 9))));
+    await eventually('next run', () => plain().workflow.getHandle(workflowId).describe(), (d) => d.runId !== handle.firstExecutionRunId);
+    await eventually('next run plans', () => searchAttributes(workflowId), (sa) => sa.state === 'waiting' && sa.expiresOn === addDays(today, 10));
+    const first = await plain().workflow.getHandle(workflowId, handle.firstExecutionRunId).fetchHistory();
+    expect(first.events!.at(-1)!.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
+    await stop(workflowId, 'test done');
   });
 });
