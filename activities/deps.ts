@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../infra/logger.ts';
 import type { Mailer } from '../infra/mailer.ts';
+import type { ServiceSecrets } from '../infra/secrets.ts';
 import type { WebhookSender } from '../infra/webhook-sender.ts';
 import type { WorkflowClient } from '../services/workflow-client.ts';
 
@@ -12,5 +13,7 @@ export interface ActivityDeps {
   /** Starts and cancels workflows (deliveries from the dispatcher, cancellations on suspension). */
   workflows: WorkflowClient;
   webhookSender: WebhookSender;
+  /** The server secret keys the approximate points a re-projection writes. */
+  secrets: ServiceSecrets;
   mailer: Mailer;
 }

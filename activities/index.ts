@@ -1,5 +1,6 @@
 import { apiKeyActivities } from './api-keys.ts';
 import { availabilityActivities } from './availability.ts';
+import { certificateExpiryActivities } from './certificate-expiry.ts';
 import { webhookActivities } from './webhooks.ts';
 import type { ActivityDeps } from './deps.ts';
 
@@ -10,6 +11,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...apiKeyActivities(deps),
     ...availabilityActivities(deps),
+    ...certificateExpiryActivities(deps),
     ...webhookActivities(deps),
   };
 }

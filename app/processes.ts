@@ -14,6 +14,7 @@ import { createWebhookSender } from '../infra/webhook-sender.ts';
 import { connectTemporalClient, temporalConnectionOptions } from '../infra/temporal.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
+import { ensureCertificateExpiriesInUse } from '../services/certificate-expiry.ts';
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
 import { resealWebhookSecrets } from '../services/webhook-housekeeping.ts';
 import { createWorker } from './worker.ts';
@@ -78,6 +79,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
       workflows,
       webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
       mailer,
+      secrets,
     },
     ...(options.prebuilt !== undefined ? { prebuilt: options.prebuilt } : {}),
   });
@@ -86,6 +88,8 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
   await workflows.wakeDispatcher();
   // Likewise one availability horizon roll per zone in use (best effort: logged, never fatal).
   await ensureHorizonRollsInUse({ orm, workflows, log });
+  // And the certificate-expiry workflow of every property with an end date ahead.
+  await ensureCertificateExpiriesInUse({ orm, workflows, log, clock: systemClock });
   return {
     running,
     stop: async () => {

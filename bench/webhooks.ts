@@ -83,6 +83,7 @@ const worker = await createWorker({
     workflows: deps.workflows,
     webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
     mailer: createMailer(config.mail),
+    secrets,
   },
 });
 const running = worker.run();

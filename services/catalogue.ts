@@ -19,10 +19,13 @@ import {
   type StoredSource,
 } from '../db/catalogue/sources.ts';
 import { countIntegrationMembers } from '../db/integration.ts';
+import { propertyIdsAtLocation } from '../db/catalogue/legal-status.ts';
+import { hasEndDates } from '../domain/catalogue/legal.ts';
 import { canonicalJson } from '../domain/catalogue/projection.ts';
 import { propertySourceLanguageErrors, propertyTextErrors, unknownReference } from '../domain/catalogue/source-rules.ts';
 import type { LocationInput, OrganizationInput, OwnerInput, PropertyInput } from '../domain/catalogue/source.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
+import { armCertificateExpiries } from './certificate-expiry.ts';
 import type { ServiceDeps } from './deps.ts';
 import { ensureHorizonRollsForZones, writeAndNotify } from './durable-processes.ts';
 
@@ -133,6 +136,8 @@ export async function putLocation(deps: Deps & Pick<ServiceDeps, 'config'>, ref:
     return { locations: [id] };
   });
   if (deps.config.horizonRollsFromApi) void ensureHorizonRollsForZones(deps, [input.timezone]);
+  // Its properties' legal dates fall at the midnights of its zone, which may have moved.
+  await armCertificateExpiries(deps, { tell: await propertyIdsAtLocation(deps.orm.em.fork(), written.source.id) });
   return written;
 }
 
@@ -155,12 +160,12 @@ async function propertyReferences(em: EntityManager, input: PropertyInput) {
  * A property names its location and owner; its texts must hold the source language of the
  * location's country. The text rules need no database, so they run first: a refused text opens no
  * transaction and waits for no lock (the refusal still names every failed rule, the references'
- * read without a lock).
+ * read without a lock). Once written, its certificate-expiry workflow is armed (answered after it).
  */
 export async function putProperty(deps: Deps, ref: string, input: PropertyInput): Promise<SourceWrite> {
   const textErrors = propertyTextErrors(input, null);
   if (textErrors.length > 0) throw invalidParameters([...textErrors, ...(await propertyReferences(deps.orm.em.fork(), input)).errors]);
-  return upsert(deps, 'property', ref, input, async (tx) => {
+  const written = await upsert(deps, 'property', ref, input, async (tx) => {
     const { location, owner, errors } = await propertyReferences(tx, input);
     if (errors.length > 0) throw invalidParameters(errors);
     return { location_id: location!.id, owner_id: owner };
@@ -169,6 +174,9 @@ export async function putProperty(deps: Deps, ref: string, input: PropertyInput)
     await syncPropertyAvailability(tx, { propertyId: id, content: input, timezone: location!.content.timezone }, deps.clock);
     return { properties: [id] };
   });
+  const property = { id: written.source.id, ref };
+  await armCertificateExpiries(deps, hasEndDates(input.legal) ? { start: [property] } : { tell: [property.id] });
+  return written;
 }
 
 export function deleteOrganization(deps: Deps, ref: string): Promise<void> {
@@ -185,6 +193,9 @@ export function deleteLocation(deps: Deps, ref: string): Promise<void> {
 }
 
 /** Final: every channel that saw the property gets a `deleted` tombstone. */
-export function deleteProperty(deps: Deps, ref: string): Promise<void> {
-  return remove(deps, 'property', ref, () => Promise.resolve(null), (id) => ({ properties: [id] }));
+export async function deleteProperty(deps: Deps, ref: string): Promise<void> {
+  const id = await idOfRef(deps.orm.em.fork(), 'property', ref);
+  await remove(deps, 'property', ref, () => Promise.resolve(null), (deleted) => ({ properties: [deleted] }));
+  // Its certificate-expiry workflow finds it gone and ends.
+  if (id) await armCertificateExpiries(deps, { tell: [id] });
 }

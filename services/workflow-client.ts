@@ -1,12 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { DeliveryInput } from '../activities/webhooks.ts';
 import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
-import { apiKeyRevokedSignal, eventsCommittedSignal } from '../workflows/definitions.ts';
+import type { certificateExpiry } from '../workflows/certificate-expiry.ts';
+import { apiKeyRevokedSignal, eventsCommittedSignal, legalDatesChangedSignal } from '../workflows/definitions.ts';
 import type { eventDispatch } from '../workflows/event-dispatch.ts';
 import type { horizonRoll } from '../workflows/horizon-roll.ts';
 import { workflowIds } from '../workflows/ids.ts';
 import type * as workflows from '../workflows/index.ts';
-import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_STATE } from '../workflows/search-attributes.ts';
+import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_PROPERTY, SA_STATE } from '../workflows/search-attributes.ts';
 import type { webhookDelivery } from '../workflows/webhook-delivery.ts';
 import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
 
@@ -50,6 +51,42 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
     async signalApiKeyRevoked(keyId: string): Promise<void> {
       const client = await connect();
       await ignoreNotFound(client.workflow.getHandle(workflowIds.apiKeyLifecycle(keyId)).signal(apiKeyRevokedSignal));
+    },
+
+    /**
+     * Arms a property's certificate-expiry workflow (`certificate-expiry:<property id>`): tells the
+     * running one to plan again, or starts one (a new run after one that ended).
+     */
+    async armCertificateExpiry(propertyId: string, ref: string): Promise<void> {
+      const client = await connect();
+      await client.workflow.signalWithStart<typeof certificateExpiry, []>(name('certificateExpiry'), {
+        workflowId: workflowIds.certificateExpiry(propertyId),
+        taskQueue,
+        args: [{ propertyId }],
+        signal: legalDatesChangedSignal,
+        signalArgs: [],
+        typedSearchAttributes: [{ key: SA_PROPERTY, value: ref }],
+      });
+    },
+
+    /** Starts the certificate-expiry workflow of each property that has none running (`USE_EXISTING`). */
+    async ensureCertificateExpiries(properties: readonly { id: string; ref: string }[]): Promise<void> {
+      const client = await connect();
+      for (const property of properties) {
+        await client.workflow.start<typeof certificateExpiry>(name('certificateExpiry'), {
+          workflowId: workflowIds.certificateExpiry(property.id),
+          taskQueue,
+          args: [{ propertyId: property.id }],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          typedSearchAttributes: [{ key: SA_PROPERTY, value: property.ref }],
+        });
+      }
+    },
+
+    /** Tells the running certificate-expiry workflows of these properties to plan again; starts none. */
+    async rearmCertificateExpiries(propertyIds: readonly string[]): Promise<void> {
+      const client = await connect();
+      for (const id of propertyIds) await ignoreNotFound(client.workflow.getHandle(workflowIds.certificateExpiry(id)).signal(legalDatesChangedSignal));
     },
 
     /** Wakes this task queue's dispatcher, starting it when it is not running. */

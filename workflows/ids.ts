@@ -6,6 +6,8 @@ export const workflowIds = {
   /** One per IANA zone in use: the zone's daily roll of the availability horizon at its local midnight. */
   /** One per (task queue, zone), so deployments and test runs sharing a namespace roll apart. */
   horizonRoll: (taskQueue: string, zone: string) => `horizon-roll:${taskQueue}:${zone}`,
+  /** One per property (internal id, never reused): waits for its next legal identifier to lapse. */
+  certificateExpiry: (propertyId: string) => `certificate-expiry:${propertyId}`,
   /** One per (endpoint, event): a replayed dispatch starts nothing twice. */
   webhookDelivery: (endpointId: string, eventId: string) => `webhook-delivery:${endpointId}:${eventId}`,
   webhookSecretRotation: (endpointId: string, generation: number) => `webhook-secret-rotation:${endpointId}:${generation}`,

@@ -1,4 +1,5 @@
 export { apiKeyLifecycle } from './api-key-lifecycle.ts';
+export { certificateExpiry } from './certificate-expiry.ts';
 export { eventDispatch } from './event-dispatch.ts';
 export { horizonRoll } from './horizon-roll.ts';
 export { webhookDelivery } from './webhook-delivery.ts';

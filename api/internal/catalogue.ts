@@ -4,6 +4,7 @@ import { DistributionInput, LocationInput, OrganizationInput, OwnerInput, Proper
 import { toInstant } from '../../domain/time.ts';
 import * as availability from '../../services/availability.ts';
 import * as catalogue from '../../services/catalogue.ts';
+import { getPropertyWithLegalStatus } from '../../services/certificate-expiry.ts';
 import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
@@ -109,9 +110,20 @@ export const getLocation = defineOperation({
   handler: async ({ params, deps }) => ({ body: record(await catalogue.getSource(deps, 'location', params.ref)) }),
 });
 export const getSourceProperty = defineOperation({
-  operationId: 'getSourceProperty', method: 'get', path: '/properties/{ref}', summary: 'A property as stored', tags, scopes: null,
+  operationId: 'getSourceProperty', method: 'get', path: '/properties/{ref}', summary: 'A property as stored, with its legal status', tags, scopes: null,
+  description: [
+    'The property as the platform wrote it, plus `legal_status` (read-only, computed on the property\'s today in its location\'s zone):',
+    '`{next_expiry: {on, identifier: {scheme, value, valid_until}, withdraws_from: [channel names]}}`, or `next_expiry: null` when no',
+    'dated identifier the legal rules read (the Romanian classification as `ro.classification`, the Italian `it.cin`) will withdraw it.',
+    '`on` is the first local date on which the identifier is no longer valid: at that local midnight every channel in',
+    '`withdraws_from` (those shown the property now) gets `property.withdrawn`, with its location and owner following. A',
+    'renewal written before then moves the date; one written after brings it back as `property.distributed` (same id, higher version).',
+  ].join(' '),
   params: RefParams, responses: { 200: { description: 'The property' } }, problems: [...problems],
-  handler: async ({ params, deps }) => ({ body: record(await catalogue.getSource(deps, 'property', params.ref)) }),
+  handler: async ({ params, deps }) => {
+    const { source, legalStatus } = await getPropertyWithLegalStatus(deps, params.ref);
+    return { body: { ...record(source), legal_status: legalStatus } };
+  },
 });
 
 export const putDistribution = defineOperation({

@@ -103,3 +103,69 @@ function nonEmpty(value: string | null | undefined): string | null {
   const trimmed = value?.trim();
   return trimmed ? trimmed : null;
 }
+
+/** Whether any identifier of the legal data has an end date: only such a property has a certificate-expiry workflow. */
+export function hasEndDates(legal: Pick<Legal, 'classification' | 'identifiers'>): boolean {
+  return legal.classification !== null || legal.identifiers.some((id) => id.valid_until !== null);
+}
+
+/** The scheme under which a Romanian classification certificate is named when it lapses. */
+export const RO_CLASSIFICATION_SCHEME = 'ro.classification';
+
+/** A dated identifier lapsing: on `on` (a local date) the property's legal projection changes. */
+export interface LegalChange {
+  /** First local date on which the identifier is no longer valid. */
+  on: string;
+  identifier: { scheme: string; value: string; valid_until: string };
+  /** Whether the property can still be published from `on`. */
+  publishable: boolean;
+}
+
+/**
+ * Every dated identifier still valid on `today`, classification first, in the order they lapse.
+ * Only those the legal rules read (the Romanian classification, the Italian CIN) change anything.
+ */
+function lapses(property: LegalSource, today: string): LegalChange['identifier'][] {
+  const dated: LegalChange['identifier'][] = [];
+  const c = property.classification;
+  if (c) dated.push({ scheme: RO_CLASSIFICATION_SCHEME, value: c.certificate_number, valid_until: c.valid_until });
+  for (const id of property.identifiers) {
+    if (id.valid_until !== null && isIdentifierScheme(id.scheme)) dated.push({ scheme: id.scheme, value: id.value, valid_until: id.valid_until });
+  }
+  // On one date, the identifiers the rules read come first: they are the ones a change is named by.
+  const rank = (id: LegalChange['identifier']) => (id.scheme === RO_CLASSIFICATION_SCHEME || id.scheme === IT_CIN_SCHEME ? 0 : 1);
+  return dated
+    .filter((id) => isValidOn(id.valid_until, today))
+    .sort((a, b) => (a.valid_until < b.valid_until ? -1 : a.valid_until > b.valid_until ? 1 : rank(a) - rank(b)));
+}
+
+/**
+ * The next local date after `today` on which what the channels are shown changes because a dated
+ * identifier lapses (the property withdrawn, or an Italian property falling back to another CIN),
+ * or null when none lies ahead. Validity only ends, so changes only happen on such dates.
+ */
+export function nextLegalChange(property: LegalSource, today: string): LegalChange | null {
+  return legalChanges(property, today).next().value ?? null;
+}
+
+/** The next lapse that withdraws a property publishable on `today`, or null. */
+export function nextWithdrawal(property: LegalSource, today: string): LegalChange | null {
+  for (const change of legalChanges(property, today)) if (!change.publishable) return change;
+  return null;
+}
+
+function* legalChanges(property: LegalSource, today: string): Generator<LegalChange, undefined> {
+  let before = JSON.stringify(legalProjection(property, today));
+  const dated = lapses(property, today);
+  for (const [i, identifier] of dated.entries()) {
+    if (dated[i - 1]?.valid_until === identifier.valid_until) continue; // one date, one change
+    const on = firstInvalidDate(identifier.valid_until);
+    const projection = legalProjection(property, on);
+    const after = JSON.stringify(projection);
+    if (after === before) continue;
+    before = after;
+    yield { on, identifier, publishable: projection.publishable };
+    if (!projection.publishable) return; // nothing comes back by itself
+  }
+  return undefined;
+}

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import {
   firstInvalidDate,
+  nextLegalChange,
+  nextWithdrawal,
   isIdentifierScheme,
   isValidOn,
   legalProjection,
@@ -152,5 +154,44 @@ describe('validity dates', () => {
 
   test.each(['31.03.2027', '2025-02-30', '2025-2-3'])('refuses the malformed date %s', (date) => {
     expect(() => firstInvalidDate(date)).toThrow(RangeError);
+  });
+});
+
+describe('the next legal change and withdrawal', () => {
+  const certificate = (valid_until: string): Classification => ({ ...roCertificate, valid_until });
+  const str = (valid_until: string): LegalIdentifier => ({ scheme: 'eu.str_registration', value: 'EU-1', valid_until, issued_by: null });
+  const lapse = (on: string, scheme: string, value: string, valid_until: string, publishable: boolean) => ({ on, identifier: { scheme, value, valid_until }, publishable });
+
+  test.each([
+    ['RO: the certificate lapses the day after it ends', source({ classification: certificate('2025-06-20') }), lapse('2025-06-21', 'ro.classification', 'BV-12345', '2025-06-20', false)],
+    ['RO: valid through today, withdrawn tomorrow', source({ classification: certificate(TODAY) }), lapse('2025-06-16', 'ro.classification', 'BV-12345', TODAY, false)],
+    ['RO: already expired, nothing ahead', source({ classification: certificate('2025-06-14') }), null],
+    ['RO: no certificate, nothing ahead', source({}), null],
+    ['RO: an identifier the rules do not read changes nothing', source({ classification: certificate('2030-01-01'), identifiers: [str('2025-07-01')] }), lapse('2030-01-02', 'ro.classification', 'BV-12345', '2030-01-01', false)],
+    ['IT: the CIN lapses', source({ country: 'IT', identifiers: [cin('IT-A', '2025-09-30')] }), lapse('2025-10-01', 'it.cin', 'IT-A', '2025-09-30', false)],
+    ['IT: a CIN without end date never lapses', source({ country: 'IT', identifiers: [cin('IT-A')] }), null],
+    ['IT: named by the CIN when another identifier lapses the same day', source({ country: 'IT', identifiers: [str('2025-09-30'), cin('IT-A', '2025-09-30')] }), lapse('2025-10-01', 'it.cin', 'IT-A', '2025-09-30', false)],
+    ['ES: dated identifiers travel but change nothing', source({ country: 'ES', identifiers: [str('2025-07-01')] }), null],
+  ])('%s', (_label, property, expected) => {
+    expect(nextLegalChange(property, TODAY)).toEqual(expected);
+    expect(nextWithdrawal(property, TODAY)).toEqual(expected);
+  });
+
+  test('IT: the first CIN lapsing with a later one behind it changes the registration number, then the later withdraws', () => {
+    const property = source({ country: 'IT', identifiers: [cin('IT-SOON', '2025-09-30'), cin('IT-LATER', '2026-03-31')] });
+    expect(nextLegalChange(property, TODAY)).toEqual(lapse('2025-10-01', 'it.cin', 'IT-SOON', '2025-09-30', true));
+    expect(nextWithdrawal(property, TODAY)).toEqual(lapse('2026-04-01', 'it.cin', 'IT-LATER', '2026-03-31', false));
+    expect(nextLegalChange(property, '2025-10-01')).toEqual(lapse('2026-04-01', 'it.cin', 'IT-LATER', '2026-03-31', false));
+  });
+
+  test('IT: a lapsing CIN with a registration number behind it never withdraws', () => {
+    const property = source({ country: 'IT', registration_number: 'IT-GIVEN', identifiers: [cin('IT-A', '2025-09-30')] });
+    expect(nextLegalChange(property, TODAY)).toEqual(lapse('2025-10-01', 'it.cin', 'IT-A', '2025-09-30', true));
+    expect(nextWithdrawal(property, TODAY)).toBeNull();
+  });
+
+  test('IT: two CINs lapsing the same day are one change', () => {
+    const property = source({ country: 'IT', identifiers: [cin('IT-A', '2025-09-30'), cin('IT-B', '2025-09-30')] });
+    expect(nextLegalChange(property, TODAY)).toEqual(lapse('2025-10-01', 'it.cin', 'IT-A', '2025-09-30', false));
   });
 });

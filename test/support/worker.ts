@@ -23,6 +23,7 @@ export function activityDeps(
     log: createLogger('silent'),
     workflows: createWorkflowClient({ connect: () => Promise.resolve(options.client), taskQueue: options.taskQueue, dispatchPollSeconds: 30 }),
     webhookSender: createWebhookSender({ secrets, clock, settings: options.webhooks ?? { allowLocal: false, caFile: undefined } }),
+    secrets,
     mailer: createMailer(options.mail ?? { smtpUrl: undefined, from: 'Distribution Service <no-reply@distribution.test>' }),
   };
 }
