@@ -138,8 +138,9 @@ async function views(kind: 'property' | 'location' | 'owner', internalId: string
 const statuses = async (kind: 'property' | 'location' | 'owner', id: string) => (await views(kind, id)).map((v) => v.status);
 
 /** The property's events on a channel, in log order. */
+/** The property's lifecycle events for one channel (its availability announcements aside). */
 async function eventTypes(channelId: string, externalId: string): Promise<string[]> {
-  const rows = await orm.em.fork().execute<{ type: string }[]>(`select type from event where channel_id = ? and data->>'id' = ? order by position`, [channelId, externalId]);
+  const rows = await orm.em.fork().execute<{ type: string }[]>(`select type from event where channel_id = ? and data->>'id' = ? and type like 'property.%' order by position`, [channelId, externalId]);
   return rows.map((row) => row.type);
 }
 
