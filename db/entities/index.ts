@@ -1,5 +1,5 @@
 import { ApiKeySchema } from './api-key.ts';
-import { AriNightSchema, AriPropertySchema } from './availability.ts';
+import { AriNightSchema, AriPropertySchema, VatRateSchema } from './availability.ts';
 import {
   ChannelIdSchema,
   ChannelLogSchema,
@@ -36,6 +36,7 @@ export const entities = [
   DispatchProgressSchema,
   AriPropertySchema,
   AriNightSchema,
+  VatRateSchema,
   InstallationSchema,
   IntegrationTokenSchema,
   GuestSchema,
