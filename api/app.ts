@@ -33,6 +33,8 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string; surfac
   app.set('trust proxy', deps.config.http.trustProxy);
   app.set('strict routing', true);
   app.locals.publicOrigin = options.publicOrigin;
+  // The description marks what this environment does not serve yet (the sandbox serves first).
+  app.locals.environment = deps.config.environment;
 
   // No request-scoped EntityManager: every service and repository call forks its own unit of
   // work explicitly, and MikroORM refuses any use of the global one. Bodies are read only by the

@@ -6,7 +6,7 @@ import { callerOf, type AppDeps } from './context.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
-import { expressPath, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
+import { expressPath, isPlannedIn, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { toParameterErrors, type InputLocation } from './validation.ts';
 
@@ -44,7 +44,7 @@ function deprecationHeaders<S extends string>(operation: Operation<unknown, unkn
 
 /** Validates the input and runs the handler; throws a ProblemError on bad input. */
 async function execute<S extends string>(operation: Operation<unknown, unknown, unknown, S>, deps: AppDeps, input: { query?: unknown; params?: unknown; body?: unknown }, req: Request, res: Response): Promise<OperationResult> {
-  if (operation.planned || !operation.handler) throw new ProblemError('not_implemented', { detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet` });
+  if (isPlannedIn(operation, deps.config.environment) || !operation.handler) throw new ProblemError('not_implemented', { detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet` });
   return operation.handler({
     query: parseInput(operation.query, input.query ?? {}, 'query'),
     params: parseInput(operation.params, input.params ?? {}, 'params'),

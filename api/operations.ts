@@ -6,6 +6,8 @@ import type { AppDeps, Caller } from './context.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
+export type DeploymentEnvironment = 'sandbox' | 'production';
+
 export interface OperationResult {
   status?: number;
   body?: unknown;
@@ -50,6 +52,8 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   problems: ProblemCode[];
   /** Agreed in the contract, not served yet: answered 501 and marked `x-svc-availability: planned`. */
   planned?: boolean;
+  /** Served in some environments only (the sandbox first): planned, as above, in these. */
+  plannedIn?: readonly DeploymentEnvironment[];
   /** Carries the `Deprecation` and `Sunset` headers on every answer, ahead of a v2. */
   deprecation?: { deprecatedAt: Date; sunsetAt: Date; link?: string };
   handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult>;
@@ -57,6 +61,11 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
 
 export function defineOperation<Q = undefined, P = undefined, B = undefined, S extends string = Scope>(operation: Operation<Q, P, B, S>): Operation<Q, P, B, S> {
   return operation;
+}
+
+/** True when the operation answers 501 `not_implemented` in this environment. */
+export function isPlannedIn(operation: Pick<Operation, 'planned' | 'plannedIn'>, environment: DeploymentEnvironment): boolean {
+  return operation.planned === true || (operation.plannedIn?.includes(environment) ?? false);
 }
 
 /** `/properties/{property_id}` → `/properties/:property_id` */

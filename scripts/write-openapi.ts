@@ -9,7 +9,7 @@ const target = process.argv[2] ?? 'dist/openapi.json';
 const integrationTarget = process.argv[3];
 const config = loadConfig();
 await mkdir(path.dirname(target), { recursive: true });
-await writeFile(target, `${JSON.stringify(openApiDocument(config.publicOrigin), null, 2)}\n`);
+await writeFile(target, `${JSON.stringify(openApiDocument(config.publicOrigin, config.environment), null, 2)}\n`);
 console.log(`wrote ${target}`);
 if (integrationTarget) {
   await writeFile(integrationTarget, `${JSON.stringify(integrationDocument(config.publicOrigin), null, 2)}\n`);

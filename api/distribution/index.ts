@@ -2,6 +2,7 @@ import type { Operation } from '../operations.ts';
 import { getProperty, listAmenities, listEventsOperation, listLocations, listOwners, listProperties } from './catalogue.ts';
 import { listAvailability } from './availability.ts';
 import { getChannel } from './channel.ts';
+import { getQuote } from './quotes.ts';
 import { webhookOperations } from './webhooks.ts';
 import { plannedOperations } from './planned.ts';
 
@@ -17,6 +18,7 @@ export const distributionOperations: Operation[] = [
   listAmenities as Operation,
   listEventsOperation as Operation,
   listAvailability as Operation,
+  getQuote as Operation,
   ...webhookOperations,
   ...plannedOperations,
 ];

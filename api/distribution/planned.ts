@@ -12,7 +12,6 @@ const planned = (method: HttpMethod, path: string, operationId: string, summary:
 });
 
 export const plannedOperations: Operation[] = [
-  planned('get', '/quotes', 'getQuote', 'Exact price of a stay (stage 2)', ['Availability'], ['read:ari']),
   planned('get', '/properties/{property_id}/listing', 'getListingReport', "The channel's last listing report for a property", ['Listing reports'], ['write:listings']),
   planned('put', '/properties/{property_id}/listing', 'putListingReport', 'Report the publication state of a property on the channel', ['Listing reports'], ['write:listings']),
   planned('post', '/listing-stats', 'postListingStats', 'Report daily listing statistics', ['Listing reports'], ['write:listings']),

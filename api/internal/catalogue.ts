@@ -9,6 +9,7 @@ import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
 import { integrationPlatformOperations } from './integration.ts';
+import { vatRateOperations } from './vat-rates.ts';
 
 /**
  * The platform write interface: the property-management platform creates, replaces and deletes
@@ -155,4 +156,5 @@ export const internalOperations = [
   putDistribution, getDistribution,
   postAvailability,
   ...integrationPlatformOperations,
+  ...vatRateOperations,
 ] as Operation[];

@@ -1,5 +1,6 @@
 import type { ProblemCode } from '../../domain/problems.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from '../distribution/index.ts';
+import { isPlannedIn, type DeploymentEnvironment } from '../operations.ts';
 import { descriptionOperations, type DescribedOperation } from './description-operations.ts';
 import { HEADERS, RATE_LIMIT_HEADERS, type HeaderName } from './headers.ts';
 import { API_REVISION, infoDescription, scopeText, TAG_DESCRIPTIONS } from './info.ts';
@@ -156,12 +157,18 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
 
 const built = new Map<string, OpenApiDocument>();
 
-/** Built once per public origin: the registry does not change while the process runs. */
-export function openApiDocument(publicOrigin: string): OpenApiDocument {
-  let document = built.get(publicOrigin);
+/** The operations as one environment serves them: one served on the sandbox first is planned in production. */
+export function operationsIn(environment: DeploymentEnvironment): DescribedOperation[] {
+  return describedOperations.map((op) => (op.plannedIn ? { ...op, planned: isPlannedIn(op, environment) } : op));
+}
+
+/** Built once per public origin and environment: the registry does not change while the process runs. */
+export function openApiDocument(publicOrigin: string, environment: DeploymentEnvironment): OpenApiDocument {
+  const key = `${environment} ${publicOrigin}`;
+  let document = built.get(key);
   if (!document) {
-    document = buildDocument(describedOperations, publicOrigin);
-    built.set(publicOrigin, document);
+    document = buildDocument(operationsIn(environment), publicOrigin);
+    built.set(key, document);
   }
   return document;
 }

@@ -7,6 +7,7 @@ import { DISTRIBUTION_BASE } from '../distribution/index.ts';
 import { allowOnPage, DOCS_PAGE_POLICY } from '../middleware/security-headers.ts';
 import { sendProblem } from '../problem.ts';
 import { CHANGELOG_PATH, DESCRIPTION_PATH } from './description-operations.ts';
+import type { DeploymentEnvironment } from '../operations.ts';
 import { openApiDocument } from './document.ts';
 
 export const DOCS_PATH = '/docs';
@@ -24,10 +25,12 @@ let changelog: Representation | undefined;
 
 function description(req: Request): Representation {
   const origin = req.app.locals.publicOrigin as string;
-  let entry = descriptions.get(origin);
+  const environment = req.app.locals.environment as DeploymentEnvironment;
+  const key = `${environment} ${origin}`;
+  let entry = descriptions.get(key);
   if (!entry) {
-    entry = represent(JSON.stringify(openApiDocument(origin)));
-    descriptions.set(origin, entry);
+    entry = represent(JSON.stringify(openApiDocument(origin, environment)));
+    descriptions.set(key, entry);
   }
   return entry;
 }

@@ -31,3 +31,19 @@ export const AriNightSchema = defineEntity({
   },
   primaryKeys: ['property', 'night'],
 });
+
+/**
+ * One rate of a country's VAT schedule, in force from `validFrom` until the next one. The
+ * platform replaces a country's schedule whole (`PUT /internal/v1/vat-rates/{country}`).
+ */
+export const VatRateSchema = defineEntity({
+  name: 'VatRate',
+  tableName: 'vat_rate',
+  properties: {
+    country: p.string().length(2).primary(),
+    appliesTo: p.string().length(32).primary(),
+    validFrom: p.date().primary(),
+    rateBp: p.integer(),
+  },
+  primaryKeys: ['country', 'appliesTo', 'validFrom'],
+});

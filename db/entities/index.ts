@@ -1,6 +1,6 @@
 import { AmenityReleaseSchema } from './amenity.ts';
 import { ApiKeySchema } from './api-key.ts';
-import { AriNightSchema, AriPropertySchema } from './availability.ts';
+import { AriNightSchema, AriPropertySchema, VatRateSchema } from './availability.ts';
 import {
   ChannelIdSchema,
   ChannelLogSchema,
@@ -37,6 +37,7 @@ export const entities = [
   DispatchProgressSchema,
   AriPropertySchema,
   AriNightSchema,
+  VatRateSchema,
   InstallationSchema,
   IntegrationTokenSchema,
   GuestSchema,

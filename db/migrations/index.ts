@@ -7,6 +7,7 @@ import { Migration20261122185025EndpointResumePosition } from './Migration202611
 import { Migration20261122185301Integration } from './Migration20261122185301Integration.ts';
 import { Migration20261122190900TypedNights } from './Migration20261122190900TypedNights.ts';
 import { Migration20261122191252AmenityRelease } from './Migration20261122191252AmenityRelease.ts';
+import { Migration20261122192050VatRates } from './Migration20261122192050VatRates.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -19,4 +20,5 @@ export const migrationsList = [
   { name: 'Migration20261122185301Integration', class: Migration20261122185301Integration },
   { name: 'Migration20261122190900TypedNights', class: Migration20261122190900TypedNights },
   { name: 'Migration20261122191252AmenityRelease', class: Migration20261122191252AmenityRelease },
+  { name: 'Migration20261122192050VatRates', class: Migration20261122192050VatRates },
 ];

@@ -36,6 +36,8 @@ export type AdmittedStay = {
   total: Money;
   nightly: Money[];
   fees_added: AddedFee[];
+  /** The added fees' exact sum, before the one rounding of the total. */
+  fees_exact: ExactAmount;
   shown_beside: BesideItem[];
 };
 export type StayPrice = { admitted: false; reasons: Refusal[] } | AdmittedStay;
@@ -74,6 +76,7 @@ export function priceOfStay(plan: RatePlanForPricing, request: StayRequest): Sta
       per,
       money: roundToMoney(amount, plan.currency),
     })),
+    fees_exact: exactSum(fees.added.map((fee) => fee.exact)),
     shown_beside: fees.beside,
   };
 }

@@ -9,7 +9,9 @@ import type { HttpResponse } from './https-client.ts';
 
 /** The origin `startTestApi` announces. */
 export const TEST_ORIGIN = 'https://distribution.test';
-export const description = openApiDocument(TEST_ORIGIN);
+export const description = openApiDocument(TEST_ORIGIN, 'sandbox');
+/** What a production deployment describes: operations served on the sandbox first are planned there. */
+export const productionDescription = openApiDocument(TEST_ORIGIN, 'production');
 
 const DOCUMENT_ID = `${TEST_ORIGIN}/openapi.json`;
 
@@ -59,17 +61,17 @@ export function describedPath(requestPath: string): string | undefined {
  * path) are described, with this status; its required headers are present; its body validates
  * against the schema of its media type; and a problem's `code` is listed for that status.
  */
-export function expectMatchesDescription(method: string, requestPath: string, response: HttpResponse): void {
+export function expectMatchesDescription(method: string, requestPath: string, response: HttpResponse, document = description): void {
   const template = describedPath(requestPath);
   expect(template, `${requestPath} is not described`).toBeDefined();
-  const item = description.paths[template!]!;
+  const item = document.paths[template!]!;
   const operations: OperationObject[] = Object.values(item);
   const operation = (item as Record<string, OperationObject>)[method.toLowerCase()] ?? (response.status === 405 ? operations[0] : undefined);
   expect(operation, `${method} ${template} is not described`).toBeDefined();
   const described = operation!.responses[String(response.status)];
   expect(described, `${response.status} is not described for ${method} ${template}`).toBeDefined();
 
-  const headers = description.components.headers as Record<string, HeaderObject>;
+  const headers = document.components.headers as Record<string, HeaderObject>;
   for (const name of Object.keys(described!.headers ?? {})) {
     if (headers[name]?.required) expect(response.headers[name.toLowerCase()], `${response.status} of ${method} ${template} lacks ${name}`).toBeDefined();
   }
