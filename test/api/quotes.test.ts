@@ -140,7 +140,7 @@ describe('GET /quotes (sandbox)', () => {
 
   test('a departure past the horizon is window_beyond_horizon; read:ari is needed', async () => {
     const { key, propertyId } = await setup();
-    const res = await quotes(key, `property_id=${propertyId}&arrival=2027-11-20&departure=2027-11-23&adults=2`);
+    const res = await quotes(key, `property_id=${propertyId}&arrival=2027-11-21&departure=2027-11-24&adults=2`);
     expectProblem(res, 400, 'window_beyond_horizon', ['horizon_end']);
     const catalogOnly = await channelWithKey(ctx, { scopes: ['read:catalog'] });
     expectProblem(await quotes(catalogOnly.key.key, `property_id=${propertyId}&arrival=2026-12-21&departure=2026-12-23&adults=2`), 403, 'insufficient_scope', ['required_scopes']);

@@ -304,7 +304,8 @@ describe('certificate expiry workflow', () => {
     expect(await log()).toEqual(once);
 
     // Attempts at midnight racing a renewal of a property still shown: whichever commits first,
-    // the renewal wins, and a withdrawal is announced at most once, followed by the return.
+    // the renewal wins, and a withdrawal is announced at most once, followed by the return. A
+    // renewal that commits first is itself a visible change (the new end date): `updated`.
     const q = await propertyWith('RO', BUCHAREST, roLegal(today));
     await stop(workflowIds.certificateExpiry(q.id), 'the test applies the expiry itself');
     await Promise.all([
@@ -314,7 +315,7 @@ describe('certificate expiry workflow', () => {
     ]);
     expect(await statuses('property', q.id)).toEqual(['active', 'active']);
     for (const [i, view] of (await views('property', q.id)).entries()) {
-      expect([['property.distributed'], ['property.distributed', 'property.withdrawn', 'property.distributed']]).toContainEqual(await eventTypes(channels[i]!.id, view.external_id));
+      expect([['property.distributed'], ['property.distributed', 'property.updated'], ['property.distributed', 'property.withdrawn', 'property.distributed']]).toContainEqual(await eventTypes(channels[i]!.id, view.external_id));
     }
     await stop(workflowIds.certificateExpiry(q.id), 'test done');
   });
