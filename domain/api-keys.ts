@@ -1,30 +1,14 @@
 import { crc32 } from './crc32.ts';
+import { base62, randomBase62 } from './base62.ts';
 
 export type ServiceEnvironment = 'sandbox' | 'production';
 
 const PREFIX = { production: 'svc_live_', sandbox: 'svc_test_' } as const satisfies Record<ServiceEnvironment, string>;
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const API_KEY_LENGTH = 63;
 const CHECKSUM_LENGTH = 6; // 62^6 > 2^32, so every CRC-32 fits
 const SECRET_LENGTH = API_KEY_LENGTH - PREFIX.production.length - CHECKSUM_LENGTH; // 48 base62 chars, ~285 bits
 const KEY_PATTERN = /^svc_(live|test)_([0-9A-Za-z]{48})([0-9A-Za-z]{6})$/;
 
-function base62(value: number, width: number): string {
-  let out = '';
-  for (let rest = value; out.length < width; rest = Math.floor(rest / 62)) out = ALPHABET[rest % 62]! + out;
-  return out;
-}
-
-function randomBase62(length: number): string {
-  // Rejection sampling keeps every character equally likely.
-  const out: string[] = [];
-  const buffer = new Uint8Array(length * 2);
-  while (out.length < length) {
-    crypto.getRandomValues(buffer);
-    for (const byte of buffer) if (byte < 248 && out.length < length) out.push(ALPHABET[byte % 62]!);
-  }
-  return out.join('');
-}
 
 /** A new key: environment prefix, 48 random base62 characters, then the CRC-32 of that secret part. */
 export function generateApiKey(environment: ServiceEnvironment): string {

@@ -1,5 +1,6 @@
 import type { ServiceEnvironment } from './api-keys.ts';
 import { crc32 } from './crc32.ts';
+import { base62, randomBase62 } from './base62.ts';
 
 /**
  * Integration tokens: what an installed app sends to the integration interface. The shape
@@ -8,7 +9,6 @@ import { crc32 } from './crc32.ts';
  * channel key's body under an integration prefix, or the other way round, fails the checksum.
  */
 const PREFIX = { production: 'svci_live_', sandbox: 'svci_test_' } as const satisfies Record<ServiceEnvironment, string>;
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 48; // ~285 bits
 const CHECKSUM_LENGTH = 6; // 62^6 > 2^32, so every CRC-32 fits
 export const INTEGRATION_TOKEN_LENGTH = PREFIX.production.length + SECRET_LENGTH + CHECKSUM_LENGTH;
@@ -18,22 +18,6 @@ const TOKEN_PATTERN = /^(svci_(live|test)_[0-9A-Za-z]{48})([0-9A-Za-z]{6})$/;
 export const INTEGRATION_SCOPES = ['guests.read'] as const;
 export type IntegrationScope = (typeof INTEGRATION_SCOPES)[number];
 
-function base62(value: number, width: number): string {
-  let out = '';
-  for (let rest = value; out.length < width; rest = Math.floor(rest / 62)) out = ALPHABET[rest % 62]! + out;
-  return out;
-}
-
-function randomBase62(length: number): string {
-  // Rejection sampling keeps every character equally likely.
-  const out: string[] = [];
-  const buffer = new Uint8Array(length * 2);
-  while (out.length < length) {
-    crypto.getRandomValues(buffer);
-    for (const byte of buffer) if (byte < 248 && out.length < length) out.push(ALPHABET[byte % 62]!);
-  }
-  return out.join('');
-}
 
 const checksum = (body: string) => base62(crc32(body), CHECKSUM_LENGTH);
 

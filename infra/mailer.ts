@@ -105,6 +105,16 @@ const REASONS: Record<'failing' | 'gone', string> = {
   gone: 'gone: the endpoint answered 410 Gone, asking for deliveries to stop',
 };
 
+/** Why the contact gets the message, and who sent it: the end of every notice. */
+const SIGNATURE = [
+  'You receive this message because you are the technical contact of the channel.',
+  'This message was sent automatically; please do not reply.',
+  '',
+  '-- ',
+  'Distribution Service',
+  '',
+];
+
 /** The suspension notice: plain text, English, names the channel, the endpoint id and URL (url shown without query string), reason (`failing` or `gone`), when, and how to re-enable (POST /webhooks/{id}/enable after fixing; nothing missed is replayed; read GET /events). Never includes secrets. */
 export function suspensionMail(input: {
   to: string;
@@ -137,12 +147,7 @@ export function suspensionMail(input: {
     'Events that occurred while the endpoint was suspended are not replayed',
     'once it is enabled again. Read what you missed from GET /events.',
     '',
-    'You receive this message because you are the technical contact of the channel.',
-    'This message was sent automatically; please do not reply.',
-    '',
-    '-- ',
-    'Distribution Service',
-    '',
+    ...SIGNATURE,
   ].join('\n');
   return {
     to: input.to,
@@ -178,12 +183,7 @@ export function leakedKeyMail(input: { to: string; channel: string; environment:
     '     anything it could read as seen by others.',
     '  3. GET /channel shows which key a request used (key.last4).',
     '',
-    'You receive this message because you are the technical contact of the channel.',
-    'This message was sent automatically; please do not reply.',
-    '',
-    '-- ',
-    'Distribution Service',
-    '',
+    ...SIGNATURE,
   ].join('\n');
   return { to: input.to, subject: `API key revoked after a leak: ${channel} (...${oneLine(input.last4)})`, text };
 }
