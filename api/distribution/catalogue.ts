@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ViewKind } from '../../db/catalogue/projector.ts';
-import { MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
+import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { RESOURCE_STATUSES, type ResourceStatus } from '../../domain/catalogue/status.ts';
 import { findProperty, listAmenities as amenityPage, listView, readEvents } from '../../services/catalogue-reads.ts';
 import { defineOperation, type Operation } from '../operations.ts';
@@ -19,7 +19,13 @@ const Cursor = z
   .min(1)
   .max(MAX_CURSOR_LENGTH)
   .optional()
-  .meta({ description: 'The `next_cursor` of the previous page; opaque and bound to the query that produced it.' });
+  .meta({ pattern: CURSOR_PATTERN, description: 'The `next_cursor` of the previous page; opaque and bound to the query that produced it. Any other value, one of this shape included, is refused with 400 `invalid_cursor`.' });
+
+/** What StatusList accepts: one or more known statuses, comma-separated, blanks around each allowed. */
+function statusListPattern(): string {
+  const one = `\\s*(?:${RESOURCE_STATUSES.join('|')})\\s*`;
+  return `^${one}(?:,${one})*$`;
+}
 
 const StatusList = z
   .string()
@@ -33,7 +39,7 @@ const StatusList = z
     return (values as ResourceStatus[]).sort();
   })
   .optional()
-  .meta({ description: 'Comma-separated statuses (`active,inactive`); without `updated_since` only active and inactive records exist.' });
+  .meta({ pattern: statusListPattern(), description: 'Comma-separated statuses (`active,inactive`); without `updated_since` only active and inactive records exist. Empty or an unknown status: 400 `invalid_parameters`.' });
 
 const UpdatedSince = z.iso
   .datetime({ offset: true, message: 'an RFC 3339 instant such as 2026-11-22T09:30:00Z (a fraction of a second is accepted)' })
@@ -98,7 +104,7 @@ export const listAmenities = defineOperation({
 export const EventQuery = z
   .object({
     limit: Limit,
-    cursor: Cursor.meta({ description: 'The `next_cursor` of the previous page. Without it the log is read from its oldest kept event (35 days).' }),
+    cursor: Cursor.meta({ pattern: CURSOR_PATTERN, description: 'The `next_cursor` of the previous page. Without it the log is read from its oldest kept event (35 days). Any other value is refused with 400 `invalid_cursor`.' }),
   })
   .strict();
 

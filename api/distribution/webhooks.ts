@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
-import { isValidEventPattern, MAX_EVENT_PATTERNS } from '../../domain/events.ts';
+import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
+import { EVENT_TYPES, eventKind, isValidEventPattern, MAX_EVENT_PATTERNS, WILDCARD_PATTERN } from '../../domain/events.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { deliveryErrorTable } from '../../domain/webhooks/delivery-errors.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
@@ -71,10 +71,15 @@ const PingOutcome = z
   })
   .meta({ id: 'WebhookPingOutcome', description: 'Outcome of one signed `webhook.ping`.' });
 
+/** Every pattern `isValidEventPattern` accepts, stated in the description (the handler checks them). */
+const EVENT_PATTERNS = [WILDCARD_PATTERN, ...new Set(EVENT_TYPES.map((type) => `${eventKind(type)}.*`)), ...EVENT_TYPES];
+
 const CreateBody = z
   .object({
-    url: z.string().max(2048),
-    events: z.array(z.string().max(100)).min(1).max(MAX_EVENT_PATTERNS),
+    // The rules below are checked by the handler (one `invalid_parameters` entry per failure); the
+    // metadata only states them in the description.
+    url: z.string().max(2048).meta({ format: 'uri', pattern: '^https://' }),
+    events: z.array(z.string().max(100).meta({ enum: EVENT_PATTERNS })).min(1).max(MAX_EVENT_PATTERNS).meta({ uniqueItems: true }),
     description: z.string().max(500).nullable().optional(),
   })
   .strict();
@@ -170,7 +175,7 @@ export const rotateWebhookSecret = defineOperation({
 const DeliveriesQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(500).default(100),
-    cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
+    cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({ pattern: CURSOR_PATTERN, description: 'The `next_cursor` of the previous page; any other value: 400 `invalid_cursor`.' }),
   })
   .strict();
 

@@ -4,6 +4,8 @@ import { base64UrlDecode, base64UrlEncode, constantTimeEqual, hmacSha256, utf8De
 export type CursorPosition = Record<string, string | number>;
 
 export const MAX_CURSOR_LENGTH = 256;
+/** The shape every cursor has (payload `.` 16-byte tag, both base64url), for the description. */
+export const CURSOR_PATTERN = '^[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{22}$';
 
 /** 128 bits of tag are plenty against forgery and keep the cursor short. */
 const TAG_BYTES = 16;

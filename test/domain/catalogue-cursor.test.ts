@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { decodeCursor, encodeCursor, hashQuery, MAX_CURSOR_LENGTH, type CursorPosition } from '../../domain/catalogue/cursor.ts';
+import { CURSOR_PATTERN, decodeCursor, encodeCursor, hashQuery, MAX_CURSOR_LENGTH, type CursorPosition } from '../../domain/catalogue/cursor.ts';
 import { base64UrlDecode, base64UrlEncode, hmacSha256 } from '../../domain/catalogue/hmac.ts';
 
 const SECRET = new TextEncoder().encode('cursor-secret-0123456789abcdefgh');
@@ -32,6 +32,18 @@ describe('hashQuery', () => {
 });
 
 describe('encodeCursor / decodeCursor', () => {
+  test('every cursor has the shape the description states, the smallest position included', async () => {
+    for (const position of [POSITION, {}, { i: 'x' }]) expect(await encodeCursor(position, QUERY, SECRET)).toMatch(new RegExp(CURSOR_PATTERN));
+  });
+
+  test.each(['0', 'abc', 'a.b', `${'A'.repeat(16)}.${'A'.repeat(21)}`, `${'A'.repeat(15)}.${'A'.repeat(22)}`, `${'A'.repeat(16)}=.${'A'.repeat(22)}`])(
+    '%s, outside the described shape, does not decode',
+    async (text) => {
+      expect(new RegExp(CURSOR_PATTERN).test(text)).toBe(false);
+      expect(await decodeCursor(text, QUERY, SECRET)).toBeNull();
+    },
+  );
+
   test('round trip', async () => {
     const cursor = await encodeCursor(POSITION, QUERY, SECRET);
     expect(await decodeCursor(cursor, QUERY, SECRET)).toEqual(POSITION);
