@@ -5,7 +5,7 @@ import { EVENT_TYPES, isValidEventPattern, PING_EVENT_TYPE } from '../../domain/
 
 // The description states rules the handlers check themselves, so a fuzzer generating from it sends
 // only what is refused as invalid (and everything it calls valid is refused for a stated reason).
-const document = openApiDocument('https://distribution.test') as unknown as {
+const document = openApiDocument('https://distribution.test', 'sandbox') as unknown as {
   paths: Record<string, Record<string, { parameters?: { name?: string; schema?: { pattern?: string } }[]; requestBody?: { content: Record<string, { schema: { properties: Record<string, { items?: { enum?: string[] }; uniqueItems?: boolean }> } }> } }>>;
 };
 
