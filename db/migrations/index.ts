@@ -4,6 +4,7 @@ import { Migration20261122031938Webhooks } from './Migration20261122031938Webhoo
 import { Migration20261122034457WebhooksSuspendedByPlatform } from './Migration20261122034457WebhooksSuspendedByPlatform.ts';
 import { Migration20261122034907Availability } from './Migration20261122034907Availability.ts';
 import { Migration20261122185301Integration } from './Migration20261122185301Integration.ts';
+import { Migration20261122193000RequestCounterUnlogged } from './Migration20261122193000RequestCounterUnlogged.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -13,4 +14,5 @@ export const migrationsList = [
   { name: 'Migration20261122034457WebhooksSuspendedByPlatform', class: Migration20261122034457WebhooksSuspendedByPlatform },
   { name: 'Migration20261122034907Availability', class: Migration20261122034907Availability },
   { name: 'Migration20261122185301Integration', class: Migration20261122185301Integration },
+  { name: 'Migration20261122193000RequestCounterUnlogged', class: Migration20261122193000RequestCounterUnlogged },
 ];
