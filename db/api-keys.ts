@@ -59,7 +59,7 @@ export async function findKeyBySecret(em: EntityManager, key: string): Promise<(
     suspendedAt: instant(row.suspended_at),
     webhooksSuspendedAt: instant(row.webhooks_suspended_at),
   };
-  const found = {
+  const found: ApiKey & { channel: Channel } = {
     id: row.id,
     channel,
     environment: row.environment,
@@ -72,7 +72,7 @@ export async function findKeyBySecret(em: EntityManager, key: string): Promise<(
     revokedAt: instant(row.revoked_at),
     lastUsedAt: instant(row.last_used_at),
   };
-  return found as unknown as ApiKey & { channel: Channel };
+  return found;
 }
 
 export type KeyState = 'usable' | 'revoked' | 'expired';
