@@ -6,6 +6,12 @@
  * and the machine.
  *
  * BENCH_PROPERTIES (default 1000) properties, five per location, each distributed to two channels.
+ *
+ * Then the list's pages per second at 1 and 8 clients, against a bare `node:https` + `pg` server
+ * (bench/bare-catalogue.ts) running the same query with the same certificate, in the same run and
+ * interleaved, so a machine loaded by others weighs on both: BENCH_ROUNDS (default 10) rounds of
+ * BENCH_SECONDS (default 2) seconds per server and client count, short so that both see the same
+ * load. The ratio is service / bare: pooled over the rounds, and the median of the rounds' ratios.
  */
 import https from 'node:https';
 import os from 'node:os';
@@ -28,8 +34,11 @@ import { loadSecrets } from '../infra/secrets.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
+import { readPages, startBareCatalogue, type Throughput } from './bare-catalogue.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 1000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const BASE = '/api/v1/distribution';
 
 function summary(samples: number[]): { median: number; p95: number; n: number } {
@@ -137,8 +146,36 @@ try {
     await timed(changeSamples, () => put.property(`bench-${i}`, { ...template, location: `${template.location}-${Math.floor(i / 5)}`, units: 50 + i }));
     await timed(syncSamples, () => get(`/properties?updated_since=${since}`));
   }
-  await server.close();
   agent.destroy();
+
+  // Pages per second against the bare floor, interleaved round by round.
+  const [channel] = await orm.em.getConnection().execute<{ id: string }[]>('select id from channel where name = ?', [DEMO_CHANNELS.first]);
+  const bare = await startBareCatalogue(scratch.url, tls, channel!.id);
+  const targets = {
+    service: { url: `${server.url}${BASE}/properties`, headers: { authorization: `Bearer ${key}` } },
+    bare: { url: `${bare.url}/properties`, headers: {} },
+  };
+  const throughput: Record<string, unknown> = {};
+  for (const clients of [1, 8]) {
+    const runs: Record<keyof typeof targets, Throughput[]> = { service: [], bare: [] };
+    for (const name of ['service', 'bare'] as const) await readPages(targets[name], tls.cert, clients, 1);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const name of ['service', 'bare'] as const) runs[name].push(await readPages(targets[name], tls.cert, clients, SECONDS));
+    }
+    const rate = (list: Throughput[]) => list.reduce((n, run) => n + run.pages, 0) / list.reduce((t, run) => t + run.seconds, 0);
+    const service = rate(runs.service);
+    const floor = rate(runs.bare);
+    throughput[`${clients} client${clients === 1 ? '' : 's'}`] = {
+      service_pages_per_s: Number(service.toFixed(1)),
+      bare_pages_per_s: Number(floor.toFixed(1)),
+      ratio: Number((service / floor).toFixed(2)),
+      service_ms: summary(runs.service.flatMap((run) => run.latencies)),
+      bare_ms: summary(runs.bare.flatMap((run) => run.latencies)),
+      median_round_ratio: summary(runs.service.map((run, i) => run.pages / run.seconds / (runs.bare[i]!.pages / runs.bare[i]!.seconds))).median,
+    };
+  }
+  await bare.close();
+  await server.close();
 
   const cpus = os.cpus();
   console.log(JSON.stringify({
@@ -154,6 +191,7 @@ try {
       'GET /events?limit=500 page': summary(eventSamples),
       'GET /properties?updated_since (1 change)': summary(syncSamples),
     },
+    'GET /properties?limit=100 pages per second, service against bare node:https + pg': throughput,
     rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
   }, null, 2));
 } finally {

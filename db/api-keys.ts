@@ -6,11 +6,72 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** The key whose hash matches, with its channel; the final comparison is constant-time. */
+/** Raw queries return timestamps as text. */
+interface KeyRow {
+  id: string;
+  environment: ApiKey['environment'];
+  secret_hash: string;
+  last4: string;
+  scopes: string[];
+  created_at: string;
+  expires_at: string | null;
+  expired_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  channel_id: string;
+  channel_name: string;
+  channel_status: Channel['status'];
+  rate_limit_per_minute: number;
+  redirect_url: string | null;
+  technical_contact_email: string | null;
+  channel_created_at: string;
+  suspended_at: string | null;
+  webhooks_suspended_at: string | null;
+}
+
+function instant(text: string | null): Date | null {
+  return text === null ? null : new Date(text);
+}
+
+/**
+ * The key whose hash matches, with its channel; the final comparison is constant-time. Every
+ * authenticated request asks, so it is one indexed query joining the channel, read into plain
+ * records (no unit of work): callers read their fields and pass ids on.
+ */
 export async function findKeyBySecret(em: EntityManager, key: string): Promise<(ApiKey & { channel: Channel }) | null> {
   const hash = hashApiKey(key);
-  const found = await em.findOne(ApiKeySchema, { secretHash: hash }, { populate: ['channel'] });
-  if (!found || !timingSafeEqual(Buffer.from(found.secretHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  const [row] = await em.getConnection().execute<KeyRow[]>(
+    `select k.id, k.environment, k.secret_hash, k.last4, k.scopes, k.created_at, k.expires_at, k.expired_at, k.revoked_at, k.last_used_at,
+            c.id as channel_id, c.name as channel_name, c.status as channel_status, c.rate_limit_per_minute, c.redirect_url,
+            c.technical_contact_email, c.created_at as channel_created_at, c.suspended_at, c.webhooks_suspended_at
+       from api_key k join channel c on c.id = k.channel_id where k.secret_hash = ?`,
+    [hash],
+  );
+  if (!row || !timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  const channel = {
+    id: row.channel_id,
+    name: row.channel_name,
+    status: row.channel_status,
+    rateLimitPerMinute: row.rate_limit_per_minute,
+    redirectUrl: row.redirect_url,
+    technicalContactEmail: row.technical_contact_email,
+    createdAt: new Date(row.channel_created_at),
+    suspendedAt: instant(row.suspended_at),
+    webhooksSuspendedAt: instant(row.webhooks_suspended_at),
+  };
+  const found: ApiKey & { channel: Channel } = {
+    id: row.id,
+    channel,
+    environment: row.environment,
+    secretHash: row.secret_hash,
+    last4: row.last4,
+    scopes: row.scopes,
+    createdAt: new Date(row.created_at),
+    expiresAt: instant(row.expires_at),
+    expiredAt: instant(row.expired_at),
+    revokedAt: instant(row.revoked_at),
+    lastUsedAt: instant(row.last_used_at),
+  };
   return found;
 }
 

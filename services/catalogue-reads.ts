@@ -1,6 +1,6 @@
 import type { KeyRing } from '../domain/key-ring.ts';
 import type { ViewKind } from '../db/catalogue/projector.ts';
-import { findResource, listEvents, listResources, type ListPosition } from '../db/catalogue/reads.ts';
+import { findResource, listEvents, listResources, type ListPosition, type StoredRecord } from '../db/catalogue/reads.ts';
 import { servedAmenities } from '../db/amenities.ts';
 import { amenityByCode, amenityRecord } from '../domain/catalogue/amenities.ts';
 import { toInstant } from '../domain/time.ts';
@@ -67,8 +67,12 @@ function listPosition(position: CursorPosition | undefined): ListPosition | unde
   return { updatedAt: new Date(u), id: i };
 }
 
-/** One page of the channel's view of a kind; with `updated_since`, tombstones too. */
-export async function listView(deps: Deps, channelId: string, kind: ViewKind, query: ListQuery): Promise<Page<Record<string, unknown>>> {
+/**
+ * One page of the channel's view of a kind; with `updated_since`, tombstones too. Records come as
+ * their served JSON text with their id and version, which name it: a page is named by those and
+ * its cursor.
+ */
+export async function listView(deps: Deps, channelId: string, kind: ViewKind, query: ListQuery): Promise<Page<StoredRecord>> {
   const normalised = normalise(kind, channelId, query, deps);
   const after = listPosition(await position(normalised, deps.secrets.ring));
   const page = await listResources(deps.orm.em.fork(), channelId, kind, {
@@ -82,7 +86,7 @@ export async function listView(deps: Deps, channelId: string, kind: ViewKind, qu
 }
 
 /** One property of the channel's view, or its tombstone; a malformed id is not found like any unknown one. */
-export async function findProperty(deps: Pick<ServiceDeps, 'orm'>, channelId: string, propertyId: string): Promise<Record<string, unknown>> {
+export async function findProperty(deps: Pick<ServiceDeps, 'orm'>, channelId: string, propertyId: string): Promise<StoredRecord> {
   const found = isExternalId('property', propertyId) ? await findResource(deps.orm.em.fork(), channelId, 'property', propertyId) : null;
   if (!found) throw new ProblemError('not_found');
   return found;

@@ -61,7 +61,11 @@ function listOperation(kind: ViewKind, path: string, operationId: string, summar
     problems: ['invalid_parameters', 'invalid_cursor', 'sync_window_expired'],
     handler: async ({ query, caller, deps }) => {
       const page = await listView(deps, caller.channel.id, kind, query);
-      return { body: { data: page.items, next_cursor: page.nextCursor } };
+      // The records' stored text, spliced; the page is named by their ids and versions and its cursor.
+      return {
+        json: `{"data":[${page.items.map((item) => item.json).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`,
+        etagBasis: `${kind}s|${page.items.map((item) => `${item.id}:${item.version}`).join(',')}|${page.nextCursor ?? ''}`,
+      };
     },
   }) as Operation;
 }
@@ -81,7 +85,10 @@ export const getProperty = defineOperation({
   params: z.object({ property_id: z.string().meta({ description: 'A `prp_` id of this channel.' }) }),
   responses: { 200: { description: 'The property, or its tombstone once withdrawn or deleted', schema: PropertyOrTombstone } },
   problems: ['not_found'],
-  handler: async ({ params, caller, deps }) => ({ body: await findProperty(deps, caller.channel.id, params.property_id) }),
+  handler: async ({ params, caller, deps }) => {
+    const found = await findProperty(deps, caller.channel.id, params.property_id);
+    return { json: found.json, etagBasis: `property|${found.id}:${found.version}` };
+  },
 });
 
 /** The amenity catalogue is the same for every channel and ships with the service. */

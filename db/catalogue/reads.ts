@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { presentResource, type ProjectedBody } from '../../domain/catalogue/projection.ts';
+import { presentStoredResource } from '../../domain/catalogue/projection.ts';
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import { toInstant } from '../../domain/time.ts';
 import { pgArray } from '../sql.ts';
@@ -11,7 +11,8 @@ interface ResourceRow {
   version: string;
   /** Raw queries return timestamps as text. */
   updated_at: string;
-  body: ProjectedBody;
+  /** The stored JSON text, as the projector wrote it (`json`, not `jsonb`: kept byte for byte). */
+  body: string;
 }
 
 /** Position of the last row of a page: lists are ordered by `(updated_at, external_id)`. */
@@ -28,15 +29,25 @@ export interface ListFilter {
   limit: number;
 }
 
+/** A record as served: its JSON text, and what names that text (its id and version). */
+export interface StoredRecord {
+  json: string;
+  id: string;
+  version: number;
+}
+
 export interface ListPage {
-  items: Record<string, unknown>[];
+  items: StoredRecord[];
   /** Position of the last item, when more rows follow. */
   next: ListPosition | null;
 }
 
-function present(row: ResourceRow): Record<string, unknown> {
-  return presentResource(row.body, Number(row.version), toInstant(new Date(row.updated_at)));
+function present(row: ResourceRow): StoredRecord {
+  const version = Number(row.version);
+  return { json: presentStoredResource(row.body, row.external_id, row.status, version, toInstant(new Date(row.updated_at))), id: row.external_id, version };
 }
+
+const COLUMNS = 'external_id, status, version, updated_at, body::text as body';
 
 /**
  * One page of a channel's view of a kind. The order is `(updated_at, external_id)` for full
@@ -60,8 +71,8 @@ export async function listResources(em: EntityManager, channelId: string, kind: 
     where.push('(updated_at, external_id) > (?, ?)');
     params.push(filter.after.updatedAt, filter.after.id);
   }
-  const rows = await em.execute<ResourceRow[]>(
-    `select external_id, status, version, updated_at, body from channel_resource
+  const rows = await em.getConnection().execute<ResourceRow[]>(
+    `select ${COLUMNS} from channel_resource
       where ${where.join(' and ')} order by updated_at, external_id limit ?`,
     [...params, filter.limit + 1],
   );
@@ -70,9 +81,9 @@ export async function listResources(em: EntityManager, channelId: string, kind: 
   return { items: page.map(present), next: rows.length > filter.limit && last ? { updatedAt: new Date(last.updated_at), id: last.external_id } : null };
 }
 
-export async function findResource(em: EntityManager, channelId: string, kind: ViewKind, externalId: string): Promise<Record<string, unknown> | null> {
-  const [row] = await em.execute<ResourceRow[]>(
-    'select external_id, status, version, updated_at, body from channel_resource where channel_id = ? and kind = ? and external_id = ?',
+export async function findResource(em: EntityManager, channelId: string, kind: ViewKind, externalId: string): Promise<StoredRecord | null> {
+  const [row] = await em.getConnection().execute<ResourceRow[]>(
+    `select ${COLUMNS} from channel_resource where channel_id = ? and kind = ? and external_id = ?`,
     [channelId, kind, externalId],
   );
   return row ? present(row) : null;

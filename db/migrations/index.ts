@@ -8,6 +8,7 @@ import { Migration20261122185301Integration } from './Migration20261122185301Int
 import { Migration20261122190900TypedNights } from './Migration20261122190900TypedNights.ts';
 import { Migration20261122191252AmenityRelease } from './Migration20261122191252AmenityRelease.ts';
 import { Migration20261122192050VatRates } from './Migration20261122192050VatRates.ts';
+import { Migration20261122193000RequestCounterUnlogged } from './Migration20261122193000RequestCounterUnlogged.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -21,4 +22,5 @@ export const migrationsList = [
   { name: 'Migration20261122190900TypedNights', class: Migration20261122190900TypedNights },
   { name: 'Migration20261122191252AmenityRelease', class: Migration20261122191252AmenityRelease },
   { name: 'Migration20261122192050VatRates', class: Migration20261122192050VatRates },
+  { name: 'Migration20261122193000RequestCounterUnlogged', class: Migration20261122193000RequestCounterUnlogged },
 ];

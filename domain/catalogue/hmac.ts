@@ -3,9 +3,16 @@
 
 const encoder = new TextEncoder();
 
+/** Imported once per secret (secrets are never changed in place): every list page signs and checks a cursor. */
+const imported = new WeakMap<Uint8Array, ReturnType<typeof crypto.subtle.importKey>>();
+
 export async function hmacSha256(secret: Uint8Array, message: string): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
+  let key = imported.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    imported.set(secret, key);
+  }
+  return new Uint8Array(await crypto.subtle.sign('HMAC', await key, encoder.encode(message)));
 }
 
 export function base64UrlEncode(bytes: Uint8Array): string {

@@ -188,3 +188,20 @@ export function presentResource(body: ProjectedBody, version: number, updatedAt:
   if (status === 'withdrawn' || status === 'deleted') return { id, status, version, updated_at: updatedAt };
   return { id, status, version, updated_at: updatedAt, ...rest };
 }
+
+/**
+ * `presentResource` on a body's stored JSON text, spliced instead of parsed and re-serialised:
+ * the projector stores `JSON.stringify(body)`, which opens with `id` and `status`, so the served
+ * text is that opening, `version` and `updated_at`, then the stored rest as it is. A text that
+ * does not open so is presented through a parse, with the same result.
+ */
+export function presentStoredResource(stored: string, id: string, status: ResourceStatus, version: number, updatedAt: string): string {
+  const head = JSON.stringify({ id, status, version, updated_at: updatedAt });
+  const opening = JSON.stringify({ id, status }).slice(0, -1);
+  if (stored.startsWith(opening)) {
+    const rest = stored.slice(opening.length);
+    if (status === 'withdrawn' || status === 'deleted' || rest === '}') return head;
+    if (rest.startsWith(',"')) return head.slice(0, -1) + rest;
+  }
+  return JSON.stringify(presentResource(JSON.parse(stored) as ProjectedBody, version, updatedAt));
+}

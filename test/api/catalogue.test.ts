@@ -334,6 +334,29 @@ describe('list rules', () => {
     expect(cached.text).toBe('');
   });
 
+  test('a page and a property answer 304 to their ETag until a record on them changes', async () => {
+    const { a } = await twoChannels();
+    const { owner, location } = await place();
+    await host.property('etag-1', { location, owner, units: 2 });
+    await host.distribute('etag-1', [a.name]);
+    const list = await get(a.key, '/properties');
+    const id = list.json.data[0].id as string;
+    const one = await get(a.key, `/properties/${id}`);
+    expect(one.headers.etag).toMatch(/^W\//);
+    expect((await get(a.key, '/properties', { 'if-none-match': list.headers.etag as string })).status).toBe(304);
+    expect((await get(a.key, `/properties/${id}`, { 'if-none-match': one.headers.etag as string })).status).toBe(304);
+
+    clock.advance(1_000);
+    await host.property('etag-1', { location, owner, units: 3 });
+    const listAgain = await get(a.key, '/properties', { 'if-none-match': list.headers.etag as string });
+    expect(listAgain.status).toBe(200);
+    expect(listAgain.json.data[0]).toMatchObject({ id, units: 3 });
+    expect(listAgain.headers.etag).not.toBe(list.headers.etag);
+    const oneAgain = await get(a.key, `/properties/${id}`, { 'if-none-match': one.headers.etag as string });
+    expect(oneAgain.status).toBe(200);
+    expect(oneAgain.json).toMatchObject({ id, units: 3 });
+  });
+
   test('the amenity catalogue pages like the other lists', async () => {
     const { a } = await twoChannels();
     const first = await get(a.key, '/amenities?limit=10');

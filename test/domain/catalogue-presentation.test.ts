@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { derivedStatus, presentResource, type ProjectedBody } from '../../domain/catalogue/projection.ts';
+import { derivedStatus, presentResource, presentStoredResource, type ProjectedBody } from '../../domain/catalogue/projection.ts';
 import { RESOURCE_STATUSES, type ResourceStatus } from '../../domain/catalogue/status.ts';
 
 test('the resource statuses are the contract\'s four', () => {
@@ -48,5 +48,25 @@ describe('presentResource: the served record', () => {
     const stored = body('withdrawn');
     presentResource(stored, 8, UPDATED_AT);
     expect(stored).toStrictEqual(body('withdrawn'));
+  });
+});
+
+describe('presentStoredResource: the served record from the stored text, as presentResource serialises it', () => {
+  const ID = 'prp_01jwnnsvg0abcdefghjkmnpqrs';
+  const UPDATED_AT = '2026-11-22T10:00:00Z';
+  const body = (status: ResourceStatus): ProjectedBody => ({ id: ID, status, name: { ro: 'Casă "veche"\n' }, units: 2, legal: null, price: 12.5 });
+
+  test.each<ResourceStatus>(['active', 'inactive', 'withdrawn', 'deleted'])('a %s record stored by the projector', (status) => {
+    const served = presentStoredResource(JSON.stringify(body(status)), ID, status, 9, UPDATED_AT);
+    expect(served).toBe(JSON.stringify(presentResource(body(status), 9, UPDATED_AT)));
+  });
+
+  test.each<[string, string]>([
+    ['keys in another order', JSON.stringify({ status: 'active', id: ID, units: 2 })],
+    ['spaces after the opening', `{"id":"${ID}","status":"active" , "units": 2}`],
+    ['nothing but id and status', JSON.stringify({ id: ID, status: 'active' })],
+  ])('a text with %s', (_title, stored) => {
+    const served = presentStoredResource(stored, ID, 'active', 9, UPDATED_AT);
+    expect(served).toBe(JSON.stringify(presentResource(JSON.parse(stored) as ProjectedBody, 9, UPDATED_AT)));
   });
 });
