@@ -129,7 +129,9 @@ async function main(): Promise<number> {
     '--max-time', String(MAX_SECONDS),
     '--request-timeout', '15',
     '--workers', '2',
-    '--seed', process.env.FUZZ_SEED ?? String(Date.now() % 1_000_000),
+    // A fixed seed, so a CI run is repeatable and fails only for a change of the service; explore
+    // other inputs with FUZZ_SEED (a finding is then replayed with the same seed).
+    '--seed', process.env.FUZZ_SEED ?? '20261122',
     '--generation-database', 'none',
     '--report', 'junit', '--report-dir', reportDir,
     '--no-color',
