@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { addDays, datesIn, horizonEnd, type AvailabilityUpdate } from '../domain/availability/nights.ts';
+import { addDays } from '../domain/time.ts';
+import { datesIn, horizonEnd, type AvailabilityUpdate } from '../domain/availability/nights.ts';
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import type { DemoWrite } from './demo-catalogue.ts';
 

@@ -21,3 +21,10 @@ const DATE_FORMATS = new Map<string, Intl.DateTimeFormat>();
 export function wholeSeconds(instant: Date): Date {
   return new Date(Math.floor(instant.getTime() / 1000) * 1000);
 }
+
+/** The calendar date `days` after `date` (`YYYY-MM-DD`; negative goes back). */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}

@@ -198,7 +198,7 @@ export async function postWebhook(
       agent: false,
       lookup: guardedLookup,
       rejectUnauthorized: true,
-      ...(options.ca !== undefined ? { ca: [...defaultCertificates(), options.ca] } : {}),
+      ...(options.ca !== undefined ? { secureContext: contextTrusting(options.ca) } : {}),
     });
 
     req.on('socket', (socket: Socket) => {
@@ -292,6 +292,21 @@ let defaultCas: string[] | undefined;
 function defaultCertificates(): string[] {
   defaultCas ??= typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : [...tls.rootCertificates];
   return defaultCas;
+}
+
+const contexts = new Map<string, tls.SecureContext>();
+
+/**
+ * A TLS context trusting the default store and `ca`, built once per CA: building one from the
+ * whole root store costs milliseconds of CPU, far more than the POST it would serve.
+ */
+function contextTrusting(ca: string): tls.SecureContext {
+  let context = contexts.get(ca);
+  if (!context) {
+    context = tls.createSecureContext({ ca: [...defaultCertificates(), ca] });
+    contexts.set(ca, context);
+  }
+  return context;
 }
 
 function excerptOf(chunks: Buffer[]): string | null {

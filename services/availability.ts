@@ -9,13 +9,13 @@ import {
   type UpdateOutcome,
 } from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
-import { addDays, daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, planPlaceholder, type AvailabilityUpdate } from '../domain/availability/nights.ts';
+import { daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, planPlaceholder, type AvailabilityUpdate } from '../domain/availability/nights.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
 import type { Clock } from '../domain/clock.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
-import { localDate, toInstant } from '../domain/time.ts';
+import { addDays, localDate, toInstant } from '../domain/time.ts';
 import { invalidParameters } from './catalogue.ts';
 import type { ServiceDeps } from './deps.ts';
 import { writeAndNotify } from './durable-processes.ts';

@@ -1,11 +1,10 @@
 import { reproject } from '../db/catalogue/projector.ts';
 import { channelsShowingProperty, propertiesWithEndDatesFrom, propertyLegalSource, type PropertyLegalSource } from '../db/catalogue/legal-status.ts';
-import { addDays } from '../domain/availability/nights.ts';
 import { findSource, type StoredSource } from '../db/catalogue/sources.ts';
 import { startOfLocalDay } from '../domain/availability/zones.ts';
 import { legalProjection, nextLegalChange, nextWithdrawal, type LegalChange, type LegalSource } from '../domain/catalogue/legal.ts';
 import { ProblemError } from '../domain/problems.ts';
-import { localDate } from '../domain/time.ts';
+import { addDays, localDate } from '../domain/time.ts';
 import type { ServiceDeps } from './deps.ts';
 import { writeAndNotify } from './durable-processes.ts';
 

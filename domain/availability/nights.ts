@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ownValue } from '../own.ts';
+import { addDays } from '../time.ts';
 import { summarizeOccupancyPrices } from '../pricing/rates.ts';
 
 /**
@@ -145,11 +146,6 @@ export function defaultNight(date: string, units: number, plans: readonly PlanSh
 
 // --- Dates (local calendar dates, `YYYY-MM-DD`) -------------------------------------------
 
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);

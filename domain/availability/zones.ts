@@ -1,5 +1,4 @@
-import { localDate } from '../time.ts';
-import { addDays } from './nights.ts';
+import { addDays, localDate } from '../time.ts';
 
 /**
  * Local dates and midnights in IANA zones, with Intl only (no Node built-ins), so the horizon

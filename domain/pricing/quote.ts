@@ -1,4 +1,4 @@
-import { addDays } from '../availability/nights.ts';
+import { addDays } from '../time.ts';
 import { exact, exactAdd, exactSum, roundHalfAwayFromZero, type ExactAmount, type Money } from './money.ts';
 import { offerStay, type AdmittedStay, type BesideItem, type StayRequest } from './price-of-stay.ts';
 import { nightsOfStay, type RatePlanForPricing } from './stay-rules.ts';

@@ -68,6 +68,21 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  test('the workflow bundle reaches no zod: workflows and the domain rules they use import none', () => {
+    const seen = new Set<string>();
+    const withZod: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      if (/^\s*import\s+(?!type\b)[^;]*?from\s+'zod'/m.test(text)) withZod.push(file);
+      for (const target of valueImports(file)) visit(target);
+    };
+    visit(path.join('workflows', 'index.ts'));
+    expect(seen.size).toBeGreaterThan(5);
+    expect(withZod).toEqual([]);
+  });
+
   test(`no source file over ${MAX_LINES} lines, data tables aside`, () => {
     const long = files
       .filter((file) => !DATA_TABLES.has(file))

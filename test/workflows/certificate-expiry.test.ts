@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { certificateExpiryActivities } from '../../activities/certificate-expiry.ts';
 import { createActivities } from '../../activities/index.ts';
 import { WORKFLOWS_PATH } from '../../app/worker.ts';
-import { addDays } from '../../domain/availability/nights.ts';
+import { addDays } from '../../domain/time.ts';
 import { startOfLocalDay, zonedDate } from '../../domain/availability/zones.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { ensureCertificateExpiriesInUse } from '../../services/certificate-expiry.ts';
