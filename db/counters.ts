@@ -4,7 +4,8 @@ export const WINDOW_MS = 60_000;
 
 export interface WindowCount {
   count: number;
-  windowEnd: Date;
+  /** Whole seconds (at least 1) until the window ends: `Retry-After` and `RateLimit-Reset`. */
+  resetSeconds: number;
 }
 
 /**
@@ -19,7 +20,8 @@ export async function addToWindow(em: EntityManager, bucket: string, units: numb
      returning count`,
     [bucket, windowStart, units],
   );
-  return { count: rows[0]!.count, windowEnd: new Date(windowStart.getTime() + WINDOW_MS) };
+  const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now.getTime()) / 1000));
+  return { count: rows[0]!.count, resetSeconds };
 }
 
 /** Past windows are worthless; dropping them keeps the table to a few rows per active client. */

@@ -3,6 +3,7 @@ import { addToWindow } from '../../db/counters.ts';
 import { INTEGRATION_RATE_LIMIT_PER_MINUTE, parseIntegrationToken, type IntegrationScope } from '../../domain/integration-tokens.ts';
 import { checkIntegrationToken, type InstallationWithOrganization } from '../../services/integration.ts';
 import type { AppDeps } from '../context.ts';
+import { failedAuthenticationCounter } from '../middleware/auth-failures.ts';
 import { setRateLimitHeaders } from '../middleware/rate-limit.ts';
 import type { Operation } from '../operations.ts';
 import { IntegrationError, type IntegrationErrorCode } from './errors.ts';
@@ -31,13 +32,12 @@ function bearerToken(req: Request): string | undefined {
  * sign-in token are all malformed here); 403 for a token of an installation that is disabled or
  * in error. A 401 counts against the client's address like one of the distribution interface.
  */
-function authenticate({ orm, clock, config }: AppDeps): RequestHandler {
+function authenticate(deps: AppDeps): RequestHandler {
+  const { orm, clock, config } = deps;
+  const countFailure = failedAuthenticationCounter(deps);
   async function refuse(req: Request, code: IntegrationErrorCode, sent: boolean): Promise<never> {
-    const now = clock.now();
-    const { count, windowEnd } = await addToWindow(orm.em.fork(), `auth-fail:${req.ip ?? 'unknown'}`, 1, now);
-    if (count > config.authFailureLimit) {
-      throw new IntegrationError('too_many_failed_authentications', { retryAfter: Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000)) });
-    }
+    const retryAfter = await countFailure(req);
+    if (retryAfter !== null) throw new IntegrationError('too_many_failed_authentications', { retryAfter });
     throw new IntegrationError(code, { headers: { 'WWW-Authenticate': sent ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE } });
   }
 
@@ -61,9 +61,7 @@ function authenticate({ orm, clock, config }: AppDeps): RequestHandler {
 function rateLimit({ orm, clock }: AppDeps): RequestHandler {
   return async (_req, res, next) => {
     const { installation } = integrationCallerOf(res);
-    const now = clock.now();
-    const { count, windowEnd } = await addToWindow(orm.em.fork(), `installation:${installation.id}`, 1, now);
-    const resetSeconds = Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
+    const { count, resetSeconds } = await addToWindow(orm.em.fork(), `installation:${installation.id}`, 1, clock.now());
     setRateLimitHeaders(res, INTEGRATION_RATE_LIMIT_PER_MINUTE, count, resetSeconds);
     if (count > INTEGRATION_RATE_LIMIT_PER_MINUTE) throw new IntegrationError('rate_limited', { retryAfter: resetSeconds });
     next();

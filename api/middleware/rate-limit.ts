@@ -36,9 +36,7 @@ export function rateLimit(deps: Pick<AppDeps, 'orm' | 'clock'>): RequestHandler 
 export function channelCharge({ orm, clock }: Pick<AppDeps, 'orm' | 'clock'>, res: Response, channel: { id: string; rateLimitPerMinute: number }): Charge {
   const limit = channel.rateLimitPerMinute;
   return async (units) => {
-    const now = clock.now();
-    const { count, windowEnd } = await addToWindow(orm.em.fork(), `channel:${channel.id}`, units, now);
-    const resetSeconds = Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000));
+    const { count, resetSeconds } = await addToWindow(orm.em.fork(), `channel:${channel.id}`, units, clock.now());
     setRateLimitHeaders(res, limit, count, resetSeconds);
     if (count > limit) throw new ProblemError('rate_limited', { headers: { 'Retry-After': String(resetSeconds) } });
   };

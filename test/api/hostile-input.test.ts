@@ -58,6 +58,17 @@ describe('client address behind a proxy', () => {
     expect((await proxied.call('GET', CHANNEL, { headers: { 'x-forwarded-for': '2001:db8:1:3::1' } })).status).toBe(401);
   });
 
+  test('the integration interface counts failed tokens by the same client key: IPv6 by /64, a non-address never a 500', async () => {
+    const proxied = await strictApi({ TRUST_PROXY: '1' });
+    const guests = '/api/v1/integration/guests';
+    const statuses: number[] = [];
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::9', '2001:DB8:1:2:0:0:0:abcd']) {
+      statuses.push((await proxied.call('GET', guests, { headers: { 'x-forwarded-for': address } })).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect((await proxied.call('GET', guests, { headers: { 'x-forwarded-for': 'x'.repeat(200) } })).status).toBe(401);
+  });
+
   test('the bucket key: IPv4 as is, IPv6 by /64, anything else one bucket', () => {
     expect(clientKey('192.0.2.1')).toBe('192.0.2.1');
     expect(clientKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
