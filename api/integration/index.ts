@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { IntegrationScope } from '../../domain/integration-tokens.ts';
-import { matchesIfNoneMatch, weakEtag } from '../conditional.ts';
 import type { AppDeps } from '../context.ts';
 import { allowOnPage, DOCS_PAGE_POLICY } from '../middleware/security-headers.ts';
 import { interfaceRouter } from '../interface-router.ts';
 import { CHANGELOG_PATH, DESCRIPTION_PATH } from '../openapi/description-operations.ts';
-import { DOCS_PATH } from '../openapi/routes.ts';
+import { docsInit, docsPage, DOCS_PATH, represent, sendConditional, type Representation } from '../openapi/routes.ts';
 import type { Operation } from '../operations.ts';
 import { integrationGuards } from './auth.ts';
 import { IntegrationError, integrationErrorHandler, integrationNotFound } from './errors.ts';
@@ -33,35 +32,8 @@ export function integrationDocument(publicOrigin: string): IntegrationDocument {
   return document;
 }
 
-const page = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Integration interface v1</title>
-<link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
-</head>
-<body>
-<noscript><p>The description is at <a href="${INTEGRATION_BASE}${DESCRIPTION_PATH}">${INTEGRATION_BASE}${DESCRIPTION_PATH}</a>.</p></noscript>
-<div id="description"></div>
-<script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
-<script src="${INTEGRATION_BASE}${DOCS_PATH}/init.js"></script>
-</body>
-</html>
-`;
-
-const init = `window.addEventListener('load', function () {
-  window.ui = SwaggerUIBundle({ url: '${INTEGRATION_BASE}${DESCRIPTION_PATH}', dom_id: '#description', deepLinking: true, showExtensions: true, validatorUrl: null, defaultModelsExpandDepth: 0 });
-});
-`;
-
-function sendConditional(req: Request, res: Response, type: string, body: string): void {
-  const etag = weakEtag(body);
-  res.setHeader('ETag', etag);
-  res.setHeader('Cache-Control', 'public, max-age=300');
-  if (matchesIfNoneMatch(req, etag)) res.status(304).end();
-  else res.type(type).send(body);
-}
+const page = docsPage('Integration interface v1', INTEGRATION_BASE, `${INTEGRATION_BASE}${DOCS_PATH}/init.js`);
+const init = docsInit(INTEGRATION_BASE);
 
 const onlyGet: RequestHandler = (req, res) => {
   res.setHeader('Allow', 'GET, HEAD');
@@ -76,15 +48,15 @@ const onlyGet: RequestHandler = (req, res) => {
  */
 export function integrationRouter(deps: AppDeps): Router {
   const router = Router({ strict: true });
-  let changelog: string | undefined;
-  const serialized = new Map<string, string>();
+  let changelog: Representation | undefined;
+  const serialized = new Map<string, Representation>();
   router.get(DESCRIPTION_PATH, (req, res) => {
     const origin = req.app.locals.publicOrigin as string;
-    if (!serialized.has(origin)) serialized.set(origin, JSON.stringify(integrationDocument(origin)));
+    if (!serialized.has(origin)) serialized.set(origin, represent(JSON.stringify(integrationDocument(origin))));
     sendConditional(req, res, 'application/json', serialized.get(origin)!);
   });
   router.get(CHANGELOG_PATH, (req, res) => {
-    changelog ??= readFileSync(new URL('./CHANGELOG.md', import.meta.url), 'utf8');
+    changelog ??= represent(readFileSync(new URL('./CHANGELOG.md', import.meta.url), 'utf8'));
     sendConditional(req, res, 'text/markdown; charset=utf-8', changelog);
   });
   router.all([DESCRIPTION_PATH, CHANGELOG_PATH], onlyGet);

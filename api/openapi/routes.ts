@@ -14,12 +14,13 @@ export const DOCS_PATH = '/docs';
 
 const rendererDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-interface Representation {
+export interface Representation {
   body: string;
   etag: string;
 }
 
-const represent = (body: string): Representation => ({ body, etag: weakEtag(body) });
+/** A body with its validator, computed once: descriptions and changelogs do not change while the process runs. */
+export const represent = (body: string): Representation => ({ body, etag: weakEtag(body) });
 const descriptions = new Map<string, Representation>();
 let changelog: Representation | undefined;
 
@@ -36,36 +37,44 @@ function description(req: Request): Representation {
 }
 
 /** Same validator rule as the interface's reads: weak ETag from the body, 304 on a match. */
-function sendConditional(req: Request, res: Response, type: string, { body, etag }: Representation): void {
+export function sendConditional(req: Request, res: Response, type: string, { body, etag }: Representation): void {
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', 'public, max-age=300');
   if (matchesIfNoneMatch(req, etag)) res.status(304).end();
   else res.type(type).send(body);
 }
 
-const page = `<!doctype html>
+/** The Swagger UI page of an interface's description, for `{base}/docs` or the distribution's `/docs`. */
+export function docsPage(title: string, base: string, initPath: string): string {
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Distribution interface v1</title>
+<title>${title}</title>
 <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
 </head>
 <body>
-<noscript><p>The description is at <a href="${DISTRIBUTION_BASE}${DESCRIPTION_PATH}">${DISTRIBUTION_BASE}${DESCRIPTION_PATH}</a>, its changelog at <a href="${DISTRIBUTION_BASE}${CHANGELOG_PATH}">${DISTRIBUTION_BASE}${CHANGELOG_PATH}</a>.</p></noscript>
+<noscript><p>The description is at <a href="${base}${DESCRIPTION_PATH}">${base}${DESCRIPTION_PATH}</a>, its changelog at <a href="${base}${CHANGELOG_PATH}">${base}${CHANGELOG_PATH}</a>.</p></noscript>
 <div id="description"></div>
 <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
-<script src="${DOCS_PATH}/init.js"></script>
+<script src="${initPath}"></script>
 </body>
 </html>
 `;
+}
 
 // A file of its own rather than inline, so the page's Content-Security-Policy allows no inline script.
 // validatorUrl: null keeps the renderer from calling a public validator: the page works offline.
-const init = `window.addEventListener('load', function () {
-  window.ui = SwaggerUIBundle({ url: '${DISTRIBUTION_BASE}${DESCRIPTION_PATH}', dom_id: '#description', deepLinking: true, showExtensions: true, validatorUrl: null, defaultModelsExpandDepth: 0 });
+export function docsInit(base: string): string {
+  return `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({ url: '${base}${DESCRIPTION_PATH}', dom_id: '#description', deepLinking: true, showExtensions: true, validatorUrl: null, defaultModelsExpandDepth: 0 });
 });
 `;
+}
+
+const page = docsPage('Distribution interface v1', DISTRIBUTION_BASE, `${DOCS_PATH}/init.js`);
+const init = docsInit(DISTRIBUTION_BASE);
 
 const asset = (file: string): RequestHandler => (_req, res, next) => {
   res.sendFile(path.join(rendererDir, file), { maxAge: '1h' }, (error) => {
