@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 // `SVC_SELF_CHECK=1` runs only the files under test/self-check/, which must fail:
 // scripts/check-test-failures.sh proves with them that a failure makes vitest exit non-zero.
 const selfCheck = process.env.SVC_SELF_CHECK === '1';
+// `VITEST_JSON_REPORT=<file>` also writes vitest's JSON report there: .ci/run reads its counts for
+// the closing `N passed, N failed` line.
+const jsonReport = process.env.VITEST_JSON_REPORT;
 
 export default defineConfig({
   test: {
@@ -10,6 +13,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Two workers match the two cores of the machines this runs on.
     maxWorkers: 2,
+    ...(jsonReport ? { reporters: ['default', ['json', { outputFile: jsonReport }]] } : {}),
     projects: [
       { test: { name: 'unit', include: selfCheck ? ['test/self-check/*.unit.ts'] : ['test/domain/**/*.test.ts', 'test/architecture/**/*.test.ts'] } },
       {
