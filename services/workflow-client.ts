@@ -2,11 +2,12 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import type { DeliveryInput } from '../activities/webhooks.ts';
 import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
 import type { certificateExpiry } from '../workflows/certificate-expiry.ts';
-import { apiKeyRevokedSignal, eventsCommittedSignal, legalDatesChangedSignal } from '../workflows/definitions.ts';
+import { apiKeyRevokedSignal, eventsCommittedSignal, legalDatesChangedSignal, ownerConnectKeysChangedSignal } from '../workflows/definitions.ts';
 import type { eventDispatch } from '../workflows/event-dispatch.ts';
 import type { horizonRoll } from '../workflows/horizon-roll.ts';
 import { workflowIds } from '../workflows/ids.ts';
 import type * as workflows from '../workflows/index.ts';
+import type { ownerConnectKeyRotation } from '../workflows/owner-connect-key-rotation.ts';
 import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_PROPERTY, SA_STATE } from '../workflows/search-attributes.ts';
 import type { webhookDelivery } from '../workflows/webhook-delivery.ts';
 import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
@@ -98,6 +99,21 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
         args: [{ pollSeconds: dispatchPollSeconds }],
         signal: eventsCommittedSignal,
         signalArgs: [],
+      });
+    },
+
+    /**
+     * Makes the owner-connect key rotation (`owner-connect-keys:<task queue>`) plan again from
+     * what is committed, with this rotation period, starting it when it is not running.
+     */
+    async planOwnerConnectKeys(rotationDays: number): Promise<void> {
+      const client = await connect();
+      await client.workflow.signalWithStart<typeof ownerConnectKeyRotation, [{ rotationDays: number } | undefined]>(name('ownerConnectKeyRotation'), {
+        workflowId: workflowIds.ownerConnectKeys(taskQueue),
+        taskQueue,
+        args: [{ rotationDays }],
+        signal: ownerConnectKeysChangedSignal,
+        signalArgs: [{ rotationDays }],
       });
     },
 

@@ -8,3 +8,9 @@ export const legalDatesChangedSignal = defineSignal('legalDatesChanged');
 
 /** Sent by the API after a write commits events: the dispatcher looks at the log now rather than at its next poll. */
 export const eventsCommittedSignal = defineSignal('eventsCommitted');
+
+/**
+ * Sent when the worker starts (with the configured rotation period) and after an operator's
+ * early rotation: the owner-connect key rotation plans again from what is committed.
+ */
+export const ownerConnectKeysChangedSignal = defineSignal<[{ rotationDays: number } | undefined]>('ownerConnectKeysChanged');

@@ -10,5 +10,7 @@ export const workflowIds = {
   certificateExpiry: (propertyId: string) => `certificate-expiry:${propertyId}`,
   /** One per (endpoint, event): a replayed dispatch starts nothing twice. */
   webhookDelivery: (endpointId: string, eventId: string) => `webhook-delivery:${endpointId}:${eventId}`,
+  /** One per task queue (a deployment): the rotation of the owner-connect token signing keys. */
+  ownerConnectKeys: (taskQueue: string) => `owner-connect-keys:${taskQueue}`,
   webhookSecretRotation: (endpointId: string, generation: number) => `webhook-secret-rotation:${endpointId}:${generation}`,
 };

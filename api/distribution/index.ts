@@ -2,6 +2,7 @@ import type { Operation } from '../operations.ts';
 import { getProperty, listAmenities, listEventsOperation, listLocations, listOwners, listProperties } from './catalogue.ts';
 import { listAvailability } from './availability.ts';
 import { getChannel } from './channel.ts';
+import { getOwnerConnectKeys } from './owner-connect-keys.ts';
 import { getQuote } from './quotes.ts';
 import { webhookOperations } from './webhooks.ts';
 import { plannedOperations } from './planned.ts';
@@ -19,6 +20,7 @@ export const distributionOperations: Operation[] = [
   listEventsOperation as Operation,
   listAvailability as Operation,
   getQuote as Operation,
+  getOwnerConnectKeys as Operation,
   ...webhookOperations,
   ...plannedOperations,
 ];
