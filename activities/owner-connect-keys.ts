@@ -4,11 +4,14 @@ import type { ActivityDeps } from './deps.ts';
 export function ownerConnectKeyActivities(deps: ActivityDeps) {
   return {
     /**
-     * Applies what the signing-key schedule has due at `atMs` (the instant the workflow woke for,
-     * so a retried or late call decides as the schedule did) and answers when to look again.
+     * Applies what the signing-key schedule has due at the instant the workflow woke (`atMs`, its
+     * time, so the time-skipping server moves it) and answers when to look again. A call retried
+     * later (the database was away) acts at its own later instant, never earlier: a key's
+     * publication is stamped no earlier than it became visible, so its 24 hours are whole.
      */
     async advanceOwnerConnectKeys(atMs: number, rotationDays: number): Promise<{ applied: string[]; nextAtMs: number }> {
-      const { applied, nextAt } = await advanceKeyRotation(deps, new Date(atMs), rotationDays);
+      const at = new Date(Math.max(atMs, deps.clock.now().getTime()));
+      const { applied, nextAt } = await advanceKeyRotation(deps, at, rotationDays);
       return { applied, nextAtMs: nextAt.getTime() };
     },
   };
