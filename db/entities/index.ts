@@ -14,6 +14,7 @@ import {
 } from './catalogue.ts';
 import { ChannelSchema } from './channel.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
+import { OwnerConnectionSchema, OwnerConnectTokenSchema } from './owner-connect.ts';
 import { RequestCounterSchema } from './request-counter.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
 
@@ -42,6 +43,8 @@ export const entities = [
   IntegrationTokenSchema,
   GuestSchema,
   AmenityReleaseSchema,
+  OwnerConnectTokenSchema,
+  OwnerConnectionSchema,
 ];
 
 export * from './amenity.ts';
@@ -50,5 +53,6 @@ export * from './availability.ts';
 export * from './catalogue.ts';
 export * from './channel.ts';
 export * from './integration.ts';
+export * from './owner-connect.ts';
 export * from './request-counter.ts';
 export * from './webhooks.ts';
