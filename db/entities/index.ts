@@ -14,7 +14,11 @@ import {
 } from './catalogue.ts';
 import { ChannelSchema } from './channel.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
+<<<<<<< HEAD
 import { OwnerConnectionSchema, OwnerConnectTokenSchema } from './owner-connect.ts';
+=======
+import { OwnerConnectKeySchema } from './owner-connect-key.ts';
+>>>>>>> oc-keys
 import { RequestCounterSchema } from './request-counter.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
 
@@ -43,8 +47,12 @@ export const entities = [
   IntegrationTokenSchema,
   GuestSchema,
   AmenityReleaseSchema,
+<<<<<<< HEAD
   OwnerConnectTokenSchema,
   OwnerConnectionSchema,
+=======
+  OwnerConnectKeySchema,
+>>>>>>> oc-keys
 ];
 
 export * from './amenity.ts';
@@ -53,6 +61,10 @@ export * from './availability.ts';
 export * from './catalogue.ts';
 export * from './channel.ts';
 export * from './integration.ts';
+<<<<<<< HEAD
 export * from './owner-connect.ts';
+=======
+export * from './owner-connect-key.ts';
+>>>>>>> oc-keys
 export * from './request-counter.ts';
 export * from './webhooks.ts';
