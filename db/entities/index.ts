@@ -14,11 +14,8 @@ import {
 } from './catalogue.ts';
 import { ChannelSchema } from './channel.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
-<<<<<<< HEAD
-import { OwnerConnectionSchema, OwnerConnectTokenSchema } from './owner-connect.ts';
-=======
 import { OwnerConnectKeySchema } from './owner-connect-key.ts';
->>>>>>> oc-keys
+import { OwnerConnectionSchema, OwnerConnectTokenSchema } from './owner-connect.ts';
 import { RequestCounterSchema } from './request-counter.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
 
@@ -47,12 +44,9 @@ export const entities = [
   IntegrationTokenSchema,
   GuestSchema,
   AmenityReleaseSchema,
-<<<<<<< HEAD
+  OwnerConnectKeySchema,
   OwnerConnectTokenSchema,
   OwnerConnectionSchema,
-=======
-  OwnerConnectKeySchema,
->>>>>>> oc-keys
 ];
 
 export * from './amenity.ts';
@@ -61,10 +55,7 @@ export * from './availability.ts';
 export * from './catalogue.ts';
 export * from './channel.ts';
 export * from './integration.ts';
-<<<<<<< HEAD
-export * from './owner-connect.ts';
-=======
 export * from './owner-connect-key.ts';
->>>>>>> oc-keys
+export * from './owner-connect.ts';
 export * from './request-counter.ts';
 export * from './webhooks.ts';
