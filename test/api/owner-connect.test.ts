@@ -110,7 +110,7 @@ const disconnect = (key: string, ownerId: string) => api.call('DELETE', `${BASE}
 /** A token with the service's real signing key (or none), with the given claims and header. */
 async function signed(claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
   const { kid, privateKey } = await signingKeyForToken(ctx, clock.now());
-  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid, ...header } as { alg: string }).sign(privateKey);
+  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid, ...header }).sign(privateKey);
 }
 
 async function publishedKeys(): Promise<JWK[]> {
