@@ -21,7 +21,7 @@ export interface Expected {
  * channel's redirect page, so it is checked for shape here, not against the clock.
  */
 export async function verifyOwnerConnectToken(deps: ServiceDeps, token: string, expected: Expected): Promise<OwnerConnectClaims> {
-  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) throw invalid('not a JWS in compact serialization');
+  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token)) throw invalid('not a JWS in compact serialization');
   let header: Record<string, unknown>;
   try {
     header = decodeProtectedHeader(token);
