@@ -5,3 +5,4 @@ export { horizonRoll } from './horizon-roll.ts';
 export { ownerConnectKeyRotation } from './owner-connect-key-rotation.ts';
 export { webhookDelivery } from './webhook-delivery.ts';
 export { webhookSecretRotation } from './webhook-secret-rotation.ts';
+export { ownerConnect } from './owner-connect.ts';

@@ -2,6 +2,7 @@ import type { Operation } from '../operations.ts';
 import { getProperty, listAmenities, listEventsOperation, listLocations, listOwners, listProperties } from './catalogue.ts';
 import { listAvailability } from './availability.ts';
 import { getChannel } from './channel.ts';
+import { ownerConnectOperations } from './owner-connect.ts';
 import { getOwnerConnectKeys } from './owner-connect-keys.ts';
 import { getQuote } from './quotes.ts';
 import { webhookOperations } from './webhooks.ts';
@@ -22,5 +23,6 @@ export const distributionOperations: Operation[] = [
   getQuote as Operation,
   getOwnerConnectKeys as Operation,
   ...webhookOperations,
+  ...ownerConnectOperations,
   ...plannedOperations,
 ];

@@ -9,6 +9,7 @@ import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
 import { integrationPlatformOperations } from './integration.ts';
+import { postOwnerConnect } from './owner-connect.ts';
 import { vatRateOperations } from './vat-rates.ts';
 
 /**
@@ -155,6 +156,7 @@ export const internalOperations = [
   putProperty, getSourceProperty, deleteProperty,
   putDistribution, getDistribution,
   postAvailability,
+  postOwnerConnect,
   ...integrationPlatformOperations,
   ...vatRateOperations,
 ] as Operation[];

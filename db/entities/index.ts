@@ -15,6 +15,7 @@ import {
 import { ChannelSchema } from './channel.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
 import { OwnerConnectKeySchema } from './owner-connect-key.ts';
+import { OwnerConnectionSchema, OwnerConnectTokenSchema } from './owner-connect.ts';
 import { RequestCounterSchema } from './request-counter.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
 
@@ -44,6 +45,8 @@ export const entities = [
   GuestSchema,
   AmenityReleaseSchema,
   OwnerConnectKeySchema,
+  OwnerConnectTokenSchema,
+  OwnerConnectionSchema,
 ];
 
 export * from './amenity.ts';
@@ -53,5 +56,6 @@ export * from './catalogue.ts';
 export * from './channel.ts';
 export * from './integration.ts';
 export * from './owner-connect-key.ts';
+export * from './owner-connect.ts';
 export * from './request-counter.ts';
 export * from './webhooks.ts';
