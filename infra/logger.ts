@@ -78,7 +78,8 @@ export function createLogger(level: Level | 'silent' = 'info', base: Record<stri
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     },
-    destination ?? pino.destination({ dest: 2, sync: true }),
+    // process.stderr, as before: writes to pipes and files are synchronous, so no line is lost at exit.
+    destination ?? process.stderr,
   );
   const write = (at: Level) => (message: string, fields?: Record<string, unknown>) => {
     if (!logger.isLevelEnabled(at)) return;
