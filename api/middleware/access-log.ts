@@ -24,7 +24,10 @@ function operationOf(req: Request, res: Response): string {
   const marked = res.locals.operationId as string | undefined;
   if (marked) return marked;
   const route = req.route as { path?: unknown } | undefined;
-  if (route && route.path !== undefined) return `${req.baseUrl}${Array.isArray(route.path) ? route.path.join('|') : String(route.path)}`;
+  const path = route?.path;
+  if (typeof path === 'string') return `${req.baseUrl}${path}`;
+  if (Array.isArray(path)) return `${req.baseUrl}${path.join('|')}`;
+  if (path !== undefined) return `${req.baseUrl}(pattern)`;
   return 'unmatched';
 }
 
