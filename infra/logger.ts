@@ -24,18 +24,23 @@ const SECRET_TEXT: readonly [RegExp, string][] = [
   [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):[^\s@/]+@/gi, '$1:[redacted]@'],
 ];
 
-/** Paths pino itself censors: the same names, for objects that reach pino other than through `redactFields`. */
-const REDACT_PATHS = ['authorization', 'secret', 'token', 'password', 'apiKey', 'api_key', 'key', 'cookie'].flatMap((name) => [
-  name,
-  `*.${name}`,
-  `headers.${name}`,
-  `*.headers.${name}`,
-  `req.headers.${name}`,
-]);
+/**
+ * Paths pino itself censors, for objects that reach it other than through `redactFields` (which
+ * already covers these names at any depth). Exact paths only: pino's wildcard paths cost several
+ * times the rest of a line.
+ */
+const REDACT_PATHS = [
+  ...['authorization', 'secret', 'token', 'password', 'apiKey', 'api_key', 'key', 'cookie'],
+  ...['headers.authorization', 'headers.cookie', 'req.headers.authorization', 'req.headers.cookie', 'request.headers.authorization'],
+];
 
 const MAX_DEPTH = 6;
 
+/** Whether any SECRET_TEXT pattern could match: one scan instead of four on ordinary text. */
+const MAYBE_SECRET = /svci?_|whsec_|bearer|basic|:\/\/[^\s/]*:/i;
+
 function scrubText(text: string): string {
+  if (!MAYBE_SECRET.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of SECRET_TEXT) out = out.replace(pattern, replacement);
   return out;
