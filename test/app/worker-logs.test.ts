@@ -16,7 +16,7 @@ describe('worker log lines', () => {
       workflowType: 'webhookDelivery',
       workflowExecution: { workflowId: 'webhook-delivery:whk_1:evt_1', runId: 'run-1' },
     });
-    await env.run(async () => log.info('webhook attempt failed', { deliveryId: 'dlv_1', secret: 'whsec_never' }));
+    await env.run(() => Promise.resolve(log.info('webhook attempt failed', { deliveryId: 'dlv_1', secret: 'whsec_never' })));
     log.warn('outside');
     const [inside, outside] = out.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(inside).toMatchObject({
