@@ -45,7 +45,7 @@ function installationOf(res: Response): string | undefined {
  * One log line and one count per request, when its answer is finished or the client went away
  * (status 499 then): request id, method, operation, path, status, duration, the channel or
  * installation when authenticated and the refusal code when refused. No header and no body is
- * logged, so no credential can be.
+ * logged, so no credential can be. Passing health probes are logged at debug only.
  */
 export function accessLog(log: Logger): RequestHandler {
   return (req, res, next) => {
@@ -61,7 +61,9 @@ export function accessLog(log: Logger): RequestHandler {
       if (code !== undefined && (status === 401 || code === 'too_many_failed_authentications')) apiAuthRefusals.inc({ code });
       const channel = channelOf(res);
       const installation = installationOf(res);
-      log.info('request', {
+      // Health probes (every few seconds per load balancer) are counted, and logged only at debug.
+      const level = operation.startsWith('/health') && status < 400 ? 'debug' : 'info';
+      log[level]('request', {
         requestId: res.getHeader('Request-Id'),
         method: req.method,
         operation,

@@ -120,3 +120,11 @@ describe('logger', () => {
     ]);
   });
 });
+
+describe('health probes', () => {
+  test('a passing probe is counted but logged only at debug', async () => {
+    const res = await api.call('GET', '/health/live');
+    expect(res.status).toBe(200);
+    expect(accessLines(res.headers['request-id'] as string)).toEqual([]);
+  });
+});
