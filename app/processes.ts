@@ -18,6 +18,8 @@ import { ensureCertificateExpiriesInUse } from '../services/certificate-expiry.t
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
 import { resealWebhookSecrets } from '../services/webhook-housekeeping.ts';
 import { createWorker } from './worker.ts';
+import { watchWorkerDatabase } from './observability.ts';
+import { withActivityContext } from '../activities/log-context.ts';
 
 export interface Endpoints {
   databaseUrl: string;
@@ -75,7 +77,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
     deps: {
       orm,
       clock: systemClock,
-      log,
+      log: withActivityContext(log),
       workflows,
       webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
       mailer,
@@ -84,6 +86,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
     ...(options.prebuilt !== undefined ? { prebuilt: options.prebuilt } : {}),
   });
   const running = worker.run();
+  const unwatch = watchWorkerDatabase(orm, systemClock);
   // The dispatcher runs as long as the deployment; starting it here makes sure it exists.
   await workflows.wakeDispatcher();
   // Likewise one availability horizon roll per zone in use (best effort: logged, never fatal).
@@ -96,6 +99,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
   return {
     running,
     stop: async () => {
+      unwatch();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch((error: unknown) => log.error('worker stopped with an error', { error: String(error) }));
       mailer.close();
