@@ -1,4 +1,4 @@
-import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -63,11 +63,6 @@ export function redactFields(fields: Record<string, unknown>, depth = 0): Record
   return out;
 }
 
-/** The pino instance behind a logger, for the bridges that log in pino's own terms (Temporal's runtime). */
-const PINO = Symbol('pino');
-
-type PinoBacked = Logger & { [PINO]: PinoLogger };
-
 /**
  * JSON lines on stderr through pino (stdout stays free for the CLI's JSON documents): `time` (ISO),
  * `level` by name, `message`, the base fields, then the caller's fields with secrets redacted.
@@ -91,18 +86,5 @@ export function createLogger(level: Level | 'silent' = 'info', base: Record<stri
     if (fields) logger[at](redactFields(fields), scrubText(message));
     else logger[at](scrubText(message));
   };
-  const wrapped: PinoBacked = { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error'), [PINO]: logger };
-  return wrapped;
-}
-
-/** A logger whose lines all carry `fields` as well (a process's role, a workflow's identity). */
-export function childLogger(log: Logger, fields: Record<string, unknown>): Logger {
-  const withFields = (at: Level) => (message: string, extra?: Record<string, unknown>) => log[at](message, { ...fields, ...extra });
-  return { debug: withFields('debug'), info: withFields('info'), warn: withFields('warn'), error: withFields('error') };
-}
-
-/** Whether a line at `level` would be written (so a caller can skip building its fields). */
-export function logsAt(log: Logger, level: Level): boolean {
-  const backing = (log as Partial<PinoBacked>)[PINO];
-  return backing ? backing.isLevelEnabled(level) : true;
+  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

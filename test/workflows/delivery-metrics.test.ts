@@ -103,6 +103,23 @@ async function settled(handle: WorkflowHandle): Promise<unknown> {
   return handle.result();
 }
 
+/**
+ * Waits until the dispatcher has read the whole channel log and every delivery of the endpoint has
+ * closed, so nothing of this scenario is still sending; answers its attempts by status code.
+ */
+async function quiet(s: { channel: { id: string }; endpoint: { id: string } }): Promise<(number | null)[]> {
+  await until('the dispatcher reaches the end of the log', async () => (await undispatched(s.channel.id)).count === 0);
+  await until('every delivery of the endpoint closes', async () => {
+    const rows = await orm.em.fork().execute<{ state: string }[]>('select state from webhook_delivery where endpoint_id = ?', [s.endpoint.id]);
+    return rows.length > 0 && rows.every((row) => row.state !== 'pending');
+  });
+  const attempts = await orm.em.fork().execute<{ status_code: number | null }[]>(
+    'select a.status_code from webhook_attempt a join webhook_delivery d on d.id = a.delivery_id where d.endpoint_id = ?',
+    [s.endpoint.id],
+  );
+  return attempts.map((attempt) => attempt.status_code);
+}
+
 describe('worker metrics', () => {
   test('the dispatcher lag gauges show the events not yet dispatched and their age, then zero once dispatched', async () => {
     const s = await scenario('lag');
@@ -117,36 +134,42 @@ describe('worker metrics', () => {
     expect(sample(behind, 'svc_dispatch_oldest_undispatched_seconds', { channel: s.channel.name })).toBeCloseTo(90, 3);
 
     const w = await worker();
-    await w.runUntil(async () => {
-      await until('the dispatcher reaches the end of the log', async () => (await undispatched(s.channel.id)).count === 0);
-      await settled(await firstDelivery(s.endpoint.id));
-    });
+    // Every delivery of this scenario closes here, so none still sends during the next test.
+    await w.runUntil(() => quiet(s));
     const caughtUp = await registry.metrics();
     expect(sample(caughtUp, 'svc_dispatch_undispatched_events', { channel: s.channel.name })).toBe(0);
     expect(sample(caughtUp, 'svc_dispatch_oldest_undispatched_seconds', { channel: s.channel.name })).toBe(0);
   });
 
-  test('a delivered attempt and a 410 are counted by outcome and timed; the gone endpoint shows as suspended', async () => {
+  test('delivered attempts and a 410 are counted by outcome as the database recorded them, and timed; the gone endpoint shows as suspended', async () => {
     const before = await registry.metrics();
     const delivered = { kind: 'delivery', outcome: 'delivered', reason: 'none' };
     const ok = await scenario('delivered');
     const gone = await scenario('gone');
     const w = await worker();
+    let okAttempts: (number | null)[] = [];
+    let goneAttempts: (number | null)[] = [];
     await w.runUntil(async () => {
       receiver.respond(204);
       await ok.publish();
       expect(await settled(await firstDelivery(ok.endpoint.id))).toBe('delivered');
+      okAttempts = await quiet(ok);
       receiver.respond(410);
       await gone.publish();
       expect(await settled(await firstDelivery(gone.endpoint.id))).toBe('gone');
+      goneAttempts = await quiet(gone);
     });
     receiver.respond(204);
+    // What the database recorded: every attempt of the first endpoint delivered; one 410 suspended the second.
+    expect(okAttempts.length).toBeGreaterThan(0);
+    expect(okAttempts.every((code) => code === 204)).toBe(true);
+    expect(goneAttempts).toEqual([410]);
     const after = await registry.metrics();
     const delta = (name: string, labels: Record<string, string>) => count(after, name, labels) - count(before, name, labels);
-    expect(delta('svc_webhook_attempts_total', delivered)).toBe(1);
+    expect(delta('svc_webhook_attempts_total', delivered)).toBe(okAttempts.length);
     expect(delta('svc_webhook_attempts_total', { kind: 'delivery', outcome: 'gone' })).toBe(1);
     expect(delta('svc_webhook_attempts_total', { kind: 'delivery', outcome: 'failed' })).toBe(0);
-    expect(delta('svc_webhook_attempt_duration_seconds_count', { kind: 'delivery', outcome: 'delivered' })).toBe(1);
+    expect(delta('svc_webhook_attempt_duration_seconds_count', { kind: 'delivery', outcome: 'delivered' })).toBe(okAttempts.length);
     expect(delta('svc_webhook_attempt_duration_seconds_sum', { kind: 'delivery', outcome: 'delivered' })).toBeGreaterThan(0);
     expect(sample(after, 'svc_webhook_endpoints_suspended', { channel: gone.channel.name, reason: 'gone' })).toBe(1);
     expect(sample(after, 'svc_webhook_endpoints_suspended', { channel: ok.channel.name })).toBeUndefined();
