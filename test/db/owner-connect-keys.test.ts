@@ -2,6 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { allKeys } from '../../db/owner-connect-keys.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { advanceKeyRotation, rotateKeyEarly } from '../../services/owner-connect/key-rotation.ts';
+import { createLogger } from '../../infra/logger.ts';
+import { parseKeyRing } from '../../infra/secrets.ts';
+import { resealOwnerConnectKeys } from '../../services/owner-connect/key-housekeeping.ts';
 import { signingKeyForToken } from '../../services/owner-connect/signing-keys.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext } from '../support/fixtures.ts';
@@ -41,6 +44,20 @@ describe('owner-connect signing keys', () => {
     // Published at 02:00, the second key signs from 02:00 the next day (hour 26), not before.
     expect(signers.indexOf(second.kid)).toBe(26 - 2);
     expect(signers.slice(0, 24).every((kid) => kid === first.kid)).toBe(true);
+  });
+
+  test('private keys sealed under a retiring server key are sealed again under the newest, so the signer still signs once it is retired', async () => {
+    const { orm, ctx } = await context();
+    const OLD = 'old-server-secret-0123456789abcdef-0123';
+    const NEW = 'new-server-secret-0123456789abcdef-4567';
+    const ring = (serverSecret: string | undefined, serverSecrets: string | undefined) => ({ ring: parseKeyRing({ serverSecret, serverSecrets, serverGeoSecret: OLD }), platformTokenHash: new Uint8Array(32) });
+    const { kid } = await signingKeyForToken({ ...ctx, secrets: ring(OLD, undefined) }, at(0));
+    const log = createLogger('silent');
+    expect(await resealOwnerConnectKeys({ orm, log, secrets: ring(OLD, `1:${NEW}`) })).toBe(1);
+    expect((await allKeys(orm.em.fork()))[0]!.private_jwk).toMatch(/^v2\.1\./);
+    expect((await signingKeyForToken({ ...ctx, secrets: ring(undefined, `1:${NEW}`) }, at(HOUR))).kid).toBe(kid);
+    // Done once: a second sweep has nothing left to seal.
+    expect(await resealOwnerConnectKeys({ orm, log, secrets: ring(OLD, `1:${NEW}`) })).toBe(0);
   });
 
   test('concurrent first tokens create one key, and all sign with it', async () => {
