@@ -16,6 +16,7 @@ import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
 import { ensureCertificateExpiriesInUse } from '../services/certificate-expiry.ts';
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
+import { resealOwnerConnectKeys } from '../services/owner-connect/key-housekeeping.ts';
 import { resealWebhookSecrets } from '../services/webhook-housekeeping.ts';
 import { createWorker } from './worker.ts';
 
@@ -44,6 +45,7 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
       .then(() => dropDeletedEndpoints(orm.em.fork(), clock.now()))
       .catch(() => undefined);
     void resealWebhookSecrets({ orm, secrets, log }).catch(() => undefined);
+    void resealOwnerConnectKeys({ orm, secrets, log }).catch(() => undefined);
   }, 60_000);
   sweep.unref();
   return {
