@@ -9,6 +9,7 @@ import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
 import { integrationPlatformOperations } from './integration.ts';
+import { listingReadOperations } from './listings.ts';
 import { vatRateOperations } from './vat-rates.ts';
 
 /**
@@ -157,4 +158,5 @@ export const internalOperations = [
   postAvailability,
   ...integrationPlatformOperations,
   ...vatRateOperations,
+  ...listingReadOperations,
 ] as Operation[];

@@ -14,6 +14,7 @@ import {
 } from './catalogue.ts';
 import { ChannelSchema } from './channel.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
+import { ListingReportChangeSchema, ListingReportSchema, ListingStatSchema } from './listings.ts';
 import { RequestCounterSchema } from './request-counter.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
 
@@ -42,6 +43,9 @@ export const entities = [
   IntegrationTokenSchema,
   GuestSchema,
   AmenityReleaseSchema,
+  ListingReportSchema,
+  ListingReportChangeSchema,
+  ListingStatSchema,
 ];
 
 export * from './amenity.ts';
@@ -50,5 +54,6 @@ export * from './availability.ts';
 export * from './catalogue.ts';
 export * from './channel.ts';
 export * from './integration.ts';
+export * from './listings.ts';
 export * from './request-counter.ts';
 export * from './webhooks.ts';
