@@ -127,7 +127,8 @@ const StatsEntry = z
   })
   .strict()
   .superRefine((entry, ctx) => {
-    if (entry.clicks_to_booking > entry.views) ctx.addIssue({ code: 'custom', path: ['clicks_to_booking'], message: 'at most `views`', params: { code: 'exceeds_views' } });
+    // Compared only when both are counts: a bad `views` is reported once, on itself.
+    if (Count.safeParse(entry.views).success && entry.clicks_to_booking > entry.views) ctx.addIssue({ code: 'custom', path: ['clicks_to_booking'], message: 'at most `views`', params: { code: 'exceeds_views' } });
   });
 
 export const ListingStatsInput = z
@@ -156,10 +157,12 @@ export const postListingStatsOperation = defineOperation({
     'The request is taken whole or refused whole with 400 `invalid_parameters`, one entry per failed rule with its JSON pointer (`/data/3/clicks_to_booking`): ' +
     'a property the channel does not see (`not_found`), a date after the property\'s today (`in_the_future`) or more than 35 days before it (`too_old`), `clicks_to_booking` above `views` (`exceeds_views`), ' +
     'and the same property and date twice in one request (`duplicate`, on the later entry: send each day once). A refused request writes nothing. ' +
-    'The answer counts the days stored: `{"accepted": n}`. No event and no webhook follows.',
+    'The answer counts the days stored: `{"accepted": n}`. No event and no webhook follows. The body may be up to 256 KiB (other operations: 64 KiB).',
   tags,
   scopes,
   body: ListingStatsInput,
+  // 1,000 entries with long counts are about 110 KiB: above the interface's 64 KiB.
+  bodyLimit: '256kb',
   responses: { 200: { description: 'Every day stored', schema: z.object({ accepted: z.int() }).meta({ id: 'ListingStatsAccepted', examples: [{ accepted: 2 }] }) } },
   problems: ['invalid_parameters', 'insufficient_scope'],
   handler: async ({ body, caller, deps }) => ({ body: await postListingStats(deps, caller.channel.id, body.data) }),

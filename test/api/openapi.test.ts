@@ -130,10 +130,10 @@ describe('answers validate against the described schemas', () => {
   });
 
   test('501 for a planned operation', async () => {
-    const { key } = await channelWithKey(ctx, { scopes: ['write:listings'] });
-    const res = await api.call('POST', `${DISTRIBUTION_BASE}/listing-stats`, { key: key.key });
+    const { key } = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+    const res = await api.call('GET', `${DISTRIBUTION_BASE}/owner-connect/keys`, { key: key.key });
     expectProblem(res, 501, 'not_implemented');
-    expectMatchesDescription('POST', `${DISTRIBUTION_BASE}/listing-stats`, res);
+    expectMatchesDescription('GET', `${DISTRIBUTION_BASE}/owner-connect/keys`, res);
   });
 
   test('the validator refuses a body the description does not promise', async () => {
