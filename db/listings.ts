@@ -129,3 +129,12 @@ export async function statsOfProperty(em: EntityManager, propertyId: string, fro
     [propertyId, from, to],
   );
 }
+
+/** The properties a channel sees now (active or inactive), with the platform's reference, in reference order. */
+export async function propertiesSeenBy(em: EntityManager, channelId: string): Promise<{ external_id: string; internal_id: string; ref: string }[]> {
+  return em.execute(
+    `select cr.external_id, cr.internal_id, p.ref from channel_resource cr join property p on p.id = cr.internal_id
+      where cr.channel_id = ? and cr.kind = 'property' and cr.status in ('active', 'inactive') order by p.ref`,
+    [channelId],
+  );
+}
