@@ -13,6 +13,7 @@ import {
   PropertySchema,
 } from './catalogue.ts';
 import { ChannelSchema } from './channel.ts';
+import { HostLinkSchema, HostSessionSchema } from './host-session.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
 import { RequestCounterSchema } from './request-counter.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
@@ -42,6 +43,8 @@ export const entities = [
   IntegrationTokenSchema,
   GuestSchema,
   AmenityReleaseSchema,
+  HostLinkSchema,
+  HostSessionSchema,
 ];
 
 export * from './amenity.ts';
@@ -49,6 +52,7 @@ export * from './api-key.ts';
 export * from './availability.ts';
 export * from './catalogue.ts';
 export * from './channel.ts';
+export * from './host-session.ts';
 export * from './integration.ts';
 export * from './request-counter.ts';
 export * from './webhooks.ts';

@@ -9,6 +9,7 @@ import { Migration20261122190900TypedNights } from './Migration20261122190900Typ
 import { Migration20261122191252AmenityRelease } from './Migration20261122191252AmenityRelease.ts';
 import { Migration20261122192050VatRates } from './Migration20261122192050VatRates.ts';
 import { Migration20261122193000RequestCounterUnlogged } from './Migration20261122193000RequestCounterUnlogged.ts';
+import { Migration20261122204906HostSessions } from './Migration20261122204906HostSessions.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -23,4 +24,5 @@ export const migrationsList = [
   { name: 'Migration20261122191252AmenityRelease', class: Migration20261122191252AmenityRelease },
   { name: 'Migration20261122192050VatRates', class: Migration20261122192050VatRates },
   { name: 'Migration20261122193000RequestCounterUnlogged', class: Migration20261122193000RequestCounterUnlogged },
+  { name: 'Migration20261122204906HostSessions', class: Migration20261122204906HostSessions },
 ];
