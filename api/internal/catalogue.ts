@@ -8,6 +8,7 @@ import { getPropertyWithLegalStatus } from '../../services/certificate-expiry.ts
 import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
+import { hostSessionOperations } from './host-sessions.ts';
 import { integrationPlatformOperations } from './integration.ts';
 import { listingReadOperations } from './listings.ts';
 import { vatRateOperations } from './vat-rates.ts';
@@ -159,4 +160,5 @@ export const internalOperations = [
   ...integrationPlatformOperations,
   ...vatRateOperations,
   ...listingReadOperations,
+  ...hostSessionOperations,
 ] as Operation[];

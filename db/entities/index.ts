@@ -13,6 +13,7 @@ import {
   PropertySchema,
 } from './catalogue.ts';
 import { ChannelSchema } from './channel.ts';
+import { HostLinkSchema, HostSessionSchema } from './host-session.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
 import { ListingReportChangeSchema, ListingReportSchema, ListingStatSchema } from './listings.ts';
 import { RequestCounterSchema } from './request-counter.ts';
@@ -46,6 +47,8 @@ export const entities = [
   ListingReportSchema,
   ListingReportChangeSchema,
   ListingStatSchema,
+  HostLinkSchema,
+  HostSessionSchema,
 ];
 
 export * from './amenity.ts';
@@ -53,6 +56,7 @@ export * from './api-key.ts';
 export * from './availability.ts';
 export * from './catalogue.ts';
 export * from './channel.ts';
+export * from './host-session.ts';
 export * from './integration.ts';
 export * from './listings.ts';
 export * from './request-counter.ts';

@@ -10,6 +10,7 @@ import { Migration20261122191252AmenityRelease } from './Migration20261122191252
 import { Migration20261122192050VatRates } from './Migration20261122192050VatRates.ts';
 import { Migration20261122193000RequestCounterUnlogged } from './Migration20261122193000RequestCounterUnlogged.ts';
 import { Migration20261122204903ListingReports } from './Migration20261122204903ListingReports.ts';
+import { Migration20261122204906HostSessions } from './Migration20261122204906HostSessions.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -25,4 +26,5 @@ export const migrationsList = [
   { name: 'Migration20261122192050VatRates', class: Migration20261122192050VatRates },
   { name: 'Migration20261122193000RequestCounterUnlogged', class: Migration20261122193000RequestCounterUnlogged },
   { name: 'Migration20261122204903ListingReports', class: Migration20261122204903ListingReports },
+  { name: 'Migration20261122204906HostSessions', class: Migration20261122204906HostSessions },
 ];
