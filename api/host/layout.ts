@@ -1,6 +1,7 @@
 import { HOST_LOCALES, type HostLocale } from '../../domain/host-locale.ts';
 import { html, raw, type SafeHtml } from './html.ts';
 import { LOCALE_NAMES, type Translate } from './i18n.ts';
+import { listingsTexts } from './listings-texts.ts';
 import { HOST_BASE } from './paths.ts';
 
 /**
@@ -65,6 +66,7 @@ function navigation(input: LayoutInput & { session: NonNullable<LayoutInput['ses
   const options = HOST_LOCALES.map((code) => html`<option value="${code}" lang="${code}"${code === locale ? raw(' selected') : ''}>${LOCALE_NAMES[code]}</option>`);
   return html`<nav aria-label="${t('layout.nav')}">
 <a href="${HOST_BASE}/">${t('layout.owners')}</a>
+<a href="${HOST_BASE}/listings">${listingsTexts(locale)('nav')}</a>
 <form method="post" action="${HOST_BASE}/locale">${csrfField(session.csrfToken)}<input type="hidden" name="return_to" value="${input.path ?? `${HOST_BASE}/`}">
 <label for="locale-select">${t('layout.language')}</label>
 <select id="locale-select" name="locale">${options}</select>
