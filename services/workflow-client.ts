@@ -1,10 +1,20 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import type { DeliveryInput } from '../activities/webhooks.ts';
 import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
 import type { certificateExpiry } from '../workflows/certificate-expiry.ts';
-import { apiKeyRevokedSignal, eventsCommittedSignal, legalDatesChangedSignal } from '../workflows/definitions.ts';
+import {
+  apiKeyRevokedSignal,
+  confirmOwnerConnectionUpdate,
+  eventsCommittedSignal,
+  legalDatesChangedSignal,
+  ownerConnectionRevokedSignal,
+  type OwnerConnectBinding,
+  type OwnerConnectConfirmation,
+} from '../workflows/definitions.ts';
 import type { eventDispatch } from '../workflows/event-dispatch.ts';
 import type { horizonRoll } from '../workflows/horizon-roll.ts';
+import type { ownerConnect, OwnerConnectInput } from '../workflows/owner-connect.ts';
 import { workflowIds } from '../workflows/ids.ts';
 import type * as workflows from '../workflows/index.ts';
 import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_PROPERTY, SA_STATE } from '../workflows/search-attributes.ts';
@@ -165,6 +175,40 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
         workflowIdConflictPolicy: 'TERMINATE_EXISTING',
         typedSearchAttributes: [{ key: SA_CHANNEL, value: channel }, { key: SA_ENDPOINT, value: input.endpointId }],
       });
+    },
+
+    /** Starts the token's confirmation window (`owner-connect:<jti>`); a jti is never started twice. */
+    async startOwnerConnect(input: OwnerConnectInput): Promise<void> {
+      const client = await connect();
+      await client.workflow.start<typeof ownerConnect>(name('ownerConnect'), {
+        workflowId: workflowIds.ownerConnect(input.jti),
+        taskQueue,
+        args: [input],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: [{ key: SA_CHANNEL, value: input.channel }, { key: SA_STATE, value: 'waiting' }],
+      });
+    },
+
+    /**
+     * Confirms a verified token through its workflow's Update: the binding, the code of the
+     * workflow's refusal (`owner_connect_token_used` / `_expired`), or `closed` when the workflow has
+     * ended (the caller then answers from the token's record).
+     */
+    async confirmOwnerConnect(jti: string, confirmation: OwnerConnectConfirmation): Promise<{ binding: OwnerConnectBinding } | { refused: string } | { closed: true }> {
+      const client = await connect();
+      try {
+        return { binding: await client.workflow.getHandle(workflowIds.ownerConnect(jti)).executeUpdate(confirmOwnerConnectionUpdate, { args: [confirmation] }) };
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return { closed: true };
+        if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type?.startsWith('owner_')) return { refused: error.cause.type };
+        throw error;
+      }
+    },
+
+    /** The connection a token made is gone: its workflow refuses it from now on and ends. */
+    async signalOwnerConnectionRevoked(jti: string): Promise<void> {
+      const client = await connect();
+      await ignoreNotFound(client.workflow.getHandle(workflowIds.ownerConnect(jti)).signal(ownerConnectionRevokedSignal));
     },
   };
 }

@@ -4,3 +4,4 @@ export { eventDispatch } from './event-dispatch.ts';
 export { horizonRoll } from './horizon-roll.ts';
 export { webhookDelivery } from './webhook-delivery.ts';
 export { webhookSecretRotation } from './webhook-secret-rotation.ts';
+export { ownerConnect } from './owner-connect.ts';

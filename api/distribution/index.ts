@@ -2,6 +2,7 @@ import type { Operation } from '../operations.ts';
 import { getProperty, listAmenities, listEventsOperation, listLocations, listOwners, listProperties } from './catalogue.ts';
 import { listAvailability } from './availability.ts';
 import { getChannel } from './channel.ts';
+import { ownerConnectOperations } from './owner-connect.ts';
 import { getQuote } from './quotes.ts';
 import { webhookOperations } from './webhooks.ts';
 import { plannedOperations } from './planned.ts';
@@ -20,5 +21,6 @@ export const distributionOperations: Operation[] = [
   listAvailability as Operation,
   getQuote as Operation,
   ...webhookOperations,
+  ...ownerConnectOperations,
   ...plannedOperations,
 ];

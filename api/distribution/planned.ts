@@ -16,6 +16,4 @@ export const plannedOperations: Operation[] = [
   planned('put', '/properties/{property_id}/listing', 'putListingReport', 'Report the publication state of a property on the channel', ['Listing reports'], ['write:listings']),
   planned('post', '/listing-stats', 'postListingStats', 'Report daily listing statistics', ['Listing reports'], ['write:listings']),
   planned('get', '/owner-connect/keys', 'getOwnerConnectKeys', 'JWKS of the owner-connect token signing keys', ['Owner connect'], []),
-  planned('put', '/owners/{owner_id}/connection', 'putOwnerConnection', 'Confirm an owner-connect token', ['Owner connect'], ['read:catalog']),
-  planned('delete', '/owners/{owner_id}/connection', 'deleteOwnerConnection', "Remove an owner's connection", ['Owner connect'], ['read:catalog']),
 ];

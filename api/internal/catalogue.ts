@@ -10,6 +10,7 @@ import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
 import { hostSessionOperations } from './host-sessions.ts';
 import { integrationPlatformOperations } from './integration.ts';
+import { postOwnerConnect } from './owner-connect.ts';
 import { vatRateOperations } from './vat-rates.ts';
 
 /**
@@ -156,6 +157,7 @@ export const internalOperations = [
   putProperty, getSourceProperty, deleteProperty,
   putDistribution, getDistribution,
   postAvailability,
+  postOwnerConnect,
   ...integrationPlatformOperations,
   ...vatRateOperations,
   ...hostSessionOperations,

@@ -15,6 +15,8 @@ import {
 import { ChannelSchema } from './channel.ts';
 import { HostLinkSchema, HostSessionSchema } from './host-session.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
+import { OwnerConnectKeySchema } from './owner-connect-key.ts';
+import { OwnerConnectionSchema, OwnerConnectTokenSchema } from './owner-connect.ts';
 import { RequestCounterSchema } from './request-counter.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
 
@@ -45,6 +47,9 @@ export const entities = [
   AmenityReleaseSchema,
   HostLinkSchema,
   HostSessionSchema,
+  OwnerConnectKeySchema,
+  OwnerConnectTokenSchema,
+  OwnerConnectionSchema,
 ];
 
 export * from './amenity.ts';
@@ -54,5 +59,7 @@ export * from './catalogue.ts';
 export * from './channel.ts';
 export * from './host-session.ts';
 export * from './integration.ts';
+export * from './owner-connect-key.ts';
+export * from './owner-connect.ts';
 export * from './request-counter.ts';
 export * from './webhooks.ts';
