@@ -2,6 +2,7 @@ import { apiKeyActivities } from './api-keys.ts';
 import { availabilityActivities } from './availability.ts';
 import { certificateExpiryActivities } from './certificate-expiry.ts';
 import { ownerConnectActivities } from './owner-connect.ts';
+import { ownerConnectKeyActivities } from './owner-connect-keys.ts';
 import { webhookActivities } from './webhooks.ts';
 import type { ActivityDeps } from './deps.ts';
 
@@ -14,6 +15,7 @@ export function createActivities(deps: ActivityDeps) {
     ...availabilityActivities(deps),
     ...certificateExpiryActivities(deps),
     ...ownerConnectActivities(deps),
+    ...ownerConnectKeyActivities(deps),
     ...webhookActivities(deps),
   };
 }

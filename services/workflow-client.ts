@@ -9,6 +9,7 @@ import {
   eventsCommittedSignal,
   legalDatesChangedSignal,
   ownerConnectionRevokedSignal,
+  ownerConnectKeysChangedSignal,
   type OwnerConnectBinding,
   type OwnerConnectConfirmation,
 } from '../workflows/definitions.ts';
@@ -17,6 +18,7 @@ import type { horizonRoll } from '../workflows/horizon-roll.ts';
 import type { ownerConnect, OwnerConnectInput } from '../workflows/owner-connect.ts';
 import { workflowIds } from '../workflows/ids.ts';
 import type * as workflows from '../workflows/index.ts';
+import type { ownerConnectKeyRotation } from '../workflows/owner-connect-key-rotation.ts';
 import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_PROPERTY, SA_STATE } from '../workflows/search-attributes.ts';
 import type { webhookDelivery } from '../workflows/webhook-delivery.ts';
 import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
@@ -108,6 +110,21 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
         args: [{ pollSeconds: dispatchPollSeconds }],
         signal: eventsCommittedSignal,
         signalArgs: [],
+      });
+    },
+
+    /**
+     * Makes the owner-connect key rotation (`owner-connect-keys:<task queue>`) plan again from
+     * what is committed, with this rotation period, starting it when it is not running.
+     */
+    async planOwnerConnectKeys(rotationDays: number): Promise<void> {
+      const client = await connect();
+      await client.workflow.signalWithStart<typeof ownerConnectKeyRotation, [{ rotationDays: number } | undefined]>(name('ownerConnectKeyRotation'), {
+        workflowId: workflowIds.ownerConnectKeys(taskQueue),
+        taskQueue,
+        args: [{ rotationDays }],
+        signal: ownerConnectKeysChangedSignal,
+        signalArgs: [{ rotationDays }],
       });
     },
 

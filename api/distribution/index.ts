@@ -3,6 +3,7 @@ import { getProperty, listAmenities, listEventsOperation, listLocations, listOwn
 import { listAvailability } from './availability.ts';
 import { getChannel } from './channel.ts';
 import { ownerConnectOperations } from './owner-connect.ts';
+import { getOwnerConnectKeys } from './owner-connect-keys.ts';
 import { getQuote } from './quotes.ts';
 import { webhookOperations } from './webhooks.ts';
 import { plannedOperations } from './planned.ts';
@@ -20,6 +21,7 @@ export const distributionOperations: Operation[] = [
   listEventsOperation as Operation,
   listAvailability as Operation,
   getQuote as Operation,
+  getOwnerConnectKeys as Operation,
   ...webhookOperations,
   ...ownerConnectOperations,
   ...plannedOperations,

@@ -15,5 +15,4 @@ export const plannedOperations: Operation[] = [
   planned('get', '/properties/{property_id}/listing', 'getListingReport', "The channel's last listing report for a property", ['Listing reports'], ['write:listings']),
   planned('put', '/properties/{property_id}/listing', 'putListingReport', 'Report the publication state of a property on the channel', ['Listing reports'], ['write:listings']),
   planned('post', '/listing-stats', 'postListingStats', 'Report daily listing statistics', ['Listing reports'], ['write:listings']),
-  planned('get', '/owner-connect/keys', 'getOwnerConnectKeys', 'JWKS of the owner-connect token signing keys', ['Owner connect'], []),
 ];
