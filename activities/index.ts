@@ -1,6 +1,8 @@
 import { apiKeyActivities } from './api-keys.ts';
 import { availabilityActivities } from './availability.ts';
 import { certificateExpiryActivities } from './certificate-expiry.ts';
+import { ownerConnectActivities } from './owner-connect.ts';
+import { ownerConnectKeyActivities } from './owner-connect-keys.ts';
 import { webhookActivities } from './webhooks.ts';
 import type { ActivityDeps } from './deps.ts';
 
@@ -12,6 +14,8 @@ export function createActivities(deps: ActivityDeps) {
     ...apiKeyActivities(deps),
     ...availabilityActivities(deps),
     ...certificateExpiryActivities(deps),
+    ...ownerConnectActivities(deps),
+    ...ownerConnectKeyActivities(deps),
     ...webhookActivities(deps),
   };
 }

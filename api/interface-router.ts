@@ -63,7 +63,11 @@ function runOperation<S extends string>(operation: Operation<unknown, unknown, u
   return async (req: Request, res: Response) => {
     const result = await execute(operation, deps, { query: req.query, params: req.params, body: req.body ?? {} }, req, res);
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-    const status = result.status ?? (result.body === undefined && result.json === undefined ? 204 : 200);
+    const status = result.status ?? (result.body === undefined && result.json === undefined && result.html === undefined ? 204 : 200);
+    if (result.html !== undefined) {
+      res.status(status).type('html').end(result.html);
+      return;
+    }
     if (result.body === undefined && result.json === undefined) {
       res.status(status).end();
       return;

@@ -19,6 +19,8 @@ export interface OperationResult {
    */
   etagBasis?: string;
   headers?: Record<string, string>;
+  /** An HTML page instead of JSON (the owner-connect hand-off); its policy comes in `headers`. */
+  html?: string;
 }
 
 export interface OperationContext<Q, P, B> {

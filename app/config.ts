@@ -53,6 +53,8 @@ const environmentSchema = z.object({
   DISPATCH_POLL_SECONDS: z.coerce.number().int().min(1).max(86_400 * 30).default(30),
   /** The API starts the daily horizon roll of a zone it sees for the first time (the worker starts those of every zone in use when it starts). */
   HORIZON_ROLLS_FROM_API: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  /** Days between two switches of the owner-connect token signing key (the next key is published a day before). */
+  OWNER_CONNECT_KEY_ROTATION_DAYS: z.coerce.number().int().min(2).max(365).default(30),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   /** A local relay without TLS: allows `smtp://` without STARTTLS (otherwise required). */
   SMTP_ALLOW_PLAIN: booleanFlag,
@@ -92,6 +94,8 @@ export interface ServiceConfig {
   authFailureLimit: number;
   webhooks: { allowLocal: boolean; caFile: string | undefined; dispatchPollSeconds: number };
   horizonRollsFromApi: boolean;
+  /** Days between two switches of the owner-connect signing key. */
+  ownerConnectKeyRotationDays: number;
   mail: { smtpUrl: string | undefined; from: string; allowPlain: boolean };
   logLevel: Environment['LOG_LEVEL'];
 }
@@ -179,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     webhooks: { allowLocal: e.WEBHOOK_ALLOW_LOCAL, caFile: e.WEBHOOK_CA_FILE, dispatchPollSeconds: e.DISPATCH_POLL_SECONDS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, allowPlain: e.SMTP_ALLOW_PLAIN },
     horizonRollsFromApi: e.HORIZON_ROLLS_FROM_API,
+    ownerConnectKeyRotationDays: e.OWNER_CONNECT_KEY_ROTATION_DAYS,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -90,6 +90,9 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
   await ensureHorizonRollsInUse({ orm, workflows, log });
   // And the certificate-expiry workflow of every property with an end date ahead.
   await ensureCertificateExpiriesInUse({ orm, workflows, log, clock: systemClock });
+  // And the owner-connect key rotation, which creates the deployment's first signing key if none
+  // exists yet (the bootstrap) and adopts the configured rotation period.
+  await workflows.planOwnerConnectKeys(config.ownerConnectKeyRotationDays);
   return {
     running,
     stop: async () => {

@@ -62,3 +62,10 @@ export const webhookSecretBox = (ring: KeyRing) => secretBox(ring, 'webhook-secr
 export function webhookSecretContext(endpointId: string): string {
   return `webhook_endpoint:${endpointId}`;
 }
+
+export const ownerConnectKeyBox = (ring: KeyRing) => secretBox(ring, 'owner-connect-keys');
+
+/** Associated data binding a sealed owner-connect private key to its kid. */
+export function ownerConnectKeyContext(kid: string): string {
+  return `owner_connect_key:${kid}`;
+}

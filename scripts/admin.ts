@@ -6,6 +6,7 @@ import { channelCommands } from '../admin/cli-channel.ts';
 import { openAdminContext } from '../app/admin-context.ts';
 import { keyCommands } from '../admin/cli-key.ts';
 import { installationCommands } from '../admin/installations.ts';
+import { ownerConnectCommands } from '../admin/owner-connect.ts';
 import { seedDemo } from '../admin/seed.ts';
 import { Refusal } from '../services/refusal.ts';
 
@@ -17,6 +18,7 @@ const USAGE = `usage: npm run admin -- <command>
   key issue <channel> --scopes a,b [--expires-at INSTANT]
   key revoke <key-id> [--leaked] | key list <channel>
   installation list [--organization REF] | installation revoke-token <installation-id>
+  owner-connect list-keys | owner-connect rotate-key [--compromised [--kid KID]]
   seed demo`;
 
 type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>>['ctx']) => Promise<unknown>;
@@ -24,6 +26,7 @@ const commands: Record<string, Record<string, Handler>> = {
   channel: channelCommands,
   key: keyCommands,
   installation: installationCommands,
+  'owner-connect': ownerConnectCommands,
   seed: { demo: (_args, ctx) => seedDemo(ctx) },
 };
 

@@ -1,12 +1,24 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import type { DeliveryInput } from '../activities/webhooks.ts';
 import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
 import type { certificateExpiry } from '../workflows/certificate-expiry.ts';
-import { apiKeyRevokedSignal, eventsCommittedSignal, legalDatesChangedSignal } from '../workflows/definitions.ts';
+import {
+  apiKeyRevokedSignal,
+  confirmOwnerConnectionUpdate,
+  eventsCommittedSignal,
+  legalDatesChangedSignal,
+  ownerConnectionRevokedSignal,
+  ownerConnectKeysChangedSignal,
+  type OwnerConnectBinding,
+  type OwnerConnectConfirmation,
+} from '../workflows/definitions.ts';
 import type { eventDispatch } from '../workflows/event-dispatch.ts';
 import type { horizonRoll } from '../workflows/horizon-roll.ts';
+import type { ownerConnect, OwnerConnectInput } from '../workflows/owner-connect.ts';
 import { workflowIds } from '../workflows/ids.ts';
 import type * as workflows from '../workflows/index.ts';
+import type { ownerConnectKeyRotation } from '../workflows/owner-connect-key-rotation.ts';
 import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_PROPERTY, SA_STATE } from '../workflows/search-attributes.ts';
 import type { webhookDelivery } from '../workflows/webhook-delivery.ts';
 import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
@@ -102,6 +114,21 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
     },
 
     /**
+     * Makes the owner-connect key rotation (`owner-connect-keys:<task queue>`) plan again from
+     * what is committed, with this rotation period, starting it when it is not running.
+     */
+    async planOwnerConnectKeys(rotationDays: number): Promise<void> {
+      const client = await connect();
+      await client.workflow.signalWithStart<typeof ownerConnectKeyRotation, [{ rotationDays: number } | undefined]>(name('ownerConnectKeyRotation'), {
+        workflowId: workflowIds.ownerConnectKeys(taskQueue),
+        taskQueue,
+        args: [{ rotationDays }],
+        signal: ownerConnectKeysChangedSignal,
+        signalArgs: [{ rotationDays }],
+      });
+    },
+
+    /**
      * Makes sure each zone has its horizon roll running. Starting one that runs is a no-op
      * (`USE_EXISTING`); one that ended is started again and catches up at once.
      */
@@ -165,6 +192,40 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
         workflowIdConflictPolicy: 'TERMINATE_EXISTING',
         typedSearchAttributes: [{ key: SA_CHANNEL, value: channel }, { key: SA_ENDPOINT, value: input.endpointId }],
       });
+    },
+
+    /** Starts the token's confirmation window (`owner-connect:<jti>`); a jti is never started twice. */
+    async startOwnerConnect(input: OwnerConnectInput): Promise<void> {
+      const client = await connect();
+      await client.workflow.start<typeof ownerConnect>(name('ownerConnect'), {
+        workflowId: workflowIds.ownerConnect(input.jti),
+        taskQueue,
+        args: [input],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: [{ key: SA_CHANNEL, value: input.channel }, { key: SA_STATE, value: 'waiting' }],
+      });
+    },
+
+    /**
+     * Confirms a verified token through its workflow's Update: the binding, the code of the
+     * workflow's refusal (`owner_connect_token_used` / `_expired`), or `closed` when the workflow has
+     * ended (the caller then answers from the token's record).
+     */
+    async confirmOwnerConnect(jti: string, confirmation: OwnerConnectConfirmation): Promise<{ binding: OwnerConnectBinding } | { refused: string } | { closed: true }> {
+      const client = await connect();
+      try {
+        return { binding: await client.workflow.getHandle(workflowIds.ownerConnect(jti)).executeUpdate(confirmOwnerConnectionUpdate, { args: [confirmation] }) };
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return { closed: true };
+        if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type?.startsWith('owner_')) return { refused: error.cause.type };
+        throw error;
+      }
+    },
+
+    /** The connection a token made is gone: its workflow refuses it from now on and ends. */
+    async signalOwnerConnectionRevoked(jti: string): Promise<void> {
+      const client = await connect();
+      await ignoreNotFound(client.workflow.getHandle(workflowIds.ownerConnect(jti)).signal(ownerConnectionRevokedSignal));
     },
   };
 }

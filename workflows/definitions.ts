@@ -1,4 +1,4 @@
-import { defineSignal } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /** Sent when an operator revokes a key: its lifecycle ends without marking it expired. */
 export const apiKeyRevokedSignal = defineSignal('apiKeyRevoked');
@@ -8,3 +8,29 @@ export const legalDatesChangedSignal = defineSignal('legalDatesChanged');
 
 /** Sent by the API after a write commits events: the dispatcher looks at the log now rather than at its next poll. */
 export const eventsCommittedSignal = defineSignal('eventsCommitted');
+
+/** A channel's confirmation of an owner-connect token, once the API verified it: who confirms, for which owner. */
+export interface OwnerConnectConfirmation {
+  channel: string;
+  /** The owner's `own_` id as the channel sees it (the token's `sub`). */
+  ownerId: string;
+}
+
+export interface OwnerConnectBinding {
+  /** RFC 3339 instant of the connection the token made. */
+  connected_at: string;
+}
+
+/**
+ * Confirms an owner-connect token (a workflow Update, validated before it is accepted): the first
+ * binds the token to the connection it makes; the same again answers that connection.
+ */
+export const confirmOwnerConnectionUpdate = defineUpdate<OwnerConnectBinding, [OwnerConnectConfirmation]>('confirmOwnerConnection');
+
+/** Sent when the connection a token made is removed or replaced: the token is never accepted again. */
+export const ownerConnectionRevokedSignal = defineSignal('ownerConnectionRevoked');
+/**
+ * Sent when the worker starts (with the configured rotation period) and after an operator's
+ * early rotation: the owner-connect key rotation plans again from what is committed.
+ */
+export const ownerConnectKeysChangedSignal = defineSignal<[{ rotationDays: number } | undefined]>('ownerConnectKeysChanged');

@@ -10,5 +10,9 @@ export const workflowIds = {
   certificateExpiry: (propertyId: string) => `certificate-expiry:${propertyId}`,
   /** One per (endpoint, event): a replayed dispatch starts nothing twice. */
   webhookDelivery: (endpointId: string, eventId: string) => `webhook-delivery:${endpointId}:${eventId}`,
+  /** One per owner-connect token (its `jti`, 128 random bits): the confirmation window and the single-use rule. */
+  ownerConnect: (jti: string) => `owner-connect:${jti}`,
+  /** One per task queue (a deployment): the rotation of the owner-connect token signing keys. */
+  ownerConnectKeys: (taskQueue: string) => `owner-connect-keys:${taskQueue}`,
   webhookSecretRotation: (endpointId: string, generation: number) => `webhook-secret-rotation:${endpointId}:${generation}`,
 };

@@ -3,6 +3,8 @@ import { getProperty, listAmenities, listEventsOperation, listLocations, listOwn
 import { listAvailability } from './availability.ts';
 import { getChannel } from './channel.ts';
 import { listingOperations } from './listings.ts';
+import { ownerConnectOperations } from './owner-connect.ts';
+import { getOwnerConnectKeys } from './owner-connect-keys.ts';
 import { getQuote } from './quotes.ts';
 import { webhookOperations } from './webhooks.ts';
 import { plannedOperations } from './planned.ts';
@@ -20,7 +22,9 @@ export const distributionOperations: Operation[] = [
   listEventsOperation as Operation,
   listAvailability as Operation,
   getQuote as Operation,
+  getOwnerConnectKeys as Operation,
   ...webhookOperations,
   ...(listingOperations as Operation[]),
+  ...ownerConnectOperations,
   ...plannedOperations,
 ];

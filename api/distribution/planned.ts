@@ -7,12 +7,9 @@ import type { HttpMethod, Operation } from '../operations.ts';
  * `x-svc-availability: planned`; serving one means moving it out of this list.
  * Scopes the contract leaves unshown are chosen here and documented in the description.
  */
-const planned = (method: HttpMethod, path: string, operationId: string, summary: string, tags: string[], scopes: Scope[]): Operation => ({
+export const planned = (method: HttpMethod, path: string, operationId: string, summary: string, tags: string[], scopes: Scope[]): Operation => ({
   operationId, method, path, summary, tags, scopes, planned: true, problems: [], responses: { 200: { description: summary } },
 });
 
-export const plannedOperations: Operation[] = [
-  planned('get', '/owner-connect/keys', 'getOwnerConnectKeys', 'JWKS of the owner-connect token signing keys', ['Owner connect'], []),
-  planned('put', '/owners/{owner_id}/connection', 'putOwnerConnection', 'Confirm an owner-connect token', ['Owner connect'], ['read:catalog']),
-  planned('delete', '/owners/{owner_id}/connection', 'deleteOwnerConnection', "Remove an owner's connection", ['Owner connect'], ['read:catalog']),
-];
+// Every operation of the contract is served (GET /quotes is still planned in production: `plannedIn`).
+export const plannedOperations: Operation[] = [];

@@ -46,6 +46,10 @@ const en = {
   'unavailable.title': 'Not available right now',
   'unavailable.body': 'This part of the service cannot be reached at the moment. Try again in a moment.',
   'back.owners': 'Back to owners and channels',
+  'connect.not_configured.title': 'This channel does not take connections yet',
+  'connect.not_configured.body': 'The channel has not set up owner connection with the service. Try again later or contact the channel.',
+  'connect.not_distributed.title': 'Nothing to connect on this channel',
+  'connect.not_distributed.body': 'None of this owner\'s properties is listed on the channel right now (a property may be waiting for its legal data). Connect it once a property is listed.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -91,6 +95,10 @@ const ro: Record<MessageKey, string> = {
   'unavailable.title': 'Indisponibil momentan',
   'unavailable.body': 'Această parte a serviciului nu poate fi accesată acum. Încercați din nou peste câteva momente.',
   'back.owners': 'Înapoi la proprietari și canale',
+  'connect.not_configured.title': 'Acest canal nu acceptă încă conexiuni',
+  'connect.not_configured.body': 'Canalul nu a configurat conectarea proprietarilor cu serviciul. Încercați mai târziu sau contactați canalul.',
+  'connect.not_distributed.title': 'Nimic de conectat pe acest canal',
+  'connect.not_distributed.body': 'Nicio proprietate a acestui proprietar nu este listată acum pe canal (o proprietate poate aștepta datele legale). Conectați-l după ce o proprietate este listată.',
 };
 
 const MESSAGES: Record<HostLocale, Record<MessageKey, string>> = { en, ro };

@@ -36,7 +36,7 @@ select{font:inherit;padding:.4rem;min-height:2.75rem}
 .state-off{color:#5f6368}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 footer{max-width:52rem;margin:0 auto;padding:1rem;color:#5f6368;font-size:.875rem}
-@media (max-width:36rem){th.action,td.action{display:block;border-top:0;padding-top:0}thead th.action{display:none}}
+@media (max-width:36rem){table,tbody,tr,th,td{display:block}thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}tr{border-top:1px solid #e3e9f1;padding:.5rem 0}th,td{border-top:0;padding:.125rem 0}td.action{padding-top:.5rem}}
 `;
 
 /** The host pages' Content-Security-Policy: the nonce'd style, forms to this origin, nothing else. */

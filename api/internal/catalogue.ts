@@ -11,6 +11,7 @@ import { defineOperation, type Operation, type OperationResult } from '../operat
 import { hostSessionOperations } from './host-sessions.ts';
 import { integrationPlatformOperations } from './integration.ts';
 import { listingReadOperations } from './listings.ts';
+import { postOwnerConnect } from './owner-connect.ts';
 import { vatRateOperations } from './vat-rates.ts';
 
 /**
@@ -157,6 +158,7 @@ export const internalOperations = [
   putProperty, getSourceProperty, deleteProperty,
   putDistribution, getDistribution,
   postAvailability,
+  postOwnerConnect,
   ...integrationPlatformOperations,
   ...vatRateOperations,
   ...listingReadOperations,

@@ -11,9 +11,16 @@ export const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** An HTML page's policy: only what it names may load, and it is framed by no one. */
-export function allowOnPage(res: Response, directives: string): void {
-  res.setHeader('Content-Security-Policy', `${directives}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`);
+/**
+ * An HTML page's policy: only what it names may load, and it is framed by no one. Forms go
+ * nowhere unless the page names the one origin its form posts to (the owner-connect hand-off).
+ */
+export function allowOnPage(res: Response, directives: string, formAction = "'none'"): void {
+  res.setHeader('Content-Security-Policy', pagePolicy(directives, formAction));
+}
+
+export function pagePolicy(directives: string, formAction = "'none'"): string {
+  return `${directives}; frame-ancestors 'none'; base-uri 'none'; form-action ${formAction}`;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 import type { LocationInput, OwnerInput, PropertyInput } from '../../domain/catalogue/source.ts';
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import type { EventType } from '../../domain/events.ts';
-import { localDate, wholeSeconds } from '../../domain/time.ts';
+import { localDate, toInstant, wholeSeconds } from '../../domain/time.ts';
 import { announceNowVisible } from '../availability.ts';
 import { pgArray } from '../sql.ts';
 import { withChannelLog, type LockedChannelLog } from './channel-log.ts';
@@ -26,6 +26,8 @@ export interface Affected {
   properties?: readonly string[];
   locations?: readonly string[];
   owners?: readonly string[];
+  /** Only this channel's view (a change of one channel's own data, such as an owner's connection). */
+  channelId?: string;
 }
 
 export interface ProjectorDeps {
@@ -97,10 +99,11 @@ export async function reproject(tx: EntityManager, affected: Affected, deps: Pro
       order by c.id`,
     [pgArray([...propertyIds]), pgArray(allIds)],
   );
-  if (channels.length === 0) return;
+  const concerned = affected.channelId === undefined ? channels : channels.filter((channel) => channel.channel_id === affected.channelId);
+  if (concerned.length === 0) return;
 
   const now = wholeSeconds(deps.clock.now());
-  for (const channel of channels) {
+  for (const channel of concerned) {
     // The lock comes before any read of the view or the source, so what follows sees every
     // earlier writer of this channel committed.
     await withChannelLog(tx, channel.channel_id, now, (log) => new ChannelWriter(tx, log, channel.name, deps).run(propertyIds, locationIds, ownerIds));
@@ -234,8 +237,14 @@ class ChannelWriter {
     const body =
       kind === 'location'
         ? projectLocation((record as LocationRow).content, source.places.get(id)!, externalId, status)
-        : projectOwner((record as OwnerRow).content, externalId, status, view?.body.connected_at as string | null ?? null);
+        : projectOwner((record as OwnerRow).content, externalId, status, await this.connectedAt(id));
     await this.write(kind, id, view, body, null, null);
+  }
+
+  /** `connected_at` of the owner in this channel's view only (`owner_connection`), or null. */
+  private async connectedAt(ownerId: string): Promise<string | null> {
+    const [row] = await this.tx.execute<{ connected_at: Date }[]>('select connected_at from owner_connection where channel_id = ? and owner_id = ?', [this.channelId, ownerId]);
+    return row ? toInstant(new Date(row.connected_at)) : null;
   }
 
   /** Stores the body when it differs from the channel's, with a new version and its event. */

@@ -16,6 +16,8 @@ import { ChannelSchema } from './channel.ts';
 import { HostLinkSchema, HostSessionSchema } from './host-session.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
 import { ListingReportChangeSchema, ListingReportSchema, ListingStatSchema } from './listings.ts';
+import { OwnerConnectKeySchema } from './owner-connect-key.ts';
+import { OwnerConnectionSchema, OwnerConnectTokenSchema } from './owner-connect.ts';
 import { RequestCounterSchema } from './request-counter.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
 
@@ -49,6 +51,9 @@ export const entities = [
   ListingStatSchema,
   HostLinkSchema,
   HostSessionSchema,
+  OwnerConnectKeySchema,
+  OwnerConnectTokenSchema,
+  OwnerConnectionSchema,
 ];
 
 export * from './amenity.ts';
@@ -59,5 +64,7 @@ export * from './channel.ts';
 export * from './host-session.ts';
 export * from './integration.ts';
 export * from './listings.ts';
+export * from './owner-connect-key.ts';
+export * from './owner-connect.ts';
 export * from './request-counter.ts';
 export * from './webhooks.ts';

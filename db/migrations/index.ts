@@ -11,6 +11,8 @@ import { Migration20261122192050VatRates } from './Migration20261122192050VatRat
 import { Migration20261122193000RequestCounterUnlogged } from './Migration20261122193000RequestCounterUnlogged.ts';
 import { Migration20261122204903ListingReports } from './Migration20261122204903ListingReports.ts';
 import { Migration20261122204906HostSessions } from './Migration20261122204906HostSessions.ts';
+import { Migration20261122204907OwnerConnectKeys } from './Migration20261122204907OwnerConnectKeys.ts';
+import { Migration20261122204945OwnerConnect } from './Migration20261122204945OwnerConnect.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -27,4 +29,6 @@ export const migrationsList = [
   { name: 'Migration20261122193000RequestCounterUnlogged', class: Migration20261122193000RequestCounterUnlogged },
   { name: 'Migration20261122204903ListingReports', class: Migration20261122204903ListingReports },
   { name: 'Migration20261122204906HostSessions', class: Migration20261122204906HostSessions },
+  { name: 'Migration20261122204907OwnerConnectKeys', class: Migration20261122204907OwnerConnectKeys },
+  { name: 'Migration20261122204945OwnerConnect', class: Migration20261122204945OwnerConnect },
 ];

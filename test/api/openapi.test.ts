@@ -129,13 +129,6 @@ describe('answers validate against the described schemas', () => {
     expectMatchesDescription('DELETE', CHANNEL, res);
   });
 
-  test('501 for a planned operation', async () => {
-    const { key } = await channelWithKey(ctx, { scopes: ['read:catalog'] });
-    const res = await api.call('GET', `${DISTRIBUTION_BASE}/owner-connect/keys`, { key: key.key });
-    expectProblem(res, 501, 'not_implemented');
-    expectMatchesDescription('GET', `${DISTRIBUTION_BASE}/owner-connect/keys`, res);
-  });
-
   test('the validator refuses a body the description does not promise', async () => {
     const { key } = await channelWithKey(ctx);
     const res = await api.call('GET', CHANNEL, { key: key.key });

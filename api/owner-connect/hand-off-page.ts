@@ -1,0 +1,52 @@
+import { pagePolicy } from '../middleware/security-headers.ts';
+
+/**
+ * The page that hands the host's browser to the channel (contract: Authentication, "Owner
+ * connect"): an HTML form POSTed to the channel's redirect URL with the one field `token`. A
+ * script allowed by the page's nonce submits it at once; with scripts off the host presses the
+ * button. Text in English, or Romanian when the host's locale is Romanian.
+ */
+
+const TEXT = {
+  en: {
+    title: 'Connecting your listings',
+    body: 'You are being sent to the channel to connect your listings to your account there. If nothing happens, press the button.',
+    button: 'Continue to the channel',
+  },
+  ro: {
+    title: 'Conectarea anunțurilor',
+    body: 'Sunteți trimis către canal pentru a vă conecta anunțurile la contul dumneavoastră de acolo. Dacă nu se întâmplă nimic, apăsați butonul.',
+    button: 'Continuați către canal',
+  },
+} as const;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** `ro` for a Romanian locale (`ro`, `ro-RO`, ...), English otherwise. */
+export function handOffLanguage(locale: string | undefined): keyof typeof TEXT {
+  return locale !== undefined && /^ro(-|$)/i.test(locale) ? 'ro' : 'en';
+}
+
+export function renderHandOffPage(input: { redirectUrl: string; token: string; locale?: string; nonce: string }): string {
+  const lang = handOffLanguage(input.locale);
+  const text = TEXT[lang];
+  return (
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(text.title)}</title>` +
+    '<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"></head><body>' +
+    `<h1>${escapeHtml(text.title)}</h1><p>${escapeHtml(text.body)}</p>` +
+    `<form id="hand-off" method="post" action="${escapeHtml(input.redirectUrl)}">` +
+    `<input type="hidden" name="token" value="${escapeHtml(input.token)}">` +
+    `<button type="submit">${escapeHtml(text.button)}</button></form>` +
+    `<script nonce="${escapeHtml(input.nonce)}">document.getElementById('hand-off').submit();</script>` +
+    '</body></html>'
+  );
+}
+
+/**
+ * The hand-off page's Content-Security-Policy: its one script by nonce, no other resource, and
+ * form submission to the redirect URL's origin only (an origin, because a CSP source cannot carry
+ * a query and a browser checks only the host on the channel's own redirects after the POST).
+ */
+export function handOffPagePolicy(input: { redirectUrl: string; nonce: string }): string {
+  return pagePolicy(`default-src 'none'; script-src 'nonce-${input.nonce}'`, new URL(input.redirectUrl).origin);
+}

@@ -1,0 +1,98 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** An owner-connect signing key as raw queries return it (instants as text). */
+export interface OwnerConnectKeyRow {
+  kid: string;
+  public_jwk: string;
+  private_jwk: string | null;
+  created_at: string;
+  published_at: string;
+  activated_at: string | null;
+  retired_at: string | null;
+  unpublished_at: string | null;
+  signed_at_once: 'bootstrap' | 'emergency' | null;
+  compromised_at: string | null;
+  private_destroyed_at: string | null;
+}
+
+const COLUMNS = `kid, public_jwk, private_jwk, created_at, published_at, activated_at, retired_at, unpublished_at,
+  signed_at_once, compromised_at, private_destroyed_at`;
+
+/**
+ * Serialises the changes of the key set (bootstrap, switch, early rotation, compromise) for the
+ * rest of the transaction: two first tokens minted at once create one key, not two.
+ */
+export async function lockKeySet(tx: EntityManager): Promise<void> {
+  await tx.execute(`select pg_advisory_xact_lock(hashtext('owner_connect_key'))`);
+}
+
+/** Every key, oldest publication first. */
+export async function allKeys(em: EntityManager): Promise<OwnerConnectKeyRow[]> {
+  return em.execute<OwnerConnectKeyRow[]>(`select ${COLUMNS} from owner_connect_key order by published_at, kid`);
+}
+
+/** The keys in the set at `at`: published by then and not yet withdrawn; oldest first. */
+export async function publishedKeys(em: EntityManager, at: Date): Promise<OwnerConnectKeyRow[]> {
+  return em.execute<OwnerConnectKeyRow[]>(
+    `select ${COLUMNS} from owner_connect_key where published_at <= ? and (unpublished_at is null or unpublished_at > ?) order by published_at, kid`,
+    [at, at],
+  );
+}
+
+export async function keyByKid(em: EntityManager, kid: string): Promise<OwnerConnectKeyRow | null> {
+  const [row] = await em.execute<OwnerConnectKeyRow[]>(`select ${COLUMNS} from owner_connect_key where kid = ?`, [kid]);
+  return row ?? null;
+}
+
+/** The key that signs at `at`: activated by then and not retired. */
+export async function activeKey(em: EntityManager, at: Date): Promise<OwnerConnectKeyRow | null> {
+  const [row] = await em.execute<OwnerConnectKeyRow[]>(
+    `select ${COLUMNS} from owner_connect_key where activated_at <= ? and (retired_at is null or retired_at > ?) order by activated_at desc limit 1`,
+    [at, at],
+  );
+  return row ?? null;
+}
+
+export interface NewKey {
+  kid: string;
+  publicJwk: string;
+  sealedPrivateJwk: string;
+  at: Date;
+  activatedAt: Date | null;
+  signedAtOnce: 'bootstrap' | 'emergency' | null;
+}
+
+export async function insertKey(tx: EntityManager, key: NewKey): Promise<void> {
+  await tx.execute(
+    `insert into owner_connect_key (kid, public_jwk, private_jwk, created_at, published_at, activated_at, signed_at_once) values (?, ?, ?, ?, ?, ?, ?)`,
+    [key.kid, key.publicJwk, key.sealedPrivateJwk, key.at, key.at, key.activatedAt, key.signedAtOnce],
+  );
+}
+
+/** The key starts signing at `at`. */
+export async function activateKey(tx: EntityManager, kid: string, at: Date, signedAtOnce: 'bootstrap' | 'emergency' | null): Promise<void> {
+  await tx.execute(`update owner_connect_key set activated_at = ?, signed_at_once = ? where kid = ? and activated_at is null`, [at, signedAtOnce, kid]);
+}
+
+/** The key stops signing at `at` and leaves the set at `unpublishedAt`. */
+export async function retireKey(tx: EntityManager, kid: string, at: Date, unpublishedAt: Date): Promise<void> {
+  await tx.execute(`update owner_connect_key set retired_at = coalesce(retired_at, ?), unpublished_at = ? where kid = ?`, [at, unpublishedAt, kid]);
+}
+
+/** A compromised key: out of the set and its private part destroyed, at once. */
+export async function withdrawCompromised(tx: EntityManager, kid: string, at: Date): Promise<void> {
+  await tx.execute(
+    `update owner_connect_key set retired_at = coalesce(retired_at, ?), unpublished_at = ?, compromised_at = ?, private_jwk = null, private_destroyed_at = ?
+      where kid = ?`,
+    [at, at, at, at, kid],
+  );
+}
+
+/** Destroys the private part of a key that has left the set; true when it did. */
+export async function destroyPrivatePart(tx: EntityManager, kid: string, at: Date): Promise<boolean> {
+  const rows = await tx.execute<{ kid: string }[]>(
+    `update owner_connect_key set private_jwk = null, private_destroyed_at = ? where kid = ? and private_jwk is not null and unpublished_at <= ? returning kid`,
+    [at, kid, at],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { findChannelByName } from '../../db/channels.ts';
+import { insertToken, ownerByRef, ownerView, visiblePropertyIds } from '../../db/owner-connect.ts';
+import { writeTransaction } from '../../db/sql.ts';
+import {
+  CONFIRMATION_WINDOW_SECONDS,
+  OWNER_CONNECT_ALG,
+  OWNER_CONNECT_TYP,
+  TOKEN_LIFETIME_SECONDS,
+  type OwnerConnectClaims,
+} from '../../domain/owner-connect.ts';
+import { ProblemError } from '../../domain/problems.ts';
+import { toInstant, wholeSeconds } from '../../domain/time.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { signingKeyForToken } from './signing-keys.ts';
+
+export interface OwnerConnectStart {
+  ownerRef: string;
+  /** The channel's name (`channel` of GET /channel). */
+  channel: string;
+  /** The host's interface language (BCP 47), signed as `locale` when given. */
+  locale?: string;
+  /** When given, the organization that must own the owner (a host page acting for one organization). */
+  organizationRef?: string;
+}
+
+export interface OwnerConnectHandOff {
+  redirect_url: string;
+  token: string;
+  expires_at: string;
+}
+
+/**
+ * The host starts connecting an owner to its account on a channel: mints the owner-connect token
+ * (contract: Authentication, "Owner-connect token") and starts its workflow
+ * (`owner-connect:<jti>`), which holds the 3600-second confirmation window and the single-use
+ * rule. The token is answered only once both are stored; nothing is written on a refusal:
+ * `not_found` (no such channel or owner, or an owner of another organization than the one given),
+ * `owner_connect_not_configured` (the channel registered no redirect URL in this environment),
+ * `owner_not_distributed` (no property of the owner is distributed to the channel now).
+ */
+export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectStart): Promise<OwnerConnectHandOff> {
+  const em = deps.orm.em.fork();
+  const channel = await findChannelByName(em, input.channel);
+  if (!channel) throw new ProblemError('not_found', { detail: `no channel named "${input.channel}"` });
+  if (!channel.redirectUrl) throw new ProblemError('owner_connect_not_configured', { detail: `channel "${channel.name}" has no owner-connect redirect URL in this environment` });
+  const owner = await ownerByRef(em, input.ownerRef);
+  if (!owner || (input.organizationRef !== undefined && owner.organizationRef !== input.organizationRef)) {
+    throw new ProblemError('not_found', { detail: `no owner "${input.ownerRef}"${input.organizationRef === undefined ? '' : ` in organization "${input.organizationRef}"`}` });
+  }
+  const view = await ownerView(em, channel.id, owner.id);
+  const propertyIds = view ? await visiblePropertyIds(em, channel.id, owner.id) : [];
+  if (!view || propertyIds.length === 0) throw new ProblemError('owner_not_distributed', { detail: `no property of owner "${input.ownerRef}" is distributed to channel "${channel.name}"` });
+
+  const issuedAt = wholeSeconds(deps.clock.now());
+  const iat = issuedAt.getTime() / 1000;
+  const claims: OwnerConnectClaims = {
+    iss: deps.config.publicOrigin,
+    aud: channel.name,
+    sub: view.externalId,
+    property_ids: propertyIds,
+    iat,
+    exp: iat + TOKEN_LIFETIME_SECONDS,
+    jti: randomBytes(16).toString('hex'),
+    ...(input.locale === undefined ? {} : { locale: input.locale }),
+  };
+  const { kid, privateKey } = await signingKeyForToken(deps, issuedAt);
+  const token = await new SignJWT({ ...claims }).setProtectedHeader({ alg: OWNER_CONNECT_ALG, typ: OWNER_CONNECT_TYP, kid }).sign(privateKey);
+  const confirmUntil = new Date((iat + CONFIRMATION_WINDOW_SECONDS) * 1000);
+
+  await writeTransaction(em, async (tx) => {
+    await insertToken(tx, { jti: claims.jti, channelId: channel.id, ownerId: owner.id, ownerExternalId: view.externalId, propertyIds, issuedAt, confirmUntil });
+    // Started before the record commits: when Temporal cannot take it, no token is answered and
+    // the record is rolled back. A workflow whose record failed to commit expires nothing.
+    await deps.workflows.startOwnerConnect({ jti: claims.jti, channel: channel.name, ownerId: view.externalId, confirmUntil: toInstant(confirmUntil) });
+  });
+  return { redirect_url: channel.redirectUrl, token, expires_at: toInstant(new Date(claims.exp * 1000)) };
+}

@@ -1,0 +1,328 @@
+import { randomBytes } from 'node:crypto';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { base64url, createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportSPKI, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { OwnerConnectTokenSchema } from '../../db/entities/index.ts';
+import { signingKeyForToken } from '../../services/owner-connect/signing-keys.ts';
+import { workflowIds } from '../../workflows/ids.ts';
+import { SA_CHANNEL, SA_STATE } from '../../workflows/search-attributes.ts';
+import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
+import { platform } from '../support/catalogue.ts';
+import { TestClock } from '../support/clock.ts';
+import { freshDatabase } from '../support/database.ts';
+import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { expectMatchesDescription } from '../support/openapi-validator.ts';
+import { expectProblem } from '../support/problems.ts';
+import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
+import { activityDeps } from '../support/worker.ts';
+import { createChannel } from '../../admin/channels.ts';
+import { createWorker } from '../../app/worker.ts';
+
+const BASE = '/api/v1/distribution';
+let api: TestApi;
+let clock: TestClock;
+let ctx: ReturnType<typeof adminContext>;
+let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let temporal: Awaited<ReturnType<typeof devServerClient>>;
+let worker: Worker;
+let running: Promise<void>;
+
+/** Channel A and B both see owner `oc-own-1` (one property); only A sees `oc-own-2`. */
+const a = { name: '', key: '' };
+const b = { name: '', key: '' };
+
+beforeAll(async () => {
+  ({ orm } = await freshDatabase());
+  temporal = await devServerClient();
+  const taskQueue = uniqueTaskQueue('api-owner-connect');
+  clock = new TestClock();
+  ctx = adminContext(orm, temporal, clock, taskQueue);
+  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000', TEMPORAL_TASK_QUEUE: taskQueue } });
+  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
+  worker = await createWorker({ connection, namespace: 'default', taskQueue, deps: activityDeps(orm, { client: temporal, taskQueue, clock }) });
+  running = worker.run();
+
+  for (const channel of [a, b]) {
+    const made = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+    channel.name = made.channel.name;
+    channel.key = made.key.key;
+  }
+  const host = platform(api);
+  await host.organization('oc-org');
+  for (const n of [1, 2]) {
+    await host.owner(`oc-own-${n}`, { organization: 'oc-org', display_name: `Owner ${n}` });
+    await host.location(`oc-loc-${n}`, { organization: 'oc-org', owner: `oc-own-${n}` });
+    await host.property(`oc-prp-${n}`, { location: `oc-loc-${n}`, owner: `oc-own-${n}` });
+  }
+  await host.distribute('oc-prp-1', [a.name, b.name]);
+  await host.distribute('oc-prp-2', [a.name]);
+}, 120_000);
+
+afterAll(async () => {
+  worker.shutdown();
+  await running;
+});
+
+const get = async (key: string, path: string) => {
+  const res = await api.call('GET', `${BASE}${path}`, { key });
+  expect(res.status, res.text).toBe(200);
+  return res;
+};
+
+/** The channel's view of an owner, by the name the platform gave it. */
+async function ownerSeenBy(key: string, displayName: string) {
+  const owners = (await get(key, '/owners?limit=500')).json.data as { id: string; display_name: string; version: number; connected_at: string | null }[];
+  const owner = owners.find((o) => o.display_name === displayName);
+  expect(owner, `${displayName} is in the channel's view`).toBeDefined();
+  return owner!;
+}
+
+async function events(key: string) {
+  return (await get(key, '/events?limit=500')).json.data as { type: string; data: { object: string; id: string; version: number } }[];
+}
+
+/** Everything a refused call must leave as it was: both views of the owners and both event logs. */
+async function snapshot() {
+  return {
+    a: (await get(a.key, '/owners?limit=500')).json.data,
+    b: (await get(b.key, '/owners?limit=500')).json.data,
+    aEvents: await events(a.key),
+    bEvents: await events(b.key),
+  };
+}
+
+const mint = (ownerRef: string, body: Record<string, unknown>, accept = 'application/json') =>
+  api.call('POST', `/internal/v1/owners/${ownerRef}/owner-connect`, { key: TEST_PLATFORM_TOKEN, body, headers: { accept } });
+
+async function mintToken(ownerRef: string, channel: string, locale?: string): Promise<string> {
+  const res = await mint(ownerRef, { channel, ...(locale ? { locale } : {}) });
+  expect(res.status, res.text).toBe(200);
+  return res.json.token as string;
+}
+
+const confirm = async (key: string, ownerId: string, token: string) => {
+  const res = await api.call('PUT', `${BASE}/owners/${ownerId}/connection`, { key, body: { token } });
+  if (res.status < 400) expectMatchesDescription('PUT', `${BASE}/owners/${ownerId}/connection`, res);
+  return res;
+};
+const disconnect = (key: string, ownerId: string) => api.call('DELETE', `${BASE}/owners/${ownerId}/connection`, { key });
+
+/** A token with the service's real signing key (or none), with the given claims and header. */
+async function signed(claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
+  const { kid, privateKey } = await signingKeyForToken(ctx, clock.now());
+  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid, ...header } as { alg: string }).sign(privateKey);
+}
+
+async function publishedKeys(): Promise<JWK[]> {
+  const res = await api.call('GET', `${BASE}/owner-connect/keys`, { key: a.key });
+  expect(res.status, res.text).toBe(200);
+  return res.json.keys as JWK[];
+}
+
+describe('minting (POST /internal/v1/owners/{ref}/owner-connect)', () => {
+  test('answers the parts as JSON: an ES256 token whose claims name this service, the channel, and the owner and properties as that channel sees them', async () => {
+    const res = await mint('oc-own-1', { channel: a.name, locale: 'ro-RO' });
+    expect(res.status, res.text).toBe(200);
+    expect(Object.keys(res.json).sort()).toEqual(['expires_at', 'redirect_url', 'token']);
+    expect(res.json.redirect_url).toBe('https://partner.example/connect');
+    const header = decodeProtectedHeader(res.json.token);
+    expect(header).toEqual({ alg: 'ES256', typ: 'owner-connect+jwt', kid: expect.any(String) });
+    const claims = decodeJwt(res.json.token);
+    const ownerA = await ownerSeenBy(a.key, 'Owner 1');
+    const properties = ((await get(a.key, '/properties?limit=500')).json.data as { id: string; owner_id: string }[]).filter((p) => p.owner_id === ownerA.id).map((p) => p.id);
+    expect(claims).toEqual({
+      iss: api.config.publicOrigin,
+      aud: a.name,
+      sub: ownerA.id,
+      property_ids: properties,
+      iat: Math.floor(clock.now().getTime() / 1000),
+      exp: Math.floor(clock.now().getTime() / 1000) + 300,
+      jti: expect.stringMatching(/^[0-9a-f]{32}$/),
+      locale: 'ro-RO',
+    });
+    expect(properties).toHaveLength(1);
+    expect(res.json.expires_at).toBe(new Date(claims.exp! * 1000).toISOString().replace('.000Z', 'Z'));
+
+    // The other channel's token names the owner by that channel's own id.
+    const forB = decodeJwt(await mintToken('oc-own-1', b.name));
+    expect(forB.sub).toBe((await ownerSeenBy(b.key, 'Owner 1')).id);
+    expect(forB.sub).not.toBe(claims.sub);
+    expect(forB).not.toHaveProperty('locale');
+
+    // One searchable workflow per token, waiting for its confirmation.
+    const description = await temporal.workflow.getHandle(workflowIds.ownerConnect(claims.jti!)).describe();
+    expect(description.status.name).toBe('RUNNING');
+    expect(description.typedSearchAttributes.get(SA_CHANNEL)).toBe(a.name);
+    expect(description.typedSearchAttributes.get(SA_STATE)).toBe('waiting');
+  });
+
+  test('answers the hand-off page otherwise: a form POSTing the token to the redirect URL, submitted by the one script its policy allows', async () => {
+    const res = await mint('oc-own-1', { channel: a.name, locale: 'ro' }, 'text/html,*/*');
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const token = /name="token" value="([^"]+)"/.exec(res.text)?.[1];
+    expect(decodeJwt(token!).aud).toBe(a.name);
+    expect(res.text).toContain('<form id="hand-off" method="post" action="https://partner.example/connect">');
+    expect(res.text).toContain('Continuați către canal');
+    const nonce = /<script nonce="([^"]+)">/.exec(res.text)?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+    expect(res.headers['content-security-policy']).toBe(`default-src 'none'; script-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'; form-action https://partner.example`);
+    expect(res.text).not.toMatch(/<script(?! nonce)/);
+  });
+
+  test('refuses an unknown owner, a channel without a redirect URL and an owner the channel does not see, writing nothing', async () => {
+    const tokens = () => orm.em.fork().count(OwnerConnectTokenSchema, {});
+    const before = await tokens();
+    expectProblem(await mint('oc-nobody', { channel: a.name }), 404, 'not_found');
+    expectProblem(await mint('oc-own-1', { channel: 'oc-no-such-channel' }), 404, 'not_found');
+    const bare = `oc-bare-${Date.now().toString(36)}`;
+    await createChannel(ctx, { name: bare, rateLimit: 600 });
+    expectProblem(await mint('oc-own-1', { channel: bare }), 409, 'owner_connect_not_configured');
+    expectProblem(await mint('oc-own-2', { channel: b.name }), 409, 'owner_not_distributed');
+    expectProblem(await mint('oc-own-1', { channel: a.name, locale: 'not a locale' }), 400, 'invalid_parameters', ['errors']);
+    expect(await tokens()).toBe(before);
+  });
+});
+
+describe('confirmation (PUT /owners/{owner_id}/connection)', () => {
+  test('connects the owner in the confirming channel only, announces it, and answers the same connection to the same token', async () => {
+    const token = await mintToken('oc-own-1', a.name);
+    // A channel verifies the token with the published keys alone.
+    const { payload } = await jwtVerify(token, createLocalJWKSet({ keys: await publishedKeys() }), {
+      algorithms: ['ES256'], typ: 'owner-connect+jwt', issuer: api.config.publicOrigin, audience: a.name, currentDate: clock.now(),
+    });
+    const before = { a: await ownerSeenBy(a.key, 'Owner 1'), b: await ownerSeenBy(b.key, 'Owner 1'), bEvents: await events(b.key) };
+    expect(before.a.connected_at).toBeNull();
+    expect(payload.sub).toBe(before.a.id);
+
+    const res = await confirm(a.key, before.a.id, token);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ owner_id: before.a.id, connected_at: expect.stringMatching(/Z$/), property_ids: payload.property_ids, token_id: payload.jti });
+
+    const after = await ownerSeenBy(a.key, 'Owner 1');
+    expect(after.connected_at).toBe(res.json.connected_at);
+    expect(after.version).toBeGreaterThan(before.a.version);
+    expect((await events(a.key)).at(-1)).toEqual(expect.objectContaining({ type: 'owner.updated', data: { object: 'owner', id: after.id, version: after.version } }));
+    // The other channel's view and log are untouched.
+    expect(await ownerSeenBy(b.key, 'Owner 1')).toEqual(before.b);
+    expect(await events(b.key)).toEqual(before.bEvents);
+
+    const quiet = await snapshot();
+    const again = await confirm(a.key, before.a.id, token);
+    expect(again.status, again.text).toBe(200);
+    expect(again.json).toEqual(res.json);
+    expect(await snapshot()).toEqual(quiet);
+
+    const state = await temporal.workflow.getHandle(workflowIds.ownerConnect(payload.jti!)).describe();
+    expect(state.typedSearchAttributes.get(SA_STATE)).toBe('confirmed');
+  });
+
+  test('DELETE disconnects (null, announced once), answers 204 whatever the id, and the removed token is never accepted again', async () => {
+    const owner = await ownerSeenBy(a.key, 'Owner 2');
+    const token = await mintToken('oc-own-2', a.name);
+    expect((await confirm(a.key, owner.id, token)).status).toBe(200);
+    const connected = await ownerSeenBy(a.key, 'Owner 2');
+    expect(connected.connected_at).not.toBeNull();
+
+    expect((await disconnect(a.key, owner.id)).status).toBe(204);
+    const removed = await ownerSeenBy(a.key, 'Owner 2');
+    expect(removed.connected_at).toBeNull();
+    expect(removed.version).toBeGreaterThan(connected.version);
+    expect((await events(a.key)).at(-1)).toEqual(expect.objectContaining({ type: 'owner.updated', data: { object: 'owner', id: owner.id, version: removed.version } }));
+
+    const quiet = await snapshot();
+    for (const id of [owner.id, 'own_00000000000000000000000000', 'not-an-id']) {
+      const res = await disconnect(a.key, id);
+      expect(res.status).toBe(204);
+      expect(res.text).toBe('');
+    }
+    // B does not see owner 2: its DELETE is the same 204.
+    expect((await disconnect(b.key, owner.id)).status).toBe(204);
+    expectProblem(await confirm(a.key, owner.id, token), 409, 'owner_connect_token_used');
+    expect(await snapshot()).toEqual(quiet);
+  });
+
+  test('a later token replaces the connection; the earlier token is then refused', async () => {
+    const owner = await ownerSeenBy(b.key, 'Owner 1');
+    const first = await mintToken('oc-own-1', b.name);
+    const second = await mintToken('oc-own-1', b.name);
+    expect((await confirm(b.key, owner.id, first)).status).toBe(200);
+    clock.advance(5_000);
+    const replaced = await confirm(b.key, owner.id, second);
+    expect(replaced.status).toBe(200);
+    expect((await ownerSeenBy(b.key, 'Owner 1')).connected_at).toBe(replaced.json.connected_at);
+    const quiet = await snapshot();
+    expectProblem(await confirm(b.key, owner.id, first), 409, 'owner_connect_token_used');
+    expect(await snapshot()).toEqual(quiet);
+  });
+
+  test('a token used for another owner or by another channel is refused, writing nothing', async () => {
+    const one = await ownerSeenBy(a.key, 'Owner 1');
+    const two = await ownerSeenBy(a.key, 'Owner 2');
+    const token = await mintToken('oc-own-2', a.name);
+    const quiet = await snapshot();
+    expectProblem(await confirm(a.key, one.id, token), 400, 'invalid_owner_connect_token');
+    // Channel B, with its own key, for the owner as it sees it: aud is not B.
+    expectProblem(await confirm(b.key, (await ownerSeenBy(b.key, 'Owner 1')).id, token), 400, 'invalid_owner_connect_token');
+    expectProblem(await confirm(b.key, two.id, token), 400, 'invalid_owner_connect_token');
+    expect(await snapshot()).toEqual(quiet);
+  });
+
+  test('refuses every forged shape before trusting a claim, writing nothing', async () => {
+    const owner = await ownerSeenBy(a.key, 'Owner 2');
+    const other = await ownerSeenBy(a.key, 'Owner 1');
+    const genuine = await mintToken('oc-own-2', a.name);
+    const claims = decodeJwt(genuine);
+    const [head, body, signature] = genuine.split('.') as [string, string, string];
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const fresh = () => ({ ...claims, jti: randomBytes(16).toString('hex') });
+    const encode = (value: unknown) => base64url.encode(JSON.stringify(value));
+    const jwk = (await publishedKeys())[0]!;
+    const spki = await exportSPKI((await importJWK(jwk, 'ES256', { extractable: true })) as CryptoKey);
+
+    const forged: Record<string, string> = {
+      'alg none': `${encode({ alg: 'none', typ: 'owner-connect+jwt' })}.${body}.`,
+      'alg none with the original signature': `${encode({ ...decodeProtectedHeader(genuine), alg: 'none' })}.${body}.${signature}`,
+      'HS256 keyed with the public key': await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'owner-connect+jwt', kid: jwk.kid! }).sign(new TextEncoder().encode(spki)),
+      'HS256 keyed with the JWK': await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'owner-connect+jwt', kid: jwk.kid! }).sign(new TextEncoder().encode(JSON.stringify(jwk))),
+      'tampered claims under the original signature': `${head}.${encode({ ...claims, property_ids: [...(claims.property_ids as string[]), 'prp_extra'] })}.${signature}`,
+      'unknown kid': await signed(fresh(), { kid: 'no-such-key' }),
+      'wrong typ': await signed(fresh(), { typ: 'JWT' }),
+      'no typ': await signed(fresh(), { typ: undefined }),
+      'aud of another channel': await signed({ ...fresh(), aud: b.name }),
+      'sub of another owner': await signed({ ...fresh(), sub: other.id }),
+      'iss of another deployment': await signed({ ...fresh(), iss: 'https://elsewhere.example' }),
+      'iat in the future': await signed({ ...fresh(), iat: now + 120, exp: now + 420 }),
+      'exp too far after iat': await signed({ ...fresh(), exp: now + 3600 }),
+      'not a JWS': 'definitely-not-a-token',
+    };
+    const quiet = await snapshot();
+    for (const [shape, token] of Object.entries(forged)) {
+      const res = await confirm(a.key, owner.id, token);
+      expect(res.json?.code, shape).toBe('invalid_owner_connect_token');
+      expectProblem(res, 400, 'invalid_owner_connect_token');
+    }
+    expect(await snapshot()).toEqual(quiet);
+    // The genuine token was never used by the refusals.
+    expect((await confirm(a.key, owner.id, genuine)).status).toBe(200);
+    expect((await disconnect(a.key, owner.id)).status).toBe(204);
+  });
+
+  test('an unconfirmed token is refused 3600 seconds after iat, writing nothing', async () => {
+    const owner = await ownerSeenBy(a.key, 'Owner 2');
+    const token = await mintToken('oc-own-2', a.name);
+    const quiet = await snapshot();
+    clock.advance(3601_000);
+    try {
+      expectProblem(await confirm(a.key, owner.id, token), 410, 'owner_connect_token_expired');
+      expect(await snapshot()).toEqual(quiet);
+    } finally {
+      clock.advance(-3601_000);
+    }
+  });
+
+  test('the scope is read:catalog', async () => {
+    const made = await channelWithKey(ctx, { scopes: ['read:ari'] });
+    expectProblem(await api.call('DELETE', `${BASE}/owners/own_x/connection`, { key: made.key.key }), 403, 'insufficient_scope', ['required_scopes']);
+  });
+});
