@@ -35,7 +35,7 @@ describe('the dashboard model', () => {
     const byRef = Object.fromEntries(properties.map((p) => [p.ref, p]));
     const upper = byRef[scene.refs.upper]!;
     expect(upper.channels.map((c) => [c.name, c.visibility, c.report?.status ?? null])).toEqual([[a, 'shown', 'published'], [b, 'shown', 'rejected']].sort());
-    expect(upper.channels.find((c) => c.name === a)!.report).toMatchObject({ public_url: 'https://a.example/stay/upper', promoted: true, promoted_until: '2026-12-06T22:00:00Z', updated_at: '2026-11-22T09:00:00Z' });
+    expect(upper.channels.find((c) => c.name === a)!.report).toMatchObject({ public_url: 'https://a.example/stay/upper', promoted: true, promoted_until: '2026-12-06T22:00:00Z', updated_at: '2026-11-22T08:01:00Z' });
     expect(byRef[scene.refs.lower]!.channels.find((c) => c.name === b)!.report).toBeNull();
     expect(attention).toEqual([
       expect.objectContaining({ kind: 'withdrawn', property: scene.refs.old, channel: [a, b].sort()[0], reason: 'certificate' }),

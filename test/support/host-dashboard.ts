@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { addDays } from '../../domain/time.ts';
+import { addDays, localDate } from '../../domain/time.ts';
 import type { TestApi } from './api.ts';
 import { platform } from './catalogue.ts';
 import type { TestClock } from './clock.ts';
@@ -15,7 +15,8 @@ const BASE = '/api/v1/distribution';
  */
 export async function dashboardScene(api: TestApi, ctx: ReturnType<typeof adminContext>, clock: TestClock, prefix: string) {
   const host = platform(api);
-  const today = clock.now().toISOString().slice(0, 10);
+  // The minute the scene takes stays within this local day unless it starts in the last minute of one.
+  const today = localDate(clock.now(), 'Europe/Bucharest');
   const a = await channelWithKey(ctx, { scopes: ['read:catalog', 'write:listings'] });
   const b = await channelWithKey(ctx, { scopes: ['read:catalog', 'write:listings'] });
   const org = `${prefix}-org`;
@@ -43,7 +44,7 @@ export async function dashboardScene(api: TestApi, ctx: ReturnType<typeof adminC
     expect(res.status, res.text).toBe(200);
   };
   await report(a.key.key, idsA['Upper House'], { status: 'pending_review' });
-  clock.advance(3_600_000);
+  clock.advance(60_000);
   await report(a.key.key, idsA['Upper House'], { status: 'published', public_url: 'https://a.example/stay/upper', promoted: true, promoted_until: `${addDays(today, 14)}T22:00:00Z` });
   await report(b.key.key, idsB['Upper House'], { status: 'rejected', rejection: { reason: 'photos', text: 'The photos show another house.' } });
   await report(a.key.key, idsA['Lower House'], { status: 'pending_review' });
