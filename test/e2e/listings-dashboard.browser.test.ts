@@ -101,13 +101,13 @@ test('in Romanian, and on a phone-sized screen the overview fits its width', asy
   expect(await page.locator('html').getAttribute('lang')).toBe('ro');
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Anunțuri pe canale');
   expect(await page.locator('[data-status="published"]').first().textContent()).toContain('Publicat');
-  const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })')) as { scroll: number; client: number };
+  const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
   await keepScreenshot(page, 'listings', 'overview-phone-ro');
   await page.locator(`section.card[data-property="${scene.refs.upper}"] a[href="/host/listings/${scene.refs.upper}"]`).click();
   await page.waitForURL(`${api.url}/host/listings/${scene.refs.upper}`);
   const svg = (await page.locator(`figure[data-chart="${scene.channels.a}"] svg`).boundingBox())!;
   expect(svg.width).toBeLessThanOrEqual(360);
-  expect((await page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth')) as boolean).toBe(true);
+  expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth')).toBe(true);
   await keepScreenshot(page, 'listings', 'property-phone-ro');
 });
