@@ -3,6 +3,7 @@ import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
+import { createChannel } from '../../admin/channels.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { cookieValue, csrfOf, hostLink, hostRequest, openSession, SESSION_COOKIE } from '../support/host-pages.ts';
 import { expectProblem } from '../support/problems.ts';
@@ -186,6 +187,36 @@ describe('the pages', () => {
     const strip = (text: string) => text.replace(/nonce="[^"]+"/g, '');
     expect(strip(other.text)).toBe(strip(none.text));
     expect(other.text).not.toContain('Ion Ionescu');
+  });
+
+  test('Connect answers the hand-off page, its form to the channel under a policy naming that origin only', async () => {
+    const mine = await distributedOwner('hs-org', 'Ana Popescu');
+    const cookie = await openSession(api, 'hs-org', 'ro');
+    const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
+    const res = await hostRequest(api, 'POST', `/host/owners/${mine.owner}/channels/${mine.channel}/connect`, { cookie, form: { csrf } });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<html lang="ro">');
+    expect(res.text).toMatch(/<form id="hand-off" method="post" action="https:\/\/partner\.example\/connect"><input type="hidden" name="token" value="[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+">/);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers['content-security-policy']!)?.[1];
+    expect(res.text).toContain(`<script nonce="${nonce}">`);
+    expect(res.headers['content-security-policy']).toContain('form-action https://partner.example');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  test('Connect to a channel that registered no redirect URL says so, in a page', async () => {
+    const name = unique('noredirect');
+    await createChannel(ctx, { name, rateLimit: 600 });
+    const owner = unique('own');
+    await host.owner(owner, { organization: 'hs-org' });
+    await host.location(`${owner}-loc`, { organization: 'hs-org', owner });
+    await host.property(`${owner}-prp`, { location: `${owner}-loc`, owner });
+    await host.distribute(`${owner}-prp`, [name]);
+    const cookie = await openSession(api, 'hs-org');
+    const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
+    const res = await hostRequest(api, 'POST', `/host/owners/${owner}/channels/${name}/connect`, { cookie, form: { csrf } });
+    expect(res.status).toBe(409);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('This channel does not take connections yet');
   });
 
   test('carry a policy of their own: the nonce of their one style block, forms to this origin only', async () => {
