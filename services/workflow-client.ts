@@ -8,6 +8,7 @@ import {
   confirmOwnerConnectionUpdate,
   eventsCommittedSignal,
   legalDatesChangedSignal,
+  ownerConnectKeysChangedSignal,
   ownerConnectionRevokedSignal,
   ownerConnectKeysChangedSignal,
   type OwnerConnectBinding,

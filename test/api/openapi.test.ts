@@ -158,7 +158,6 @@ const CONTRACT_ENDPOINTS: [string, string, string[] | null][] = [
   ['get', '/properties/{property_id}/listing', null],
   ['put', '/properties/{property_id}/listing', ['write:listings']],
   ['post', '/listing-stats', ['write:listings']],
-  ['get', '/owner-connect/keys', null],
   ['put', '/owners/{owner_id}/connection', null],
   ['delete', '/owners/{owner_id}/connection', null],
   ['post', '/webhooks', ['manage:webhooks']],
@@ -194,6 +193,16 @@ describe('the document', () => {
     // GET /events needs no one scope but refuses a key holding neither read:catalog nor read:ari.
     const refusesScope = required!.length > 0 || path === '/events';
     expect(op!.responses['403']?.['x-problem-codes']).toEqual(refusesScope ? ['insufficient_scope', 'partner_suspended'] : ['partner_suspended']);
+  });
+
+  // The contract leaves its authentication unshown; the key set is public and served without a key.
+  test('describes get /owner-connect/keys as needing no key, with no refusal of a key', () => {
+    const op = (description.paths['/owner-connect/keys'] as Record<string, OperationObject>).get!;
+    expect(op.security).toEqual([]);
+    expect(op['x-required-scopes']).toBeUndefined();
+    expect(op.responses['401']).toBeUndefined();
+    expect(op.description).toContain('No key needed');
+    expect(op['x-svc-availability']).toBeUndefined();
   });
 
   test('marks planned operations and only them', () => {
