@@ -10,7 +10,6 @@ import {
   legalDatesChangedSignal,
   ownerConnectKeysChangedSignal,
   ownerConnectionRevokedSignal,
-  ownerConnectKeysChangedSignal,
   type OwnerConnectBinding,
   type OwnerConnectConfirmation,
 } from '../workflows/definitions.ts';
