@@ -6,6 +6,7 @@ import { freshDatabase } from '../support/database.ts';
 import { createChannel } from '../../admin/channels.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { cookieValue, csrfOf, hostLink, hostRequest, openSession, SESSION_COOKIE } from '../support/host-pages.ts';
+import { request } from '../support/https-client.ts';
 import { expectProblem } from '../support/problems.ts';
 import { devServerClient } from '../support/temporal.ts';
 
@@ -17,10 +18,12 @@ let api: TestApi;
 let clock: TestClock;
 let host: ReturnType<typeof platform>;
 let ctx: ReturnType<typeof adminContext>;
+let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let temporal: Awaited<ReturnType<typeof devServerClient>>;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
+  ({ orm } = await freshDatabase());
+  temporal = await devServerClient();
   clock = new TestClock('2026-11-22T10:00:00Z');
   ctx = adminContext(orm, temporal, clock);
   api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
@@ -76,6 +79,21 @@ describe('POST /internal/v1/host-sessions', () => {
     const { key } = await channelWithKey(ctx);
     expectProblem(await api.call('POST', '/internal/v1/host-sessions', { key: key.key, body: { organization: 'hs-org' } }), 401, 'platform_token_invalid');
     expectProblem(await api.call('POST', '/internal/v1/host-sessions', { body: { organization: 'hs-org' } }), 401, 'platform_token_invalid');
+  });
+});
+
+describe('with INTERNAL_PORT (the platform interface on a listener of its own)', () => {
+  test('the platform asks on the internal listener; the link opens on the public one, which alone serves the pages', async () => {
+    const split = await startTestApi({ orm, temporal, clock, env: { INTERNAL_PORT: '0', AUTH_FAILURE_LIMIT: '1000' } });
+    const ask = (base: string) => request(base, split.ca, 'POST', '/internal/v1/host-sessions', { headers: { authorization: `Bearer ${TEST_PLATFORM_TOKEN}` }, body: { organization: 'hs-org' } });
+    expectProblem(await ask(split.url), 404, 'not_found');
+    const asked = await ask(split.internalUrl!);
+    expect(asked.status).toBe(201);
+    const path = new URL(asked.json.url as string).pathname;
+    expect((await request(split.internalUrl!, split.ca, 'GET', path)).status).toBe(404);
+    const opened = await hostRequest(split, 'GET', path);
+    expect(opened.status).toBe(303);
+    expect((await hostRequest(split, 'GET', '/host/', { cookie: cookieValue(opened) })).status).toBe(200);
   });
 });
 
