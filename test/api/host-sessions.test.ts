@@ -100,6 +100,10 @@ describe('with INTERNAL_PORT (the platform interface on a listener of its own)',
 describe('the link', () => {
   test('opens a session once: an HttpOnly, Secure, SameSite cookie, then the owners page', async () => {
     const link = await hostLink(api, 'hs-org');
+    // A link checker's HEAD does not spend it.
+    const head = await hostRequest(api, 'HEAD', link.path);
+    expect(head.status).toBe(200);
+    expect(head.headers['set-cookie']).toBeUndefined();
     const opened = await hostRequest(api, 'GET', link.path);
     expect(opened.status).toBe(303);
     expect(opened.headers.location).toBe('/host/');
