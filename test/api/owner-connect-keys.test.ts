@@ -111,6 +111,8 @@ describe('GET /owner-connect/keys', () => {
     const again = await api.call('GET', PATH, { headers: { 'if-none-match': first.headers.etag! } });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
+    expect(again.headers['cache-control']).toBe('public, max-age=900');
+    expectMatchesDescription('GET', PATH, again);
   });
 
   test('a rotation: the next key is served from its publication, signs 24 h later, and the retired key leaves the set 24 h after it stopped', async () => {
