@@ -2,6 +2,8 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { base64url, createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportSPKI, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { OwnerConnectTokenSchema } from '../../db/entities/index.ts';
+import { ProblemError } from '../../domain/problems.ts';
+import { startOwnerConnect } from '../../services/owner-connect/hand-off.ts';
 import { signingKeyForToken } from '../../services/owner-connect/signing-keys.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { SA_CHANNEL, SA_STATE } from '../../workflows/search-attributes.ts';
@@ -179,7 +181,12 @@ describe('minting (POST /internal/v1/owners/{ref}/owner-connect)', () => {
     expectProblem(await mint('oc-own-1', { channel: bare }), 409, 'owner_connect_not_configured');
     expectProblem(await mint('oc-own-2', { channel: b.name }), 409, 'owner_not_distributed');
     expectProblem(await mint('oc-own-1', { channel: a.name, locale: 'not a locale' }), 400, 'invalid_parameters', ['errors']);
+    // The host pages' call names the organization they act for: another organization's owner is not found.
+    const refused = await startOwnerConnect(ctx, { ownerRef: 'oc-own-1', channel: a.name, organizationRef: 'oc-other-org' }).then(() => undefined, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProblemError);
+    expect((refused as ProblemError).code).toBe('not_found');
     expect(await tokens()).toBe(before);
+    expect(decodeJwt((await startOwnerConnect(ctx, { ownerRef: 'oc-own-1', channel: a.name, organizationRef: 'oc-org' })).token).aud).toBe(a.name);
   });
 });
 
