@@ -9,5 +9,5 @@ COPY . .
 RUN node scripts/build-workflow-bundle.ts
 USER node
 # 8444: the platform interface, for the private network only (INTERNAL_PORT).
-EXPOSE 8443 8080 8444
+EXPOSE 8443 8080 8444 9464 9465
 CMD ["node", "scripts/api.ts"]

@@ -12,6 +12,7 @@ import { interfaceRouter } from './interface-router.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
 import { descriptionRouter } from './openapi/routes.ts';
 import { httpsOnly } from './middleware/https-only.ts';
+import { accessLog } from './middleware/access-log.ts';
 import { requestId } from './middleware/request-id.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { problemIndex, problemPage } from './problem-pages.ts';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string; surfac
   // work explicitly, and MikroORM refuses any use of the global one. Bodies are read only by the
   // interface routers, after authentication.
   app.use(requestId);
+  app.use(accessLog(deps.log));
   app.use(securityHeaders);
   app.use(httpsOnly);
   app.get('/health/live', live);

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { missingScopes, type Scope } from '../domain/scopes.ts';
 import { matchesIfNoneMatch, weakEtag } from './conditional.ts';
 import { callerOf, type AppDeps } from './context.ts';
+import { markOperation } from './middleware/access-log.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
@@ -122,7 +123,7 @@ export function interfaceRouter<S extends string = Scope>(
     const path = expressPath(operation.path);
     const guards = guardsFor(operation);
     const bodyOf = operation.bodyLimit ? [requireJsonBody, jsonBodyParser(operation.bodyLimit)] : body;
-    router[operation.method](path, deprecationHeaders(operation), ...guards, ...bodyOf, runOperation(operation, deps));
+    router[operation.method](path, markOperation(operation.operationId), deprecationHeaders(operation), ...guards, ...bodyOf, runOperation(operation, deps));
     methodsByPath.set(path, (methodsByPath.get(path) ?? new Set()).add(operation.method));
   }
   for (const [path, methods] of methodsByPath) {

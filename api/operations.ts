@@ -58,6 +58,8 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   planned?: boolean;
   /** Served in some environments only (the sandbox first): planned, as above, in these. */
   plannedIn?: readonly DeploymentEnvironment[];
+  /** Its 200 and 304 answers may be stored by any cache for a while (`Cache-Control: public, max-age=…`, set by the handler) instead of `no-store`. */
+  publicCache?: boolean;
   /** Carries the `Deprecation` and `Sunset` headers on every answer, ahead of a v2. */
   deprecation?: { deprecatedAt: Date; sunsetAt: Date; link?: string };
   handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult>;

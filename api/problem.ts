@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { markRefusal } from './middleware/access-log.ts';
 import { negotiateLanguage, PROBLEMS, problemSlug, type ProblemCode, type ProblemExtras } from '../domain/problems.ts';
 
 export function problemBase(req: Request): string {
@@ -25,6 +26,7 @@ export function problemBody(req: Request, res: Response, code: ProblemCode, extr
 }
 
 export function sendProblem(req: Request, res: Response, code: ProblemCode, extras: ProblemExtras = {}): void {
+  markRefusal(res, code);
   for (const [name, value] of Object.entries(extras.headers ?? {})) res.setHeader(name, value);
   res.setHeader('Content-Language', negotiateLanguage(req.get('accept-language')));
   res.vary('Accept-Language');

@@ -7,6 +7,21 @@ const booleanFlag = z
   .optional()
   .transform((value) => value === 'true' || value === '1');
 
+/** A port, or `off` (also `false`, `none`) for no listener. */
+function metricsPort(defaultPort: number) {
+  return z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const text = (value ?? '').trim().toLowerCase();
+      if (text === '') return defaultPort;
+      if (['off', 'false', 'none'].includes(text)) return undefined;
+      if (/^\d{1,5}$/.test(text) && Number(text) <= 65535) return Number(text);
+      context.addIssue({ code: 'custom', message: 'a port (0-65535) or off' });
+      return z.NEVER;
+    });
+}
+
 const environmentSchema = z.object({
   SVC_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
   DATABASE_URL: z.url().optional(),
@@ -61,6 +76,12 @@ const environmentSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Distribution Service <no-reply@distribution.invalid>'),
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** The process's Prometheus `/metrics` listener; `off` serves none. */
+  METRICS_PORT: metricsPort(9464),
+  /** The Temporal SDK's own worker metrics (its Prometheus exporter), worker processes only; `off` serves none. */
+  TEMPORAL_METRICS_PORT: metricsPort(9465),
+  /** Both metrics listeners bind here: loopback unless configured (they have no authentication). */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -98,6 +119,8 @@ export interface ServiceConfig {
   ownerConnectKeyRotationDays: number;
   mail: { smtpUrl: string | undefined; from: string; allowPlain: boolean };
   logLevel: Environment['LOG_LEVEL'];
+  /** Listeners of the process's metrics; a port undefined: not served. */
+  metrics: { host: string; port: number | undefined; temporalPort: number | undefined };
 }
 
 /** Variables that carry a secret: each may instead name a file holding it (`NAME_FILE`). */
@@ -185,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     horizonRollsFromApi: e.HORIZON_ROLLS_FROM_API,
     ownerConnectKeyRotationDays: e.OWNER_CONNECT_KEY_ROTATION_DAYS,
     logLevel: e.LOG_LEVEL,
+    metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT, temporalPort: e.TEMPORAL_METRICS_PORT },
   };
 }
 

@@ -16,8 +16,11 @@ import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
 import { ensureCertificateExpiriesInUse } from '../services/certificate-expiry.ts';
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
+import { resealOwnerConnectKeys } from '../services/owner-connect/key-housekeeping.ts';
 import { resealWebhookSecrets } from '../services/webhook-housekeeping.ts';
 import { createWorker } from './worker.ts';
+import { watchWorkerDatabase } from './observability.ts';
+import { withActivityContext } from '../activities/log-context.ts';
 
 export interface Endpoints {
   databaseUrl: string;
@@ -44,6 +47,7 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
       .then(() => dropDeletedEndpoints(orm.em.fork(), clock.now()))
       .catch(() => undefined);
     void resealWebhookSecrets({ orm, secrets, log }).catch(() => undefined);
+    void resealOwnerConnectKeys({ orm, secrets, log }).catch(() => undefined);
   }, 60_000);
   sweep.unref();
   return {
@@ -75,7 +79,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
     deps: {
       orm,
       clock: systemClock,
-      log,
+      log: withActivityContext(log),
       workflows,
       webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
       mailer,
@@ -84,6 +88,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
     ...(options.prebuilt !== undefined ? { prebuilt: options.prebuilt } : {}),
   });
   const running = worker.run();
+  const unwatch = watchWorkerDatabase(orm, systemClock);
   // The dispatcher runs as long as the deployment; starting it here makes sure it exists.
   await workflows.wakeDispatcher();
   // Likewise one availability horizon roll per zone in use (best effort: logged, never fatal).
@@ -96,6 +101,7 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
   return {
     running,
     stop: async () => {
+      unwatch();
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch((error: unknown) => log.error('worker stopped with an error', { error: String(error) }));
       mailer.close();

@@ -96,3 +96,15 @@ export async function destroyPrivatePart(tx: EntityManager, kid: string, at: Dat
   );
   return rows.length > 0;
 }
+
+/** Keys whose sealed private part does not start with `prefix` (sealed under another server key). */
+export async function keysSealedOtherwise(em: EntityManager, prefix: string): Promise<Pick<OwnerConnectKeyRow, 'kid' | 'private_jwk'>[]> {
+  const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return em.execute(`select kid, private_jwk from owner_connect_key where private_jwk is not null and private_jwk not like ?`, [pattern]);
+}
+
+/** Replaces a sealed private part with the same key sealed again, unless it changed meanwhile; true when it did. */
+export async function resealPrivatePart(em: EntityManager, kid: string, from: string, to: string): Promise<boolean> {
+  const changed = await em.execute<{ kid: string }[]>(`update owner_connect_key set private_jwk = ? where kid = ? and private_jwk = ? returning kid`, [to, kid, from]);
+  return changed.length > 0;
+}

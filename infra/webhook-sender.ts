@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Clock } from '../domain/clock.ts';
 import { webhookHeaders } from '../domain/webhooks/signing.ts';
 import type { EndpointRow } from '../db/webhook-endpoints.ts';
+import { webhookAttemptDuration, webhookAttempts } from './metrics.ts';
 import { webhookSecretBox, webhookSecretContext, type SecretBox } from './secret-box.ts';
 import type { ServiceSecrets } from './secrets.ts';
 import { postWebhook, type WebhookResponse } from './webhook-http.ts';
@@ -40,7 +41,25 @@ export function outcomeOf(response: WebhookResponse): 'delivered' | 'gone' | 'fa
   return response.statusCode === 410 ? 'gone' : 'failed';
 }
 
-export function createWebhookSender(deps: { secrets: ServiceSecrets; clock: Clock; settings: WebhookSettings }): WebhookSender {
+/**
+ * Counts every POST by outcome and reason and times it: the one place every delivery attempt and
+ * ping passes. `kind` labels it: `delivery` (the worker's attempts, the default) or `ping`.
+ */
+export function createWebhookSender(deps: { secrets: ServiceSecrets; clock: Clock; settings: WebhookSettings; kind?: 'delivery' | 'ping' }): WebhookSender {
+  const sender = unmeasuredSender(deps);
+  const kind = deps.kind ?? 'delivery';
+  return {
+    async send(endpoint, event) {
+      const response = await sender.send(endpoint, event);
+      const outcome = outcomeOf(response);
+      webhookAttempts.inc({ kind, outcome, reason: response.error ?? 'none' });
+      webhookAttemptDuration.observe({ kind, outcome }, response.durationMs / 1000);
+      return response;
+    },
+  };
+}
+
+function unmeasuredSender(deps: { secrets: ServiceSecrets; clock: Clock; settings: WebhookSettings }): WebhookSender {
   const box = webhookSecretBox(deps.secrets.ring);
   const ca = deps.settings.caFile ? readFileSync(deps.settings.caFile, 'utf8') : undefined;
   return {

@@ -7,6 +7,7 @@ import { loadConfig } from '../app/config.ts';
 import { createLogger } from '../infra/logger.ts';
 import { startApiProcess, startWorkerProcess } from '../app/processes.ts';
 import { resolveServices, writeRuntimeFile } from '../app/servers.ts';
+import { installTemporalRuntime, serveMetrics } from '../app/observability.ts';
 
 // `npm start` is the development entry point: development-only settings are allowed here.
 process.env.NODE_ENV ??= 'development';
@@ -14,6 +15,8 @@ const config = loadConfig();
 const log = createLogger(config.logLevel);
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+// Before anything creates Temporal's runtime (the embedded dev server does): its logs and metrics are ours.
+const temporalRuntime = installTemporalRuntime(config, log);
 const services = await resolveServices(config, say);
 const endpoints = { databaseUrl: services.databaseUrl, temporalAddress: services.temporalAddress };
 const stops: (() => Promise<void>)[] = [services.stop];
@@ -33,12 +36,16 @@ try {
   stops.unshift(worker.stop);
   const api = await startApiProcess(config, endpoints, log);
   stops.unshift(api.stop);
+  // One process, one set of metrics: the API's and the worker's in the same registry.
+  const metrics = await serveMetrics(config, log);
+  if (metrics) stops.unshift(metrics.close);
   await writeRuntimeFile(config.dataDir, { ...endpoints, apiUrl: api.url, pid: process.pid });
   say(`Distribution Service (${config.environment}) is up`);
   say(`  API          ${api.url}/api/v1/distribution  (plain HTTP ${api.plainUrl ?? 'off'} refuses)`);
   say(`  platform     ${api.internalUrl ?? api.url}/internal/v1`);
   if (api.tls.selfSigned) say(`  certificate  self-signed: ${api.tls.certPath}`);
   say(`  Temporal UI  ${services.temporalUiUrl ?? `(cluster at ${services.temporalAddress})`}`);
+  say(`  metrics      ${metrics?.url ?? 'off'}; Temporal worker metrics ${temporalRuntime.metricsUrl ?? 'off'}`);
   say(`  data         ${path.resolve(config.dataDir)}`);
   say('Ctrl-C stops everything.');
   void worker.running.then(() => stopAll(stopping ? 0 : 1));

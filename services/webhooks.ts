@@ -35,7 +35,7 @@ const senders = new WeakMap<SenderDeps, WebhookSender>();
 function sender(deps: SenderDeps): WebhookSender {
   let found = senders.get(deps);
   if (!found) {
-    found = createWebhookSender({ secrets: deps.secrets, clock: deps.clock, settings: deps.config.webhooks });
+    found = createWebhookSender({ secrets: deps.secrets, clock: deps.clock, settings: deps.config.webhooks, kind: 'ping' });
     senders.set(deps, found);
   }
   return found;

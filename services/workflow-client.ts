@@ -8,8 +8,8 @@ import {
   confirmOwnerConnectionUpdate,
   eventsCommittedSignal,
   legalDatesChangedSignal,
-  ownerConnectionRevokedSignal,
   ownerConnectKeysChangedSignal,
+  ownerConnectionRevokedSignal,
   type OwnerConnectBinding,
   type OwnerConnectConfirmation,
 } from '../workflows/definitions.ts';

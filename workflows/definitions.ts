@@ -29,6 +29,7 @@ export const confirmOwnerConnectionUpdate = defineUpdate<OwnerConnectBinding, [O
 
 /** Sent when the connection a token made is removed or replaced: the token is never accepted again. */
 export const ownerConnectionRevokedSignal = defineSignal('ownerConnectionRevoked');
+
 /**
  * Sent when the worker starts (with the configured rotation period) and after an operator's
  * early rotation: the owner-connect key rotation plans again from what is committed.

@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { confirmationRefusal } from '../domain/owner-connect.ts';
-import { confirmOwnerConnectionUpdate, ownerConnectionRevokedSignal, type OwnerConnectBinding } from './definitions.ts';
+import { confirmOwnerConnectionUpdate, ownerConnectionRevokedSignal, type OwnerConnectBinding, type OwnerConnectConfirmation } from './definitions.ts';
 import { SA_STATE } from './search-attributes.ts';
 
 const { bindOwnerConnection, expireOwnerConnectToken } = proxyActivities<Activities>({
@@ -50,7 +50,7 @@ export async function ownerConnect(input: OwnerConnectInput): Promise<OwnerConne
   };
 
   setHandler(confirmOwnerConnectionUpdate, async () => (binding ??= bind()), {
-    validator: (request) => {
+    validator: (request: OwnerConnectConfirmation) => {
       if (request.channel !== input.channel || request.ownerId !== input.ownerId) throw ApplicationFailure.nonRetryable('the token was issued for another use', 'owner_connect_token_used');
       const refusal = confirmationRefusal(state, Date.now() <= deadline);
       if (refusal) throw ApplicationFailure.nonRetryable(refusal, refusal);

@@ -35,6 +35,7 @@ export const getOwnerConnectKeys = defineOperation({
   ].join('\n'),
   tags: ['Owner connect'],
   scopes: null,
+  publicCache: true,
   responses: { 200: { description: 'The key set', schema: OwnerConnectKeySet } },
   problems: [],
   handler: async ({ deps }) => {

@@ -131,6 +131,11 @@ export function hostRouter(deps: AppDeps, pages: readonly HostPage[]): Router {
 
   // The link the platform handed out. Not logged by path anywhere: the token is in it.
   router.get('/open/:token', async (req, res) => {
+    // Express answers HEAD with the GET route: a link checker's HEAD must not spend the link.
+    if (req.method === 'HEAD') {
+      res.status(200).type('html').end();
+      return;
+    }
     const opening = await openHostSession(deps, String(req.params.token));
     if (opening.outcome === 'opened') {
       setSessionCookie(res, opening.cookie, opening.maxAgeSeconds);

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { PROBLEMS, ProblemError, type ParameterError } from '../../domain/problems.ts';
 import type { Logger } from '../../infra/logger.ts';
+import { markRefusal } from '../middleware/access-log.ts';
 import { isServiceUnavailable } from '../unavailable.ts';
 
 /**
@@ -66,6 +67,7 @@ function fromProblem(error: ProblemError): IntegrationError {
 }
 
 function send(res: Response, error: IntegrationError): void {
+  markRefusal(res, error.code);
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   const { status } = INTEGRATION_ERRORS[error.code];
   if (RETRY_LATER_CODES.includes(error.code)) {

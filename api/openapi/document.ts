@@ -36,6 +36,7 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
     const refusedBeforeKey = [401, 405, 413, 415].includes(status);
     if (op.scopes !== null && !refusedBeforeKey) names.push(...RATE_LIMIT_HEADERS);
     if (isConditional(op) && (status === 200 || status === 304)) names.push('ETag');
+    if (op.publicCache && (status === 200 || status === 304)) names.push('Cache-Control');
     if (status === 429 || status === 503) names.push('Retry-After');
     if (status === 401 || codes.includes('insufficient_scope')) names.push('WWW-Authenticate');
     if (status === 405) names.push('Allow');

@@ -66,6 +66,8 @@ interface Source {
   locations: Map<string, LocationRow>;
   owners: Map<string, OwnerRow>;
   places: Map<string, PublishedPlace>;
+  /** `connected_at` of each owner in this channel's view only (`owner_connection`). */
+  connections: Map<string, string>;
 }
 
 const ID_KIND: Record<ViewKind, IdKind> = { property: 'property', location: 'location', owner: 'owner' };
@@ -172,7 +174,12 @@ class ChannelWriter {
       const ownerType = ownerMap.get(location.owner_id)?.content.type ?? 'individual';
       places.set(location.id, await publishedPlace(location.content, ownerType, this.deps.secret, location.id));
     }
+    const connections = await this.tx.execute<{ owner_id: string; connected_at: Date }[]>(
+      'select owner_id, connected_at from owner_connection where channel_id = ? and owner_id = any(?::uuid[])',
+      [this.channelId, pgArray(owners.map((row) => row.id))],
+    );
     return {
+      connections: new Map(connections.map((row) => [row.owner_id, toInstant(new Date(row.connected_at))])),
       properties: new Map(properties.map((row) => [row.id, row])),
       locations: new Map(locations.map((row) => [row.id, row])),
       owners: ownerMap,
@@ -237,14 +244,8 @@ class ChannelWriter {
     const body =
       kind === 'location'
         ? projectLocation((record as LocationRow).content, source.places.get(id)!, externalId, status)
-        : projectOwner((record as OwnerRow).content, externalId, status, await this.connectedAt(id));
+        : projectOwner((record as OwnerRow).content, externalId, status, source.connections.get(id) ?? null);
     await this.write(kind, id, view, body, null, null);
-  }
-
-  /** `connected_at` of the owner in this channel's view only (`owner_connection`), or null. */
-  private async connectedAt(ownerId: string): Promise<string | null> {
-    const [row] = await this.tx.execute<{ connected_at: Date }[]>('select connected_at from owner_connection where channel_id = ? and owner_id = ?', [this.channelId, ownerId]);
-    return row ? toInstant(new Date(row.connected_at)) : null;
   }
 
   /** Stores the body when it differs from the channel's, with a new version and its event. */

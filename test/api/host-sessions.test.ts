@@ -3,8 +3,10 @@ import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
+import { createChannel } from '../../admin/channels.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { cookieValue, csrfOf, hostLink, hostRequest, openSession, SESSION_COOKIE } from '../support/host-pages.ts';
+import { request } from '../support/https-client.ts';
 import { expectProblem } from '../support/problems.ts';
 import { devServerClient } from '../support/temporal.ts';
 
@@ -16,10 +18,12 @@ let api: TestApi;
 let clock: TestClock;
 let host: ReturnType<typeof platform>;
 let ctx: ReturnType<typeof adminContext>;
+let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let temporal: Awaited<ReturnType<typeof devServerClient>>;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
+  ({ orm } = await freshDatabase());
+  temporal = await devServerClient();
   clock = new TestClock('2026-11-22T10:00:00Z');
   ctx = adminContext(orm, temporal, clock);
   api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
@@ -78,9 +82,28 @@ describe('POST /internal/v1/host-sessions', () => {
   });
 });
 
+describe('with INTERNAL_PORT (the platform interface on a listener of its own)', () => {
+  test('the platform asks on the internal listener; the link opens on the public one, which alone serves the pages', async () => {
+    const split = await startTestApi({ orm, temporal, clock, env: { INTERNAL_PORT: '0', AUTH_FAILURE_LIMIT: '1000' } });
+    const ask = (base: string) => request(base, split.ca, 'POST', '/internal/v1/host-sessions', { headers: { authorization: `Bearer ${TEST_PLATFORM_TOKEN}` }, body: { organization: 'hs-org' } });
+    expectProblem(await ask(split.url), 404, 'not_found');
+    const asked = await ask(split.internalUrl!);
+    expect(asked.status).toBe(201);
+    const path = new URL(asked.json.url as string).pathname;
+    expect((await request(split.internalUrl!, split.ca, 'GET', path)).status).toBe(404);
+    const opened = await hostRequest(split, 'GET', path);
+    expect(opened.status).toBe(303);
+    expect((await hostRequest(split, 'GET', '/host/', { cookie: cookieValue(opened) })).status).toBe(200);
+  });
+});
+
 describe('the link', () => {
   test('opens a session once: an HttpOnly, Secure, SameSite cookie, then the owners page', async () => {
     const link = await hostLink(api, 'hs-org');
+    // A link checker's HEAD does not spend it.
+    const head = await hostRequest(api, 'HEAD', link.path);
+    expect(head.status).toBe(200);
+    expect(head.headers['set-cookie']).toBeUndefined();
     const opened = await hostRequest(api, 'GET', link.path);
     expect(opened.status).toBe(303);
     expect(opened.headers.location).toBe('/host/');
@@ -186,6 +209,36 @@ describe('the pages', () => {
     const strip = (text: string) => text.replace(/nonce="[^"]+"/g, '');
     expect(strip(other.text)).toBe(strip(none.text));
     expect(other.text).not.toContain('Ion Ionescu');
+  });
+
+  test('Connect answers the hand-off page, its form to the channel under a policy naming that origin only', async () => {
+    const mine = await distributedOwner('hs-org', 'Ana Popescu');
+    const cookie = await openSession(api, 'hs-org', 'ro');
+    const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
+    const res = await hostRequest(api, 'POST', `/host/owners/${mine.owner}/channels/${mine.channel}/connect`, { cookie, form: { csrf } });
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<html lang="ro">');
+    expect(res.text).toMatch(/<form id="hand-off" method="post" action="https:\/\/partner\.example\/connect"><input type="hidden" name="token" value="[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+">/);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers['content-security-policy']!)?.[1];
+    expect(res.text).toContain(`<script nonce="${nonce}">`);
+    expect(res.headers['content-security-policy']).toContain('form-action https://partner.example');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  test('Connect to a channel that registered no redirect URL says so, in a page', async () => {
+    const name = unique('noredirect');
+    await createChannel(ctx, { name, rateLimit: 600 });
+    const owner = unique('own');
+    await host.owner(owner, { organization: 'hs-org' });
+    await host.location(`${owner}-loc`, { organization: 'hs-org', owner });
+    await host.property(`${owner}-prp`, { location: `${owner}-loc`, owner });
+    await host.distribute(`${owner}-prp`, [name]);
+    const cookie = await openSession(api, 'hs-org');
+    const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
+    const res = await hostRequest(api, 'POST', `/host/owners/${owner}/channels/${name}/connect`, { cookie, form: { csrf } });
+    expect(res.status).toBe(409);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('This channel does not take connections yet');
   });
 
   test('carry a policy of their own: the nonce of their one style block, forms to this origin only', async () => {

@@ -7,7 +7,7 @@ import { signingKeyForToken, verificationKey } from '../../services/owner-connec
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
-import { adminContext } from '../support/fixtures.ts';
+import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { devServerClient } from '../support/temporal.ts';
 
@@ -95,11 +95,24 @@ describe('GET /owner-connect/keys', () => {
     expect(await verificationKey(ctx, 'no-such-kid', at(HOUR))).toBeUndefined();
   });
 
+  test('a channel that sends its key, or any Authorization, is answered the same set', async () => {
+    const anonymous = await api.call('GET', PATH);
+    const { key } = await channelWithKey(ctx);
+    const withKey = await api.call('GET', PATH, { key: key.key });
+    const withJunk = await api.call('GET', PATH, { key: 'svc_test_not-a-key' });
+    for (const res of [withKey, withJunk]) {
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual(anonymous.json);
+    }
+  });
+
   test('If-None-Match with the ETag answers 304 while the set is unchanged', async () => {
     const first = await api.call('GET', PATH);
     const again = await api.call('GET', PATH, { headers: { 'if-none-match': first.headers.etag! } });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
+    expect(again.headers['cache-control']).toBe('public, max-age=900');
+    expectMatchesDescription('GET', PATH, again);
   });
 
   test('a rotation: the next key is served from its publication, signs 24 h later, and the retired key leaves the set 24 h after it stopped', async () => {

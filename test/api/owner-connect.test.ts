@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { base64url, createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportSPKI, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { OwnerConnectTokenSchema } from '../../db/entities/index.ts';
+import { ProblemError } from '../../domain/problems.ts';
+import { startOwnerConnect } from '../../services/owner-connect/hand-off.ts';
 import { signingKeyForToken } from '../../services/owner-connect/signing-keys.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { SA_CHANNEL, SA_STATE } from '../../workflows/search-attributes.ts';
@@ -110,7 +111,7 @@ const disconnect = (key: string, ownerId: string) => api.call('DELETE', `${BASE}
 /** A token with the service's real signing key (or none), with the given claims and header. */
 async function signed(claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
   const { kid, privateKey } = await signingKeyForToken(ctx, clock.now());
-  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid, ...header } as { alg: string }).sign(privateKey);
+  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid, ...header }).sign(privateKey);
 }
 
 async function publishedKeys(): Promise<JWK[]> {
@@ -180,7 +181,12 @@ describe('minting (POST /internal/v1/owners/{ref}/owner-connect)', () => {
     expectProblem(await mint('oc-own-1', { channel: bare }), 409, 'owner_connect_not_configured');
     expectProblem(await mint('oc-own-2', { channel: b.name }), 409, 'owner_not_distributed');
     expectProblem(await mint('oc-own-1', { channel: a.name, locale: 'not a locale' }), 400, 'invalid_parameters', ['errors']);
+    // The host pages' call names the organization they act for: another organization's owner is not found.
+    const refused = await startOwnerConnect(ctx, { ownerRef: 'oc-own-1', channel: a.name, organizationRef: 'oc-other-org' }).then(() => undefined, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProblemError);
+    expect((refused as ProblemError).code).toBe('not_found');
     expect(await tokens()).toBe(before);
+    expect(decodeJwt((await startOwnerConnect(ctx, { ownerRef: 'oc-own-1', channel: a.name, organizationRef: 'oc-org' })).token).aud).toBe(a.name);
   });
 });
 
@@ -275,31 +281,32 @@ describe('confirmation (PUT /owners/{owner_id}/connection)', () => {
     const claims = decodeJwt(genuine);
     const [head, body, signature] = genuine.split('.') as [string, string, string];
     const now = Math.floor(clock.now().getTime() / 1000);
-    const fresh = () => ({ ...claims, jti: randomBytes(16).toString('hex') });
     const encode = (value: unknown) => base64url.encode(JSON.stringify(value));
     const jwk = (await publishedKeys())[0]!;
     const spki = await exportSPKI((await importJWK(jwk, 'ES256', { extractable: true })) as CryptoKey);
 
-    const forged: Record<string, string> = {
-      'alg none': `${encode({ alg: 'none', typ: 'owner-connect+jwt' })}.${body}.`,
-      'alg none with the original signature': `${encode({ ...decodeProtectedHeader(genuine), alg: 'none' })}.${body}.${signature}`,
-      'HS256 keyed with the public key': await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'owner-connect+jwt', kid: jwk.kid! }).sign(new TextEncoder().encode(spki)),
-      'HS256 keyed with the JWK': await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'owner-connect+jwt', kid: jwk.kid! }).sign(new TextEncoder().encode(JSON.stringify(jwk))),
-      'tampered claims under the original signature': `${head}.${encode({ ...claims, property_ids: [...(claims.property_ids as string[]), 'prp_extra'] })}.${signature}`,
-      'unknown kid': await signed(fresh(), { kid: 'no-such-key' }),
-      'wrong typ': await signed(fresh(), { typ: 'JWT' }),
-      'no typ': await signed(fresh(), { typ: undefined }),
-      'aud of another channel': await signed({ ...fresh(), aud: b.name }),
-      'sub of another owner': await signed({ ...fresh(), sub: other.id }),
-      'iss of another deployment': await signed({ ...fresh(), iss: 'https://elsewhere.example' }),
-      'iat in the future': await signed({ ...fresh(), iat: now + 120, exp: now + 420 }),
-      'exp too far after iat': await signed({ ...fresh(), exp: now + 3600 }),
-      'not a JWS': 'definitely-not-a-token',
+    // Each shape is the genuine token's claims (its jti included) with one defect, so only the
+    // check named by the detail stands between it and a connection.
+    const forged: Record<string, [string, string]> = {
+      'alg none': [`${encode({ alg: 'none', typ: 'owner-connect+jwt' })}.${body}.`, 'alg must be ES256'],
+      'alg none with the original signature': [`${encode({ ...decodeProtectedHeader(genuine), alg: 'none' })}.${body}.${signature}`, 'alg must be ES256'],
+      'HS256 keyed with the public key': [await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'owner-connect+jwt', kid: jwk.kid! }).sign(new TextEncoder().encode(spki)), 'alg must be ES256'],
+      'HS256 keyed with the JWK': [await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'owner-connect+jwt', kid: jwk.kid! }).sign(new TextEncoder().encode(JSON.stringify(jwk))), 'alg must be ES256'],
+      'tampered claims under the original signature': [`${head}.${encode({ ...claims, property_ids: [...(claims.property_ids as string[]), 'prp_extra'] })}.${signature}`, 'the signature does not verify'],
+      'unknown kid': [await signed(claims, { kid: 'no-such-key' }), 'kid names no published key'],
+      'wrong typ': [await signed(claims, { typ: 'JWT' }), 'typ must be owner-connect+jwt'],
+      'no typ': [await signed(claims, { typ: undefined }), 'typ must be owner-connect+jwt'],
+      'aud of another channel': [await signed({ ...claims, aud: b.name }), 'aud is not the calling channel'],
+      'sub of another owner': [await signed({ ...claims, sub: other.id }), 'sub is not the owner in the path'],
+      'iss of another deployment': [await signed({ ...claims, iss: 'https://elsewhere.example' }), 'iss is not this service'],
+      'iat in the future': [await signed({ ...claims, iat: now + 120, exp: now + 420 }), 'iat is in the future'],
+      'exp too far after iat': [await signed({ ...claims, exp: now + 3600 }), 'exp is not within 300 seconds of iat'],
+      'not a JWS': ['definitely-not-a-token', 'not a JWS in compact serialization'],
     };
     const quiet = await snapshot();
-    for (const [shape, token] of Object.entries(forged)) {
+    for (const [shape, [token, detail]] of Object.entries(forged)) {
       const res = await confirm(a.key, owner.id, token);
-      expect(res.json?.code, shape).toBe('invalid_owner_connect_token');
+      expect({ code: res.json?.code, detail: res.json?.detail }, shape).toEqual({ code: 'invalid_owner_connect_token', detail });
       expectProblem(res, 400, 'invalid_owner_connect_token');
     }
     expect(await snapshot()).toEqual(quiet);

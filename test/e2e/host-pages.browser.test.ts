@@ -51,7 +51,7 @@ test('the link opens a session with an HttpOnly cookie; the same link a second t
   expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Ion Ionescu', 'Pensiunea Ana SRL']);
   const [cookie] = await context.cookies();
   expect(cookie).toMatchObject({ name: '__Host-svc_host_session', httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
-  expect(await page.evaluate(() => document.cookie)).toBe('');
+  expect(await page.evaluate('document.cookie')).toBe('');
 
   // Another browser (or the same one) opening the spent link gets no session.
   const other = await (await newContext()).newPage();
@@ -66,7 +66,7 @@ test('a form sent without the session\'s CSRF token is refused and changes nothi
   const page = await (await newContext()).newPage();
   await page.goto(`${api.url}${(await hostLink(api, 'hp-org')).path}`);
   // A page (or a forged form) without the token: the field removed before the host signs out.
-  await page.evaluate(() => document.querySelectorAll('form[action="/host/logout"] input[name="csrf"]').forEach((field) => field.remove()));
+  await page.evaluate(`document.querySelectorAll('form[action="/host/logout"] input[name="csrf"]').forEach((field) => field.remove())`);
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForLoadState();
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This form is no longer valid');
@@ -102,11 +102,11 @@ test('the pages render in Romanian from the platform\'s locale, and the host can
 test('on a phone-sized screen the page fits its width, with landmarks and a skip link', async () => {
   const page = await (await newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })).newPage();
   await page.goto(`${api.url}${(await hostLink(api, 'hp-org')).path}`);
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
   for (const role of ['banner', 'navigation', 'main', 'contentinfo'] as const) expect(await page.getByRole(role).count(), role).toBe(1);
   await page.keyboard.press('Tab');
-  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+  expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
   const connect = page.getByRole('button', { name: /^Connect/ });
   const box = (await connect.boundingBox())!;
   const card = (await page.locator('section.card', { has: connect }).boundingBox())!;

@@ -135,3 +135,18 @@ test('the reference app refuses the same token posted a second time (jti replay)
   expect(await replay.text()).toContain('This connection link cannot be used');
   expect(appLog.some((line) => line.includes('jti already used'))).toBe(true);
 });
+
+test('with scripts off, the hand-off page shows its button and pressing it reaches the app with the token', async () => {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, javaScriptEnabled: false });
+  onCleanup(() => context.close());
+  const page = await context.newPage();
+  await page.goto(`${api.url}${(await hostLink(api, 'e2e-oc-org', 'ro')).path}`);
+  await page.locator(`tr[data-channel="${channel}"]`).getByRole('button').click();
+  await page.waitForLoadState();
+  expect(new URL(page.url()).pathname).toMatch(/^\/host\/owners\/e2e-oc-own\/channels\/.+\/connect$/);
+  expect(await page.locator('html').getAttribute('lang')).toBe('ro');
+  await keepScreenshot(page, 'owner-connect', '00-hand-off-without-scripts');
+  await page.getByRole('button').click();
+  await page.waitForURL(channelApp.redirectUrl);
+  expect(await page.locator('#owner strong').textContent()).toBe('Ana Popescu');
+});

@@ -10,7 +10,9 @@ import { keyState } from '../../domain/owner-connect-keys.ts';
 import { rotateKeyEarly } from '../../services/owner-connect/key-rotation.ts';
 import { keyTimes, publishedKeySet, signingKeyForToken } from '../../services/owner-connect/signing-keys.ts';
 import { createWorkflowClient } from '../../services/workflow-client.ts';
+import { ownerConnectKeysChangedSignal } from '../../workflows/definitions.ts';
 import { workflowIds } from '../../workflows/ids.ts';
+import { ownerConnectKeyRotation } from '../../workflows/owner-connect-key-rotation.ts';
 import { onCleanup } from '../support/cleanup.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext } from '../support/fixtures.ts';
@@ -187,5 +189,34 @@ describe('owner-connect key rotation workflow', () => {
     // (or sooner: the private part of the key retired by the previous switch, when still due).
     expect(delays.at(-1)!).toBeLessThanOrEqual(PERIOD - DAY);
     expect(await expectSignerRule(now)).toBe(rotation.kid);
+    // The same run as the first test's, now with the early rotation's and the compromise's signals.
+    await recordHistory(plain().workflow.getHandle(workflowId), 'owner-connect-key-rotation-signalled');
+  });
+
+  test('continues as new after its wakes, keeping the period the last signal set', async () => {
+    await plain().workflow.getHandle(workflowId).terminate('test: restart with two wakes per run');
+    const started = await plain().workflow.start(ownerConnectKeyRotation, { workflowId, taskQueue, args: [{ rotationDays: 30, wakesPerRun: 2 }] });
+    await sleeping(1);
+    await plain().workflow.getHandle(workflowId).signal(ownerConnectKeysChangedSignal, { rotationDays: 10 });
+    await sleeping(2);
+    // The key retired by the last regular switch is due to lose its private part; that wake is
+    // the run's second and last.
+    const retired = (await keys()).find((k) => k.private_jwk !== null && k.unpublished_at !== null)!;
+    await env.sleep(time(retired.unpublished_at)! + MINUTE - (await env.currentTimeMs()));
+    const deadline = Date.now() + 15_000;
+    let handle = plain().workflow.getHandle(workflowId);
+    while ((await handle.describe()).runId === started.firstExecutionRunId) {
+      if (Date.now() > deadline) throw new Error('the run did not continue as new');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    handle = plain().workflow.getHandle(workflowId);
+    // The next run plans with the 10-day period from the signal: the signer's successor is
+    // published a day before its 10 days end (with 30 days it would be 29).
+    const delays = await sleeping(1);
+    const signer = (await keys()).find((k) => k.activated_at !== null && k.retired_at === null)!;
+    const createAt = time(signer.activated_at)! + 10 * DAY - DAY;
+    expect(Math.abs(delays[0]! - (createAt - (await env.currentTimeMs())))).toBeLessThan(2 * MINUTE);
+    expect((await keys()).find((k) => k.kid === retired.kid)).toMatchObject({ private_jwk: null });
+    expect((await handle.describe()).status.name).toBe('RUNNING');
   });
 });

@@ -1,0 +1,171 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The process's metrics, one registry per process (the API and the worker are separate processes
+ * in production; `npm start` runs both in one and serves one set). Labels take values from fixed
+ * sets only: operation ids from the registry (or a route template), status codes, problem codes,
+ * outcome and reason words, channel names (as many as the deployment has channels).
+ */
+export const registry = new Registry();
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export const apiRequests = new Counter({
+  name: 'svc_api_requests_total',
+  help: 'API requests answered, by operation id (or route template) and status code',
+  labelNames: ['operation', 'status'] as const,
+  registers: [registry],
+});
+
+export const apiRequestDuration = new Histogram({
+  name: 'svc_api_request_duration_seconds',
+  help: 'Time from a request reaching the app to the last byte of its answer, by operation',
+  labelNames: ['operation'] as const,
+  buckets: SECONDS,
+  registers: [registry],
+});
+
+export const apiRateLimited = new Counter({
+  name: 'svc_api_rate_limit_refusals_total',
+  help: 'Requests refused with rate_limited (a channel or an installation over its per-minute limit), by operation',
+  labelNames: ['operation'] as const,
+  registers: [registry],
+});
+
+export const apiAuthRefusals = new Counter({
+  name: 'svc_api_auth_refusals_total',
+  help: 'Requests refused for their credentials (every 401, and too_many_failed_authentications), by code',
+  labelNames: ['code'] as const,
+  registers: [registry],
+});
+
+export const webhookAttempts = new Counter({
+  name: 'svc_webhook_attempts_total',
+  help: 'Webhook POSTs made, by kind (delivery or ping), outcome (delivered, failed, gone) and failure reason (none when delivered)',
+  labelNames: ['kind', 'outcome', 'reason'] as const,
+  registers: [registry],
+});
+
+export const webhookAttemptDuration = new Histogram({
+  name: 'svc_webhook_attempt_duration_seconds',
+  help: 'Duration of a webhook POST from the call (name resolution included) to its answer or failure, by kind and outcome',
+  labelNames: ['kind', 'outcome'] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+  registers: [registry],
+});
+
+export interface DispatchLag {
+  channel: string;
+  undispatched: number;
+  oldestSeconds: number;
+}
+
+export interface SuspendedEndpoints {
+  channel: string;
+  reason: string;
+  count: number;
+}
+
+/** Sources read on scrape (the worker registers its database); several at once are summed by label. */
+interface ScrapeSources {
+  dispatchLag: () => Promise<DispatchLag[]>;
+  suspendedEndpoints: () => Promise<SuspendedEndpoints[]>;
+}
+
+const sources = new Set<ScrapeSources>();
+
+/** Reads the database at scrape time; a scrape that cannot read it shows the series absent, not stale. */
+export function watchDatabase(source: ScrapeSources): () => void {
+  sources.add(source);
+  return () => sources.delete(source);
+}
+
+async function readAll<T>(name: keyof ScrapeSources): Promise<T[]> {
+  const results = (await Promise.allSettled([...sources].map((source) => source[name]()))) as PromiseSettledResult<T[]>[];
+  scrapeErrors.inc(results.filter((result) => result.status === 'rejected').length);
+  return results.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
+}
+
+const scrapeErrors = new Counter({
+  name: 'svc_metrics_scrape_errors_total',
+  help: 'Scrapes whose database reads failed (their series are left out of that scrape)',
+  registers: [registry],
+});
+
+export const dispatchUndispatched = new Gauge({
+  name: 'svc_dispatch_undispatched_events',
+  help: 'Events in a channel log the dispatcher has not yet turned into deliveries (read from the database on scrape)',
+  labelNames: ['channel'] as const,
+  registers: [registry],
+  async collect() {
+    const rows = await readAll<DispatchLag>('dispatchLag');
+    this.reset();
+    for (const row of rows) this.inc({ channel: row.channel }, row.undispatched);
+  },
+});
+
+// Its own read: prom-client collects the gauges of one scrape concurrently, so they cannot share one.
+export const dispatchOldest = new Gauge({
+  name: 'svc_dispatch_oldest_undispatched_seconds',
+  help: 'Age of the oldest event of a channel not yet dispatched, 0 when none waits (read from the database on scrape)',
+  labelNames: ['channel'] as const,
+  registers: [registry],
+  async collect() {
+    const rows = await readAll<DispatchLag>('dispatchLag');
+    this.reset();
+    for (const row of rows) this.set({ channel: row.channel }, Math.max(row.oldestSeconds, 0));
+  },
+});
+
+export const endpointsSuspended = new Gauge({
+  name: 'svc_webhook_endpoints_suspended',
+  help: 'Webhook endpoints suspended by the service (failing after the retry schedule, or gone on a 410), by channel and reason',
+  labelNames: ['channel', 'reason'] as const,
+  registers: [registry],
+  async collect() {
+    const rows = await readAll<SuspendedEndpoints>('suspendedEndpoints');
+    this.reset();
+    for (const row of rows) this.inc({ channel: row.channel, reason: row.reason }, row.count);
+  },
+});
+
+let defaultsCollected = false;
+
+export interface MetricsServer {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * Serves `GET /metrics` (Prometheus text format) on a listener of its own, apart from the API's
+ * TLS listeners: bind it to loopback or a private network, it has no authentication.
+ */
+export async function startMetricsServer(options: { host: string; port: number }): Promise<MetricsServer> {
+  if (!defaultsCollected) {
+    collectDefaultMetrics({ register: registry });
+    defaultsCollected = true;
+  }
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text),
+      () => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics failed\n'),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}/metrics`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
