@@ -14,6 +14,7 @@ import { createChannel } from './channels.ts';
 import type { AdminContext } from './context.ts';
 import { demoAvailability } from './demo-availability.ts';
 import { seedDemoIntegration } from './demo-guests.ts';
+import { seedDemoListings } from './demo-listings.ts';
 import { DEMO_CHANNELS, demoCatalogue, type DemoWrite } from './demo-catalogue.ts';
 import { AdminError } from './errors.ts';
 
@@ -102,6 +103,8 @@ export async function seedDemo(ctx: AdminContext) {
   }
   const { distribution, ...records } = written;
   const integration = await seedDemoIntegration(ctx);
+  // What the channels reported back: listing states with a history and 30 days of statistics.
+  const listings = await seedDemoListings(ctx, DEMO_CHANNELS);
   return {
     channels,
     availability: { updates: availability.length, nights_changed: nightsChanged },
@@ -109,6 +112,7 @@ export async function seedDemo(ctx: AdminContext) {
     distribution,
     channel_changes: (await countEvents(ctx.orm.em.fork())) - eventsBefore,
     integration,
+    listings,
     next: channels.map((channel) => `npm run admin -- key issue ${channel.name} --scopes read:catalog,read:ari`),
   };
 }

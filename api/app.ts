@@ -2,6 +2,9 @@ import express, { type Express } from 'express';
 import type { AppDeps } from './context.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from './distribution/index.ts';
 import { health, live } from './health.ts';
+import { HOST_BASE } from './host/paths.ts';
+import { HOST_PAGES } from './host/pages/index.ts';
+import { hostRouter } from './host/router.ts';
 import { INTEGRATION_BASE, integrationRouter } from './integration/index.ts';
 import { platformAuth } from './internal/auth.ts';
 import { INTERNAL_BASE, internalOperations } from './internal/catalogue.ts';
@@ -50,6 +53,8 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string; surfac
     app.get('/problems/', problemIndex);
     app.get('/problems/:slug', problemPage);
     app.use(descriptionRouter());
+    // The host pages: hosts' browsers, signed in through a link the platform asked for.
+    app.use(HOST_BASE, hostRouter(deps, HOST_PAGES));
     app.use(INTEGRATION_BASE, integrationRouter(deps));
     app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps, undefined, { bodyLimit: DISTRIBUTION_BODY_LIMIT }));
   }

@@ -122,7 +122,8 @@ export function interfaceRouter<S extends string = Scope>(
   for (const operation of operations) {
     const path = expressPath(operation.path);
     const guards = guardsFor(operation);
-    router[operation.method](path, markOperation(operation.operationId), deprecationHeaders(operation), ...guards, ...body, runOperation(operation, deps));
+    const bodyOf = operation.bodyLimit ? [requireJsonBody, jsonBodyParser(operation.bodyLimit)] : body;
+    router[operation.method](path, markOperation(operation.operationId), deprecationHeaders(operation), ...guards, ...bodyOf, runOperation(operation, deps));
     methodsByPath.set(path, (methodsByPath.get(path) ?? new Set()).add(operation.method));
   }
   for (const [path, methods] of methodsByPath) {

@@ -51,6 +51,8 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   params?: z.ZodType<P>;
   body?: z.ZodType<B>;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** A body cap of its own, above the interface's (a batch whose largest allowed body needs more). */
+  bodyLimit?: string;
   problems: ProblemCode[];
   /** Agreed in the contract, not served yet: answered 501 and marked `x-svc-availability: planned`. */
   planned?: boolean;

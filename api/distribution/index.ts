@@ -2,6 +2,7 @@ import type { Operation } from '../operations.ts';
 import { getProperty, listAmenities, listEventsOperation, listLocations, listOwners, listProperties } from './catalogue.ts';
 import { listAvailability } from './availability.ts';
 import { getChannel } from './channel.ts';
+import { listingOperations } from './listings.ts';
 import { ownerConnectOperations } from './owner-connect.ts';
 import { getOwnerConnectKeys } from './owner-connect-keys.ts';
 import { getQuote } from './quotes.ts';
@@ -23,6 +24,7 @@ export const distributionOperations: Operation[] = [
   getQuote as Operation,
   getOwnerConnectKeys as Operation,
   ...webhookOperations,
+  ...(listingOperations as Operation[]),
   ...ownerConnectOperations,
   ...plannedOperations,
 ];

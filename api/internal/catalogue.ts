@@ -8,7 +8,9 @@ import { getPropertyWithLegalStatus } from '../../services/certificate-expiry.ts
 import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
+import { hostSessionOperations } from './host-sessions.ts';
 import { integrationPlatformOperations } from './integration.ts';
+import { listingReadOperations } from './listings.ts';
 import { postOwnerConnect } from './owner-connect.ts';
 import { vatRateOperations } from './vat-rates.ts';
 
@@ -159,4 +161,6 @@ export const internalOperations = [
   postOwnerConnect,
   ...integrationPlatformOperations,
   ...vatRateOperations,
+  ...listingReadOperations,
+  ...hostSessionOperations,
 ] as Operation[];

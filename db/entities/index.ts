@@ -13,7 +13,9 @@ import {
   PropertySchema,
 } from './catalogue.ts';
 import { ChannelSchema } from './channel.ts';
+import { HostLinkSchema, HostSessionSchema } from './host-session.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
+import { ListingReportChangeSchema, ListingReportSchema, ListingStatSchema } from './listings.ts';
 import { OwnerConnectKeySchema } from './owner-connect-key.ts';
 import { OwnerConnectionSchema, OwnerConnectTokenSchema } from './owner-connect.ts';
 import { RequestCounterSchema } from './request-counter.ts';
@@ -44,6 +46,11 @@ export const entities = [
   IntegrationTokenSchema,
   GuestSchema,
   AmenityReleaseSchema,
+  ListingReportSchema,
+  ListingReportChangeSchema,
+  ListingStatSchema,
+  HostLinkSchema,
+  HostSessionSchema,
   OwnerConnectKeySchema,
   OwnerConnectTokenSchema,
   OwnerConnectionSchema,
@@ -54,7 +61,9 @@ export * from './api-key.ts';
 export * from './availability.ts';
 export * from './catalogue.ts';
 export * from './channel.ts';
+export * from './host-session.ts';
 export * from './integration.ts';
+export * from './listings.ts';
 export * from './owner-connect-key.ts';
 export * from './owner-connect.ts';
 export * from './request-counter.ts';

@@ -9,6 +9,8 @@ import { Migration20261122190900TypedNights } from './Migration20261122190900Typ
 import { Migration20261122191252AmenityRelease } from './Migration20261122191252AmenityRelease.ts';
 import { Migration20261122192050VatRates } from './Migration20261122192050VatRates.ts';
 import { Migration20261122193000RequestCounterUnlogged } from './Migration20261122193000RequestCounterUnlogged.ts';
+import { Migration20261122204903ListingReports } from './Migration20261122204903ListingReports.ts';
+import { Migration20261122204906HostSessions } from './Migration20261122204906HostSessions.ts';
 import { Migration20261122204907OwnerConnectKeys } from './Migration20261122204907OwnerConnectKeys.ts';
 import { Migration20261122204945OwnerConnect } from './Migration20261122204945OwnerConnect.ts';
 
@@ -25,6 +27,8 @@ export const migrationsList = [
   { name: 'Migration20261122191252AmenityRelease', class: Migration20261122191252AmenityRelease },
   { name: 'Migration20261122192050VatRates', class: Migration20261122192050VatRates },
   { name: 'Migration20261122193000RequestCounterUnlogged', class: Migration20261122193000RequestCounterUnlogged },
+  { name: 'Migration20261122204903ListingReports', class: Migration20261122204903ListingReports },
+  { name: 'Migration20261122204906HostSessions', class: Migration20261122204906HostSessions },
   { name: 'Migration20261122204907OwnerConnectKeys', class: Migration20261122204907OwnerConnectKeys },
   { name: 'Migration20261122204945OwnerConnect', class: Migration20261122204945OwnerConnect },
 ];

@@ -129,13 +129,6 @@ describe('answers validate against the described schemas', () => {
     expectMatchesDescription('DELETE', CHANNEL, res);
   });
 
-  test('501 for a planned operation', async () => {
-    const { key } = await channelWithKey(ctx, { scopes: ['write:listings'] });
-    const res = await api.call('POST', `${DISTRIBUTION_BASE}/listing-stats`, { key: key.key });
-    expectProblem(res, 501, 'not_implemented');
-    expectMatchesDescription('POST', `${DISTRIBUTION_BASE}/listing-stats`, res);
-  });
-
   test('the validator refuses a body the description does not promise', async () => {
     const { key } = await channelWithKey(ctx);
     const res = await api.call('GET', CHANNEL, { key: key.key });

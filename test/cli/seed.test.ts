@@ -97,6 +97,23 @@ test('seed demo loads a catalogue two channels read with their own ids; a second
   }
   expect(new Set(availability.json.data.flatMap((r: Record<string, any>) => r.data.map((n: { min_stay: number }) => n.min_stay))).size).toBeGreaterThan(1);
 
+  // Listing reports from both channels with a history, and 30 days of statistics per property
+  // each sees; a second run writes no report again and stores the same days.
+  const shown = views.first!.properties!.length + views.second!.properties!.length;
+  expect(report.listings.reports_written).toBeGreaterThan(shown);
+  expect(report.listings.days).toBe(30 * shown);
+  expect(JSON.parse(again.stdout).listings).toEqual({ reports_written: 0, days: 30 * shown });
+  const host = platform(api);
+  const attic = await host.call('GET', '/properties/demo-prop-casa-bran-attic/listings');
+  expect(attic.status, attic.text).toBe(200);
+  const byChannel = Object.fromEntries(attic.json.data.map((entry: { channel: string }) => [entry.channel, entry]));
+  expect(byChannel[DEMO_CHANNELS.first]).toMatchObject({ status: 'rejected', rejection: { reason: 'photos' }, history: [{ status: 'rejected' }, { status: 'pending_review' }] });
+  expect(byChannel[DEMO_CHANNELS.second]).toMatchObject({ status: 'published', public_url: expect.stringMatching(/^https:\/\/demo-stays\.example\//) });
+  const from = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+  const to = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  const figures = await host.call('GET', `/properties/demo-prop-casa-bran-attic/stats?from=${from}&to=${to}`);
+  expect(figures.json.data.map((entry: { channel: string; days: unknown[] }) => [entry.channel, entry.days.length])).toEqual([[DEMO_CHANNELS.first, 30], [DEMO_CHANNELS.second, 30]].sort());
+
   // Withdrawing a property from one channel is a tombstone and an event there only.
   const shared = Object.entries(report.distribution as Record<string, string[]>).find(([, channels]) => channels.length === 2)![0];
   const eventsBefore = { first: await readAllEvents(keys.first), second: await readAllEvents(keys.second) };

@@ -1,0 +1,135 @@
+import type { HostLocale } from '../../domain/host-locale.ts';
+
+/**
+ * The texts of the listings dashboard in English and Romanian (kept beside the framework's table
+ * in i18n.ts, with the same rule: the Romanian table is typed by the English one). `{name}` marks
+ * a value given at the call.
+ */
+const en = {
+  nav: 'Listings',
+  'overview.title': 'Listings on channels',
+  'overview.intro': 'What each channel reported about your properties: whether the listing is live, its public address, its promotion and any rejection.',
+  'overview.none': 'This organization has no properties yet.',
+  'attention.title': 'To act on',
+  'attention.none': 'Nothing needs your attention now.',
+  'attention.withdrawn_certificate': '{property} was withdrawn from {channel}: its classification certificate is no longer valid. Renew it on your platform.',
+  'attention.withdrawn_other': '{property} was withdrawn from {channel}: it cannot be published as it is. Check it on your platform.',
+  'attention.expiring': 'The certificate of {property} lapses on {date}: it will then be withdrawn from {channels}. Renew it before then.',
+  'attention.not_connected': '{owner} is not connected to {channel}, which lists {count} of their properties. Connect them on the owners page.',
+  'attention.owners_link': 'Owners and channels',
+  'status.published': 'Published',
+  'status.unpublished': 'Unpublished',
+  'status.pending_review': 'In review',
+  'status.rejected': 'Rejected',
+  'status.other': 'Reported as “{status}”',
+  'field.status': 'Status',
+  'field.url': 'Public address',
+  'field.promotion': 'Promotion',
+  'field.rejection': 'Rejection',
+  'field.updated': 'Reported',
+  'report.none': 'No report from {channel} yet.',
+  'report.open': 'Open the listing on {channel}',
+  'report.no_url': 'None',
+  'promotion.none': 'Not promoted',
+  'promotion.until': 'Promoted until {when}',
+  'promotion.open': 'Promoted, no end date',
+  'rejection.reason': 'Reason: {reason}',
+  'rejection.no_text': 'The channel gave no explanation.',
+  'updated.text': 'In this state since {since}; last report {received}',
+  'visibility.withdrawn': 'Withdrawn from this channel',
+  'visibility.deleted': 'Deleted',
+  'visibility.pending': 'Not shown to the channel yet',
+  'visibility.not_distributed': 'No longer distributed to this channel',
+  'property.none_distributed': 'This property is not distributed to any channel.',
+  'property.details': 'History and statistics',
+  'property.back': 'Back to listings',
+  'history.title': 'Report history',
+  'history.changed': 'Changed',
+  'chart.title': 'Views and clicks, last 30 days',
+  'chart.label': '{channel}: views and clicks to booking per day, {from} to {to}',
+  'chart.summary': '{views} views and {clicks} clicks to booking over {days} reported days; most views in a day: {max}.',
+  'chart.none': 'No statistics from {channel} in the last 30 days.',
+  'chart.views': 'Views',
+  'chart.clicks': 'Clicks to booking',
+  'chart.table': 'The figures as a table',
+  'chart.date': 'Date',
+  'chart.no_report': 'no report',
+  'bookings.title': 'Bookings',
+  'bookings.body': 'Bookings from channels are not part of this service yet.',
+} as const;
+
+export type ListingsTextKey = keyof typeof en;
+
+const ro: Record<ListingsTextKey, string> = {
+  nav: 'Anunțuri',
+  'overview.title': 'Anunțuri pe canale',
+  'overview.intro': 'Ce a raportat fiecare canal despre proprietățile dumneavoastră: dacă anunțul este publicat, adresa lui publică, promovarea și eventuala respingere.',
+  'overview.none': 'Această organizație nu are încă proprietăți.',
+  'attention.title': 'De rezolvat',
+  'attention.none': 'Nimic nu necesită atenția dumneavoastră acum.',
+  'attention.withdrawn_certificate': '{property} a fost retrasă de pe {channel}: certificatul de clasificare nu mai este valabil. Reînnoiți-l în platformă.',
+  'attention.withdrawn_other': '{property} a fost retrasă de pe {channel}: nu poate fi publicată așa cum este. Verificați-o în platformă.',
+  'attention.expiring': 'Certificatul pentru {property} expiră pe {date}: atunci va fi retrasă de pe {channels}. Reînnoiți-l înainte de această dată.',
+  'attention.not_connected': '{owner} nu este conectat la {channel}, care listează {count} dintre proprietățile sale. Conectați-l din pagina proprietarilor.',
+  'attention.owners_link': 'Proprietari și canale',
+  'status.published': 'Publicat',
+  'status.unpublished': 'Nepublicat',
+  'status.pending_review': 'În verificare',
+  'status.rejected': 'Respins',
+  'status.other': 'Raportat ca „{status}”',
+  'field.status': 'Stare',
+  'field.url': 'Adresă publică',
+  'field.promotion': 'Promovare',
+  'field.rejection': 'Respingere',
+  'field.updated': 'Raportat',
+  'report.none': 'Niciun raport de la {channel} încă.',
+  'report.open': 'Deschideți anunțul pe {channel}',
+  'report.no_url': 'Niciuna',
+  'promotion.none': 'Nepromovat',
+  'promotion.until': 'Promovat până la {when}',
+  'promotion.open': 'Promovat, fără dată de încheiere',
+  'rejection.reason': 'Motiv: {reason}',
+  'rejection.no_text': 'Canalul nu a dat nicio explicație.',
+  'updated.text': 'În această stare din {since}; ultimul raport {received}',
+  'visibility.withdrawn': 'Retrasă de pe acest canal',
+  'visibility.deleted': 'Ștearsă',
+  'visibility.pending': 'Încă neafișată canalului',
+  'visibility.not_distributed': 'Nu mai este distribuită pe acest canal',
+  'property.none_distributed': 'Această proprietate nu este distribuită pe niciun canal.',
+  'property.details': 'Istoric și statistici',
+  'property.back': 'Înapoi la anunțuri',
+  'history.title': 'Istoricul rapoartelor',
+  'history.changed': 'Modificat',
+  'chart.title': 'Vizualizări și clicuri, ultimele 30 de zile',
+  'chart.label': '{channel}: vizualizări și clicuri spre rezervare pe zi, {from} – {to}',
+  'chart.summary': '{views} vizualizări și {clicks} clicuri spre rezervare în {days} zile raportate; cele mai multe vizualizări într-o zi: {max}.',
+  'chart.none': 'Nicio statistică de la {channel} în ultimele 30 de zile.',
+  'chart.views': 'Vizualizări',
+  'chart.clicks': 'Clicuri spre rezervare',
+  'chart.table': 'Cifrele sub formă de tabel',
+  'chart.date': 'Data',
+  'chart.no_report': 'fără raport',
+  'bookings.title': 'Rezervări',
+  'bookings.body': 'Rezervările venite de pe canale nu fac încă parte din acest serviciu.',
+};
+
+const TEXTS: Record<HostLocale, Record<ListingsTextKey, string>> = { en, ro };
+
+export type ListingsTranslate = (key: ListingsTextKey, values?: Record<string, string>) => string;
+
+export function listingsTexts(locale: HostLocale): ListingsTranslate {
+  const table = TEXTS[locale];
+  return (key, values = {}) => table[key].replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name]! : whole));
+}
+
+/** A local date (YYYY-MM-DD) as the host reads it. */
+export function formatDate(locale: HostLocale, date: string): string {
+  const at = new Date(`${date}T12:00:00Z`);
+  if (Number.isNaN(at.getTime())) return date;
+  return new Intl.DateTimeFormat(locale === 'ro' ? 'ro-RO' : 'en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(at);
+}
+
+/** A property's name in the host's language, else English, else its first language, else its reference. */
+export function propertyName(name: Record<string, string> | null | undefined, locale: HostLocale, ref: string): string {
+  return name?.[locale] ?? name?.en ?? Object.values(name ?? {})[0] ?? ref;
+}

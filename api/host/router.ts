@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { negotiateLanguage, PROBLEMS, ProblemError } from '../../domain/problems.ts';
+import type { HostLocale } from '../../domain/host-locale.ts';
+import type { Logger } from '../../infra/logger.ts';
+import { csrfMatches, currentHostSession, openHostSession, type HostSessionView } from '../../services/host-sessions.ts';
+import type { AppDeps } from '../context.ts';
+import { isServiceUnavailable } from '../unavailable.ts';
+import { html } from './html.ts';
+import { translator, type MessageKey } from './i18n.ts';
+import { hostPagePolicy, renderLayout } from './layout.ts';
+import { HostPageError, type HostPage, type HostPageResult } from './page.ts';
+import { readSessionCookie, setSessionCookie } from './cookies.ts';
+import { HOST_BASE } from './paths.ts';
+
+/**
+ * The host pages under `/host` (public listener). Order of checks: the session cookie (every page
+ * but the sign-in link and the signed-out page), then for a POST the form is read (url-encoded,
+ * 16 KiB at most) and its CSRF token compared with the session's, then the page runs. Every
+ * answer is `no-store`, sends no Referer, and has a CSP of its own with a fresh nonce.
+ */
+
+interface Locals {
+  nonce: string;
+  session?: HostSessionView;
+}
+const locals = (res: Response) => res.locals as Locals;
+
+function localeOf(req: Request, res: Response): HostLocale {
+  return locals(res).session?.locale ?? negotiateLanguage(req.get('accept-language'));
+}
+
+/** Writes a page in the layout with the host pages' policy. */
+function sendPage(req: Request, res: Response, page: { status?: number; title: string; body: ReturnType<typeof html> }): void {
+  const locale = localeOf(req, res);
+  const { nonce, session } = locals(res);
+  res.setHeader('Content-Security-Policy', hostPagePolicy(nonce));
+  res.status(page.status ?? 200).type('html').send(renderLayout({
+    locale, t: translator(locale), nonce, title: page.title, body: page.body, path: req.method === 'GET' ? req.originalUrl : `${HOST_BASE}/`,
+    ...(session ? { session: { organizationName: session.organizationName, csrfToken: session.csrfToken } } : {}),
+  }));
+}
+
+function sendMessage(req: Request, res: Response, status: number, titleKey: MessageKey, bodyKey: MessageKey, values: Record<string, string> = {}): void {
+  const t = translator(localeOf(req, res));
+  const back = locals(res).session ? html`<p><a href="${HOST_BASE}/">${t('back.owners')}</a></p>` : '';
+  sendPage(req, res, { status, title: t(titleKey), body: html`<h1>${t(titleKey)}</h1><p>${t(bodyKey, values)}</p>${back}` });
+}
+
+function sendResult(req: Request, res: Response, result: HostPageResult): void {
+  if (result.kind === 'redirect') {
+    res.redirect(303, result.location);
+  } else if (result.kind === 'document') {
+    res.setHeader('Content-Security-Policy', result.policy);
+    res.status(200).type('html').send(result.html);
+  } else {
+    sendPage(req, res, { status: result.status ?? 200, title: result.title, body: result.body });
+  }
+}
+
+const commonHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  locals(res).nonce = randomBytes(16).toString('base64');
+  next();
+};
+
+/** A live session, or the "session ended" page (401). */
+function requireSession(deps: AppDeps): RequestHandler {
+  return async (req, res, next) => {
+    const session = await currentHostSession(deps, readSessionCookie(req));
+    if (!session) {
+      sendMessage(req, res, 401, 'session.ended.title', 'session.ended.body');
+      return;
+    }
+    locals(res).session = session;
+    next();
+  };
+}
+
+const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
+
+const requireCsrf: RequestHandler = (req, res, next) => {
+  const form = (req.body ?? {}) as Record<string, unknown>;
+  if (!csrfMatches(locals(res).session!, form.csrf)) {
+    sendMessage(req, res, 403, 'form.expired.title', 'form.expired.body');
+    return;
+  }
+  next();
+};
+
+function runPage(deps: AppDeps, page: HostPage): RequestHandler {
+  return async (req, res) => {
+    const session = locals(res).session!;
+    const form = Object.fromEntries(Object.entries((req.body ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    const result = await page.handler({
+      deps, req, res, session, locale: session.locale, t: translator(session.locale), nonce: locals(res).nonce,
+      params: req.params as Record<string, string>, form,
+    });
+    sendResult(req, res, result);
+  };
+}
+
+/** Refusals and failures as pages: never a stack, a message or a JSON body. */
+function hostErrors(log: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error instanceof HostPageError) return sendMessage(req, res, error.status, error.titleKey, error.bodyKey);
+    if ((error as { type?: unknown }).type === 'entity.too.large') return sendMessage(req, res, 413, 'form.expired.title', 'form.expired.body');
+    if (error instanceof ProblemError && PROBLEMS[error.code].status === 404) return sendMessage(req, res, 404, 'not_found.title', 'not_found.body');
+    if (isServiceUnavailable(error) || (error instanceof ProblemError && error.code === 'service_unavailable')) {
+      res.setHeader('Retry-After', '5');
+      return sendMessage(req, res, 503, 'unavailable.title', 'unavailable.body');
+    }
+    const reference = String(res.getHeader('Request-Id') ?? '');
+    log.error('host page failed', { requestId: reference, method: req.method, route: `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? ''}`, error: error instanceof Error ? error.stack : String(error) });
+    return sendMessage(req, res, 500, 'error.title', 'error.body', { reference });
+  };
+}
+
+/**
+ * The router mounted at `/host`. `pages` are the session's pages (api/host/pages/index.ts); the
+ * sign-in link and the signed-out page are the two that need no session.
+ */
+export function hostRouter(deps: AppDeps, pages: readonly HostPage[]): Router {
+  const router = Router({ strict: true });
+  router.use(commonHeaders);
+
+  // The link the platform handed out. Not logged by path anywhere: the token is in it.
+  router.get('/open/:token', async (req, res) => {
+    // Express answers HEAD with the GET route: a link checker's HEAD must not spend the link.
+    if (req.method === 'HEAD') {
+      res.status(200).type('html').end();
+      return;
+    }
+    const opening = await openHostSession(deps, String(req.params.token));
+    if (opening.outcome === 'opened') {
+      setSessionCookie(res, opening.cookie, opening.maxAgeSeconds);
+      res.redirect(303, `${HOST_BASE}/`);
+      return;
+    }
+    const status = opening.outcome === 'unknown' ? 404 : 410;
+    sendMessage(req, res, status, `link.${opening.outcome}.title`, `link.${opening.outcome}.body`);
+  });
+  router.get('/signed-out', (req, res) => sendMessage(req, res, 200, 'signed_out.title', 'signed_out.body'));
+
+  const session = requireSession(deps);
+  for (const page of pages) {
+    if (page.method === 'get') router.get(page.path, session, runPage(deps, page));
+    else router.post(page.path, session, formBody, requireCsrf, runPage(deps, page));
+  }
+  router.use((req: Request, res: Response) => sendMessage(req, res, 404, 'not_found.title', 'not_found.body'));
+  router.use(hostErrors(deps.log));
+  return router;
+}

@@ -1,0 +1,115 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { HostLinkSchema, HostSessionSchema, OwnerSchema, type HostLink, type HostSession, type Organization } from './entities/index.ts';
+
+/** Host links and host sessions (the host pages' sign-in), and the reads the host pages show. */
+
+export function addHostLink(em: EntityManager, row: Omit<HostLink, 'organization' | 'usedAt'> & { organization: Organization }): HostLink {
+  return em.create(HostLinkSchema, { ...row, usedAt: null });
+}
+
+export type LinkUse = { outcome: 'opened'; organizationId: string; locale: string } | { outcome: 'used' | 'expired' | 'unknown' };
+
+/**
+ * Marks the link used, in one statement, if it is unused and not expired: two browsers opening
+ * the same link race on this row and only one gets `opened`. Otherwise says why not.
+ */
+export async function useHostLink(em: EntityManager, tokenHash: string, now: Date): Promise<LinkUse> {
+  const rows = await em.getConnection().execute<{ organization_id: string; locale: string }[]>(
+    `update host_link set used_at = ? where token_hash = ? and used_at is null and expires_at > ?
+      returning organization_id, locale`,
+    [now, tokenHash, now],
+  );
+  const row = rows[0];
+  if (row) return { outcome: 'opened', organizationId: row.organization_id, locale: row.locale };
+  const link = await em.findOne(HostLinkSchema, { tokenHash });
+  if (!link) return { outcome: 'unknown' };
+  return { outcome: link.usedAt ? 'used' : 'expired' };
+}
+
+export function addHostSession(em: EntityManager, row: Omit<HostSession, 'organization' | 'endedAt'> & { organizationId: string }): HostSession {
+  const { organizationId, ...rest } = row;
+  return em.create(HostSessionSchema, { ...rest, organization: organizationId, endedAt: null });
+}
+
+export interface SessionRow {
+  id: string;
+  organizationId: string;
+  organizationRef: string;
+  organizationName: string;
+  locale: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  endedAt: Date | null;
+}
+
+export async function findHostSession(em: EntityManager, secretHash: string): Promise<SessionRow | null> {
+  const rows = await em.getConnection().execute<{ id: string; organization_id: string; ref: string; name: string; locale: string; last_seen_at: string | Date; expires_at: string | Date; ended_at: string | Date | null }[]>(
+    `select s.id, s.organization_id, o.ref, o.name, s.locale, s.last_seen_at, s.expires_at, s.ended_at
+       from host_session s join organization o on o.id = s.organization_id
+      where s.secret_hash = ?`,
+    [secretHash],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    organizationRef: row.ref,
+    organizationName: row.name,
+    locale: row.locale,
+    lastSeenAt: new Date(row.last_seen_at),
+    expiresAt: new Date(row.expires_at),
+    endedAt: row.ended_at === null ? null : new Date(row.ended_at),
+  };
+}
+
+export async function touchHostSession(em: EntityManager, id: string, now: Date): Promise<void> {
+  await em.nativeUpdate(HostSessionSchema, { id, endedAt: null }, { lastSeenAt: now });
+}
+
+export async function endHostSession(em: EntityManager, id: string, now: Date): Promise<void> {
+  await em.nativeUpdate(HostSessionSchema, { id, endedAt: null }, { endedAt: now });
+}
+
+export async function setHostSessionLocale(em: EntityManager, id: string, locale: string): Promise<void> {
+  await em.nativeUpdate(HostSessionSchema, { id }, { locale });
+}
+
+/** Links and sessions past their end by more than a day: nothing reads them any more. */
+export async function dropStaleHostRows(em: EntityManager, before: Date): Promise<void> {
+  await em.nativeDelete(HostLinkSchema, { expiresAt: { $lt: before } });
+  await em.nativeDelete(HostSessionSchema, { expiresAt: { $lt: before } });
+}
+
+export interface OwnerChannelRow {
+  owner_ref: string;
+  display_name: string;
+  /** null for an owner none of whose properties is distributed. */
+  channel: string | null;
+  /** `connected_at` of the owner in that channel's view (text), or null. */
+  connected_at: string | null;
+}
+
+/**
+ * The organization's owners, each with every channel one of its properties is distributed to
+ * and the owner's `connected_at` as that channel's view shows it (null before it was projected).
+ */
+export function ownersWithChannels(em: EntityManager, organizationId: string, ownerRef?: string): Promise<OwnerChannelRow[]> {
+  return em.getConnection().execute<OwnerChannelRow[]>(
+    `select distinct o.ref as owner_ref, o.content->>'display_name' as display_name, c.name as channel,
+            cr.body->>'connected_at' as connected_at
+       from owner o
+       left join property p on p.owner_id = o.id
+       left join distribution d on d.property_id = p.id
+       left join channel c on c.id = d.channel_id
+       left join channel_resource cr on cr.channel_id = c.id and cr.kind = 'owner' and cr.internal_id = o.id
+      where o.organization_id = ?${ownerRef === undefined ? '' : ' and o.ref = ?'}
+      order by display_name, owner_ref, channel`,
+    ownerRef === undefined ? [organizationId] : [organizationId, ownerRef],
+  );
+}
+
+/** The owner under this reference if it belongs to the organization; null otherwise (no difference told). */
+export function findOwnerOfOrganization(em: EntityManager, organizationId: string, ref: string) {
+  return em.findOne(OwnerSchema, { ref, organization: organizationId });
+}

@@ -1,0 +1,89 @@
+import { addDays } from '../time.ts';
+
+/**
+ * Listing reports and daily statistics: what a channel tells the service about a property on
+ * its side. Pure rules, shared by the API's validation, the service and the dashboard.
+ */
+
+/** The contract's listing states; the enum is open, so any lowercase word of this shape is kept. */
+export const KNOWN_LISTING_STATUSES = ['published', 'unpublished', 'pending_review', 'rejected'] as const;
+export const LISTING_STATUS_PATTERN = '^[a-z][a-z0-9_]{0,39}$';
+export const REJECTION_REASON_PATTERN = '^[a-z][a-z0-9_]{0,39}$';
+export const MAX_PUBLIC_URL_LENGTH = 2048;
+export const MAX_REJECTION_TEXT_LENGTH = 2000;
+
+/** Statistics: a report covers up to this many entries; a date at most this many days before the property's today. */
+export const MAX_STATS_ENTRIES = 1000;
+export const STATS_DAYS_BACK = 35;
+/** A count fits a PostgreSQL integer. */
+export const MAX_STAT_COUNT = 2_147_483_647;
+/** The platform's statistics read covers at most this many days. */
+export const MAX_STATS_RANGE_DAYS = 366;
+
+export interface ReportedState {
+  status: string;
+  public_url: string | null;
+  promoted: boolean;
+  /** Whole-second instant, `Z`. */
+  promoted_until: string | null;
+  rejection: { reason: string; text: string | null } | null;
+}
+
+/** One failed rule of a report, as a pointer into the request body. */
+export interface ReportRuleError {
+  pointer: string;
+  code: string;
+  detail: string;
+}
+
+/** True when a URL may be shown to the host as the listing's public address: absolute `https://` with a host (its length is checked apart). */
+export function isPublicListingUrl(url: string): boolean {
+  if (!url.startsWith('https://')) return false;
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.protocol === 'https:' && parsed.hostname !== '' && parsed.username === '' && parsed.password === '';
+}
+
+/** The rules tying the fields of a report together (each field's own shape is checked before). */
+export function reportRuleErrors(state: ReportedState): ReportRuleError[] {
+  const errors: ReportRuleError[] = [];
+  if (state.status === 'published' && state.public_url === null) {
+    errors.push({ pointer: '/public_url', code: 'required', detail: '`public_url` is required with `published`' });
+  }
+  if (state.status !== 'published' && state.public_url !== null) {
+    errors.push({ pointer: '/public_url', code: 'not_allowed', detail: '`public_url` is `null` unless the status is `published`' });
+  }
+  if (state.status === 'rejected' && state.rejection === null) {
+    errors.push({ pointer: '/rejection', code: 'required', detail: '`rejection` is required with `rejected`' });
+  }
+  if (state.status !== 'rejected' && state.rejection !== null) {
+    errors.push({ pointer: '/rejection', code: 'not_allowed', detail: '`rejection` is refused unless the status is `rejected`' });
+  }
+  if (!state.promoted && state.promoted_until !== null) {
+    errors.push({ pointer: '/promoted_until', code: 'not_allowed', detail: '`promoted_until` is `null` when `promoted` is false' });
+  }
+  return errors;
+}
+
+/** Two reports state the same thing: a re-sent identical report keeps `updated_at`. */
+export function sameReportedState(a: ReportedState, b: ReportedState): boolean {
+  return (
+    a.status === b.status &&
+    a.public_url === b.public_url &&
+    a.promoted === b.promoted &&
+    a.promoted_until === b.promoted_until &&
+    (a.rejection?.reason ?? null) === (b.rejection?.reason ?? null) &&
+    (a.rejection?.text ?? null) === (b.rejection?.text ?? null)
+  );
+}
+
+/**
+ * Why a statistics date is refused for a property whose local date is `today`, or null when it
+ * is accepted: from `today` minus 35 days through `today`, both included.
+ */
+export function statsDateError(date: string, today: string): { code: string; detail: string } | null {
+  if (date > today) return { code: 'in_the_future', detail: `after the property's today (${today})` };
+  const oldest = addDays(today, -STATS_DAYS_BACK);
+  if (date < oldest) return { code: 'too_old', detail: `before ${oldest}: at most ${STATS_DAYS_BACK} days before the property's today (${today})` };
+  return null;
+}

@@ -1,0 +1,141 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import express, { type Request, type Response } from 'express';
+import { ApiRefusal, distributionClient, type Owner } from './distribution.ts';
+import { fetchTrusting } from './https-fetch.ts';
+import { confirmedPage, confirmPage, homePage, refusedPage } from './pages.ts';
+import { tokenVerifier, TokenRefused, type OwnerConnectClaims } from './token.ts';
+
+export interface ChannelAppOptions {
+  /** The distribution API's base URL, e.g. `https://localhost:8443/api/v1/distribution`. */
+  apiBaseUrl: string;
+  /** This channel's API key (`svc_test_...`), with `read:catalog`. */
+  apiKey: string;
+  /** This channel's name: the token's `aud`. */
+  channel: string;
+  /** The token's expected `iss`: the API's origin. Default: the origin of `apiBaseUrl`. */
+  issuer?: string;
+  /** PEM of an extra CA to trust for the API (the local service's self-signed certificate). */
+  ca?: string;
+  /** Serve HTTPS with this certificate (redirect URLs are https:// URLs); plain HTTP without it. */
+  tls?: { cert: string; key: string };
+  host?: string;
+  /** 0 (default): any free port. */
+  port?: number;
+  /** The signed-in account on this channel. A real channel signs the host in (or up) here. */
+  account?: string;
+  log?: (line: string) => void;
+}
+
+/** A verified token waiting for the host's confirmation; kept server-side, never in the browser. */
+interface Pending {
+  token: string;
+  claims: OwnerConnectClaims;
+  owner: Owner;
+  /** The service accepts the confirmation until 3600 s after `iat`. */
+  until: number;
+}
+
+const PENDING_COOKIE = 'pending_connect';
+const CONFIRMATION_WINDOW_SECONDS = 3600;
+
+function cookie(req: Request, name: string): string | undefined {
+  return (req.get('cookie') ?? '').split(';').map((part) => part.trim().split('=')).find(([key]) => key === name)?.[1];
+}
+
+function sameSecret(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+export async function startChannelApp(options: ChannelAppOptions) {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const account = options.account ?? 'demo-host@channel.example';
+  const api = distributionClient({ apiBaseUrl: options.apiBaseUrl, apiKey: options.apiKey, fetch: fetchTrusting(options.ca) });
+  const verify = tokenVerifier({ keys: api.jwks, issuer: options.issuer ?? new URL(options.apiBaseUrl).origin, channel: options.channel });
+  const pending = new Map<string, Pending>();
+  /** Owner id → the account it is linked to (a real channel stores this in its database). */
+  const connections = new Map<string, { account: string; connectedAt: string }>();
+  const secure = options.tls !== undefined;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((_req, res, next) => {
+    res.setHeader('Content-Security-Policy', "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    next();
+  });
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const send = (res: Response, status: number, html: string) => res.status(status).type('html').send(html);
+
+  app.get('/', (_req, res) => send(res, 200, homePage(options.channel)));
+
+  // The redirect URL: the service's hand-off page POSTs the form field `token` here.
+  app.post('/owner-connect', form, async (req, res) => {
+    const token = (req.body as Record<string, unknown> | undefined)?.token;
+    if (typeof token !== 'string') return send(res, 400, refusedPage('No token was received.'));
+    let claims: OwnerConnectClaims;
+    try {
+      claims = await verify(token);
+    } catch (error) {
+      if (!(error instanceof TokenRefused)) throw error;
+      log(`owner-connect token refused: ${error.message}`);
+      return send(res, 400, refusedPage('This connection link cannot be used. Start again from your platform.'));
+    }
+    // The last check of the list: `sub` is an owner distributed to this channel.
+    const owner = await api.findOwner(claims.sub);
+    if (!owner) return send(res, 400, refusedPage('This owner is not listed on this channel.'));
+    // The host would sign in or sign up here; this app has one account, already signed in.
+    for (const [id, entry] of pending) if (entry.until < Date.now()) pending.delete(id);
+    const pendingId = randomBytes(16).toString('base64url');
+    pending.set(pendingId, { token, claims, owner, until: (claims.iat + CONFIRMATION_WINDOW_SECONDS) * 1000 });
+    // The confirmation must come from this browser: the id is in a cookie and in the form.
+    res.setHeader('Set-Cookie', `${PENDING_COOKIE}=${pendingId}; Path=/owner-connect; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
+    return send(res, 200, confirmPage({ channel: options.channel, account, displayName: owner.display_name, pendingId }));
+  });
+
+  app.post('/owner-connect/confirm', form, async (req, res) => {
+    const pendingId = (req.body as Record<string, unknown> | undefined)?.pending;
+    if (typeof pendingId !== 'string' || !sameSecret(pendingId, cookie(req, PENDING_COOKIE))) return send(res, 403, refusedPage('This confirmation did not come from the page we showed you.'));
+    const entry = pending.get(pendingId);
+    pending.delete(pendingId);
+    if (!entry || entry.until < Date.now()) return send(res, 400, refusedPage('This confirmation has expired. Start again from your platform.'));
+    try {
+      const connection = await api.confirmConnection(entry.claims.sub, entry.token);
+      connections.set(connection.owner_id, { account, connectedAt: connection.connected_at });
+      log(`owner ${connection.owner_id} connected to ${account}`);
+      return send(res, 200, confirmedPage({ displayName: entry.owner.display_name, connectedAt: connection.connected_at }));
+    } catch (error) {
+      if (!(error instanceof ApiRefusal)) throw error;
+      log(`confirmation refused: ${error.message}`);
+      return send(res, 400, refusedPage(`The service refused the connection (${error.code}).`));
+    }
+  });
+
+  app.use((error: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    send(res, 502, refusedPage('The distribution service could not be reached. Try again.'));
+  });
+
+  const server = secure ? https.createServer({ cert: options.tls!.cert, key: options.tls!.key }, app) : http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `${secure ? 'https' : 'http'}://localhost:${port}`;
+  return {
+    url,
+    /** Register this as the channel's owner-connect redirect URL. */
+    redirectUrl: `${url}/owner-connect`,
+    connections,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+export type ChannelApp = Awaited<ReturnType<typeof startChannelApp>>;

@@ -1,0 +1,173 @@
+import { channelsOfProperties, organizationProperties, organizationProperty, type DashboardChannelRow, type DashboardPropertyRow } from '../db/host-dashboard.ts';
+import { statsOfProperty } from '../db/listings.ts';
+import { legalProjection, nextWithdrawal, type LegalSource } from '../domain/catalogue/legal.ts';
+import type { ReportedState } from '../domain/listings/report.ts';
+import { addDays, localDate, toInstant } from '../domain/time.ts';
+import type { ServiceDeps } from './deps.ts';
+import { propertyListings, type ChannelListing } from './listing-reads.ts';
+import { reportedState } from './listings.ts';
+
+/**
+ * The model of the host's listings dashboard, for one organization: per property and channel the
+ * channel's last report, and what the host should act on (a property withdrawn from a channel, a
+ * certificate about to lapse, an owner not connected to a channel that lists its properties). The
+ * pages only present it (api/host/pages/listings.ts).
+ */
+
+type Deps = Pick<ServiceDeps, 'orm' | 'clock'>;
+
+/** A certificate lapsing within this many days is announced. */
+export const EXPIRY_WARNING_DAYS = 30;
+/** The property page's chart covers this many days, ending on the property's today. */
+export const CHART_DAYS = 30;
+
+export interface DashboardReport extends ReportedState {
+  updated_at: string;
+  received_at: string;
+}
+
+export interface DashboardChannel {
+  name: string;
+  /** The host distributes the property to this channel now. */
+  distributed: boolean;
+  /** `shown` (active or inactive in the channel's view), `withdrawn`, `deleted`, or `pending` (distributed, not shown yet). */
+  visibility: 'shown' | 'withdrawn' | 'deleted' | 'pending';
+  ownerConnectedAt: string | null;
+  /** The channel's last report, or null when it sent none. */
+  report: DashboardReport | null;
+}
+
+export interface DashboardProperty {
+  ref: string;
+  name: Record<string, string>;
+  ownerRef: string;
+  ownerName: string;
+  timezone: string;
+  /** The property's local date now. */
+  today: string;
+  channels: DashboardChannel[];
+  /** The next lapse of a dated identifier that withdraws it, when one lies ahead. */
+  nextExpiry: { on: string; scheme: string } | null;
+}
+
+export type AttentionItem =
+  | { kind: 'withdrawn'; property: string; propertyName: Record<string, string>; channel: string; reason: 'certificate' | 'other' }
+  | { kind: 'expiring'; property: string; propertyName: Record<string, string>; on: string; days: number; channels: string[] }
+  | { kind: 'not_connected'; owner: string; ownerName: string; channel: string; properties: number };
+
+export interface DashboardOverview {
+  properties: DashboardProperty[];
+  attention: AttentionItem[];
+}
+
+function legalSourceOf(row: DashboardPropertyRow): LegalSource {
+  return { country: row.country, classification: row.legal?.classification ?? null, registration_number: row.legal?.registration_number ?? null, identifiers: row.legal?.identifiers ?? [] };
+}
+
+function dashboardReport(row: DashboardChannelRow): DashboardReport | null {
+  if (row.status === null || row.updated_at === null || row.received_at === null) return null;
+  return {
+    ...reportedState({ status: row.status, public_url: row.public_url, promoted: row.promoted ?? false, promoted_until: row.promoted_until, rejection_reason: row.rejection_reason, rejection_text: row.rejection_text }),
+    updated_at: toInstant(new Date(row.updated_at)),
+    received_at: toInstant(new Date(row.received_at)),
+  };
+}
+
+function visibilityOf(status: string | null): DashboardChannel['visibility'] {
+  if (status === 'active' || status === 'inactive') return 'shown';
+  if (status === 'withdrawn' || status === 'deleted') return status;
+  return 'pending';
+}
+
+function dashboardProperty(row: DashboardPropertyRow, channels: DashboardChannelRow[], now: Date): DashboardProperty {
+  const today = localDate(now, row.timezone);
+  const lapse = nextWithdrawal(legalSourceOf(row), today);
+  return {
+    ref: row.ref,
+    name: row.name,
+    ownerRef: row.owner_ref,
+    ownerName: row.owner_name,
+    timezone: row.timezone,
+    today,
+    channels: channels.map((c) => ({ name: c.channel, distributed: c.distributed, visibility: visibilityOf(c.view_status), ownerConnectedAt: c.connected_at, report: dashboardReport(c) })),
+    nextExpiry: lapse && { on: lapse.on, scheme: lapse.identifier.scheme },
+  };
+}
+
+function daysFrom(today: string, on: string): number {
+  return Math.round((Date.parse(`${on}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+}
+
+/** What the host should act on, most urgent first: withdrawals, then lapses by date, then connections. */
+export function attentionItems(properties: readonly DashboardProperty[], rows: ReadonlyMap<string, DashboardPropertyRow>): AttentionItem[] {
+  const withdrawn: AttentionItem[] = [];
+  const expiring: (AttentionItem & { kind: 'expiring' })[] = [];
+  const owners = new Map<string, { owner: string; ownerName: string; channel: string; properties: number }>();
+  for (const property of properties) {
+    const legal = legalProjection(legalSourceOf(rows.get(property.ref)!), property.today);
+    for (const channel of property.channels) {
+      if (channel.distributed && channel.visibility === 'withdrawn') {
+        withdrawn.push({ kind: 'withdrawn', property: property.ref, propertyName: property.name, channel: channel.name, reason: legal.publishable ? 'other' : 'certificate' });
+      }
+      if (channel.visibility === 'shown' && channel.ownerConnectedAt === null) {
+        const key = `${property.ownerRef}\u0000${channel.name}`;
+        const entry = owners.get(key) ?? { owner: property.ownerRef, ownerName: property.ownerName, channel: channel.name, properties: 0 };
+        entry.properties += 1;
+        owners.set(key, entry);
+      }
+    }
+    if (property.nextExpiry) {
+      const days = daysFrom(property.today, property.nextExpiry.on);
+      const channels = property.channels.filter((c) => c.visibility === 'shown').map((c) => c.name);
+      if (days <= EXPIRY_WARNING_DAYS && channels.length > 0) expiring.push({ kind: 'expiring', property: property.ref, propertyName: property.name, on: property.nextExpiry.on, days, channels });
+    }
+  }
+  expiring.sort((a, b) => a.days - b.days);
+  return [...withdrawn, ...expiring, ...[...owners.values()].map((o): AttentionItem => ({ kind: 'not_connected', ...o }))];
+}
+
+export async function listingsOverview(deps: Deps, organizationId: string): Promise<DashboardOverview> {
+  const em = deps.orm.em.fork();
+  const rows = await organizationProperties(em, organizationId);
+  const channels = await channelsOfProperties(em, rows.map((row) => row.id));
+  const now = deps.clock.now();
+  const properties = rows.map((row) => dashboardProperty(row, channels.filter((c) => c.property_id === row.id), now));
+  return { properties, attention: attentionItems(properties, new Map(rows.map((row) => [row.ref, row]))) };
+}
+
+export interface ChartSeries {
+  channel: string;
+  /** One entry per day of the chart, oldest first; null counts where the channel reported nothing. */
+  days: { date: string; views: number | null; clicks_to_booking: number | null }[];
+}
+
+export interface PropertyDashboard {
+  property: DashboardProperty;
+  /** The reports with their history, by channel name. */
+  listings: Map<string, ChannelListing>;
+  chart: { from: string; to: string; series: ChartSeries[] };
+  attention: AttentionItem[];
+}
+
+/** One property of the organization with its reports' history and 30 days of figures; null for another organization's or an unknown reference. */
+export async function propertyDashboard(deps: Deps, organizationId: string, ref: string): Promise<PropertyDashboard | null> {
+  const em = deps.orm.em.fork();
+  const row = await organizationProperty(em, organizationId, ref);
+  if (!row) return null;
+  const property = dashboardProperty(row, await channelsOfProperties(em, [row.id]), deps.clock.now());
+  const from = addDays(property.today, -(CHART_DAYS - 1));
+  const to = addDays(property.today, 1);
+  const [history, stats] = await Promise.all([propertyListings(deps, ref), statsOfProperty(em.fork(), row.id, from, to)]);
+  const dates = Array.from({ length: CHART_DAYS }, (_, i) => addDays(from, i));
+  const names = [...new Set([...property.channels.map((c) => c.name), ...stats.map((s) => s.channel)])].sort();
+  const series = names.map((channel) => {
+    const byDate = new Map(stats.filter((s) => s.channel === channel).map((s) => [s.day, s]));
+    return { channel, days: dates.map((date) => ({ date, views: byDate.get(date)?.views ?? null, clicks_to_booking: byDate.get(date)?.clicks_to_booking ?? null })) };
+  });
+  return {
+    property,
+    listings: new Map(history.data.map((listing) => [listing.channel, listing])),
+    chart: { from, to, series },
+    attention: attentionItems([property], new Map([[row.ref, row]])),
+  };
+}

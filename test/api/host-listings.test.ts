@@ -1,0 +1,117 @@
+import { beforeAll, describe, expect, test } from 'vitest';
+import { listingsOverview, propertyDashboard } from '../../services/host-dashboard.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { platform } from '../support/catalogue.ts';
+import { TestClock } from '../support/clock.ts';
+import { freshDatabase } from '../support/database.ts';
+import { adminContext } from '../support/fixtures.ts';
+import { dashboardScene } from '../support/host-dashboard.ts';
+import { hostRequest, openSession } from '../support/host-pages.ts';
+import { devServerClient } from '../support/temporal.ts';
+
+// The listings dashboard: its model (services/host-dashboard.ts) and its pages over real TLS.
+
+let api: TestApi;
+let clock: TestClock;
+let ctx: ReturnType<typeof adminContext>;
+let scene: Awaited<ReturnType<typeof dashboardScene>>;
+let organizationId: string;
+
+beforeAll(async () => {
+  const { orm } = await freshDatabase();
+  const temporal = await devServerClient();
+  clock = new TestClock('2026-11-22T08:00:00Z');
+  ctx = adminContext(orm, temporal, clock);
+  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  scene = await dashboardScene(api, ctx, clock, 'hl');
+  const [row] = await orm.em.fork().execute<{ id: string }[]>('select id from organization where ref = ?', [scene.org]);
+  organizationId = row!.id;
+});
+
+describe('the dashboard model', () => {
+  test("each property with each channel's last report and what to act on", async () => {
+    const { properties, attention } = await listingsOverview(ctx, organizationId);
+    const { a, b } = scene.channels;
+    const byRef = Object.fromEntries(properties.map((p) => [p.ref, p]));
+    const upper = byRef[scene.refs.upper]!;
+    expect(upper.channels.map((c) => [c.name, c.visibility, c.report?.status ?? null])).toEqual([[a, 'shown', 'published'], [b, 'shown', 'rejected']].sort());
+    expect(upper.channels.find((c) => c.name === a)!.report).toMatchObject({ public_url: 'https://a.example/stay/upper', promoted: true, promoted_until: '2026-12-06T22:00:00Z', updated_at: '2026-11-22T08:01:00Z' });
+    expect(byRef[scene.refs.lower]!.channels.find((c) => c.name === b)!.report).toBeNull();
+    expect(attention).toEqual([
+      expect.objectContaining({ kind: 'withdrawn', property: scene.refs.old, channel: [a, b].sort()[0], reason: 'certificate' }),
+      expect.objectContaining({ kind: 'withdrawn', property: scene.refs.old, channel: [a, b].sort()[1], reason: 'certificate' }),
+      expect.objectContaining({ kind: 'expiring', property: scene.refs.lower, on: '2026-12-02', days: 10 }),
+      expect.objectContaining({ kind: 'not_connected', ownerName: 'Ana Popescu', channel: [a, b].sort()[0], properties: 2 }),
+      expect.objectContaining({ kind: 'not_connected', ownerName: 'Ana Popescu', channel: [a, b].sort()[1], properties: 2 }),
+    ]);
+  });
+
+  test('a property page: 30 days per channel ending on its today, the history newest first; another organization\'s property is null', async () => {
+    const model = (await propertyDashboard(ctx, organizationId, scene.refs.upper))!;
+    expect(model.chart).toMatchObject({ from: '2026-10-24', to: '2026-11-23' });
+    const series = Object.fromEntries(model.chart.series.map((s) => [s.channel, s.days]));
+    expect(series[scene.channels.a]).toHaveLength(30);
+    expect(series[scene.channels.a]!.filter((d) => d.views !== null)).toHaveLength(30);
+    expect(series[scene.channels.b]!.filter((d) => d.views !== null)).toHaveLength(12);
+    expect(series[scene.channels.a]!.at(-1)).toEqual({ date: '2026-11-22', views: 100, clicks_to_booking: 0 });
+    expect(model.listings.get(scene.channels.a)!.history.map((h) => h.status)).toEqual(['published', 'pending_review']);
+    const host = platform(api);
+    await host.organization('hl-other');
+    const [other] = await ctx.orm.em.fork().execute<{ id: string }[]>('select id from organization where ref = ?', ['hl-other']);
+    expect(await propertyDashboard(ctx, other!.id, scene.refs.upper)).toBeNull();
+    expect(await propertyDashboard(ctx, organizationId, 'no-such-ref')).toBeNull();
+  });
+});
+
+describe('the dashboard pages', () => {
+  test('the overview shows badges with text, links, promotion, rejection, empty states and the bookings note', async () => {
+    const cookie = await openSession(api, scene.org);
+    const page = await hostRequest(api, 'GET', '/host/listings', { cookie });
+    expect(page.status, page.text).toBe(200);
+    const { a, b } = scene.channels;
+    expect(page.text).toMatch(new RegExp(`data-channel="${a}">[\\s\\S]*?data-status="published"><span aria-hidden="true">✓</span>Published`));
+    expect(page.text).toContain('href="https://a.example/stay/upper"');
+    expect(page.text).toContain('data-rejection-reason="photos"');
+    expect(page.text).toContain('The photos show another house.');
+    expect(page.text).toContain(`No report from ${b} yet.`);
+    expect(page.text).toContain('Bookings from channels are not part of this service yet.');
+    expect(page.text).toContain('data-attention="expiring"');
+    expect(page.text).toContain('Withdrawn from this channel');
+    // No script, no asset from elsewhere.
+    expect(page.text).not.toMatch(/<script|src="http/);
+  });
+
+  test('in Romanian', async () => {
+    const cookie = await openSession(api, scene.org, 'ro');
+    const page = await hostRequest(api, 'GET', '/host/listings', { cookie });
+    expect(page.text).toContain('<html lang="ro">');
+    expect(page.text).toContain('Publicat');
+    expect(page.text).toContain('Rezervările venite de pe canale nu fac încă parte din acest serviciu.');
+  });
+
+  test('the property page draws 30 bars of views and of clicks for a channel with 30 days, and says what is missing', async () => {
+    const cookie = await openSession(api, scene.org);
+    const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
+    expect(page.status, page.text).toBe(200);
+    const chartOf = (channel: string) => new RegExp(`data-chart="${channel}">([\\s\\S]*?)</figure>`).exec(page.text)?.[1] ?? '';
+    expect(chartOf(scene.channels.a).match(/data-series="views"/g)).toHaveLength(30);
+    expect(chartOf(scene.channels.a).match(/data-series="clicks"/g)).toHaveLength(30);
+    expect(chartOf(scene.channels.b).match(/data-series="views"/g)).toHaveLength(12);
+    expect(page.text).toContain('role="img"');
+    const lower = await hostRequest(api, 'GET', `/host/listings/${scene.refs.lower}`, { cookie });
+    expect(lower.text).toContain(`No statistics from ${scene.channels.a} in the last 30 days.`);
+  });
+
+  test("another organization's property and an unknown one are the same 404 page", async () => {
+    await platform(api).organization('hl-stranger');
+    const cookie = await openSession(api, 'hl-stranger');
+    const theirs = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
+    const unknown = await hostRequest(api, 'GET', '/host/listings/no-such-ref', { cookie });
+    expect(theirs.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    const strip = (text: string) => text.replace(/nonce="[^"]+"|value="[^"]+"|\/host\/listings\/[^"]+/g, '');
+    expect(strip(theirs.text)).toBe(strip(unknown.text));
+    const overview = await hostRequest(api, 'GET', '/host/listings', { cookie });
+    expect(overview.text).not.toContain(scene.refs.upper);
+  });
+});
