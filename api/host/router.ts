@@ -129,14 +129,15 @@ export function hostRouter(deps: AppDeps, pages: readonly HostPage[]): Router {
   const router = Router({ strict: true });
   router.use(commonHeaders);
 
-  // The link the platform handed out. Not logged by path anywhere: the token is in it.
-  router.get('/open/:token', async (req, res) => {
+  // The link the platform handed out. Its token travels in the query string, which neither the
+  // access log nor the error log writes (they log the path only).
+  router.get('/open', async (req, res) => {
     // Express answers HEAD with the GET route: a link checker's HEAD must not spend the link.
     if (req.method === 'HEAD') {
       res.status(200).type('html').end();
       return;
     }
-    const opening = await openHostSession(deps, String(req.params.token));
+    const opening = await openHostSession(deps, typeof req.query.token === 'string' ? req.query.token : '');
     if (opening.outcome === 'opened') {
       setSessionCookie(res, opening.cookie, opening.maxAgeSeconds);
       res.redirect(303, `${HOST_BASE}/`);

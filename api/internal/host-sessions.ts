@@ -41,7 +41,7 @@ export const createHostSession = defineOperation({
   handler: async ({ body, deps, req }) => {
     const { token, expiresAt } = await createHostLink(deps, { organization: body.organization, locale: body.locale });
     const origin = String(req.app.locals.publicOrigin);
-    return { status: 201, body: { url: `${origin}${HOST_BASE}/open/${token}`, expires_at: toInstant(expiresAt) } };
+    return { status: 201, body: { url: `${origin}${HOST_BASE}/open?token=${token}`, expires_at: toInstant(expiresAt) } };
   },
 });
 

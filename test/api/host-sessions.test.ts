@@ -6,6 +6,7 @@ import { freshDatabase } from '../support/database.ts';
 import { createChannel } from '../../admin/channels.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { cookieValue, csrfOf, hostLink, hostRequest, openSession, SESSION_COOKIE } from '../support/host-pages.ts';
+import { createLogger } from '../../infra/logger.ts';
 import { request } from '../support/https-client.ts';
 import { expectProblem } from '../support/problems.ts';
 import { devServerClient } from '../support/temporal.ts';
@@ -53,7 +54,8 @@ describe('POST /internal/v1/host-sessions', () => {
     const res = await api.call('POST', '/internal/v1/host-sessions', { key: TEST_PLATFORM_TOKEN, body: { organization: 'hs-org', locale: 'ro-RO' } });
     expect(res.status).toBe(201);
     expect(Object.keys(res.json).sort()).toEqual(['expires_at', 'url']);
-    expect(res.json.url).toMatch(/^https:\/\/distribution\.test\/host\/open\/hsl_[A-Za-z0-9_-]{43}$/);
+    // The token in the query string: the access log writes paths without it.
+    expect(res.json.url).toMatch(/^https:\/\/distribution\.test\/host\/open\?token=hsl_[A-Za-z0-9_-]{43}$/);
     expect(res.json.expires_at).toBe('2026-11-22T10:05:00Z');
     expect(res.headers['cache-control']).toBe('no-store');
   });
@@ -89,11 +91,29 @@ describe('with INTERNAL_PORT (the platform interface on a listener of its own)',
     expectProblem(await ask(split.url), 404, 'not_found');
     const asked = await ask(split.internalUrl!);
     expect(asked.status).toBe(201);
-    const path = new URL(asked.json.url as string).pathname;
+    const url = new URL(asked.json.url as string);
+    const path = `${url.pathname}${url.search}`;
     expect((await request(split.internalUrl!, split.ca, 'GET', path)).status).toBe(404);
     const opened = await hostRequest(split, 'GET', path);
     expect(opened.status).toBe(303);
     expect((await hostRequest(split, 'GET', '/host/', { cookie: cookieValue(opened) })).status).toBe(200);
+  });
+});
+
+describe('the log', () => {
+  test('carries neither the link\'s token nor the session cookie nor the CSRF token', async () => {
+    const lines: string[] = [];
+    const logged = await startTestApi({ orm, temporal, clock, log: createLogger('debug', {}, { write: (line: string) => void lines.push(line) }), env: { AUTH_FAILURE_LIMIT: '1000' } });
+    const link = await hostLink(logged, 'hs-org');
+    const token = new URL(link.url).searchParams.get('token')!;
+    const opened = await hostRequest(logged, 'GET', link.path);
+    const cookie = cookieValue(opened);
+    const page = await hostRequest(logged, 'GET', '/host/', { cookie });
+    await hostRequest(logged, 'POST', '/host/logout', { cookie, form: { csrf: csrfOf(page) } });
+    await hostRequest(logged, 'GET', link.path);
+    const requests = lines.filter((line) => line.includes('"request"'));
+    expect(requests.some((line) => line.includes('"/host/open"'))).toBe(true);
+    for (const secret of [token, cookie, cookie.split('.')[0]!, csrfOf(page)]) expect(lines.join('\n')).not.toContain(secret);
   });
 });
 
@@ -125,7 +145,7 @@ describe('the link', () => {
     const expired = await hostRequest(api, 'GET', link.path);
     expect(expired.status).toBe(410);
     expect(expired.text).toContain('This link has expired');
-    const unknown = await hostRequest(api, 'GET', `/host/open/hsl_${'A'.repeat(43)}`);
+    const unknown = await hostRequest(api, 'GET', `/host/open?token=hsl_${'A'.repeat(43)}`);
     expect(unknown.status).toBe(404);
     expect(unknown.text).toContain('This link is not valid');
     for (const res of [expired, unknown]) expect(res.text).not.toMatch(/at \w+ \(|Error:/);

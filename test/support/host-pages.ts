@@ -12,7 +12,7 @@ export async function hostLink(api: TestApi, organization: string, locale?: stri
   const res = await api.call('POST', '/internal/v1/host-sessions', { key: TEST_PLATFORM_TOKEN, body: { organization, ...(locale ? { locale } : {}) } });
   expect(res.status, res.text).toBe(201);
   const url = new URL(res.json.url as string);
-  return { path: url.pathname, url: res.json.url, expiresAt: res.json.expires_at };
+  return { path: `${url.pathname}${url.search}`, url: res.json.url, expiresAt: res.json.expires_at };
 }
 
 /** A request to the host pages carrying a session cookie (and a url-encoded form for POST). */
