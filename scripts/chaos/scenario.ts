@@ -61,6 +61,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const processes: ServiceProcess[] = [];
   const killed = new Set<ServiceProcess>();
+  const clients: ApiClient[] = [];
   try {
     const pg = await startChaosPostgres(path.join(dir, 'pg'), log);
     cleanups.push(() => pg.close());
@@ -96,14 +97,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     });
     const track = (p: ServiceProcess) => {
       processes.push(p);
-      cleanups.push(() => p.kill('SIGTERM'));
       return p;
     };
     const startApi = async (name: string): Promise<ApiClient> => {
       const port = await freePort();
       const p = track(startServiceProcess(name, 'scripts/api.ts', { ...env(name), PORT: String(port) }, dir));
       const client = apiClient(`https://127.0.0.1:${port}`, pems.cert);
-      cleanups.push(async () => client.close());
+      clients.push(client);
       await waitForLive(p, client, 120_000);
       return client;
     };
@@ -191,6 +191,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     };
   } finally {
     const failures: unknown[] = [];
+    for (const client of clients) client.close();
+    // The service's processes first, together (each SIGTERM, SIGKILL after 10 s), then the servers.
+    await Promise.all(processes.map((p) => p.kill('SIGTERM'))).catch((error: unknown) => failures.push(error));
     while (cleanups.length > 0) await cleanups.pop()!().catch((error: unknown) => failures.push(error));
     if (!options.keep) await rm(dir, { recursive: true, force: true });
     if (failures.length > 0) log(`cleanup: ${failures.map(String).join('; ')}`);

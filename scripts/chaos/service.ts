@@ -39,7 +39,7 @@ export function startServiceProcess(name: string, script: 'scripts/api.ts' | 'sc
       if (exited()) return;
       const done = once(child, 'exit');
       child.kill(signal);
-      if (await Promise.race([done.then(() => true), sleep(20_000).then(() => false)])) return;
+      if (await Promise.race([done.then(() => true), sleep(10_000).then(() => false)])) return;
       child.kill('SIGKILL');
       await Promise.race([done, sleep(5000)]);
     },
