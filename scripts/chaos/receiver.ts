@@ -15,6 +15,8 @@ export interface Arrival {
   /** The signature checked with the endpoint's secret (Standard Webhooks reference library). */
   verified: boolean;
   at: number;
+  /** The process whose connection carried it (`unknown` when no candidate owned it). */
+  by: string;
 }
 
 export interface ChaosReceiver {
@@ -29,6 +31,8 @@ export interface ChaosReceiver {
   setDelay: (ms: number) => void;
   /** Client ports of the requests received and not yet answered. */
   inFlightPorts: () => number[];
+  /** The processes a new connection is looked up among (the running workers). */
+  setSenders: (list: () => { name: string; pid: number }[]) => void;
   close: () => Promise<void>;
 }
 
@@ -46,6 +50,8 @@ export async function startChaosReceiver(dir: string): Promise<ChaosReceiver> {
   const secrets = new Map<string, string>();
   const inFlight = new Set<number>();
   let delay = 0;
+  let senders: () => { name: string; pid: number }[] = () => [];
+  const owners = new WeakMap<object, string>();
   const server = https.createServer({ cert: pems.cert, key: pems.private }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -65,7 +71,7 @@ export async function startChaosReceiver(dir: string): Promise<ChaosReceiver> {
           // recorded as it came: no event id
         }
       }
-      arrivals.push({ endpoint, webhookId: headers['webhook-id'] ?? '', eventId: event.id ?? '', type: event.type ?? '', verified, at: Date.now() });
+      arrivals.push({ endpoint, webhookId: headers['webhook-id'] ?? '', eventId: event.id ?? '', type: event.type ?? '', verified, at: Date.now(), by: owners.get(req.socket) ?? 'unknown' });
       const port = req.socket.remotePort ?? 0;
       inFlight.add(port);
       const answer = () => {
@@ -77,7 +83,13 @@ export async function startChaosReceiver(dir: string): Promise<ChaosReceiver> {
       else answer();
     });
   });
-  // The service keeps its connections to a receiver alive; a request is in flight only while it waits for its answer.
+  // Which worker opened a connection, looked up once as it opens (it may be kept alive for many requests).
+  server.on('secureConnection', (socket) => {
+    const port = socket.remotePort ?? 0;
+    const { port: own } = server.address() as AddressInfo;
+    const owner = senders().find((sender) => ownsConnection(sender.pid, [port], own));
+    if (owner) owners.set(socket, owner.name);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -90,6 +102,9 @@ export async function startChaosReceiver(dir: string): Promise<ChaosReceiver> {
       delay = ms;
     },
     inFlightPorts: () => [...inFlight],
+    setSenders: (list) => {
+      senders = list;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -108,7 +123,7 @@ export function ownsConnection(pid: number, localPorts: number[], remotePort: nu
   const wanted = new Set(localPorts);
   const inodes = new Set<string>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(table, 'utf8');
     } catch {
@@ -123,7 +138,7 @@ export function ownsConnection(pid: number, localPorts: number[], remotePort: nu
     }
   }
   if (inodes.size === 0) return false;
-  let fds: string[] = [];
+  let fds: string[];
   try {
     fds = readdirSync(`/proc/${pid}/fd`);
   } catch {

@@ -37,6 +37,10 @@ export interface ChaosReport {
   restarts: { temporal: StopMode[]; postgres: StopMode[] };
   /** Processes that ended without being killed by the run (each should ride every restart out). */
   crashed: string[];
+  /** Requests received per worker (by the connection that carried them). */
+  deliveredBy: Record<string, number>;
+  /** Workers running when a round's servers came back that delivered nothing afterwards. */
+  silentAfterRestart: string[];
   writeRetries: number;
   seconds: { total: number; settle: number };
   dir: string;
@@ -62,6 +66,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const processes: ServiceProcess[] = [];
   const killed = new Set<ServiceProcess>();
   const clients: ApiClient[] = [];
+  const allWorkers: ServiceProcess[] = [];
+  /** When each killed process was killed, and when each round's servers were back. */
+  const killedAt = new Map<string, number>();
+  const serversBack: number[] = [];
   try {
     const pg = await startChaosPostgres(path.join(dir, 'pg'), log);
     cleanups.push(() => pg.close());
@@ -69,6 +77,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     cleanups.push(() => temporal.close());
     const receiver = await startChaosReceiver(dir);
     cleanups.push(() => receiver.close());
+    receiver.setSenders(() => allWorkers.filter((w) => !w.exited()));
     log(`servers: postgres on ${pg.port}, temporal on ${temporal.address}, receiver on ${receiver.port}`);
 
     // One certificate for every API process, as behind a load balancer.
@@ -109,6 +118,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     };
     const startWorker = async (name: string): Promise<ServiceProcess> => {
       const p = track(startServiceProcess(name, 'scripts/worker.ts', env(name), dir));
+      allWorkers.push(p);
       await waitForLog(p, 'worker running', 120_000);
       return p;
     };
@@ -124,7 +134,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (const [i, endpoint] of endpoints.entries()) {
       const created = await apis[i % apis.length]!.call('POST', '/api/v1/distribution/webhooks', key, { url: `${receiver.baseUrl}${endpoint.name}`, events: endpoint.events });
       if (created.status !== 201) throw new Error(`registering endpoint ${endpoint.name} answered ${created.status}: ${created.text}`);
-      receiver.secrets.set(endpoint.name, created.json.secret);
+      receiver.secrets.set(endpoint.name, (created.json as { secret: string }).secret);
     }
     const writes = platformWrites({ apis, token: PLATFORM_TOKEN, channel: 'chaos-channel', properties: options.properties, concurrency: options.concurrency, deadline });
     await writes.setUp();
@@ -147,6 +157,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const inFlight = await waitUntil(() => ownsConnection(victim.pid, receiver.inFlightPorts(), receiver.port), Math.min(60_000, deadline - Date.now()));
       await victim.kill('SIGKILL');
       killed.add(victim);
+      killedAt.set(victim.name, Date.now());
       kills.push({ worker: victim.name, inFlight });
       log(`round ${round + 1}: ${victim.name} killed (SIGKILL) ${inFlight ? 'with attempts in flight' : 'without an attempt seen in flight'}`);
       await writing;
@@ -160,6 +171,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       await pg.restart(postgresMode);
       restarts.postgres.push(postgresMode);
       log(`round ${round + 1}: postgres restarted (${postgresMode})`);
+      serversBack.push(Date.now());
       workers[round % workers.length] = await startWorker(`worker-${workers.length + round + 1}`);
       await writingThrough;
       log(`round ${round + 1}: replacement worker running; ${next} of ${options.changes} changes written`);
@@ -177,6 +189,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       findings = checkDeliveries(events, endpoints, receiver.arrivals);
     }
     log(`settled: ${findings.received} of ${findings.expected} pairs received`);
+    const deliveredBy: Record<string, number> = {};
+    for (const arrival of receiver.arrivals) deliveredBy[arrival.by] = (deliveredBy[arrival.by] ?? 0) + 1;
+    // A worker that was running when the servers came back must have delivered afterwards (before
+    // it was killed, if it was): one that stayed up but never reconnected would be hidden by the others.
+    const silentAfterRestart = serversBack.flatMap((back, round) =>
+      allWorkers
+        .filter((w) => allWorkers.indexOf(w) < 2 + round && (killedAt.get(w.name) ?? Infinity) > back)
+        .filter((w) => !receiver.arrivals.some((a) => a.by === w.name && a.at > back && a.at < (killedAt.get(w.name) ?? Infinity)))
+        .map((w) => `${w.name} after round ${round + 1}`),
+    );
     const crashed = processes.filter((p) => p.exited() && !killed.has(p)).map((p) => `${p.name}:\n${p.log().slice(-2000)}`);
     return {
       options: { changes: options.changes, properties: options.properties, endpoints: options.endpoints, rounds: options.rounds, concurrency: options.concurrency, attemptDelayMs: options.attemptDelayMs, deadlineMs: options.deadlineMs },
@@ -185,6 +207,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       kills,
       restarts,
       crashed,
+      deliveredBy,
+      silentAfterRestart,
       writeRetries: writes.retries(),
       seconds: { total: Math.round((Date.now() - started) / 100) / 10, settle: Math.round((Date.now() - settleFrom) / 100) / 10 },
       dir,
@@ -240,9 +264,10 @@ async function allEvents(api: ApiClient, key: string, deadline: number): Promise
       await sleep(500);
       continue;
     }
-    events.push(...(answer.json.data as { id: string; type: string }[]));
-    cursor = answer.json.next_cursor;
-    if (!answer.json.has_more) return events;
+    const page = answer.json as { data: { id: string; type: string }[]; next_cursor: string; has_more: boolean };
+    events.push(...page.data);
+    cursor = page.next_cursor;
+    if (!page.has_more) return events;
   }
   throw new Error('GET /events: more than 10 000 pages');
 }

@@ -73,8 +73,8 @@ export async function startChaosPostgres(dir: string, log: (line: string) => voi
         env: { ...process.env, EMBEDDED_PG_PORT: String(port) },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
-      started.stderr!.pipe(output, { end: false });
-      const lines = createInterface({ input: started.stdout! });
+      started.stderr.pipe(output, { end: false });
+      const lines = createInterface({ input: started.stdout });
       const first = await Promise.race([
         once(lines, 'line').then(([line]) => String(line)),
         once(started, 'exit').then(() => undefined),
@@ -167,7 +167,7 @@ export async function startChaosTemporal(dir: string, log: (line: string) => voi
           await connection.close();
         }
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`the Temporal dev server did not answer on ${address}: ${String(error)}`);
+        if (Date.now() > deadline) throw new Error(`the Temporal dev server did not answer on ${address}`, { cause: error });
         await sleep(250);
       }
     }

@@ -70,7 +70,7 @@ export async function waitForLive(process_: ServiceProcess, client: ApiClient, t
 
 export interface Answer {
   status: number;
-  json: any;
+  json: unknown;
   text: string;
 }
 

@@ -3,7 +3,7 @@ import { writeUntilAccepted, type ApiClient } from './service.ts';
 /**
  * The platform's side of the run: one organization, owner and location, `properties` properties
  * distributed to the channel, then numbered changes written alternately through each API process:
- * change i sets property (i mod properties) to i+2 units, and every tenth renames the location, so
+ * change i sets property (i mod properties) to 2 + (i mod 998) units, and every tenth renames the location, so
  * each change is visible to the channel and makes one event.
  */
 export function platformWrites(options: { apis: ApiClient[]; token: string; channel: string; properties: number; concurrency: number; deadline: number }) {
@@ -48,7 +48,7 @@ export function platformWrites(options: { apis: ApiClient[]; token: string; chan
           const i = next;
           next += 1;
           if (i % 10 === 9) await put(i, '/locations/chaos-loc', location(`Casa ${i}`));
-          else await put(i, `/properties/chaos-p${i % options.properties}`, property(i + 2));
+          else await put(i, `/properties/chaos-p${i % options.properties}`, property(2 + (i % 998)));
         }
       };
       await Promise.all(Array.from({ length: options.concurrency }, writer));

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { checkDeliveries, patternMatches } from '../../scripts/chaos/check.ts';
 import type { Arrival } from '../../scripts/chaos/receiver.ts';
 
-const arrival = (endpoint: string, eventId: string, webhookId = eventId, verified = true): Arrival => ({ endpoint, eventId, webhookId, type: 'property.updated', verified, at: 0 });
+const arrival = (endpoint: string, eventId: string, webhookId = eventId, verified = true): Arrival => ({ endpoint, eventId, webhookId, type: 'property.updated', verified, at: 0, by: 'worker-1' });
 const events = [
   { id: 'evt_1', type: 'property.updated' },
   { id: 'evt_2', type: 'location.updated' },
