@@ -4,10 +4,10 @@
  * restarts of both servers, while thousands of changes are written; then waits (bounded) until
  * every (endpoint, event) the event log calls for has arrived, and prints what it found.
  *
- * Options (flags, else environment): --changes (CHAOS_CHANGES, 2000), --rounds (CHAOS_ROUNDS, 4),
- * --endpoints (CHAOS_ENDPOINTS, 3), --properties (CHAOS_PROPERTIES, 20), --concurrency
+ * Options (flags, else environment): --changes (CHAOS_CHANGES, 1000), --rounds (CHAOS_ROUNDS, 3),
+ * --endpoints (CHAOS_ENDPOINTS, 3), --properties (CHAOS_PROPERTIES, 10), --concurrency
  * (CHAOS_CONCURRENCY, 4), --attempt-delay-ms (CHAOS_ATTEMPT_DELAY_MS, 1000), --deadline-seconds
- * (CHAOS_DEADLINE_SECONDS, 900), --keep (keep the run's directory with every process's log).
+ * (CHAOS_DEADLINE_SECONDS, 1800), --keep (keep the run's directory with every process's log).
  * Exits 1 when a pair was lost, a process crashed or an id or signature was wrong.
  */
 import os from 'node:os';
@@ -35,13 +35,13 @@ function option(flag: string | undefined, variable: string, fallback: number, mi
 }
 
 const report = await runChaos({
-  changes: option(values.changes, 'CHAOS_CHANGES', 2000, 1, 100_000),
-  rounds: option(values.rounds, 'CHAOS_ROUNDS', 4, 1, 50),
+  changes: option(values.changes, 'CHAOS_CHANGES', 1000, 1, 100_000),
+  rounds: option(values.rounds, 'CHAOS_ROUNDS', 3, 1, 50),
   endpoints: option(values.endpoints, 'CHAOS_ENDPOINTS', 3, 1, 3),
-  properties: option(values.properties, 'CHAOS_PROPERTIES', 20, 1, 500),
+  properties: option(values.properties, 'CHAOS_PROPERTIES', 10, 1, 500),
   concurrency: option(values.concurrency, 'CHAOS_CONCURRENCY', 4, 1, 64),
   attemptDelayMs: option(values['attempt-delay-ms'], 'CHAOS_ATTEMPT_DELAY_MS', 1000, 0, 9000),
-  deadlineMs: option(values['deadline-seconds'], 'CHAOS_DEADLINE_SECONDS', 900, 30, 86_400) * 1000,
+  deadlineMs: option(values['deadline-seconds'], 'CHAOS_DEADLINE_SECONDS', 1800, 30, 86_400) * 1000,
   keep: values.keep || process.env.CHAOS_KEEP === '1',
   log: (line) => process.stderr.write(`[chaos ${new Date().toISOString().slice(11, 19)}] ${line}\n`),
 });
