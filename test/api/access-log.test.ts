@@ -5,7 +5,7 @@ import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { adminContext, channelWithKey, otherLastCharacter } from '../support/fixtures.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { devServerClient } from '../support/temporal.ts';
 
@@ -51,7 +51,7 @@ describe('access log', () => {
     expect(line!.pid).toBe(process.pid);
 
     // A refusal carries its code and no channel (none was authenticated).
-    const refused = await api.call('GET', `${BASE}/channel`, { key: `${key.key.slice(0, -1)}x` });
+    const refused = await api.call('GET', `${BASE}/channel`, { key: otherLastCharacter(key.key) });
     expect(accessLines(refused.headers['request-id'] as string)).toEqual([expect.objectContaining({ operation: 'getChannel', status: 401, code: 'invalid_api_key' })]);
     expect(accessLines(refused.headers['request-id'] as string)[0]).not.toHaveProperty('channel');
   });

@@ -31,3 +31,8 @@ export async function channelWithKey(ctx: AdminContext, options: { scopes?: Scop
   const key = await issueKey(ctx, { channel: name, scopes: (options.scopes ?? ['read:catalog']).join(','), ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}) });
   return { channel, key };
 }
+
+/** The same text with its last character changed: a key that fails its checksum, whatever it ended with. */
+export function otherLastCharacter(text: string): string {
+  return `${text.slice(0, -1)}${text.endsWith('x') ? 'y' : 'x'}`;
+}
