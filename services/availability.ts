@@ -9,7 +9,7 @@ import {
   type UpdateOutcome,
 } from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
-import { daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, planPlaceholder, type AvailabilityUpdate } from '../domain/availability/nights.ts';
+import { daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, type AvailabilityUpdate } from '../domain/availability/nights.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
@@ -68,13 +68,31 @@ export interface AvailabilityPageQuery {
 }
 
 export interface AvailabilityPage {
-  /** Each record as JSON text: stored nights are spliced in, not parsed and serialised again. */
-  records: string[];
+  /**
+   * Each record as JSON text in pieces (its opening, its nights, its closing), to be written one
+   * after the other: stored nights are spliced in, not parsed and serialised again, and a
+   * record's nights (hundreds of KB) are never copied into a larger string.
+   */
+  records: string[][];
   nextCursor: string | null;
   /** What names the page: its records' ids, availability versions and night ranges. */
   identity: string[];
   /** Nights served, which the page is charged by. */
   nights: number;
+}
+
+/**
+ * Stored nights name each rate plan by a placeholder of its platform key; this swaps every one
+ * for the channel's id in one pass over the text (a plan without a channel id, never the case for
+ * a projected property, becomes null rather than leak its key). `plans` is the query's
+ * `<property id>/<plan key> <channel id>` pairs.
+ */
+function swapPlanPlaceholders(data: string, propertyId: string, plans: string): string {
+  if (data === '') return data;
+  const ids = new Map<string, string>();
+  const words = plans.split(' ').filter(Boolean);
+  for (let p = 0; p + 1 < words.length; p += 2) ids.set(words[p]!.slice(propertyId.length + 1), JSON.stringify(words[p + 1]));
+  return data.replace(PLACEHOLDER_IN_JSON, (_match, key: string) => ids.get(key) ?? 'null');
 }
 
 /**
@@ -132,7 +150,7 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
   }
   const rows = await nightsOfSlices(em, channelId, slices.map((slice) => ({ propertyId: slice.property.internal_id, start: slice.start, to: slice.to, take: slice.take })));
 
-  const records: string[] = [];
+  const records: string[][] = [];
   const identity: string[] = [];
   let nights = 0;
   let next: { i: string; d: string } | null = null;
@@ -142,18 +160,14 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
     const count = Number(row?.count ?? 0);
     nights += count;
     const recordTo = row?.last ? addDays(row.last, 1) : start;
-    let data = row?.data ?? '';
-    const plans = (row?.plans ?? '').split(' ').filter(Boolean);
-    for (let p = 0; p + 1 < plans.length; p += 2) {
-      data = data.replaceAll(JSON.stringify(planPlaceholder(plans[p]!.slice(property.internal_id.length + 1))), JSON.stringify(plans[p + 1]));
-    }
-    // A plan without a channel id (never the case for a projected property) must not leak its key.
-    if (data.includes('\\u0001')) data = data.replace(PLACEHOLDER_IN_JSON, 'null');
+    const data = swapPlanPlaceholders(row?.data ?? '', property.internal_id, row?.plans ?? '');
     identity.push(`${property.external_id}@${property.version}:${start}/${recordTo}`);
-    records.push(
+    records.push([
       `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
-        `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[${data}]}`,
-    );
+        `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[`,
+      data,
+      ']}',
+    ]);
     if (recordTo < to && count === take && take > 0 && index === slices.length - 1 && nights >= MAX_PAGE_NIGHTS) {
       next = { i: property.external_id, d: recordTo };
       break;
