@@ -27,7 +27,7 @@ beforeAll(async () => {
   await host.organization('gz-org');
   await host.owner('gz-own', { organization: 'gz-org' });
   await host.location('gz-loc', { organization: 'gz-org', owner: 'gz-own' });
-  await host.property('gz-p', sampleProperty('gz-loc', 'gz-own'));
+  await host.property('gz-p', { ...sampleProperty('gz-loc', 'gz-own'), location: 'gz-loc', owner: 'gz-own' });
   await host.distribute('gz-p', [channel.channel.name]);
 });
 
