@@ -1,13 +1,14 @@
 /**
- * The channel side of `bench:availability`, in worker threads, so the server's thread does only
- * the server's work: this thread pulls the pages over its own keep-alive TLS connection, asking
+ * The channel side of `bench:availability`, in a process of its own (forked by the bench, its
+ * job as the first message), so the server's process does only the server's work and its CPU is
+ * the server's: this process's main thread pulls the pages over its own keep-alive TLS connection, asking
  * for one content coding, decodes each page and reads its `next_cursor`, sends the next request
  * at once, and hands the page (its memory transferred, not copied) to a checker thread
  * (`availability-check.ts`), which parses and verifies it while the next page is being built.
- * It answers the run's figures, its own CPU and the checker's.
+ * It answers the run's figures and its own CPU (both threads, its garbage collector and all).
  */
 import https from 'node:https';
-import { Worker, parentPort, workerData } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 
 export interface PullRequest {
@@ -28,12 +29,12 @@ export interface PullReport {
   wireBytes: number[];
   decodeMs: number[];
   checked: { received: number; properties: number; nightsPerProperty: number[]; planIds: number; pageNights: number[]; checkMs: number[] };
-  /** CPU of this thread and of the checker thread over the pull, in ms. */
+  /** CPU of this process over the pull (from its first timed request), in ms. */
   clientCpuMs: number;
 }
 
-const job = workerData as PullRequest;
-const agent = new https.Agent({ keepAlive: true, ca: job.ca, maxSockets: 1 });
+let job: PullRequest;
+let agent: https.Agent;
 
 function get(path: string): Promise<{ status: number; body: Buffer; wire: number; encoding: string | undefined; decodeMs: number }> {
   return new Promise((resolve, reject) => {
@@ -78,7 +79,7 @@ async function pull(): Promise<PullReport> {
   const latencyMs: number[] = [];
   const wireBytes: number[] = [];
   const decodeMs: number[] = [];
-  const cpuStart = process.threadCpuUsage();
+  const cpuStart = process.cpuUsage();
   const started = performance.now();
   const request = (cursor: string | null) => {
     const sent = performance.now();
@@ -101,14 +102,18 @@ async function pull(): Promise<PullReport> {
   checker.postMessage({ done: true });
   const report = await checked;
   const seconds = (performance.now() - started) / 1000;
-  const cpu = process.threadCpuUsage(cpuStart);
+  const cpu = process.cpuUsage(cpuStart);
   await checker.terminate();
   agent.destroy();
-  const { cpuMs, ...rest } = report;
-  return { pages: latencyMs.length, seconds, latencyMs, wireBytes, decodeMs, checked: rest, clientCpuMs: (cpu.user + cpu.system) / 1000 + cpuMs };
+  const { cpuMs: _checkerCpuMs, ...rest } = report;
+  return { pages: latencyMs.length, seconds, latencyMs, wireBytes, decodeMs, checked: rest, clientCpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
-pull().then(
-  (report) => parentPort!.postMessage(report),
-  (error: unknown) => parentPort!.postMessage({ error: String(error) }),
-);
+process.once('message', (message: PullRequest) => {
+  job = message;
+  agent = new https.Agent({ keepAlive: true, ca: job.ca, maxSockets: 1 });
+  pull().then(
+    (report) => process.send!(report, () => process.exit(0)),
+    (error: unknown) => process.send!({ error: String(error) }, () => process.exit(1)),
+  );
+});
