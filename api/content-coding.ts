@@ -106,7 +106,7 @@ export function etagsOfAllCodings(etag: string): string[] {
  * Content-Length). Identity: one corked write per chunk with Content-Length, no join into one
  * string. Otherwise the chunks go through the compressor as they are written, the answer chunked.
  */
-export function writeBody(res: Response, coding: ContentCoding, chunks: readonly string[]): void {
+export function writeBody(res: Response, coding: ContentCoding, chunks: readonly (string | Buffer)[]): void {
   if (coding === 'identity') {
     let length = 0;
     for (const chunk of chunks) length += Buffer.byteLength(chunk);

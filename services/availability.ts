@@ -9,7 +9,7 @@ import {
   type UpdateOutcome,
 } from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
-import { daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, type AvailabilityUpdate } from '../domain/availability/nights.ts';
+import { daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, type AvailabilityUpdate } from '../domain/availability/nights.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
@@ -69,11 +69,10 @@ export interface AvailabilityPageQuery {
 
 export interface AvailabilityPage {
   /**
-   * Each record as JSON text in pieces (its opening, its nights, its closing), to be written one
-   * after the other: stored nights are spliced in, not parsed and serialised again, and a
-   * record's nights (hundreds of KB) are never copied into a larger string.
+   * Each record as UTF-8 JSON, to be written one after the other: stored nights are spliced in,
+   * not parsed and serialised again, and never joined into one larger string.
    */
-  records: string[][];
+  records: Buffer[];
   nextCursor: string | null;
   /** What names the page: its records' ids, availability versions and night ranges. */
   identity: string[];
@@ -81,18 +80,44 @@ export interface AvailabilityPage {
   nights: number;
 }
 
+/** Where a plan placeholder starts in stored JSON text (`"\u0001<key>"`, see `planPlaceholder`). */
+const PLACEHOLDER_START = '"\\u0001';
+
 /**
- * Stored nights name each rate plan by a placeholder of its platform key; this swaps every one
- * for the channel's id in one pass over the text (a plan without a channel id, never the case for
- * a projected property, becomes null rather than leak its key). `plans` is the query's
- * `<property id>/<plan key> <channel id>` pairs.
+ * A record as the UTF-8 bytes a channel reads: `head`, the stored nights with each rate plan's
+ * placeholder swapped for the channel's id (a plan without one, never the case for a projected
+ * property, becomes null rather than leak its key), and `tail`, encoded straight into one buffer
+ * of the exact size: no second copy of the nights as a string, no conversion when written.
+ * `plans` is the query's `<property id>/<plan key> <channel id>` pairs.
  */
-function swapPlanPlaceholders(data: string, propertyId: string, plans: string): string {
-  if (data === '') return data;
+export function recordBytes(head: string, data: string, propertyId: string, plans: string, tail: string): Buffer {
   const ids = new Map<string, string>();
   const words = plans.split(' ').filter(Boolean);
   for (let p = 0; p + 1 < words.length; p += 2) ids.set(words[p]!.slice(propertyId.length + 1), JSON.stringify(words[p + 1]));
-  return data.replace(PLACEHOLDER_IN_JSON, (_match, key: string) => ids.get(key) ?? 'null');
+  // First the placeholders' places (their text is ASCII), so the buffer's size is known.
+  const cuts: number[] = [];
+  const swaps: string[] = [];
+  let size = Buffer.byteLength(head) + Buffer.byteLength(data) + Buffer.byteLength(tail);
+  for (let at = data.indexOf(PLACEHOLDER_START); at !== -1; at = data.indexOf(PLACEHOLDER_START, at)) {
+    const end = data.indexOf('"', at + PLACEHOLDER_START.length) + 1;
+    if (end === 0) break;
+    const swap = ids.get(data.slice(at + PLACEHOLDER_START.length, end - 1)) ?? 'null';
+    cuts.push(at, end);
+    swaps.push(swap);
+    size += swap.length - (end - at);
+    at = end;
+  }
+  const bytes = Buffer.allocUnsafe(size);
+  let offset = bytes.write(head, 0);
+  let from = 0;
+  for (let i = 0; i < swaps.length; i += 1) {
+    offset += bytes.write(data.slice(from, cuts[2 * i]), offset);
+    offset += bytes.write(swaps[i]!, offset, 'latin1');
+    from = cuts[2 * i + 1]!;
+  }
+  offset += bytes.write(data.slice(from), offset);
+  offset += bytes.write(tail, offset);
+  return offset === size ? bytes : bytes.subarray(0, offset);
 }
 
 /**
@@ -150,7 +175,7 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
   }
   const rows = await nightsOfSlices(em, channelId, slices.map((slice) => ({ propertyId: slice.property.internal_id, start: slice.start, to: slice.to, take: slice.take })));
 
-  const records: string[][] = [];
+  const records: Buffer[] = [];
   const identity: string[] = [];
   let nights = 0;
   let next: { i: string; d: string } | null = null;
@@ -160,14 +185,11 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
     const count = Number(row?.count ?? 0);
     nights += count;
     const recordTo = row?.last ? addDays(row.last, 1) : start;
-    const data = swapPlanPlaceholders(row?.data ?? '', property.internal_id, row?.plans ?? '');
     identity.push(`${property.external_id}@${property.version}:${start}/${recordTo}`);
-    records.push([
+    const head =
       `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
-        `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[`,
-      data,
-      ']}',
-    ]);
+      `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[`;
+    records.push(recordBytes(head, row?.data ?? '', property.internal_id, row?.plans ?? '', ']}'));
     if (recordTo < to && count === take && take > 0 && index === slices.length - 1 && nights >= MAX_PAGE_NIGHTS) {
       next = { i: property.external_id, d: recordTo };
       break;
