@@ -84,38 +84,50 @@ export interface AvailabilityPage {
 const PLACEHOLDER_START = '"\\u0001';
 
 /**
- * A record as the UTF-8 bytes a channel reads: `head`, the stored nights with each rate plan's
- * placeholder swapped for the channel's id (a plan without one, never the case for a projected
- * property, becomes null rather than leak its key), and `tail`, encoded straight into one buffer
- * of the exact size: no second copy of the nights as a string, no conversion when written.
+ * A record as the UTF-8 bytes a channel reads: `head`, the stored nights (`pieces` of them,
+ * joined by commas) with each rate plan's placeholder swapped for the channel's id (a plan
+ * without one, never the case for a projected property, becomes null rather than leak its key),
+ * and `tail`, encoded straight into one buffer of the exact size: no second copy of the nights
+ * as a string, no conversion when written.
  * `plans` is the query's `<property id>/<plan key> <channel id>` pairs.
  */
-export function recordBytes(head: string, data: string, propertyId: string, plans: string, tail: string): Buffer {
+export function recordBytes(head: string, pieces: readonly string[], propertyId: string, plans: string, tail: string): Buffer {
   const ids = new Map<string, string>();
   const words = plans.split(' ').filter(Boolean);
   for (let p = 0; p + 1 < words.length; p += 2) ids.set(words[p]!.slice(propertyId.length + 1), JSON.stringify(words[p + 1]));
   // First the placeholders' places (their text is ASCII), so the buffer's size is known.
-  const cuts: number[] = [];
+  const cuts: number[][] = [];
   const swaps: string[] = [];
-  let size = Buffer.byteLength(head) + Buffer.byteLength(data) + Buffer.byteLength(tail);
-  for (let at = data.indexOf(PLACEHOLDER_START); at !== -1; at = data.indexOf(PLACEHOLDER_START, at)) {
-    const end = data.indexOf('"', at + PLACEHOLDER_START.length) + 1;
-    if (end === 0) break;
-    const swap = ids.get(data.slice(at + PLACEHOLDER_START.length, end - 1)) ?? 'null';
-    cuts.push(at, end);
-    swaps.push(swap);
-    size += swap.length - (end - at);
-    at = end;
+  let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, pieces.length - 1);
+  for (const data of pieces) {
+    const at: number[] = [];
+    size += Buffer.byteLength(data);
+    for (let start = data.indexOf(PLACEHOLDER_START); start !== -1; start = data.indexOf(PLACEHOLDER_START, start)) {
+      const end = data.indexOf('"', start + PLACEHOLDER_START.length) + 1;
+      if (end === 0) break;
+      const swap = ids.get(data.slice(start + PLACEHOLDER_START.length, end - 1)) ?? 'null';
+      at.push(start, end);
+      swaps.push(swap);
+      size += swap.length - (end - start);
+      start = end;
+    }
+    cuts.push(at);
   }
   const bytes = Buffer.allocUnsafe(size);
   let offset = bytes.write(head, 0);
-  let from = 0;
-  for (let i = 0; i < swaps.length; i += 1) {
-    offset += bytes.write(data.slice(from, cuts[2 * i]), offset);
-    offset += bytes.write(swaps[i]!, offset, 'latin1');
-    from = cuts[2 * i + 1]!;
+  let swap = 0;
+  for (const [p, data] of pieces.entries()) {
+    if (p > 0) offset += bytes.write(',', offset);
+    const at = cuts[p]!;
+    let from = 0;
+    for (let i = 0; i < at.length; i += 2) {
+      offset += bytes.write(data.slice(from, at[i]), offset);
+      offset += bytes.write(swaps[swap]!, offset, 'latin1');
+      swap += 1;
+      from = at[i + 1]!;
+    }
+    offset += bytes.write(data.slice(from), offset);
   }
-  offset += bytes.write(data.slice(from), offset);
   offset += bytes.write(tail, offset);
   return offset === size ? bytes : bytes.subarray(0, offset);
 }
@@ -189,7 +201,7 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
     const head =
       `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
       `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[`;
-    records.push(recordBytes(head, row?.data ?? '', property.internal_id, row?.plans ?? '', ']}'));
+    records.push(recordBytes(head, row?.data ?? [], property.internal_id, row?.plans ?? '', ']}'));
     if (recordTo < to && count === take && take > 0 && index === slices.length - 1 && nights >= MAX_PAGE_NIGHTS) {
       next = { i: property.external_id, d: recordTo };
       break;
