@@ -6,7 +6,7 @@ import { codedEtag, codingFor, writeBody } from './content-coding.ts';
 import { callerOf, type AppDeps } from './context.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
-import { rateLimit } from './middleware/rate-limit.ts';
+import { rateLimit, settleCharge } from './middleware/rate-limit.ts';
 import { expressPath, isPlannedIn, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { toParameterErrors, type InputLocation } from './validation.ts';
@@ -63,6 +63,9 @@ async function execute<S extends string>(operation: Operation<unknown, unknown, 
 function runOperation<S extends string>(operation: Operation<unknown, unknown, unknown, S>, deps: AppDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const result = await execute(operation, deps, { query: req.query, params: req.params, body: req.body ?? {} }, req, res);
+    // A read's count ran beside it: over the limit, the answer is 429 whatever the read found
+    // (a refusal thrown above waits for the count in the error handler).
+    await settleCharge(res);
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
     const status = result.status ?? (result.body === undefined && result.json === undefined && result.jsonChunks === undefined ? 204 : 200);
     if (result.body === undefined && result.json === undefined && result.jsonChunks === undefined) {
