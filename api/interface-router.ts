@@ -2,11 +2,12 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import type { z } from 'zod';
 import { missingScopes, type Scope } from '../domain/scopes.ts';
 import { matchesIfNoneMatch, weakEtag } from './conditional.ts';
+import { codedEtag, codingFor, writeBody } from './content-coding.ts';
 import { callerOf, type AppDeps } from './context.ts';
 import { markOperation } from './middleware/access-log.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
-import { rateLimit } from './middleware/rate-limit.ts';
+import { rateLimit, settleCharge } from './middleware/rate-limit.ts';
 import { expressPath, isPlannedIn, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { toParameterErrors, type InputLocation } from './validation.ts';
@@ -63,29 +64,36 @@ async function execute<S extends string>(operation: Operation<unknown, unknown, 
 function runOperation<S extends string>(operation: Operation<unknown, unknown, unknown, S>, deps: AppDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const result = await execute(operation, deps, { query: req.query, params: req.params, body: req.body ?? {} }, req, res);
+    // A read's count ran beside it: over the limit, the answer is 429 whatever the read found
+    // (a refusal thrown above waits for the count in the error handler).
+    await settleCharge(res);
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
-    const status = result.status ?? (result.body === undefined && result.json === undefined && result.html === undefined ? 204 : 200);
+    const status = result.status ?? (result.body === undefined && result.json === undefined && result.jsonChunks === undefined && result.html === undefined ? 204 : 200);
     if (result.html !== undefined) {
       res.status(status).type('html').end(result.html);
       return;
     }
-    if (result.body === undefined && result.json === undefined) {
+    if (result.body === undefined && result.json === undefined && result.jsonChunks === undefined) {
       res.status(status).end();
       return;
     }
-    const payload = result.json ?? JSON.stringify(result.body);
+    // Written as they are: `res.send` would first copy a page of several hundred KB into a Buffer,
+    // and a page of records is written record by record rather than joined into one string.
+    const chunks = result.jsonChunks ?? [result.json ?? JSON.stringify(result.body)];
+    let size = 0;
+    for (const chunk of chunks) size += chunk.length;
+    const coding = codingFor(req, size);
+    res.vary('Accept-Encoding');
     if (operation.method === 'get' && status === 200) {
-      const etag = weakEtag(result.etagBasis ?? payload);
-      res.setHeader('ETag', etag);
+      const etag = weakEtag(result.etagBasis ?? chunks.join(''));
+      res.setHeader('ETag', codedEtag(etag, coding));
       if (matchesIfNoneMatch(req, etag)) {
         res.status(304).end();
         return;
       }
     }
-    // Written as it is: `res.send` would first copy a page of several hundred KB into a Buffer.
     res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', String(Buffer.byteLength(payload)));
-    res.end(payload);
+    writeBody(res, coding, chunks);
   };
 }
 

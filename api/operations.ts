@@ -13,6 +13,8 @@ export interface OperationResult {
   body?: unknown;
   /** The body already serialised, for large answers assembled from stored JSON text. */
   json?: string;
+  /** The body as pieces to write one after the other (a page of records), never joined. */
+  jsonChunks?: readonly (string | Buffer)[];
   /**
    * What the weak ETag is computed from, when hashing the whole body would cost more than
    * naming what it contains (a page of nights is named by its records' versions and ranges).

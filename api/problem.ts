@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { markRefusal } from './middleware/access-log.ts';
+import { codingFor, writeBody } from './content-coding.ts';
 import { negotiateLanguage, PROBLEMS, problemSlug, type ProblemCode, type ProblemExtras } from '../domain/problems.ts';
 
 export function problemBase(req: Request): string {
@@ -30,5 +31,9 @@ export function sendProblem(req: Request, res: Response, code: ProblemCode, extr
   for (const [name, value] of Object.entries(extras.headers ?? {})) res.setHeader(name, value);
   res.setHeader('Content-Language', negotiateLanguage(req.get('accept-language')));
   res.vary('Accept-Language');
-  res.status(PROBLEMS[code].status).type('application/problem+json').send(JSON.stringify(problemBody(req, res, code, extras)));
+  const body = JSON.stringify(problemBody(req, res, code, extras));
+  // Compressed like any other answer when large (a long `errors` list) and the client accepts it.
+  res.vary('Accept-Encoding');
+  res.status(PROBLEMS[code].status).setHeader('Content-Type', 'application/problem+json; charset=utf-8');
+  writeBody(res, codingFor(req, body.length), [body]);
 }

@@ -1,18 +1,27 @@
 /**
  * `npm run bench:availability`: a channel pulls the whole availability window of every property
  * it sees, page by page, through the real app over TLS with a keep-alive client, from a scratch
- * database of the PostgreSQL at DATABASE_URL (default: 127.0.0.1:5432). Prints the pull's total
- * seconds, nights per second, pages, page latency (request sent to last byte received: the
- * server's time plus the local TLS round trip) and bytes per page, and the machine.
+ * database of the PostgreSQL at DATABASE_URL (default: 127.0.0.1:5432). The channel runs in a
+ * process of its own (`availability-client.ts` pulls and decodes, its thread
+ * `availability-check.ts` parses and verifies while the next page is built), so this process
+ * does only the server's work and its CPU is the server's. Prints the pull's total seconds (until the last page is received and checked),
+ * nights per second, the server's time per page apart from the client's (arrival to `res.end`,
+ * arrival to the last byte taken by the socket, the server thread's CPU), the client's latency,
+ * decode and check times, bytes on the wire, and the machine; then the same for the first
+ * BENCH_CODING_PAGES (default 60) pages in each content coding (identity, gzip, br, zstd), with
+ * the server process's CPU per page.
  *
  * BENCH_PROPERTIES (default 10000) properties of two rate plans each with priced nights over the
  * whole horizon; BENCH_LIMIT (default 500) properties per page, so pages end at 5,000 nights.
  * Setup is fast: one property is written through the platform's services (catalogue, channel
- * view, prices for every night), then cloned in SQL with fresh ids of the channel's own.
+ * view, prices for every night), then cloned in SQL with fresh ids of the channel's own (so the
+ * clones' nights repeat each other's prices: compression ratios here are better than a real
+ * catalogue's).
  */
-import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
+import type { PullReport, PullRequest } from './availability-client.ts';
 import pg from 'pg';
 import { createChannel } from '../admin/channels.ts';
 import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
@@ -39,16 +48,16 @@ import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 10_000);
 const LIMIT = Number(process.env.BENCH_LIMIT ?? 500);
-const BASE = '/api/v1/distribution';
+const CODING_PAGES = Number(process.env.BENCH_CODING_PAGES ?? 60);
 const CHANNEL = DEMO_CHANNELS.first;
 
 if (!Number.isInteger(PROPERTIES) || PROPERTIES < 1) throw new Error('BENCH_PROPERTIES is a positive integer');
 if (!Number.isInteger(LIMIT) || LIMIT < 1 || LIMIT > 500) throw new Error('BENCH_LIMIT is an integer from 1 to 500');
 
-function summary(samples: number[], digits = 2): { median: number; p99: number; max: number; n: number } {
+function summary(samples: number[], digits = 2): { median: number; p95: number; p99: number; max: number; n: number } {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(digits));
-  return { median: at(0.5), p99: at(0.99), max: at(1), n: samples.length };
+  return { median: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1), n: samples.length };
 }
 
 const seconds = (ms: number) => Number((ms / 1000).toFixed(2));
@@ -185,88 +194,99 @@ try {
   // --- The pull -----------------------------------------------------------------------------
   const tls = await loadTlsMaterial({ dataDir: config.dataDir });
   const app = createApp(deps, { publicOrigin: 'https://bench.test' });
-  const server = await listen(app, { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
-  const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
-  const get = (path: string): Promise<{ status: number; text: string; bytes: number }> =>
-    new Promise((resolve, reject) => {
-      https
-        .get(new URL(`${BASE}${path}`, server.url), { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => {
-            const body = Buffer.concat(chunks);
-            resolve({ status: res.statusCode ?? 0, text: body.toString('utf8'), bytes: body.length });
-          });
-        })
-        .on('error', reject);
-    });
+  // The server's own time per page, measured in its thread: from the request's arrival to the
+  // body handed to Node (`res.end`, after compression when compressed) and to its last byte
+  // taken by the socket (`finish`, which also waits for the client to read), and the server
+  // thread's CPU over that span. Only the pages (`limit=LIMIT`) are counted.
+  const timing = { endMs: [] as number[], finishMs: [] as number[], threadCpuMs: [] as number[] };
+  const pagePath = `/availability?limit=${LIMIT}`;
+  const timed = ((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.includes(pagePath)) {
+      const arrived = performance.now();
+      const cpu = process.threadCpuUsage();
+      const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+      res.end = ((...args: unknown[]) => {
+        timing.endMs.push(performance.now() - arrived);
+        return end(...args);
+      }) as typeof res.end;
+      res.on('finish', () => {
+        timing.finishMs.push(performance.now() - arrived);
+        const used = process.threadCpuUsage(cpu);
+        timing.threadCpuMs.push((used.user + used.system) / 1000);
+      });
+    }
+    app(req as never, res as never);
+  }) as unknown as typeof app;
+  const server = await listen(timed, { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
 
   // Every property's window: its today up to `horizon_end`, at most MAX_WINDOW_NIGHTS (the default `to`).
   const windowNights = Math.min(daysBetween(today, horizonEnd(today)), MAX_WINDOW_NIGHTS);
   const expected = PROPERTIES * windowNights;
-  await get(`/availability?limit=1`); // the connection and TLS session, not timed
 
-  const latencies: number[] = [];
-  const pageBytes: number[] = [];
-  // The channel parses and checks pages in its own thread, as on its own machine.
-  const channelThread = new Worker(new URL('./availability-client.ts', import.meta.url), { workerData: { today } });
-  const report = new Promise<{ received: number; properties: number; nightsPerProperty: number[]; planIds: number; pageNights: number[]; clientMs: number[]; error?: string }>((resolve, reject) => {
-    channelThread.on('message', (message: { error?: string }) => (message.error ? reject(new Error(message.error)) : resolve(message as never)));
-    channelThread.on('error', reject);
-  });
-  let cursor: string | null = null;
-  const pullStart = performance.now();
-  do {
-    const sent = performance.now();
-    const res = await get(`/availability?limit=${LIMIT}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    latencies.push(performance.now() - sent);
-    if (res.status !== 200) throw new Error(`GET /availability answered ${res.status}: ${res.text.slice(0, 500)}`);
-    pageBytes.push(res.bytes);
-    // Only the cursor is read here (the page ends with it); the channel thread reads the rest.
-    const tail = /"next_cursor":(null|"[^"]*")\}$/.exec(res.text);
-    if (!tail) throw new Error('a page without next_cursor at its end');
-    cursor = JSON.parse(tail[1]!) as string | null;
-    channelThread.postMessage({ text: res.text });
-  } while (cursor);
-  channelThread.postMessage({ done: true });
-  const checked = await report;
-  const pullMs = performance.now() - pullStart;
-  await channelThread.terminate();
-  await server.close();
-  agent.destroy();
+  /** One pull by the channel's threads in `coding`: the whole of it, or its first `maxPages` pages. */
+  async function pull(coding: PullRequest['coding'], maxPages: number | null) {
+    timing.endMs = [];
+    timing.finishMs = [];
+    timing.threadCpuMs = [];
+    const job: PullRequest = { url: server.url, key, ca: tls.cert.toString(), limit: LIMIT, coding, maxPages, today };
+    const processCpu = process.cpuUsage();
+    const channel = fork(new URL('./availability-client.ts', import.meta.url), { serialization: 'advanced', stdio: 'inherit' });
+    const report = await new Promise<PullReport>((resolve, reject) => {
+      channel.on('message', (message: { error?: string }) => (message.error ? reject(new Error(message.error)) : resolve(message as PullReport)));
+      channel.on('error', reject);
+      channel.on('exit', (code) => (code ? reject(new Error(`the channel process exited with ${code}`)) : undefined));
+      channel.send(job);
+    });
+    // This process is the server's alone: its thread, the compressors in libuv's pool and the
+    // garbage collector (and the channel's warm-up page of one property).
+    const cpu = process.cpuUsage(processCpu);
+    const serverCpuMs = (cpu.user + cpu.system) / 1000;
+    const wire = summary(report.wireBytes, 0);
+    return {
+      report,
+      figures: {
+        coding,
+        pages: report.pages,
+        seconds: seconds(report.seconds * 1000),
+        nights_per_second: Math.round(report.checked.received / report.seconds),
+        'server ms per page, arrival → res.end (body produced, compressed)': summary(timing.endMs),
+        'server ms per page, arrival → last byte taken by the socket': summary(timing.finishMs),
+        'server thread CPU ms per page': summary(timing.threadCpuMs),
+        'server process CPU ms per page (thread, compressors, garbage collector)': Number((serverCpuMs / report.pages).toFixed(1)),
+        'client ms per page, request sent → last byte received (server + TLS + transfer)': summary(report.latencyMs),
+        'client ms per page, decode': summary(report.decodeMs),
+        'client ms per page, parse + verify (own thread, overlaps the next page)': summary(report.checked.checkMs),
+        'client CPU ms per page': Number((report.clientCpuMs / report.pages).toFixed(1)),
+        bytes_on_the_wire_per_page: { median: wire.median, p95: wire.p95, max: wire.max },
+        total_mib_on_the_wire: Math.round(report.wireBytes.reduce((a, b) => a + b, 0) / 2 ** 20),
+      },
+    };
+  }
 
+  const full = await pull('identity', null);
+  const checked = full.report.checked;
   const received = checked.received;
   const short = checked.nightsPerProperty.filter((nights) => nights !== windowNights);
   if (received !== expected || checked.properties !== PROPERTIES || short.length > 0) {
     throw new Error(`received ${received} nights of ${checked.properties} properties, expected ${expected} of ${PROPERTIES}` + (short.length ? `; ${short.length} properties short` : ''));
   }
   if (checked.planIds !== 2 * PROPERTIES) throw new Error(`${checked.planIds} distinct rate plan ids, expected ${2 * PROPERTIES}`);
-  const clientMs = checked.clientMs;
-  const pageNights = checked.pageNights;
+  const samplePages = Math.min(CODING_PAGES, full.report.pages);
+  const codings = [];
+  for (const coding of ['identity', 'gzip', 'br', 'zstd'] as const) codings.push((await pull(coding, samplePages)).figures);
+  await server.close();
 
   const cpus = os.cpus();
   const postgres = (await sql.query<{ server_version: string }>('show server_version')).rows[0]?.server_version;
-  const bytesSummary = summary(pageBytes, 0);
   console.log(JSON.stringify({
-    machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, postgres, platform: `${os.type()} ${os.release()}` },
+    machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, postgres, platform: `${os.type()} ${os.release()}`, load_average_at_end: os.loadavg().map((l) => Number(l.toFixed(2))) },
     properties: PROPERTIES,
     limit: LIMIT,
     nights_per_property: windowNights,
     setup_seconds: { total: setupSeconds, template_through_operations: templateSeconds, clone_sql: loadedSeconds, vacuum_analyze: vacuumSeconds, stored_nights: Number(counts!.nights), ari_night_mib: Number(counts!.mib) },
-    pull: {
-      seconds: seconds(pullMs),
-      nights: received,
-      nights_per_second: Math.round(received / (pullMs / 1000)),
-      pages: latencies.length,
-      nights_per_page: summary(pageNights, 0),
-      'page latency ms (request sent → last byte, server + TLS)': summary(latencies),
-      'client parse + verify ms per page': summary(clientMs),
-      // The channel checks pages in its own thread while the server builds the next page.
-      seconds_in_page_latency: seconds(latencies.reduce((a, b) => a + b, 0)),
-      seconds_in_client: seconds(clientMs.reduce((a, b) => a + b, 0)),
-      bytes_per_page: { median: bytesSummary.median, p99: bytesSummary.p99, max: bytesSummary.max },
-      total_mib: Math.round(pageBytes.reduce((a, b) => a + b, 0) / 2 ** 20),
-    },
+    // The whole pull, identity, until the last page was received and checked.
+    pull: { ...full.figures, nights: received, nights_per_page: summary(checked.pageNights, 0) },
+    [`by content coding, the first ${samplePages} pages each`]: codings,
     rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
   }, null, 2));
 } finally {

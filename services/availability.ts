@@ -9,7 +9,7 @@ import {
   type UpdateOutcome,
 } from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
-import { daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, PLACEHOLDER_IN_JSON, planPlaceholder, type AvailabilityUpdate } from '../domain/availability/nights.ts';
+import { daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, type AvailabilityUpdate } from '../domain/availability/nights.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
@@ -68,13 +68,68 @@ export interface AvailabilityPageQuery {
 }
 
 export interface AvailabilityPage {
-  /** Each record as JSON text: stored nights are spliced in, not parsed and serialised again. */
-  records: string[];
+  /**
+   * Each record as UTF-8 JSON, to be written one after the other: stored nights are spliced in,
+   * not parsed and serialised again, and never joined into one larger string.
+   */
+  records: Buffer[];
   nextCursor: string | null;
   /** What names the page: its records' ids, availability versions and night ranges. */
   identity: string[];
   /** Nights served, which the page is charged by. */
   nights: number;
+}
+
+/** Where a plan placeholder starts in stored JSON text (`"\u0001<key>"`, see `planPlaceholder`). */
+const PLACEHOLDER_START = '"\\u0001';
+
+/**
+ * A record as the UTF-8 bytes a channel reads: `head`, the stored nights (`pieces` of them,
+ * joined by commas) with each rate plan's placeholder swapped for the channel's id (a plan
+ * without one, never the case for a projected property, becomes null rather than leak its key),
+ * and `tail`, encoded straight into one buffer of the exact size: no second copy of the nights
+ * as a string, no conversion when written.
+ * `plans` is the query's `<property id>/<plan key> <channel id>` pairs.
+ */
+export function recordBytes(head: string, pieces: readonly string[], propertyId: string, plans: string, tail: string): Buffer {
+  const ids = new Map<string, string>();
+  const words = plans.split(' ').filter(Boolean);
+  for (let p = 0; p + 1 < words.length; p += 2) ids.set(words[p]!.slice(propertyId.length + 1), JSON.stringify(words[p + 1]));
+  // First the placeholders' places (their text is ASCII), so the buffer's size is known.
+  const cuts: number[][] = [];
+  const swaps: string[] = [];
+  let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, pieces.length - 1);
+  for (const data of pieces) {
+    const at: number[] = [];
+    size += Buffer.byteLength(data);
+    for (let start = data.indexOf(PLACEHOLDER_START); start !== -1; start = data.indexOf(PLACEHOLDER_START, start)) {
+      const end = data.indexOf('"', start + PLACEHOLDER_START.length) + 1;
+      if (end === 0) break;
+      const swap = ids.get(data.slice(start + PLACEHOLDER_START.length, end - 1)) ?? 'null';
+      at.push(start, end);
+      swaps.push(swap);
+      size += swap.length - (end - start);
+      start = end;
+    }
+    cuts.push(at);
+  }
+  const bytes = Buffer.allocUnsafe(size);
+  let offset = bytes.write(head, 0);
+  let swap = 0;
+  for (const [p, data] of pieces.entries()) {
+    if (p > 0) offset += bytes.write(',', offset);
+    const at = cuts[p]!;
+    let from = 0;
+    for (let i = 0; i < at.length; i += 2) {
+      offset += bytes.write(data.slice(from, at[i]), offset);
+      offset += bytes.write(swaps[swap]!, offset, 'latin1');
+      swap += 1;
+      from = at[i + 1]!;
+    }
+    offset += bytes.write(data.slice(from), offset);
+  }
+  offset += bytes.write(tail, offset);
+  return offset === size ? bytes : bytes.subarray(0, offset);
 }
 
 /**
@@ -132,7 +187,7 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
   }
   const rows = await nightsOfSlices(em, channelId, slices.map((slice) => ({ propertyId: slice.property.internal_id, start: slice.start, to: slice.to, take: slice.take })));
 
-  const records: string[] = [];
+  const records: Buffer[] = [];
   const identity: string[] = [];
   let nights = 0;
   let next: { i: string; d: string } | null = null;
@@ -142,18 +197,11 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
     const count = Number(row?.count ?? 0);
     nights += count;
     const recordTo = row?.last ? addDays(row.last, 1) : start;
-    let data = row?.data ?? '';
-    const plans = (row?.plans ?? '').split(' ').filter(Boolean);
-    for (let p = 0; p + 1 < plans.length; p += 2) {
-      data = data.replaceAll(JSON.stringify(planPlaceholder(plans[p]!.slice(property.internal_id.length + 1))), JSON.stringify(plans[p + 1]));
-    }
-    // A plan without a channel id (never the case for a projected property) must not leak its key.
-    if (data.includes('\\u0001')) data = data.replace(PLACEHOLDER_IN_JSON, 'null');
     identity.push(`${property.external_id}@${property.version}:${start}/${recordTo}`);
-    records.push(
+    const head =
       `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
-        `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[${data}]}`,
-    );
+      `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[`;
+    records.push(recordBytes(head, row?.data ?? [], property.internal_id, row?.plans ?? '', ']}'));
     if (recordTo < to && count === take && take > 0 && index === slices.length - 1 && nights >= MAX_PAGE_NIGHTS) {
       next = { i: property.external_id, d: recordTo };
       break;

@@ -86,7 +86,7 @@ export const listAvailability = defineOperation({
     // A page is fully named by its records' ids, availability versions and night ranges (every
     // change to a night moves the version; plan ids never change), so the ETag hashes that.
     return {
-      json: `{"data":[${page.records.join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`,
+      jsonChunks: ['{"data":[', ...page.records.flatMap((record, i) => (i === 0 ? [record] : [',', record])), `],"next_cursor":${JSON.stringify(page.nextCursor)}}`],
       etagBasis: `availability|${page.identity.join(',')}|${page.nextCursor ?? ''}`,
     };
   },

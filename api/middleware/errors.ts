@@ -14,6 +14,23 @@ export const notFound: RequestHandler = (req, res) => {
  * without its message.
  */
 export function errorHandler(log: Logger): ErrorRequestHandler {
+  const answer = problemAnswer(log);
+  return (error: unknown, req, res, next) => {
+    // A read counted beside its work (rate-limit.ts): its refusal waits for the count, and over
+    // the limit it becomes the 429.
+    const counting = res.locals.charged as Promise<void> | undefined;
+    if (counting && !res.headersSent) {
+      counting.then(
+        () => answer(error, req, res, next),
+        (limited: unknown) => answer(limited, req, res, next),
+      );
+      return;
+    }
+    answer(error, req, res, next);
+  };
+}
+
+function problemAnswer(log: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) {
       res.destroy();

@@ -19,14 +19,36 @@ export function setRateLimitHeaders(res: Response, limit: number, count: number,
  * Counts every authenticated request against the channel's per-minute limit in Postgres, so the
  * limit holds across API processes. One unit up front; an operation whose cost is known only
  * after its work (an availability page) adds the rest through `chargeOf(res)`.
+ *
+ * A read (GET, HEAD) does not wait for its count: the count and the read's own query go to the
+ * database side by side, one round trip less per read, and the answer waits for the count
+ * (`settleCharge`) before anything is written, so a read over the limit is still answered 429
+ * (and nothing else) with its RateLimit headers. A read writes nothing, so reading for a request
+ * that turns out refused changes nothing. Other methods are counted before their work starts.
  */
 export function rateLimit(deps: Pick<AppDeps, 'orm' | 'clock'>): RequestHandler {
-  return async (_req, res, next) => {
+  return async (req, res, next) => {
     const charge = channelCharge(deps, res, callerOf(res).channel);
-    res.locals.charge = charge;
-    await charge(1);
+    const first = charge(1);
+    res.locals.charged = first;
+    // Extra units (`chargeOf`) are counted after the first, so the last headers set are the latest count.
+    res.locals.charge = (async (units) => {
+      await first;
+      await charge(units);
+    }) as Charge;
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      first.catch(() => undefined); // awaited by settleCharge; not an unhandled rejection meanwhile
+      next();
+      return;
+    }
+    await first;
     next();
   };
+}
+
+/** Waits for the request's first unit to be counted; throws its `rate_limited` when over the limit. */
+export async function settleCharge(res: Response): Promise<void> {
+  await (res.locals.charged as Promise<void> | undefined);
 }
 
 /**

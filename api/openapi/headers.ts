@@ -19,7 +19,7 @@ export const HEADERS = {
   RateLimit: { description: 'Provisional (draft-ietf-httpapi-ratelimit-headers structured field), e.g. `"per-minute";r=599;t=42`. May change within v1.', schema: text },
   'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: integer },
   'WWW-Authenticate': { description: 'RFC 6750 challenge with realm `distribution`; `error="invalid_token"` for a key that was sent but refused, `error="insufficient_scope"` with the missing `scope` on 403.', schema: text },
-  ETag: { description: 'Weak validator of this answer; send it back in `If-None-Match` to get 304 when nothing changed.', schema: text },
+  ETag: { description: "Weak validator of this answer; send it back in `If-None-Match` to get 304 when nothing changed. A compressed answer's tag ends with its coding (`-zstd`, `-br`, `-gzip`); either tag of the same content matches.", schema: text },
   'Cache-Control': { description: 'How long any cache may keep this answer (`public, max-age=<seconds>`); every other answer of the interface is `no-store`.', required: true, schema: text },
   Allow: { description: 'The methods the path takes.', required: true, schema: text },
   'Content-Language': { description: 'Language of the problem `title`, negotiated from `Accept-Language` (`en` or `ro`).', schema: text },

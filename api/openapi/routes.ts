@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { matchesIfNoneMatch, weakEtag } from '../conditional.ts';
+import { codedEtag, codingFor, compressSync, type ContentCoding } from '../content-coding.ts';
 import { DISTRIBUTION_BASE } from '../distribution/index.ts';
 import { allowOnPage, DOCS_PAGE_POLICY } from '../middleware/security-headers.ts';
 import { sendProblem } from '../problem.ts';
@@ -17,10 +18,12 @@ const rendererDir = path.dirname(createRequire(import.meta.url).resolve('swagger
 export interface Representation {
   body: string;
   etag: string;
+  /** The body in each coding asked for so far, compressed once. */
+  coded?: Map<ContentCoding, Buffer>;
 }
 
 /** A body with its validator, computed once: descriptions and changelogs do not change while the process runs. */
-export const represent = (body: string): Representation => ({ body, etag: weakEtag(body) });
+export const represent = (body: string): Representation => ({ body, etag: weakEtag(body), coded: new Map() });
 const descriptions = new Map<string, Representation>();
 let changelog: Representation | undefined;
 
@@ -36,12 +39,33 @@ function description(req: Request): Representation {
   return entry;
 }
 
-/** Same validator rule as the interface's reads: weak ETag from the body, 304 on a match. */
-export function sendConditional(req: Request, res: Response, type: string, { body, etag }: Representation): void {
-  res.setHeader('ETag', etag);
+/**
+ * Same validator rule as the interface's reads: weak ETag from the body, 304 on a match; the
+ * body compressed as the interface's answers are, once per coding for the life of the process.
+ */
+export function sendConditional(req: Request, res: Response, type: string, representation: Representation): void {
+  const { body, etag } = representation;
+  const coding = codingFor(req, body.length);
+  res.vary('Accept-Encoding');
+  res.setHeader('ETag', codedEtag(etag, coding));
   res.setHeader('Cache-Control', 'public, max-age=300');
-  if (matchesIfNoneMatch(req, etag)) res.status(304).end();
-  else res.type(type).send(body);
+  if (matchesIfNoneMatch(req, etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.type(type);
+  if (coding === 'identity') {
+    res.send(body);
+    return;
+  }
+  representation.coded ??= new Map();
+  let coded = representation.coded.get(coding);
+  if (!coded) {
+    coded = compressSync(coding, Buffer.from(body));
+    representation.coded.set(coding, coded);
+  }
+  res.setHeader('Content-Encoding', coding);
+  res.send(coded);
 }
 
 /** The Swagger UI page of an interface's description, for `{base}/docs` or the distribution's `/docs`. */

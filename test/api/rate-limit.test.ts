@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import { addToWindow } from '../../db/counters.ts';
 import { openDatabase } from '../../db/orm.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { onCleanup } from '../support/cleanup.ts';
@@ -15,9 +16,11 @@ let second: TestApi;
 let ctx: ReturnType<typeof adminContext>;
 /** Windows are fixed minutes of this clock; it moves only when a test moves it. */
 let clock: TestClock;
+let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
 
 beforeAll(async () => {
   const db = await freshDatabase();
+  orm = db.orm;
   const temporal = await devServerClient();
   clock = new TestClock('2026-11-22T10:00:00Z');
   ctx = adminContext(db.orm, temporal, clock);
@@ -77,5 +80,17 @@ describe('per-channel rate limit', () => {
     const refused = await first.call('GET', '/api/v1/distribution/locations', { key: key.key });
     expect(refused.status).toBe(403);
     expect(Number(refused.headers['ratelimit-remaining'])).toBe(Number(res.headers['ratelimit-remaining']) - 1);
+  });
+
+  test('over the limit a read answers 429 whatever it found (its count runs beside it): not 200, 404, 400 or 403', async () => {
+    const { channel, key } = await channelWithKey(ctx, { rateLimit: 600 });
+    clock.set('2026-11-22T10:04:30Z');
+    await addToWindow(orm.em.fork(), `channel:${channel.id}`, 600, clock.now());
+    for (const path of [CHANNEL, '/api/v1/distribution/properties/prp_0000000000000000000000000', '/api/v1/distribution/properties?limit=9999', '/api/v1/distribution/availability']) {
+      const res = await first.call('GET', path, { key: key.key });
+      expectProblem(res, 429, 'rate_limited');
+      expect(res.headers['ratelimit-remaining']).toBe('0');
+      expect(res.headers['retry-after']).toBe('30');
+    }
   });
 });
