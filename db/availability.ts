@@ -302,9 +302,9 @@ export interface SliceNights {
 }
 
 /**
- * Nights per piece of text the query answers: about 110 KB, under V8's large-object size, so
- * the driver's strings are young objects that die young instead of filling the old generation
- * and forcing a full collection every few pages.
+ * Nights per piece of text the query answers: about 110 KB, under V8's large-object size (128
+ * KB), so the driver's strings are ordinary young objects. (The full collections a pull still
+ * causes, about one per page, come from the external memory of the page's buffers.)
  */
 export const NIGHTS_PER_PIECE = 96;
 
