@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { InternalConnectionLikeSymbol, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type InternalConnectionLike } from '@temporalio/client';
 import type { DeliveryInput } from '../activities/webhooks.ts';
 import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
 import type { certificateExpiry } from '../workflows/certificate-expiry.ts';
@@ -120,6 +120,9 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
     /**
      * Starts the delivery of one event to one endpoint. Its id is unique per (endpoint, event), so
      * a retried or replayed dispatch starts nothing twice, and a finished delivery is not started again.
+     * In the worker (the dispatcher), whose client shares the worker's connection, the start asks
+     * for eager execution: the server hands the first workflow task back in its answer, to this
+     * worker, instead of queueing it for a poll.
      */
     async startWebhookDelivery(input: DeliveryInput): Promise<void> {
       const client = await connect();
@@ -128,6 +131,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
           workflowId: workflowIds.webhookDelivery(input.endpointId, input.eventId),
           taskQueue,
           args: [input],
+          requestEagerStart: supportsEagerStart(client),
           workflowIdConflictPolicy: 'USE_EXISTING',
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
           typedSearchAttributes: [
@@ -170,6 +174,11 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
 }
 
 export type WorkflowClient = ReturnType<typeof createWorkflowClient>;
+
+/** Eager start needs the worker's own (native) connection; a plain client connection refuses the option. */
+function supportsEagerStart(client: Client): boolean {
+  return (client.connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart === true;
+}
 
 async function ignoreNotFound(call: Promise<unknown>): Promise<void> {
   try {
