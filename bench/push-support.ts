@@ -110,22 +110,33 @@ export function pidWith(needle: string): number {
   throw new Error(`no process with ${needle} in its command line`);
 }
 
-/** Starts a Node child on this repository's sources; resolves once it printed `ready`. */
+/** Starts a Node child on this repository's sources; resolves once it printed `ready` (on stdout or stderr). */
 export async function startChild(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${script} not ready in 120 s`)), 120_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (seen.length < 100_000) seen += chunk.toString('utf8');
-      if (seen.includes(ready)) {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr.pipe(process.stderr);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let seen = '';
+      const timer = setTimeout(() => reject(new Error(`${script} not ready in 300 s`)), 300_000);
+      const look = (chunk: Buffer) => {
+        seen = (seen + chunk.toString('utf8')).slice(-10_000);
+        if (seen.includes(ready)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout.on('data', look);
+      child.stderr.on('data', look);
+      child.once('exit', (code) => {
         clearTimeout(timer);
-        resolve();
-      }
+        reject(new Error(`${script} exited with ${code} before it was ready`));
+      });
     });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
-  });
-  child.stdout!.resume();
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  child.stdout.resume();
   return child;
 }
 

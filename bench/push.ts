@@ -141,7 +141,7 @@ try {
   // (a) The naive baseline.
   const naiveWorker = await startChild(here('./push-naive-worker.ts'), [temporal.address, 'bench-naive', `${receiver.origin}/naive`, receiver.caFile], {}, 'ready');
   children.push(naiveWorker);
-  const startNaive = (prefix: string, n: number) => eachConcurrently(Array.from({ length: n }), 64, async (_, i) => {
+  const startNaive = (prefix: string, n: number) => eachConcurrently(Array.from({ length: n }), 32, async (_, i) => {
     await client.client.workflow.start('naiveDelivery', { workflowId: `${prefix}-${i}`, taskQueue: 'bench-naive', args: [`${prefix}-${i}`] });
   });
   await startNaive('naive-warm', 50);
