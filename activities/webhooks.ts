@@ -78,16 +78,20 @@ export function webhookActivities(deps: ActivityDeps) {
             // An endpoint gets the events after the log's end when it was registered or last enabled.
             if (Number(event.position) <= endpoint.resumeAfter) continue;
             if (!matchesAnyEventPattern(endpoint.events, event.type)) continue;
-            const id = newExternalId('delivery', clock.now().getTime());
-            planned.push({ id, endpointId: endpoint.id, eventId: event.id, eventType: event.type, channel: channel.name, payload: body, attempts: 'local' });
+            planned.push({ id: '', endpointId: endpoint.id, eventId: event.id, eventType: event.type, channel: channel.name, payload: body, attempts: 'local' });
           }
         }
+        // Deliveries are listed by (created_at, id): the batch shares one instant, and its ids,
+        // sorted, are handed out in log order.
+        const ids = planned.map(() => newExternalId('delivery', clock.now().getTime())).sort();
+        planned.forEach((delivery, i) => (delivery.id = ids[i]!));
+        const createdAt = clock.now();
         // The deliveries exist (one statement per chunk) before any workflow starts; the starts
         // then run side by side, a few at a time.
         const inputs: DeliveryInput[] = [];
         for (let from = 0; from < planned.length; from += INSERT_CHUNK) {
           const chunk = planned.slice(from, from + INSERT_CHUNK);
-          const ids = await deliveryStore.upsertDeliveries(em, chunk, clock.now());
+          const ids = await deliveryStore.upsertDeliveries(em, chunk, createdAt);
           chunk.forEach(({ id: _id, payload: _payload, ...input }, i) => inputs.push({ ...input, deliveryId: ids[i]! }));
         }
         await eachConcurrently(inputs, START_CONCURRENCY, (input) => deps.workflows.startWebhookDelivery(input));
