@@ -95,7 +95,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
       await client.workflow.signalWithStart<typeof eventDispatch, []>(name('eventDispatch'), {
         workflowId: workflowIds.eventDispatch(taskQueue),
         taskQueue,
-        args: [{ pollSeconds: dispatchPollSeconds }],
+        args: [{ pollSeconds: dispatchPollSeconds, dispatch: 'local' }],
         signal: eventsCommittedSignal,
         signalArgs: [],
       });

@@ -307,7 +307,7 @@ describe('webhook delivery workflow', () => {
       const delivery = await firstDelivery(s.endpoint.id);
       expect(await settled(delivery.handle)).toBe('gone');
       // The dispatcher runs on (continue-as-new); its history so far is replayed like the others.
-      await recordHistory(plain().workflow.getHandle(workflowIds.eventDispatch(taskQueue)), 'event-dispatch');
+      await recordHistory(plain().workflow.getHandle(workflowIds.eventDispatch(taskQueue)), 'event-dispatch-local');
     });
     receiver.respond(204);
     expect(s.requests()).toHaveLength(1);
