@@ -17,6 +17,8 @@ import type { SecretRotationInput, webhookSecretRotation } from '../workflows/we
  * `workflows/ids.ts`, so a caller cannot start a workflow under a wrong name, id or argument.
  */
 type WorkflowName = keyof typeof workflows;
+/** A delivery's workflow-task timeout: room for one whole attempt (10 s) and its database work. */
+const DELIVERY_TASK_TIMEOUT = '20 seconds';
 const name = <N extends WorkflowName>(workflow: N): N => workflow;
 
 export interface WorkflowClientOptions {
@@ -132,6 +134,9 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
           taskQueue,
           args: [input],
           requestEagerStart: supportsEagerStart(client),
+          // An attempt (a local activity) runs inside a workflow task for up to 10 s; with the
+          // default 10-s task timeout each slow one would also make its task heartbeat at 8 s.
+          workflowTaskTimeout: DELIVERY_TASK_TIMEOUT,
           workflowIdConflictPolicy: 'USE_EXISTING',
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
           typedSearchAttributes: [
