@@ -1,4 +1,3 @@
-import { findChannelById } from '../db/channels.ts';
 import * as endpointStore from '../db/webhook-endpoints.ts';
 import * as deliveryStore from '../db/webhooks.ts';
 import { newExternalId } from '../domain/catalogue/ids.ts';
@@ -12,6 +11,10 @@ import type { ActivityDeps } from './deps.ts';
 
 /** Events turned into deliveries per channel and call; the dispatcher calls again while there are more. */
 const DISPATCH_BATCH = 200;
+/** Deliveries inserted per statement (6 parameters each, far below PostgreSQL's 65,535). */
+const INSERT_CHUNK = 500;
+/** Delivery workflows being started at once by one dispatch. */
+const START_CONCURRENCY = 16;
 
 export type AttemptOutcome = 'delivered' | 'gone' | 'failed' | 'cancelled';
 
@@ -21,6 +24,29 @@ export interface DeliveryInput {
   eventId: string;
   eventType: string;
   channel: string;
+  /**
+   * `local`: attempts run as local activities and a first-attempt success leaves `SvcState` as
+   * it was (every dispatch since this field exists). Absent in deliveries started before it.
+   */
+  attempts?: 'local';
+}
+
+/** Runs `work` on every item, at most `limit` at a time; fails with the first failure once all have settled. */
+async function eachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const failures: unknown[] = [];
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (failures.length > 0) throw failures[0];
 }
 
 
@@ -44,6 +70,7 @@ export function webhookActivities(deps: ActivityDeps) {
         if (events.length === DISPATCH_BATCH) more = true;
         // A channel that may not receive webhooks is sent nothing; it reads the event log when reinstated.
         const endpoints = channelReceivesWebhooks(channel) ? await endpointStore.activeEndpoints(em, channel.id) : [];
+        const planned: (Omit<DeliveryInput, 'deliveryId'> & { id: string; payload: string })[] = [];
         for (const event of events) {
           const occurredAt = Date.parse(event.occurred_at);
           const body = webhookBody({ id: event.id, type: event.type, occurredAt: new Date(occurredAt), channel: channel.name, data: event.data });
@@ -51,29 +78,36 @@ export function webhookActivities(deps: ActivityDeps) {
             // An endpoint gets the events after the log's end when it was registered or last enabled.
             if (Number(event.position) <= endpoint.resumeAfter) continue;
             if (!matchesAnyEventPattern(endpoint.events, event.type)) continue;
-            const deliveryId = await deliveryStore.upsertDelivery(
-              em,
-              { id: newExternalId('delivery', clock.now().getTime()), endpointId: endpoint.id, eventId: event.id, eventType: event.type, payload: body },
-              clock.now(),
-            );
-            const input: DeliveryInput = { deliveryId, endpointId: endpoint.id, eventId: event.id, eventType: event.type, channel: channel.name };
-            await deps.workflows.startWebhookDelivery(input);
-            started += 1;
+            planned.push({ id: '', endpointId: endpoint.id, eventId: event.id, eventType: event.type, channel: channel.name, payload: body, attempts: 'local' });
           }
         }
+        // Deliveries are listed by (created_at, id): the batch shares one instant, and its ids,
+        // sorted, are handed out in log order.
+        const ids = planned.map(() => newExternalId('delivery', clock.now().getTime())).sort();
+        planned.forEach((delivery, i) => (delivery.id = ids[i]!));
+        const createdAt = clock.now();
+        // The deliveries exist (one statement per chunk) before any workflow starts; the starts
+        // then run side by side, a few at a time.
+        const inputs: DeliveryInput[] = [];
+        for (let from = 0; from < planned.length; from += INSERT_CHUNK) {
+          const chunk = planned.slice(from, from + INSERT_CHUNK);
+          const ids = await deliveryStore.upsertDeliveries(em, chunk, createdAt);
+          chunk.forEach(({ id: _id, payload: _payload, ...input }, i) => inputs.push({ ...input, deliveryId: ids[i]! }));
+        }
+        await eachConcurrently(inputs, START_CONCURRENCY, (input) => deps.workflows.startWebhookDelivery(input));
+        started += inputs.length;
         await deliveryStore.advanceDispatch(em, channel.id, Number(events.at(-1)!.position));
       }
       return { started, more };
     },
 
-    /** One attempt: signs with every live secret, POSTs, records the attempt. */
+    /** One attempt: signs with every live secret, POSTs, records the attempt (one read, one write). */
     async attemptDelivery(deliveryId: string): Promise<{ outcome: AttemptOutcome; statusCode: number | null; attempt: number }> {
       const em = orm.em.fork();
-      const delivery = await deliveryStore.findDelivery(em, deliveryId);
-      if (!delivery) return { outcome: 'cancelled', statusCode: null, attempt: 0 };
+      const context = await deliveryStore.attemptContext(em, deliveryId);
+      if (!context) return { outcome: 'cancelled', statusCode: null, attempt: 0 };
+      const { delivery, endpoint, channel } = context;
       if (delivery.state !== 'pending') return { outcome: delivery.state === 'delivered' ? 'delivered' : 'cancelled', statusCode: null, attempt: delivery.attempts };
-      const endpoint = await endpointStore.endpointById(em, delivery.endpoint_id);
-      const channel = endpoint ? await findChannelById(em, endpoint.channel_id) : null;
       if (!endpoint || endpoint.status !== 'active' || !channel || !channelReceivesWebhooks(channel)) {
         await deliveryStore.finishDelivery(em, deliveryId, 'cancelled', clock.now());
         return { outcome: 'cancelled', statusCode: null, attempt: delivery.attempts };

@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { ServiceConfig } from './config.ts';
 import { createApp } from '../api/app.ts';
@@ -67,11 +68,13 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
   const orm = await openDatabase(endpoints.databaseUrl);
   const settings = { ...config.temporal, address: endpoints.temporalAddress };
   const connection = await NativeConnection.connect(temporalConnectionOptions(settings));
-  const client = await connectTemporalClient(settings, config.temporal.namespace);
+  // The worker's client shares its native connection: the dispatcher's delivery starts can then
+  // be eager (their first workflow task answered to this worker with the start).
+  const client = new Client({ connection, namespace: config.temporal.namespace });
   const secrets = await loadSecrets(config);
   const mailer = createMailer(config.mail);
   const { taskQueue } = config.temporal;
-  const { workflows } = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log, secrets });
+  const { workflows } = serviceDeps({ orm, temporal: client, config, clock: systemClock, log, secrets });
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
@@ -105,7 +108,6 @@ export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpo
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running.catch((error: unknown) => log.error('worker stopped with an error', { error: String(error) }));
       mailer.close();
-      await client.close();
       await connection.close();
       await orm.close();
     },

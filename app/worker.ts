@@ -7,6 +7,9 @@ import { createActivities, type ActivityDeps } from '../activities/index.ts';
 const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 export const WORKFLOW_BUNDLE_PATH = fileURLToPath(new URL('../dist/workflow-bundle.js', import.meta.url));
 
+/** Attempts waiting for receivers at once (see createWorker). */
+export const DELIVERY_SLOTS = 500;
+
 export interface WorkerSetup {
   connection: NativeConnection;
   namespace: string;
@@ -26,6 +29,11 @@ export async function createWorker({ connection, namespace, taskQueue, deps, pre
     taskQueue,
     activities: createActivities(deps),
     ...(usePrebuilt ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } } : { workflowsPath: WORKFLOWS_PATH }),
+    // A delivery attempt is a local activity: it holds a workflow-task slot and a local-activity
+    // slot while it waits for the receiver, up to 10 s, but almost no CPU. Room for many, so that
+    // one slow endpoint (every attempt 9 s) does not take the slots the others' deliveries need.
+    maxConcurrentWorkflowTaskExecutions: DELIVERY_SLOTS,
+    maxConcurrentLocalActivityExecutions: DELIVERY_SLOTS,
     ...overrides,
   });
 }

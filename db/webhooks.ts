@@ -1,6 +1,7 @@
 import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventRow } from './catalogue/reads.ts';
+import type { EndpointRow } from './webhook-endpoints.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, type Channel } from './entities/index.ts';
 
 // Deliveries, their attempts, and how far the dispatcher has read each channel's event log.
@@ -56,6 +57,49 @@ export async function upsertDelivery(em: EntityManager, delivery: { id: string; 
   return row!.id;
 }
 
+/**
+ * Many deliveries in one statement, made pending; answers each one's id (the existing one's for a
+ * delivery made before, so a retried dispatch delivers nothing twice), in the order given.
+ */
+export async function upsertDeliveries(em: EntityManager, deliveries: readonly { id: string; endpointId: string; eventId: string; eventType: string; payload: string }[], now: Date): Promise<string[]> {
+  if (deliveries.length === 0) return [];
+  const rows = await em.execute<{ id: string; endpoint_id: string; event_id: string }[]>(
+    `insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, state, attempts, created_at)
+     values ${deliveries.map(() => "(?, ?, ?, ?, ?, 'pending', 0, ?)").join(', ')}
+     on conflict (endpoint_id, event_id) do update set event_id = excluded.event_id returning id, endpoint_id, event_id`,
+    deliveries.flatMap((d) => [d.id, d.endpointId, d.eventId, d.eventType, d.payload, now]),
+  );
+  const ids = new Map(rows.map((row) => [`${row.endpoint_id} ${row.event_id}`, row.id]));
+  return deliveries.map((d) => ids.get(`${d.endpointId} ${d.eventId}`)!);
+}
+
+/** What one attempt needs, read in one statement: the delivery, its endpoint and its channel's state. */
+export interface AttemptContext {
+  delivery: DeliveryRow;
+  endpoint: EndpointRow | null;
+  channel: { status: string; webhooksSuspendedAt: Date | null } | null;
+}
+
+export async function attemptContext(em: EntityManager, deliveryId: string): Promise<AttemptContext | null> {
+  const [row] = await em.execute<(DeliveryRow & { endpoint: EndpointRow | null; channel_status: string | null; channel_suspended_at: Date | string | null })[]>(
+    `select d.*, case when e.id is null then null else jsonb_build_object(
+              'id', e.id, 'channel_id', e.channel_id, 'url', e.url, 'events', e.events, 'description', e.description,
+              'status', e.status, 'suspended_reason', e.suspended_reason, 'secret', e.secret, 'previous_secret', e.previous_secret,
+              'previous_secret_expires_at', e.previous_secret_expires_at, 'secret_generation', e.secret_generation,
+              'created_at', e.created_at, 'updated_at', e.updated_at) end as endpoint,
+            c.status as channel_status, c.webhooks_suspended_at as channel_suspended_at
+       from webhook_delivery d
+       left join webhook_endpoint e on e.id = d.endpoint_id
+       left join channel c on c.id = e.channel_id
+      where d.id = ?`,
+    [deliveryId],
+  );
+  if (!row) return null;
+  const { endpoint, channel_status: status, channel_suspended_at: suspendedAt, ...delivery } = row;
+  const channel = status === null ? null : { status, webhooksSuspendedAt: suspendedAt === null ? null : new Date(suspendedAt) };
+  return { delivery, endpoint, channel };
+}
+
 export interface AttemptRecord {
   deliveryId: string;
   number: number;
@@ -68,17 +112,21 @@ export interface AttemptRecord {
   deliveredAt: Date | null;
 }
 
-/** Records an attempt (once: a retried activity does not record it twice) and its delivery's new state. */
+/**
+ * Records an attempt (once: a retried activity does not record it twice) and its delivery's new
+ * state, in one statement.
+ */
 export async function recordAttempt(em: EntityManager, attempt: AttemptRecord): Promise<void> {
   await em.execute(
-    `insert into webhook_attempt (delivery_id, number, attempted_at, status_code, duration_ms, error, response_excerpt)
-     values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
-    [attempt.deliveryId, attempt.number, attempt.attemptedAt, attempt.statusCode, attempt.durationMs, attempt.error?.slice(0, 500) ?? null, attempt.excerpt?.slice(0, 1024) ?? null],
-  );
-  await em.nativeUpdate(
-    WebhookDeliverySchema,
-    { id: attempt.deliveryId },
-    { attempts: attempt.number, lastAttemptAt: attempt.attemptedAt, nextAttemptAt: null, state: attempt.deliveredAt ? 'delivered' : 'pending', completedAt: attempt.deliveredAt },
+    `with recorded as (
+       insert into webhook_attempt (delivery_id, number, attempted_at, status_code, duration_ms, error, response_excerpt)
+       values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing
+     )
+     update webhook_delivery set attempts = ?, last_attempt_at = ?, next_attempt_at = null, state = ?, completed_at = ? where id = ?`,
+    [
+      attempt.deliveryId, attempt.number, attempt.attemptedAt, attempt.statusCode, attempt.durationMs, attempt.error?.slice(0, 500) ?? null, attempt.excerpt?.slice(0, 1024) ?? null,
+      attempt.number, attempt.attemptedAt, attempt.deliveredAt ? 'delivered' : 'pending', attempt.deliveredAt, attempt.deliveryId,
+    ],
   );
 }
 

@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { InternalConnectionLikeSymbol, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type InternalConnectionLike } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { DeliveryInput } from '../activities/webhooks.ts';
 import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
@@ -29,6 +29,8 @@ import type { SecretRotationInput, webhookSecretRotation } from '../workflows/we
  * `workflows/ids.ts`, so a caller cannot start a workflow under a wrong name, id or argument.
  */
 type WorkflowName = keyof typeof workflows;
+/** A delivery's workflow-task timeout: room for one whole attempt (10 s) and its database work. */
+const DELIVERY_TASK_TIMEOUT = '20 seconds';
 const name = <N extends WorkflowName>(workflow: N): N => workflow;
 
 export interface WorkflowClientOptions {
@@ -107,7 +109,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
       await client.workflow.signalWithStart<typeof eventDispatch, []>(name('eventDispatch'), {
         workflowId: workflowIds.eventDispatch(taskQueue),
         taskQueue,
-        args: [{ pollSeconds: dispatchPollSeconds }],
+        args: [{ pollSeconds: dispatchPollSeconds, dispatch: 'local' }],
         signal: eventsCommittedSignal,
         signalArgs: [],
       });
@@ -147,6 +149,9 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
     /**
      * Starts the delivery of one event to one endpoint. Its id is unique per (endpoint, event), so
      * a retried or replayed dispatch starts nothing twice, and a finished delivery is not started again.
+     * In the worker (the dispatcher), whose client shares the worker's connection, the start asks
+     * for eager execution: the server hands the first workflow task back in its answer, to this
+     * worker, instead of queueing it for a poll.
      */
     async startWebhookDelivery(input: DeliveryInput): Promise<void> {
       const client = await connect();
@@ -155,6 +160,10 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
           workflowId: workflowIds.webhookDelivery(input.endpointId, input.eventId),
           taskQueue,
           args: [input],
+          requestEagerStart: supportsEagerStart(client),
+          // An attempt (a local activity) runs inside a workflow task for up to 10 s; with the
+          // default 10-s task timeout each slow one would also make its task heartbeat at 8 s.
+          workflowTaskTimeout: DELIVERY_TASK_TIMEOUT,
           workflowIdConflictPolicy: 'USE_EXISTING',
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
           typedSearchAttributes: [
@@ -231,6 +240,11 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
 }
 
 export type WorkflowClient = ReturnType<typeof createWorkflowClient>;
+
+/** Eager start needs the worker's own (native) connection; a plain client connection refuses the option. */
+function supportsEagerStart(client: Client): boolean {
+  return (client.connection as InternalConnectionLike)[InternalConnectionLikeSymbol]?.supportsEagerStart === true;
+}
 
 async function ignoreNotFound(call: Promise<unknown>): Promise<void> {
   try {

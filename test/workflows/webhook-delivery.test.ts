@@ -71,8 +71,10 @@ function worker(): Promise<Worker> {
     taskQueue,
     workflowsPath: WORKFLOWS_PATH,
     // Each test starts its own worker: without a workflow cache no task waits for a stopped
-    // worker's sticky queue.
+    // worker's sticky queue. A local activity (an attempt) needs its workflow kept while it runs:
+    // one workflow task at a time, so no other task takes its place meanwhile.
     maxCachedWorkflows: 0,
+    maxConcurrentWorkflowTaskExecutions: 1,
     activities: createActivities(
       activityDeps(orm, {
         client: env.client,
@@ -212,7 +214,7 @@ describe('webhook delivery workflow', () => {
       await env.sleep(4 * DAY);
       expect(await settled(delivery.handle)).toBe('failed');
 
-      await recordHistory(delivery.handle, 'webhook-delivery-failing');
+      await recordHistory(delivery.handle, 'webhook-delivery-local-failing');
 
       const delays = await timerDelays(delivery.handle.workflowId);
       expect(delays.length).toBeGreaterThanOrEqual(9);
@@ -259,12 +261,41 @@ describe('webhook delivery workflow', () => {
       receiver.respond(204);
       await env.sleep(2 * MINUTE);
       expect(await settled(delivery.handle)).toBe('delivered');
-      await recordHistory(delivery.handle, 'webhook-delivery-recovers');
+      await recordHistory(delivery.handle, 'webhook-delivery-local-recovers');
     });
     const [failed, delivered] = s.requests();
     expect(delivered!.headers['webhook-id']).toBe(failed!.headers['webhook-id']);
     new Webhook(s.endpoint.secret).verify(delivered!.body, delivered!.headers);
     expect(JSON.parse(delivered!.body)).toMatchObject({ type: 'property.distributed', data: { object: 'property' } });
+  });
+
+  test('a first attempt that delivers costs the server one workflow task: the attempt is a local activity, and SvcState stays as started', async () => {
+    const s = await scenario('first');
+    const w = await worker();
+    await w.runUntil(async () => {
+      await s.publish();
+      const delivery = await firstDelivery(s.endpoint.id);
+      expect(await settled(delivery.handle)).toBe('delivered');
+      await recordHistory(delivery.handle, 'webhook-delivery-local-first');
+      const types = ((await delivery.handle.fetchHistory()).events ?? []).map((event) => event.eventType);
+      const { EventType } = (await import('@temporalio/proto')).temporal.api.enums.v1;
+      expect(types).toEqual([
+        EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED,
+        EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED,
+        EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED,
+        EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
+        EventType.EVENT_TYPE_MARKER_RECORDED,
+        EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
+      ]);
+      const description = await delivery.handle.describe();
+      expect(description.status.name).toBe('COMPLETED');
+      expect(description.searchAttributes.SvcState).toEqual(['pending']);
+      const [row] = await orm.em.fork().execute<{ state: string; attempts: number }[]>('select state, attempts from webhook_delivery where id = ?', [delivery.id]);
+      expect(row).toEqual({ state: 'delivered', attempts: 1 });
+    });
+    const [request] = s.requests();
+    expect(s.requests()).toHaveLength(1);
+    new Webhook(s.endpoint.secret).verify(request!.body, request!.headers);
   });
 
   test('a 410 suspends the endpoint at once (gone)', async () => {
@@ -276,7 +307,7 @@ describe('webhook delivery workflow', () => {
       const delivery = await firstDelivery(s.endpoint.id);
       expect(await settled(delivery.handle)).toBe('gone');
       // The dispatcher runs on (continue-as-new); its history so far is replayed like the others.
-      await recordHistory(plain().workflow.getHandle(workflowIds.eventDispatch(taskQueue)), 'event-dispatch');
+      await recordHistory(plain().workflow.getHandle(workflowIds.eventDispatch(taskQueue)), 'event-dispatch-local');
     });
     receiver.respond(204);
     expect(s.requests()).toHaveLength(1);
