@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { addDays } from '../domain/time.ts';
+import { addDays, localDate } from '../domain/time.ts';
 import { datesIn, horizonEnd, type AvailabilityUpdate } from '../domain/availability/nights.ts';
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import type { DemoWrite } from './demo-catalogue.ts';
@@ -35,12 +35,18 @@ function isWeekendNight(date: string): boolean {
  * the flexible one, three-night minimum stays in high season and two at weekends, and one closed
  * maintenance week in February. Consecutive nights with the same values are one update.
  */
-export function demoAvailability(writes: readonly DemoWrite[], today: string): AvailabilityUpdate[] {
+export function demoAvailability(writes: readonly DemoWrite[], now: Date): AvailabilityUpdate[] {
   const updates: AvailabilityUpdate[] = [];
+  // Each property's year starts on its own local today: around midnight Bucharest is a day ahead
+  // of Rome and Madrid.
+  const zones = new Map(writes.filter((w) => w.operationId === 'putLocation').map((w) => [w.ref, (w.body as { timezone: string }).timezone]));
   for (const write of writes) {
     if (write.operationId !== 'putProperty') continue;
     const property = write.body as PropertyBody;
     const base = basePrice(property);
+    const zone = zones.get(property.location as string);
+    if (!zone) throw new Error(`demo property ${write.ref} names no demo location`);
+    const today = localDate(now, zone);
     const perNight = [...datesIn(today, horizonEnd(today))].map((date): AvailabilityUpdate => {
       const factor = season(date) * (isWeekendNight(date) ? 1.15 : 1);
       const maintenance = date.slice(5, 7) === '02' && Number(date.slice(8, 10)) >= 9 && Number(date.slice(8, 10)) <= 15 && property.type === 'villa';

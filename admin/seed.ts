@@ -95,7 +95,7 @@ export async function seedDemo(ctx: AdminContext) {
     }
   }
   // A year of nights and prices, in batches the platform interface takes.
-  const availability = demoAvailability(writes, localDate(ctx.clock.now(), ANCHOR_ZONE));
+  const availability = demoAvailability(writes, ctx.clock.now());
   let nightsChanged = 0;
   for (let i = 0; i < availability.length; i += 1000) {
     const { results } = await postAvailability(ctx, parse(AvailabilityBatch, { updates: availability.slice(i, i + 1000) }));

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { demoAvailability } from '../../admin/demo-availability.ts';
 import { addDays, DEMO_CHANNELS, demoCatalogue, type DemoWrite } from '../../admin/demo-catalogue.ts';
 import { AMENITIES } from '../../domain/catalogue/amenities.ts';
 import { defaultAddressVisibility, DEFAULT_PRECISION_M } from '../../domain/catalogue/geo.ts';
@@ -207,5 +208,20 @@ describe('demo catalogue', () => {
     expect((apartment.body as PropertyInput).legal.classification!.valid_until).toBe('2027-01-09');
     expect(() => demoCatalogue(DEMO_CHANNELS, '2026-02-30')).toThrow(RangeError);
     expect(() => demoCatalogue(DEMO_CHANNELS, 'today')).toThrow(RangeError);
+  });
+});
+
+describe('demo availability', () => {
+  test("each property's year starts on its own local today, also when Bucharest is a day ahead of Rome and Madrid", () => {
+    // 22:30 UTC: already 23 November in Bucharest, still 22 November in Rome and Madrid.
+    const updates = demoAvailability(writes, new Date('2026-11-22T22:30:00Z'));
+    const zoneOf = new Map(writes.filter((w) => w.operationId === 'putLocation').map((w) => [w.ref, (w.body as { timezone: string }).timezone]));
+    const properties = writes.filter((w) => w.operationId === 'putProperty');
+    expect(new Set(properties.map((p) => zoneOf.get((p.body as { location: string }).location)))).toEqual(new Set(['Europe/Bucharest', 'Europe/Rome', 'Europe/Madrid']));
+    for (const property of properties) {
+      const zone = zoneOf.get((property.body as { location: string }).location);
+      const first = updates.filter((u) => u.property === property.ref).map((u) => u.from).sort()[0];
+      expect(first, property.ref).toBe(zone === 'Europe/Bucharest' ? '2026-11-23' : '2026-11-22');
+    }
   });
 });
