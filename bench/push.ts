@@ -59,6 +59,9 @@ const env = {
   TEMPORAL_TASK_QUEUE: TASK_QUEUE,
   WEBHOOK_ALLOW_LOCAL: 'true',
   WEBHOOK_CA_FILE: receiver.caFile,
+  // The worker runs beside whatever else serves metrics on this machine: a port of its own choosing.
+  METRICS_PORT: '0',
+  TEMPORAL_METRICS_PORT: 'off',
 };
 const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
 const secrets = await loadSecrets(config);

@@ -15,10 +15,16 @@ export interface ServiceProcess {
   kill: (signal: NodeJS.Signals) => Promise<void>;
 }
 
+/**
+ * Several service processes run on one machine here: each serves its metrics on a port of its own
+ * choosing, and none starts the Temporal SDK's exporter (its default port would be taken twice).
+ */
+const SIDE_BY_SIDE = { METRICS_PORT: '0', TEMPORAL_METRICS_PORT: 'off' };
+
 export function startServiceProcess(name: string, script: 'scripts/api.ts' | 'scripts/worker.ts', env: Record<string, string>, dir: string): ServiceProcess {
   const logFile = path.join(dir, `${name}.log`);
   const output = createWriteStream(logFile, { flags: 'a' });
-  const child: ChildProcess = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...SIDE_BY_SIDE, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(output, { end: false });
   child.stderr!.pipe(output, { end: false });
   const exited = () => child.exitCode !== null || child.signalCode !== null;
