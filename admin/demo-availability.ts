@@ -44,7 +44,7 @@ export function demoAvailability(writes: readonly DemoWrite[], now: Date): Avail
     if (write.operationId !== 'putProperty') continue;
     const property = write.body as PropertyBody;
     const base = basePrice(property);
-    const zone = zones.get(property.location as string);
+    const zone = zones.get(property.location);
     if (!zone) throw new Error(`demo property ${write.ref} names no demo location`);
     const today = localDate(now, zone);
     const perNight = [...datesIn(today, horizonEnd(today))].map((date): AvailabilityUpdate => {

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { temporalLogger } from '../../app/observability.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
@@ -21,6 +21,11 @@ let ctx: ReturnType<typeof adminContext>;
 type Line = Record<string, unknown>;
 const parsed = (): Line[] => lines.map((line) => JSON.parse(line) as Line);
 const accessLines = (requestId: string) => parsed().filter((line) => line.message === 'request' && line.requestId === requestId);
+/** The request's access lines once one is written: the line follows the answer's end, which the client may see first. */
+async function loggedLines(requestId: string): Promise<Line[]> {
+  await vi.waitFor(() => expect(accessLines(requestId)).not.toHaveLength(0), { timeout: 5_000, interval: 10 });
+  return accessLines(requestId);
+}
 
 beforeAll(async () => {
   const { orm } = await freshDatabase();
@@ -43,7 +48,7 @@ describe('access log', () => {
     const res = await api.call('GET', `${BASE}/channel`, { key: key.key });
     expect(res.status).toBe(200);
     const requestId = res.headers['request-id'] as string;
-    const [line, ...more] = accessLines(requestId);
+    const [line, ...more] = await loggedLines(requestId);
     expect(more).toHaveLength(0);
     expect(line).toMatchObject({ level: 'info', process: 'api', requestId, method: 'GET', operation: 'getChannel', path: `${BASE}/channel`, status: 200, channel: channel.name });
     expect(line!.durationMs).toEqual(expect.any(Number));
@@ -52,7 +57,7 @@ describe('access log', () => {
 
     // A refusal carries its code and no channel (none was authenticated).
     const refused = await api.call('GET', `${BASE}/channel`, { key: otherLastCharacter(key.key) });
-    expect(accessLines(refused.headers['request-id'] as string)).toEqual([expect.objectContaining({ operation: 'getChannel', status: 401, code: 'invalid_api_key' })]);
+    expect(await loggedLines(refused.headers['request-id'] as string)).toEqual([expect.objectContaining({ operation: 'getChannel', status: 401, code: 'invalid_api_key' })]);
     expect(accessLines(refused.headers['request-id'] as string)[0]).not.toHaveProperty('channel');
   });
 
@@ -75,7 +80,7 @@ describe('access log', () => {
 
     const output = lines.join('');
     expect(output).toContain('webhook ping failed');
-    expect(accessLines(created.headers['request-id'] as string)).toEqual([expect.objectContaining({ operation: 'createWebhook', status: 201 })]);
+    expect(await loggedLines(created.headers['request-id'] as string)).toEqual([expect.objectContaining({ operation: 'createWebhook', status: 201 })]);
     for (const value of [key.key, TEST_PLATFORM_TOKEN, wrongToken, secret, rotated.json?.secret as string | undefined].filter((v): v is string => typeof v === 'string')) {
       expect(output).not.toContain(value);
     }
