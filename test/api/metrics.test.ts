@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { loadConfig } from '../../app/config.ts';
 import { serveMetrics } from '../../app/observability.ts';
 import { addToWindow } from '../../db/counters.ts';
@@ -30,6 +30,15 @@ beforeAll(async () => {
   metricsUrl = server!.url;
 });
 
+/** A scrape taken once the last request (named by its labels) was counted. */
+async function settledScrape(before: string, last: Record<string, string>): Promise<string> {
+  return vi.waitFor(async () => {
+    const text = await scrape(metricsUrl);
+    expect(count(text, 'svc_api_requests_total', last) - count(before, 'svc_api_requests_total', last)).toBeGreaterThan(0);
+    return text;
+  }, { timeout: 5_000, interval: 20 });
+}
+
 describe('API metrics', () => {
   test('a 200, two 401s and a 429 are counted by operation id and status, refusals by code, and timed', async () => {
     const { channel, key } = await channelWithKey(ctx);
@@ -42,7 +51,8 @@ describe('API metrics', () => {
     await addToWindow(orm.em.fork(), `channel:${channel.id}`, 600, clock.now());
     expect((await api.call('GET', CHANNEL, { key: key.key })).status).toBe(429);
 
-    const after = await scrape(metricsUrl);
+    // A request is counted when its answer ends, which the client can see first.
+    const after = await settledScrape(before, { operation: 'getChannel', status: '429' });
     const delta = (name: string, labels: Record<string, string>) => count(after, name, labels) - count(before, name, labels);
     expect(delta('svc_api_requests_total', { operation: 'getChannel', status: '200' })).toBe(1);
     expect(delta('svc_api_requests_total', { operation: 'getChannel', status: '401' })).toBe(2);
@@ -62,7 +72,7 @@ describe('API metrics', () => {
     await api.call('GET', '/api/v1/distribution/no-such-thing-7f3a');
     await api.call('GET', '/api/v1/distribution/properties/prp_01JAAAAAAAAAAAAAAAAAAAAAAA');
     await api.call('GET', '/health/live');
-    const after = await scrape(metricsUrl);
+    const after = await settledScrape(before, { operation: '/health/live', status: '200' });
     expect(after).not.toContain('no-such-thing-7f3a');
     expect(after).not.toContain('prp_01JAAAAAAAAAAAAAAAAAAAAAAA');
     expect(count(after, 'svc_api_requests_total', { operation: 'unmatched', status: '404' }) - count(before, 'svc_api_requests_total', { operation: 'unmatched', status: '404' })).toBe(1);
