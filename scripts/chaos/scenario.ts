@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Connection } from '@temporalio/client';
 import { generate } from 'selfsigned';
 import { checkDeliveries, type DeliveryFindings, type RegisteredEndpoint } from './check.ts';
 import { ownsConnection, startChaosReceiver } from './receiver.ts';
@@ -39,7 +40,7 @@ export interface ChaosReport {
   crashed: string[];
   /** Requests received per worker (by the connection that carried them). */
   deliveredBy: Record<string, number>;
-  /** Workers running when a round's servers came back that delivered nothing afterwards. */
+  /** Workers still running that the restarted Temporal server does not list as polling. */
   silentAfterRestart: string[];
   writeRetries: number;
   seconds: { total: number; settle: number };
@@ -68,8 +69,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const clients: ApiClient[] = [];
   const allWorkers: ServiceProcess[] = [];
   /** When each killed process was killed, and when each round's servers were back. */
-  const killedAt = new Map<string, number>();
-  const serversBack: number[] = [];
   try {
     const pg = await startChaosPostgres(path.join(dir, 'pg'), log);
     cleanups.push(() => pg.close());
@@ -157,7 +156,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const inFlight = await waitUntil(() => ownsConnection(victim.pid, receiver.inFlightPorts(), receiver.port), Math.min(60_000, deadline - Date.now()));
       await victim.kill('SIGKILL');
       killed.add(victim);
-      killedAt.set(victim.name, Date.now());
       kills.push({ worker: victim.name, inFlight });
       log(`round ${round + 1}: ${victim.name} killed (SIGKILL) ${inFlight ? 'with attempts in flight' : 'without an attempt seen in flight'}`);
       await writing;
@@ -171,7 +169,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       await pg.restart(postgresMode);
       restarts.postgres.push(postgresMode);
       log(`round ${round + 1}: postgres restarted (${postgresMode})`);
-      serversBack.push(Date.now());
       workers[round % workers.length] = await startWorker(`worker-${workers.length + round + 1}`);
       await writingThrough;
       log(`round ${round + 1}: replacement worker running; ${next} of ${options.changes} changes written`);
@@ -191,14 +188,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(`settled: ${findings.received} of ${findings.expected} pairs received`);
     const deliveredBy: Record<string, number> = {};
     for (const arrival of receiver.arrivals) deliveredBy[arrival.by] = (deliveredBy[arrival.by] ?? 0) + 1;
-    // A worker that was running when the servers came back must have delivered afterwards (before
-    // it was killed, if it was): one that stayed up but never reconnected would be hidden by the others.
-    const silentAfterRestart = serversBack.flatMap((back, round) =>
-      allWorkers
-        .filter((w) => allWorkers.indexOf(w) < 2 + round && (killedAt.get(w.name) ?? Infinity) > back)
-        .filter((w) => !receiver.arrivals.some((a) => a.by === w.name && a.at > back && a.at < (killedAt.get(w.name) ?? Infinity)))
-        .map((w) => `${w.name} after round ${round + 1}`),
-    );
+    // Every worker still running, those that stayed up through the restarts included, must be
+    // polling the restarted server by itself: one that never reconnected would be hidden by the
+    // others. (Which worker delivers is no sign: a dispatcher's deliveries start eagerly on the
+    // worker that runs it.) The server keeps its pollers in memory, so a worker listed now has
+    // polled since the last restart.
+    const survivors = allWorkers.filter((w) => !killed.has(w));
+    const pollers = await pollingIdentities(temporal.address, 'chaos');
+    const silentAfterRestart = survivors.filter((w) => !pollers.has(`${w.pid}@${os.hostname()}`)).map((w) => `${w.name} not polling after the restarts`);
     const crashed = processes.filter((p) => p.exited() && !killed.has(p)).map((p) => `${p.name}:\n${p.log().slice(-2000)}`);
     return {
       options: { changes: options.changes, properties: options.properties, endpoints: options.endpoints, rounds: options.rounds, concurrency: options.concurrency, attemptDelayMs: options.attemptDelayMs, deadlineMs: options.deadlineMs },
@@ -270,4 +267,19 @@ async function allEvents(api: ApiClient, key: string, deadline: number): Promise
     if (!page.has_more) return events;
   }
   throw new Error('GET /events: more than 10 000 pages');
+}
+
+/** Identities of the workers polling a task queue (workflow or activity tasks), as the server lists them. */
+async function pollingIdentities(address: string, taskQueue: string): Promise<Set<string>> {
+  const connection = await Connection.connect({ address, connectTimeout: 5000 });
+  try {
+    const identities = new Set<string>();
+    for (const taskQueueType of [1, 2]) {
+      const described = await connection.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue }, taskQueueType });
+      for (const poller of described.pollers ?? []) if (poller.identity) identities.add(poller.identity);
+    }
+    return identities;
+  } finally {
+    await connection.close();
+  }
 }

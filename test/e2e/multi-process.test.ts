@@ -25,9 +25,9 @@ test('two API processes and two workers ride out a worker SIGKILL mid-attempt an
   expect(report.kills, context).toEqual([{ worker: 'worker-1', inFlight: true }]);
   expect(report.restarts, context).toEqual({ temporal: ['kill'], postgres: ['clean'] });
   expect(report.crashed, context).toEqual([]);
-  // Worker 2 stayed up through both restarts: it must have delivered after them by itself.
+  // Worker 2 stayed up through both restarts, and it polls the restarted server by itself, as the
+  // replacement does.
   expect(report.silentAfterRestart, context).toEqual([]);
-  expect(report.deliveredBy['worker-2'], context).toBeGreaterThan(0);
   // 60 changes, each one event (plus the setup's), to `*` and most of them to `property.*` as well.
   expect(report.events, context).toBeGreaterThanOrEqual(60);
   expect(report.deliveries.expected, context).toBeGreaterThan(report.events);
