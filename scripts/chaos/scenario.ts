@@ -68,7 +68,6 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const killed = new Set<ServiceProcess>();
   const clients: ApiClient[] = [];
   const allWorkers: ServiceProcess[] = [];
-  /** When each killed process was killed, and when each round's servers were back. */
   try {
     const pg = await startChaosPostgres(path.join(dir, 'pg'), log);
     cleanups.push(() => pg.close());
@@ -152,8 +151,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (let round = 0; round < options.rounds; round += 1) {
       // A chunk of changes while a worker with attempts in flight is killed.
       const writing = writeChunk();
-      const victim = workers[round % workers.length]!;
-      const inFlight = await waitUntil(() => ownsConnection(victim.pid, receiver.inFlightPorts(), receiver.port), Math.min(60_000, deadline - Date.now()));
+      // The victim is a worker seen holding an attempt open at the receiver (deliveries start
+      // eagerly on the worker running the dispatcher, so which one that is cannot be chosen);
+      // failing that, the round's own.
+      let victim: ServiceProcess | undefined;
+      const inFlight = await waitUntil(() => {
+        victim = workers.find((w) => ownsConnection(w.pid, receiver.inFlightPorts(), receiver.port));
+        return victim !== undefined;
+      }, Math.min(60_000, deadline - Date.now()));
+      victim ??= workers[round % workers.length]!;
+      const slot = workers.indexOf(victim);
       await victim.kill('SIGKILL');
       killed.add(victim);
       kills.push({ worker: victim.name, inFlight });
@@ -169,7 +176,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       await pg.restart(postgresMode);
       restarts.postgres.push(postgresMode);
       log(`round ${round + 1}: postgres restarted (${postgresMode})`);
-      workers[round % workers.length] = await startWorker(`worker-${workers.length + round + 1}`);
+      workers[slot] = await startWorker(`worker-${workers.length + round + 1}`);
       await writingThrough;
       log(`round ${round + 1}: replacement worker running; ${next} of ${options.changes} changes written`);
     }
