@@ -32,7 +32,6 @@ import { loadSecrets } from '../infra/secrets.ts';
 import { connectTemporalClient } from '../infra/temporal.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
-import { jsonCaller, minimalProperty } from '../scripts/support/platform-client.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { arrivalsOf, eachConcurrently, measureDrain, percentile, pidWith, round, startChild, startReceiver, stopChild } from './push-support.ts';
 
@@ -72,14 +71,42 @@ const server = await listen(createApp(deps, { publicOrigin: 'https://bench.test'
 const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 8 });
 const children: ChildProcess[] = [];
 
-const call = jsonCaller(server.url, agent);
+function call(method: string, route: string, token: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = https.request(new URL(route, server.url), {
+      method,
+      agent,
+      headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 async function put(route: string, body: unknown): Promise<void> {
   const res = await call('PUT', `/internal/v1${route}`, PLATFORM_TOKEN, body);
   if (res.status >= 300) throw new Error(`PUT ${route} answered ${res.status}: ${JSON.stringify(res.json)}`);
 }
 
-const property = (units: number) => minimalProperty('bench', units);
+const property = (units: number) => ({
+  location: 'bench-loc', owner: 'bench-own', type: 'apartment', units,
+  name: { ro: 'Apartament', en: 'Apartment' }, description: { ro: 'Luminos.' },
+  capacity: { max_guests: 2, max_adults: 2, max_children: 0, max_infants: 0, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }] },
+  check_in: { from: '15:00', until: '22:00' }, check_out: { until: '11:00' },
+  rate_plans: [{ key: 'flex', name: { ro: 'Flexibil' }, currency: 'RON', cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null } }],
+  city_tax_status: 'none',
+  legal: { classification: { certificate_number: 'B-1', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: '2035-12-31', country: 'RO' } },
+  booking: { method: 'redirect', url: 'https://bench.example/book' },
+  house_rules: { smoking: false, pets: false, parties: false },
+});
 
 let writes = 0;
 /** One platform write: the next property's units flip, so each write is one `property.updated`. */
@@ -137,7 +164,7 @@ try {
   const addEndpoint = async (route: string) => {
     const created = await call('POST', '/api/v1/distribution/webhooks', key, { url: `${receiver.origin}${route}`, events: ['property.*'] });
     if (created.status !== 201) throw new Error(`webhook creation answered ${created.status}`);
-    receiver.verifyWith(route, (created.json as { secret: string }).secret);
+    receiver.verifyWith(route, String(created.json.secret));
   };
   await addEndpoint('/e1');
   await put('/organizations/bench-org', { name: 'Bench', country: 'RO' });

@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import { createWriteStream, readFileSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { jsonCaller, type JsonAnswer } from '../support/platform-client.ts';
 import { ROOT, sleep } from './servers.ts';
 
 /** A real `scripts/api.ts` or `scripts/worker.ts` process, its output kept in a log file. */
@@ -75,12 +74,41 @@ export async function waitForLive(process_: ServiceProcess, client: ApiClient, t
   }
 }
 
-export type Answer = JsonAnswer;
+export interface Answer {
+  status: number;
+  json: unknown;
+  text: string;
+}
 
 /** HTTPS calls to one API process, trusting exactly its certificate, with a bounded wait. */
 export function apiClient(baseUrl: string, ca: string) {
   const agent = new https.Agent({ keepAlive: true, ca, maxSockets: 8 });
-  const call = jsonCaller(baseUrl, agent, 30_000);
+  const call = (method: string, route: string, token: string, body?: unknown): Promise<Answer> => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = https.request(new URL(route, baseUrl), {
+        method,
+        agent,
+        headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) },
+      }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, json, text });
+        });
+      });
+      req.on('error', reject);
+      req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${route}: no answer in 30 s`)));
+      req.end(payload);
+    });
+  };
   return { url: baseUrl, call, close: () => agent.destroy() };
 }
 
