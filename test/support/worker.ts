@@ -1,5 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities/index.ts';
+import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import type { ActivityDeps } from '../../activities/deps.ts';
 import { systemClock, type Clock } from '../../domain/clock.ts';
 import { createLogger } from '../../infra/logger.ts';
@@ -7,6 +11,7 @@ import { createMailer, type MailerConfig } from '../../infra/mailer.ts';
 import { createWebhookSender, type WebhookSettings } from '../../infra/webhook-sender.ts';
 import { createWorkflowClient } from '../../services/workflow-client.ts';
 import { TEST_SERVER_SECRET } from './api.ts';
+import { onCleanup } from './cleanup.ts';
 import { singleKeyRing } from '../../domain/key-ring.ts';
 import { sha256 } from '../../infra/secrets.ts';
 
@@ -26,4 +31,24 @@ export function activityDeps(
     secrets,
     mailer: createMailer(options.mail ?? { smtpUrl: undefined, from: 'Distribution Service <no-reply@distribution.test>' }),
   };
+}
+
+/**
+ * One worker with every workflow and activity on the test's time-skipping environment, for the
+ * whole test file (so the workflow code is bundled once), stopped when the file ends.
+ * `replayEveryTask`: no workflow cache, so every task replays its history, as a restarted worker would.
+ */
+export async function runTestWorker(env: TestWorkflowEnvironment, orm: MikroORM, options: { taskQueue: string; clock?: Clock; replayEveryTask?: boolean }): Promise<void> {
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: options.taskQueue,
+    workflowsPath: WORKFLOWS_PATH,
+    ...(options.replayEveryTask ? { maxCachedWorkflows: 0 } : {}),
+    activities: createActivities(activityDeps(orm, { client: env.client, taskQueue: options.taskQueue, clock: options.clock })),
+  });
+  const running = worker.run();
+  onCleanup(async () => {
+    worker.shutdown();
+    await running;
+  });
 }

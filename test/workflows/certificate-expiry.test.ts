@@ -1,10 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { certificateExpiryActivities } from '../../activities/certificate-expiry.ts';
-import { createActivities } from '../../activities/index.ts';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { addDays } from '../../domain/time.ts';
 import { startOfLocalDay, zonedDate } from '../../domain/availability/zones.ts';
 import type { Clock } from '../../domain/clock.ts';
@@ -14,12 +11,11 @@ import { workflowIds } from '../../workflows/ids.ts';
 import { SA_EXPIRES_ON, SA_PROPERTY, SA_STATE } from '../../workflows/search-attributes.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform, sampleLocation } from '../support/catalogue.ts';
-import { onCleanup } from '../support/cleanup.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
-import { activityDeps } from '../support/worker.ts';
+import { activityDeps, runTestWorker } from '../support/worker.ts';
 
 // Certificate expiry on the time-skipping server against a real Postgres: the withdrawal lands at
 // the local midnight after `valid_until` in each property's own zone, and a renewal moves it.
@@ -48,19 +44,7 @@ beforeAll(async () => {
   api = await startTestApi({ orm, temporal: env.client, clock, env: { TEMPORAL_TASK_QUEUE: taskQueue, DISPATCH_POLL_SECONDS: String(30 * 86_400), HORIZON_ROLLS_FROM_API: 'false' } });
   const ctx = adminContext(orm, env.client, clock, taskQueue);
   channels = [(await channelWithKey(ctx)).channel, (await channelWithKey(ctx)).channel].sort((a, b) => a.name.localeCompare(b.name));
-  // No workflow cache: every task replays its history, as a restarted worker would.
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
-    maxCachedWorkflows: 0,
-    activities: createActivities(activityDeps(orm, { client: env.client, taskQueue })),
-  });
-  const running = worker.run();
-  onCleanup(async () => {
-    worker.shutdown();
-    await running;
-  });
+  await runTestWorker(env, orm, { taskQueue, replayEveryTask: true });
 });
 
 /** Results and histories through a plain client: time moves only by `env.sleep`. */

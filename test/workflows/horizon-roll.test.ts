@@ -1,9 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { availabilityActivities } from '../../activities/availability.ts';
-import { createActivities } from '../../activities/index.ts';
 import { rollZone } from '../../db/availability.ts';
 import { writeTransaction } from '../../db/sql.ts';
 import { addDays } from '../../domain/time.ts';
@@ -11,7 +9,6 @@ import { horizonEnd } from '../../domain/availability/nights.ts';
 import { startOfLocalDay, zonedDate } from '../../domain/availability/zones.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { createWorkflowClient } from '../../services/workflow-client.ts';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import type { HorizonRollInput } from '../../workflows/horizon-roll.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
@@ -20,8 +17,7 @@ import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
-import { activityDeps } from '../support/worker.ts';
-import { onCleanup } from '../support/cleanup.ts';
+import { activityDeps, runTestWorker } from '../support/worker.ts';
 
 // The daily horizon roll on the time-skipping server against a real Postgres: months pass in
 // seconds, so the roll is seen across daylight-saving changes and across the date line.
@@ -42,20 +38,7 @@ beforeAll(async () => {
   // Each test starts and times the rolls it checks itself, so the API does not start them.
   api = await startTestApi({ orm, temporal: env.client, clock: systemClock, env: { TEMPORAL_TASK_QUEUE: taskQueue, DISPATCH_POLL_SECONDS: String(30 * 86_400), HORIZON_ROLLS_FROM_API: 'false' } });
   ({ channel } = await channelWithKey(adminContext(orm, env.client, systemClock, taskQueue)));
-  // One worker for the file, so the workflow code is bundled once. No workflow cache: every task
-  // replays its history, as a restarted worker would.
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
-    maxCachedWorkflows: 0,
-    activities: createActivities(activityDeps(orm, { client: env.client, taskQueue })),
-  });
-  const running = worker.run();
-  onCleanup(async () => {
-    worker.shutdown();
-    await running;
-  });
+  await runTestWorker(env, orm, { taskQueue, replayEveryTask: true });
 });
 
 /** Results and histories through a plain client: time moves only by `env.sleep`. */

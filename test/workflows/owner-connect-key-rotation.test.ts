@@ -1,10 +1,7 @@
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createActivities } from '../../activities/index.ts';
 import type { AdminContext } from '../../admin/context.ts';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { allKeys, type OwnerConnectKeyRow } from '../../db/owner-connect-keys.ts';
 import { keyState } from '../../domain/owner-connect-keys.ts';
 import { rotateKeyEarly } from '../../services/owner-connect/key-rotation.ts';
@@ -13,13 +10,12 @@ import { createWorkflowClient } from '../../services/workflow-client.ts';
 import { ownerConnectKeysChangedSignal } from '../../workflows/definitions.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { ownerConnectKeyRotation } from '../../workflows/owner-connect-key-rotation.ts';
-import { onCleanup } from '../support/cleanup.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext } from '../support/fixtures.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
 import { TestClock } from '../support/clock.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
-import { activityDeps } from '../support/worker.ts';
+import { runTestWorker } from '../support/worker.ts';
 
 // The owner-connect key rotation on the time-skipping server against a real Postgres: a 30-day
 // period passes in seconds, across publication, switch and retirement; then an early rotation and
@@ -42,19 +38,7 @@ beforeAll(async () => {
   taskQueue = uniqueTaskQueue('oc-keys');
   workflowId = workflowIds.ownerConnectKeys(taskQueue);
   ctx = adminContext(orm, env.client, clock, taskQueue);
-  // No workflow cache: every task replays its history, as a restarted worker would.
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
-    maxCachedWorkflows: 0,
-    activities: createActivities(activityDeps(orm, { client: env.client, taskQueue })),
-  });
-  const running = worker.run();
-  onCleanup(async () => {
-    worker.shutdown();
-    await running;
-  });
+  await runTestWorker(env, orm, { taskQueue, replayEveryTask: true });
 });
 
 /** Histories through a plain client: time moves only by `env.sleep`. */

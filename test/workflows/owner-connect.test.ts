@@ -1,10 +1,7 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createActivities } from '../../activities/index.ts';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { OwnerConnectTokenSchema } from '../../db/entities/index.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { confirmOwnerConnection, removeOwnerConnection } from '../../services/owner-connect/connection.ts';
@@ -17,10 +14,9 @@ import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { onCleanup } from '../support/cleanup.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
-import { activityDeps } from '../support/worker.ts';
+import { runTestWorker } from '../support/worker.ts';
 
 const SECOND = 1000;
 let env: TestWorkflowEnvironment;
@@ -47,19 +43,9 @@ beforeAll(async () => {
   await host.location('wf-loc', { organization: 'wf-org', owner: 'wf-own' });
   await host.property('wf-prp', { location: 'wf-loc', owner: 'wf-own' });
   await host.distribute('wf-prp', [channel.name]);
-  // One worker for the file, running before any token is minted: bundling takes real seconds,
-  // which the test server's clock would count into the tokens' windows.
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
-    activities: createActivities(activityDeps(orm, { client: env.client, taskQueue, clock })),
-  });
-  const running = worker.run();
-  onCleanup(async () => {
-    worker.shutdown();
-    await running;
-  });
+  // Running before any token is minted: bundling takes real seconds, which the test server's
+  // clock would count into the tokens' windows.
+  await runTestWorker(env, orm, { taskQueue, clock });
 }, 120_000);
 
 /** Moves workflow time, and the service's clock with it. */
