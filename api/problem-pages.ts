@@ -3,8 +3,8 @@ import type { RequestHandler, Response } from 'express';
 import { negotiateLanguage, PROBLEMS, problemBySlug, problemSlug, type ProblemCode } from '../domain/problems.ts';
 import { allowOnPage } from './middleware/security-headers.ts';
 import { sendProblem } from './problem.ts';
+import { escapeHtml } from './host/html.ts';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}';
 /** The pages' one inline style block, allowed by its hash; nothing else loads. */

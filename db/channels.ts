@@ -6,10 +6,6 @@ export function findChannelByName(em: EntityManager, name: string, options: { lo
   return em.findOne(ChannelSchema, { name }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
 }
 
-export function findChannelById(em: EntityManager, id: string): Promise<Channel | null> {
-  return em.findOne(ChannelSchema, { id });
-}
-
 export async function channelNameTaken(em: EntityManager, name: string): Promise<boolean> {
   return (await em.count(ChannelSchema, { name })) > 0;
 }

@@ -44,20 +44,6 @@ export async function deliveryAttempts(em: EntityManager, deliveryId: string): P
 }
 
 /**
- * The delivery of one event to one endpoint, made pending. A retried dispatch finds the delivery
- * it made before and gets its id back, so nothing is delivered twice.
- */
-export async function upsertDelivery(em: EntityManager, delivery: { id: string; endpointId: string; eventId: string; eventType: string; payload: string }, now: Date): Promise<string> {
-  const [row] = await em.execute<{ id: string }[]>(
-    `insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, state, attempts, created_at)
-     values (?, ?, ?, ?, ?, 'pending', 0, ?)
-     on conflict (endpoint_id, event_id) do update set event_id = excluded.event_id returning id`,
-    [delivery.id, delivery.endpointId, delivery.eventId, delivery.eventType, delivery.payload, now],
-  );
-  return row!.id;
-}
-
-/**
  * Many deliveries in one statement, made pending; answers each one's id (the existing one's for a
  * delivery made before, so a retried dispatch delivers nothing twice), in the order given.
  */

@@ -24,16 +24,6 @@ const SECRET_TEXT: readonly [RegExp, string][] = [
   [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):[^\s@/]+@/gi, '$1:[redacted]@'],
 ];
 
-/**
- * Paths pino itself censors, for objects that reach it other than through `redactFields` (which
- * already covers these names at any depth). Exact paths only: pino's wildcard paths cost several
- * times the rest of a line.
- */
-const REDACT_PATHS = [
-  ...['authorization', 'secret', 'token', 'password', 'apiKey', 'api_key', 'key', 'cookie'],
-  ...['headers.authorization', 'headers.cookie', 'req.headers.authorization', 'req.headers.cookie', 'request.headers.authorization'],
-];
-
 const MAX_DEPTH = 6;
 
 /** Whether any SECRET_TEXT pattern could match: one scan instead of four on ordinary text. */
@@ -76,7 +66,6 @@ export function createLogger(level: Level | 'silent' = 'info', base: Record<stri
       messageKey: 'message',
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     },
     // process.stderr, as before: writes to pipes and files are synchronous, so no line is lost at exit.
     destination ?? process.stderr,

@@ -82,10 +82,20 @@ export function watchDatabase(source: ScrapeSources): () => void {
   return () => sources.delete(source);
 }
 
-async function readAll<T>(name: keyof ScrapeSources): Promise<T[]> {
-  const results = (await Promise.allSettled([...sources].map((source) => source[name]()))) as PromiseSettledResult<T[]>[];
-  scrapeErrors.inc(results.filter((result) => result.status === 'rejected').length);
-  return results.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
+/** Reads under way, by source: the gauges of one scrape are collected concurrently and share one read. */
+const reading = new Map<keyof ScrapeSources, Promise<unknown[]>>();
+
+function readAll<T>(name: keyof ScrapeSources): Promise<T[]> {
+  let read = reading.get(name);
+  if (!read) {
+    read = (async () => {
+      const results = await Promise.allSettled([...sources].map((source) => source[name]()));
+      scrapeErrors.inc(results.filter((result) => result.status === 'rejected').length);
+      return results.flatMap((result): unknown[] => (result.status === 'fulfilled' ? result.value : []));
+    })().finally(() => reading.delete(name));
+    reading.set(name, read);
+  }
+  return read as Promise<T[]>;
 }
 
 const scrapeErrors = new Counter({
@@ -106,7 +116,7 @@ export const dispatchUndispatched = new Gauge({
   },
 });
 
-// Its own read: prom-client collects the gauges of one scrape concurrently, so they cannot share one.
+// The same read as the gauge above, shared while it is under way.
 export const dispatchOldest = new Gauge({
   name: 'svc_dispatch_oldest_undispatched_seconds',
   help: 'Age of the oldest event of a channel not yet dispatched, 0 when none waits (read from the database on scrape)',

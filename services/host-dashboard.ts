@@ -6,6 +6,7 @@ import { addDays, localDate, toInstant } from '../domain/time.ts';
 import type { ServiceDeps } from './deps.ts';
 import { propertyListings, type ChannelListing } from './listing-reads.ts';
 import { reportedState } from './listings.ts';
+import { daysBetween } from '../domain/availability/nights.ts';
 
 /**
  * The model of the host's listings dashboard, for one organization: per property and channel the
@@ -94,10 +95,6 @@ function dashboardProperty(row: DashboardPropertyRow, channels: DashboardChannel
   };
 }
 
-function daysFrom(today: string, on: string): number {
-  return Math.round((Date.parse(`${on}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
-}
-
 /** What the host should act on, most urgent first: withdrawals, then lapses by date, then connections. */
 export function attentionItems(properties: readonly DashboardProperty[], rows: ReadonlyMap<string, DashboardPropertyRow>): AttentionItem[] {
   const withdrawn: AttentionItem[] = [];
@@ -117,7 +114,7 @@ export function attentionItems(properties: readonly DashboardProperty[], rows: R
       }
     }
     if (property.nextExpiry) {
-      const days = daysFrom(property.today, property.nextExpiry.on);
+      const days = daysBetween(property.today, property.nextExpiry.on);
       const channels = property.channels.filter((c) => c.visibility === 'shown').map((c) => c.name);
       if (days <= EXPIRY_WARNING_DAYS && channels.length > 0) expiring.push({ kind: 'expiring', property: property.ref, propertyName: property.name, on: property.nextExpiry.on, days, channels });
     }

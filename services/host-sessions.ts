@@ -15,6 +15,7 @@ import { findOrganizationByRef } from '../db/integration.ts';
 import { resolveHostLocale, type HostLocale } from '../domain/host-locale.ts';
 import { ProblemError } from '../domain/problems.ts';
 import type { ServiceDeps } from './deps.ts';
+import { wholeSeconds } from '../domain/time.ts';
 
 /**
  * The host pages' sign-in. The platform vouches for a host of one organization by asking for a
@@ -46,7 +47,7 @@ export async function createHostLink(deps: Deps, input: { organization: string; 
   const now = deps.clock.now();
   const token = `hsl_${randomSecret()}`;
   // Whole seconds, as the answer states it.
-  const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + HOST_LINK_SECONDS * 1000);
+  const expiresAt = new Date(wholeSeconds(now).getTime() + HOST_LINK_SECONDS * 1000);
   await em.transactional(async (tx) => {
     await dropStaleHostRows(tx, new Date(now.getTime() - 86_400_000));
     addHostLink(tx, { id: randomUUID(), tokenHash: hashOf(token), organization, locale: resolveHostLocale(input.locale), createdAt: now, expiresAt });

@@ -1,4 +1,5 @@
 import { pagePolicy } from '../middleware/security-headers.ts';
+import { escapeHtml } from '../host/html.ts';
 
 /**
  * The page that hands the host's browser to the channel (contract: Authentication, "Owner
@@ -20,7 +21,6 @@ const TEXT = {
   },
 } as const;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** `ro` for a Romanian locale (`ro`, `ro-RO`, ...), English otherwise. */
 export function handOffLanguage(locale: string | undefined): keyof typeof TEXT {

@@ -3,12 +3,11 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type Cry
 import { activateKey, activeKey, allKeys, insertKey, keyByKid, lockKeySet, publishedKeys, type OwnerConnectKeyRow } from '../../db/owner-connect-keys.ts';
 import { writeTransaction } from '../../db/sql.ts';
 import { isPublishedAt, KEY_SET_MAX_AGE_SECONDS, keyState, type KeyTimes } from '../../domain/owner-connect-keys.ts';
+import { OWNER_CONNECT_ALG } from '../../domain/owner-connect.ts';
 import { ownerConnectKeyBox, ownerConnectKeyContext } from '../../infra/secret-box.ts';
 import type { ServiceDeps } from '../deps.ts';
 
 type Deps = Pick<ServiceDeps, 'orm' | 'secrets'>;
-
-export const OWNER_CONNECT_ALG = 'ES256';
 
 /** A key's instants as the domain rules read them. */
 export function keyTimes(row: OwnerConnectKeyRow): KeyTimes {
