@@ -78,6 +78,16 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     expect((await read(key, id)).json).toEqual(expected);
   });
 
+  test('a public URL of exactly 2048 characters is taken, and a promotion with no end is stored with promoted_until null', async () => {
+    const { key, ids } = await setup();
+    const url = `https://travel.example/${'a'.repeat(2048 - 'https://travel.example/'.length)}`;
+    expect(url).toHaveLength(2048);
+    const res = await put(key, ids[0]!, { status: 'published', public_url: url, promoted: true, promoted_until: null });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ public_url: url, promoted: true, promoted_until: null });
+    expect((await read(key, ids[0]!)).json).toMatchObject({ public_url: url, promoted: true, promoted_until: null });
+  });
+
   test('an identical report keeps updated_at and gets a new received_at; a change moves both and is kept in the history', async () => {
     const { key, ids, refs } = await setup();
     const id = ids[0]!;

@@ -300,6 +300,8 @@ describe('confirmation (PUT /owners/{owner_id}/connection)', () => {
       'sub of another owner': [await signed({ ...claims, sub: other.id }), 'sub is not the owner in the path'],
       'iss of another deployment': [await signed({ ...claims, iss: 'https://elsewhere.example' }), 'iss is not this service'],
       'iat in the future': [await signed({ ...claims, iat: now + 120, exp: now + 420 }), 'iat is in the future'],
+      'iat one second past the 60 seconds of skew': [await signed({ ...claims, iat: now + 61, exp: now + 361 }), 'iat is in the future'],
+      'jti of fewer than 128 bits': [await signed({ ...claims, jti: (claims.jti as string).slice(0, 16) }), 'jti is not 128 bits in hex'],
       'exp too far after iat': [await signed({ ...claims, exp: now + 3600 }), 'exp is not within 300 seconds of iat'],
       'not a JWS': ['definitely-not-a-token', 'not a JWS in compact serialization'],
     };
