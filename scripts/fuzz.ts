@@ -19,6 +19,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { withoutPytestBanner } from './fuzz-output.ts';
 import { confineToLoopback, startRefusingResolver } from './loopback-only.ts';
 
 confineToLoopback();
@@ -145,12 +147,12 @@ async function main(): Promise<number> {
   // working directory, and that goes with the run.
   const code = await new Promise<number>((resolve, reject) => {
     const child = spawn(schemathesis, args, { cwd: dataDir, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' } });
-    child.stdout.on('data', (chunk: Buffer) => {
-      process.stdout.write(chunk);
-      output += chunk.toString('utf8');
+    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+      process.stdout.write(`${withoutPytestBanner(line)}\n`);
+      output += `${line}\n`;
     });
     child.on('error', reject);
-    child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
+    child.on('close', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
   });
   // The closing line: Schemathesis's own counts (`6241 generated, 6241 passed`) and its verdict.
   const cases = /Test cases:\s*\n\s*(.+)/.exec(output)?.[1]?.trim() ?? 'no count printed';
