@@ -44,6 +44,20 @@ function deprecationHeaders<S extends string>(operation: Operation<unknown, unkn
   };
 }
 
+/** The request's own path and query with `cursor` set to the next page's: the same query continues. */
+function nextPageUrl(req: Request, cursor: string): string {
+  const [path = '', search = ''] = req.originalUrl.split('?', 2);
+  const query = new URLSearchParams(search);
+  query.set('cursor', cursor);
+  return `${path}?${query.toString()}`;
+}
+
+/** One more link beside any already set (a deprecated operation's `rel="deprecation"`). */
+function appendLink(res: Response, link: string): void {
+  const current = res.getHeader('Link');
+  res.setHeader('Link', current === undefined ? link : `${String(current)}, ${link}`);
+}
+
 /** Validates the input and runs the handler; throws a ProblemError on bad input. */
 async function execute<S extends string>(operation: Operation<unknown, unknown, unknown, S>, deps: AppDeps, input: { query?: unknown; params?: unknown; body?: unknown }, req: Request, res: Response): Promise<OperationResult> {
   if (isPlannedIn(operation, deps.config.environment) || !operation.handler) throw new ProblemError('not_implemented', { detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet` });
@@ -68,6 +82,7 @@ function runOperation<S extends string>(operation: Operation<unknown, unknown, u
     // (a refusal thrown above waits for the count in the error handler).
     await settleCharge(res);
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    if (typeof result.nextCursor === 'string') appendLink(res, `<${nextPageUrl(req, result.nextCursor)}>; rel="next"`);
     const status = result.status ?? (result.body === undefined && result.json === undefined && result.jsonChunks === undefined && result.html === undefined ? 204 : 200);
     if (result.html !== undefined) {
       res.status(status).type('html').end(result.html);

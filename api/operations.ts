@@ -21,6 +21,11 @@ export interface OperationResult {
    */
   etagBasis?: string;
   headers?: Record<string, string>;
+  /**
+   * A cursor-paged list's `next_cursor`: when it is a string, the answer also links the next page
+   * (`Link: <…>; rel="next"`, RFC 8288), so a channel can ask for it as soon as the headers arrive.
+   */
+  nextCursor?: string | null;
   /** An HTML page instead of JSON (the owner-connect hand-off); its policy comes in `headers`. */
   html?: string;
 }
@@ -62,6 +67,8 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   plannedIn?: readonly DeploymentEnvironment[];
   /** Its 200 and 304 answers may be stored by any cache for a while (`Cache-Control: public, max-age=…`, set by the handler) instead of `no-store`. */
   publicCache?: boolean;
+  /** A cursor-paged list: its 200 answers link the next page in a `Link` header (`OperationResult.nextCursor`). */
+  paged?: boolean;
   /** Carries the `Deprecation` and `Sunset` headers on every answer, ahead of a v2. */
   deprecation?: { deprecatedAt: Date; sunsetAt: Date; link?: string };
   handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult>;

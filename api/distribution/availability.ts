@@ -75,6 +75,7 @@ export const listAvailability = defineOperation({
     'A page ends at `limit` properties or 5,000 nights, whichever comes first, and costs `max(1, ceil(nights / 1000))` rate-limit units.',
   tags: ['Availability'],
   scopes: ['read:ari'],
+  paged: true,
   query: AvailabilityQuery,
   responses: { 200: { description: 'A page of availability records', schema: AvailabilityPage } },
   problems: ['invalid_parameters', 'invalid_cursor', 'window_beyond_horizon', 'sync_window_expired', 'not_found'],
@@ -88,6 +89,7 @@ export const listAvailability = defineOperation({
     return {
       jsonChunks: ['{"data":[', ...page.records.flatMap((record, i) => (i === 0 ? [record] : [',', record])), `],"next_cursor":${JSON.stringify(page.nextCursor)}}`],
       etagBasis: `availability|${page.identity.join(',')}|${page.nextCursor ?? ''}`,
+      nextCursor: page.nextCursor,
     };
   },
 });

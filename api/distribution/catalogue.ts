@@ -56,6 +56,7 @@ function listOperation(kind: ViewKind, path: string, operationId: string, summar
     summary,
     tags: ['Catalogue'],
     scopes: ['read:catalog'],
+    paged: true,
     query: ListQuery,
     responses: { 200: { description: `A page of ${kind}s and, with \`updated_since\`, tombstones`, schema } },
     problems: ['invalid_parameters', 'invalid_cursor', 'sync_window_expired'],
@@ -65,6 +66,7 @@ function listOperation(kind: ViewKind, path: string, operationId: string, summar
       return {
         json: `{"data":[${page.items.map((item) => item.json).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`,
         etagBasis: `${kind}s|${page.items.map((item) => `${item.id}:${item.version}`).join(',')}|${page.nextCursor ?? ''}`,
+        nextCursor: page.nextCursor,
       };
     },
   }) as Operation;
@@ -99,12 +101,13 @@ export const listAmenities = defineOperation({
   summary: 'The amenity catalogue',
   tags: ['Catalogue'],
   scopes: ['read:catalog'],
+  paged: true,
   query: AmenityQuery,
   responses: { 200: { description: 'A page of amenities', schema: AmenityPage } },
   problems: ['invalid_parameters', 'invalid_cursor', 'sync_window_expired'],
   handler: async ({ query, caller, deps }) => {
     const page = await amenityPage(deps, caller.channel.id, query);
-    return { body: { data: page.items, next_cursor: page.nextCursor } };
+    return { body: { data: page.items, next_cursor: page.nextCursor }, nextCursor: page.nextCursor };
   },
 });
 
@@ -126,11 +129,13 @@ export const listEventsOperation = defineOperation({
     '`next_cursor` is always present: keep it and poll with it; `has_more` says whether the next page is already waiting. A cursor older than 35 days is answered 410 `event_cursor_expired`.',
   tags: ['Events'],
   scopes: [],
+  paged: true,
   query: EventQuery,
   responses: { 200: { description: 'A page of events', schema: EventPage } },
   problems: ['invalid_parameters', 'invalid_cursor', 'event_cursor_expired', 'insufficient_scope'],
   handler: async ({ query, caller, deps }) => {
     const page = await readEvents(deps, caller.channel, caller.key.scopes, query);
-    return { body: { data: page.events, next_cursor: page.nextCursor, has_more: page.hasMore } };
+    // The log's cursor is always there to poll with; only a page already waiting is linked.
+    return { body: { data: page.events, next_cursor: page.nextCursor, has_more: page.hasMore }, nextCursor: page.hasMore ? page.nextCursor : null };
   },
 });

@@ -182,12 +182,12 @@ const DeliveriesQuery = z
 export const listWebhookDeliveries = defineOperation({
   operationId: 'listWebhookDeliveries', method: 'get', path: '/webhooks/{webhook_id}/deliveries', summary: 'Deliveries of an endpoint, newest first',
   description: 'Deliveries of the last 35 days, newest first, paged with `limit` and `cursor`.',
-  tags, scopes, params: IdParams, query: DeliveriesQuery,
+  tags, scopes, paged: true, params: IdParams, query: DeliveriesQuery,
   responses: { 200: { description: 'A page of deliveries', schema: z.object({ data: z.array(DeliveryRecord), next_cursor: z.string().nullable() }) } },
   problems: ['not_found', 'invalid_cursor'],
   handler: async ({ params, query, caller, deps }) => {
     const page = await listDeliveries(deps, caller.channel, params.webhook_id, query);
-    return { body: { data: page.deliveries.map(deliveryRecord), next_cursor: page.nextCursor } };
+    return { body: { data: page.deliveries.map(deliveryRecord), next_cursor: page.nextCursor }, nextCursor: page.nextCursor };
   },
 });
 

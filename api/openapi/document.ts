@@ -41,7 +41,8 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
     if (status === 401 || codes.includes('insufficient_scope')) names.push('WWW-Authenticate');
     if (status === 405) names.push('Allow');
     if (codes.length > 0) names.push('Content-Language');
-    if (op.deprecation) names.push('Deprecation', 'Sunset', ...(op.deprecation.link ? (['Link'] as const) : []));
+    if (op.deprecation) names.push('Deprecation', 'Sunset');
+    if ((op.deprecation?.link !== undefined) || (op.paged && status === 200)) names.push('Link');
     return Object.fromEntries(names.map((name) => [name, header(name)]));
   }
 

@@ -25,7 +25,11 @@ export const HEADERS = {
   'Content-Language': { description: 'Language of the problem `title`, negotiated from `Accept-Language` (`en` or `ro`).', schema: text },
   Deprecation: { description: 'RFC 9745: when the operation was deprecated (`@<unix seconds>`).', required: true, schema: text },
   Sunset: { description: 'RFC 8594: when the operation stops being served.', required: true, schema: text },
-  Link: { description: 'The deprecation notice (`rel="deprecation"`).', schema: text },
+  Link: {
+    description:
+      'RFC 8288 links. On a page of a cursor-paged list that has a next page: `<path?…&cursor=…>; rel="next"`, the same request with `cursor` set to the body\'s `next_cursor`, so the next page can be asked for as soon as the headers arrive (for example on a second connection while this body is still being read). On a deprecated operation: the deprecation notice (`rel="deprecation"`).',
+    schema: text,
+  },
 } as const satisfies Record<string, HeaderObject>;
 
 export type HeaderName = keyof typeof HEADERS;

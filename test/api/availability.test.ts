@@ -232,6 +232,25 @@ describe('GET /availability', () => {
     expect(refused.headers['ratelimit-remaining']).toBe('0');
   });
 
+  test('a page with a next page links it (Link rel="next"): the same query with the body\'s cursor; the last page links nothing', async () => {
+    const { key } = await setup(3);
+    const query = '/availability?limit=2&from=2026-12-01&to=2026-12-08';
+    const first = await get(key, query);
+    expect(first.json.next_cursor).toEqual(expect.any(String));
+    const link = /^<([^>]+)>; rel="next"$/.exec(first.headers['link'] ?? '');
+    expect(link, first.headers['link']).not.toBeNull();
+    const next = new URL(link![1]!, 'https://example.test');
+    expect(next.pathname).toBe(`${BASE}/availability`);
+    expect(Object.fromEntries(next.searchParams)).toEqual({ limit: '2', from: '2026-12-01', to: '2026-12-08', cursor: first.json.next_cursor });
+    const followed = await api.call('GET', `${next.pathname}${next.search}`, { key });
+    const byCursor = await get(key, `${query}&cursor=${encodeURIComponent(first.json.next_cursor)}`);
+    expect(followed.status).toBe(200);
+    expect(followed.json).toEqual(byCursor.json);
+    expect(followed.json.data).toHaveLength(1);
+    expect(followed.json.next_cursor).toBeNull();
+    expect(followed.headers['link']).toBeUndefined();
+  });
+
   test('limit pages by properties; property_id reads one; a withdrawn or unknown property is not_found', async () => {
     const { key, refs, channel } = await setup(3);
     const page = await get(key, '/availability?limit=2');

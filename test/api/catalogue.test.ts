@@ -367,6 +367,8 @@ describe('list rules', () => {
     expect(all.json.next_cursor).toBeNull();
     const second = await get(a.key, `/amenities?limit=10&cursor=${encodeURIComponent(first.json.next_cursor)}`);
     expect(second.json.data[0].id).not.toBe(first.json.data[0].id);
+    expect(first.headers['link']).toBe(`<${BASE}/amenities?limit=10&cursor=${encodeURIComponent(first.json.next_cursor)}>; rel="next"`);
+    expect(all.headers['link']).toBeUndefined();
     expect((await get(a.key, `/amenities?updated_since=${clock.now().toISOString()}`)).json.data).toEqual([]);
   });
 });
@@ -386,6 +388,9 @@ describe('GET /events', () => {
     const rest = await get(catalog.key.key, `/events?cursor=${encodeURIComponent(first.json.next_cursor)}`);
     expect(rest.json.data.map((e: { type: string }) => e.type)).toEqual(['owner.updated', 'property.updated']);
     expect(rest.json.has_more).toBe(false);
+    // The log always has a cursor to poll with; only a page already waiting is linked.
+    expect(first.headers['link']).toBe(`<${BASE}/events?limit=2&cursor=${encodeURIComponent(first.json.next_cursor)}>; rel="next"`);
+    expect(rest.headers['link']).toBeUndefined();
     const idle = await get(catalog.key.key, `/events?cursor=${encodeURIComponent(rest.json.next_cursor)}`);
     expect(idle.json).toMatchObject({ data: [], has_more: false });
 
