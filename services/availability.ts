@@ -9,6 +9,7 @@ import {
   type UpdateOutcome,
 } from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
+import { BufferPool } from '../infra/buffer-pool.ts';
 import { daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, type AvailabilityUpdate } from '../domain/availability/nights.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
@@ -69,10 +70,12 @@ export interface AvailabilityPageQuery {
 
 export interface AvailabilityPage {
   /**
-   * Each record as UTF-8 JSON, to be written one after the other: stored nights are spliced in,
-   * not parsed and serialised again, and never joined into one larger string.
+   * The records as UTF-8 JSON joined by commas: stored nights are spliced in, not parsed and
+   * serialised again, and never joined into one larger string (see `writeRecords`).
    */
-  records: Buffer[];
+  records: Buffer;
+  /** Gives the buffer under `records` back for the next page: call it once the answer is closed. */
+  release: () => void;
   nextCursor: string | null;
   /** What names the page: its records' ids, availability versions and night ranges. */
   identity: string[];
@@ -83,23 +86,72 @@ export interface AvailabilityPage {
 /** Where a plan placeholder starts in stored JSON text (`"\u0001<key>"`, see `planPlaceholder`). */
 const PLACEHOLDER_START = '"\\u0001';
 
+/** One record's text before it is written: see `writeRecords`. */
+export interface RecordText {
+  head: string;
+  /** The stored nights in pieces (`nightsOfSlices`), to be joined by commas. */
+  pieces: readonly string[];
+  propertyId: string;
+  /** The query's `<property id>/<plan key> <channel id>` pairs. */
+  plans: string;
+  tail: string;
+}
+
 /**
- * A record as the UTF-8 bytes a channel reads: `head`, the stored nights (`pieces` of them,
- * joined by commas) with each rate plan's placeholder swapped for the channel's id (a plan
- * without one, never the case for a projected property, becomes null rather than leak its key),
- * and `tail`, encoded straight into one buffer of the exact size: no second copy of the nights
- * as a string, no conversion when written.
- * `plans` is the query's `<property id>/<plan key> <channel id>` pairs.
+ * Pages are written into buffers kept for reuse (see `BufferPool`): two of at least 8 MiB, so an
+ * API process keeps 16 MiB or more for them; a page larger than 64 MiB gets a buffer of its own.
  */
-export function recordBytes(head: string, pieces: readonly string[], propertyId: string, plans: string, tail: string): Buffer {
+const pageBuffers = new BufferPool({ keep: 2, minBytes: 8 * 2 ** 20, maxBytes: 64 * 2 ** 20 });
+
+/**
+ * Records as the UTF-8 bytes a channel reads, joined by commas: each record's `head`, its stored
+ * nights (pieces joined by commas) with every rate plan's placeholder swapped for the channel's
+ * id (a plan without one, never the case for a projected property, becomes null rather than leak
+ * its key), and its `tail`. Measured first, then encoded straight into one buffer taken from
+ * `pool`: no second copy of the nights as a string. `bytes` is exactly what was written; call
+ * `release` once nothing reads them any more.
+ */
+export function writeRecords(records: readonly RecordText[], pool: BufferPool = pageBuffers): { bytes: Buffer; release: () => void } {
+  const plans = records.map((record) => swapsOf(record));
+  let size = Math.max(0, records.length - 1);
+  for (const plan of plans) size += plan.size;
+  const { buffer, release } = pool.take(size);
+  let offset = 0;
+  for (const [r, record] of records.entries()) {
+    if (r > 0) offset += buffer.write(',', offset, 'latin1');
+    const { cuts, swaps } = plans[r]!;
+    offset += buffer.write(record.head, offset);
+    let swap = 0;
+    for (const [p, data] of record.pieces.entries()) {
+      if (p > 0) offset += buffer.write(',', offset, 'latin1');
+      const at = cuts[p]!;
+      let from = 0;
+      for (let i = 0; i < at.length; i += 2) {
+        offset += buffer.write(data.slice(from, at[i]), offset);
+        offset += buffer.write(swaps[swap]!, offset, 'latin1');
+        swap += 1;
+        from = at[i + 1]!;
+      }
+      offset += buffer.write(data.slice(from), offset);
+    }
+    offset += buffer.write(record.tail, offset);
+  }
+  if (offset !== size) {
+    release();
+    throw new Error(`records measured ${size} bytes, wrote ${offset}`);
+  }
+  return { bytes: buffer.subarray(0, offset), release };
+}
+
+/** Where a record's placeholders are (their text is ASCII), what replaces each, and its size in bytes. */
+function swapsOf(record: RecordText): { cuts: number[][]; swaps: string[]; size: number } {
   const ids = new Map<string, string>();
-  const words = plans.split(' ').filter(Boolean);
-  for (let p = 0; p + 1 < words.length; p += 2) ids.set(words[p]!.slice(propertyId.length + 1), JSON.stringify(words[p + 1]));
-  // First the placeholders' places (their text is ASCII), so the buffer's size is known.
+  const words = record.plans.split(' ').filter(Boolean);
+  for (let p = 0; p + 1 < words.length; p += 2) ids.set(words[p]!.slice(record.propertyId.length + 1), JSON.stringify(words[p + 1]));
   const cuts: number[][] = [];
   const swaps: string[] = [];
-  let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, pieces.length - 1);
-  for (const data of pieces) {
+  let size = Buffer.byteLength(record.head) + Buffer.byteLength(record.tail) + Math.max(0, record.pieces.length - 1);
+  for (const data of record.pieces) {
     const at: number[] = [];
     size += Buffer.byteLength(data);
     for (let start = data.indexOf(PLACEHOLDER_START); start !== -1; start = data.indexOf(PLACEHOLDER_START, start)) {
@@ -113,23 +165,7 @@ export function recordBytes(head: string, pieces: readonly string[], propertyId:
     }
     cuts.push(at);
   }
-  const bytes = Buffer.allocUnsafe(size);
-  let offset = bytes.write(head, 0);
-  let swap = 0;
-  for (const [p, data] of pieces.entries()) {
-    if (p > 0) offset += bytes.write(',', offset);
-    const at = cuts[p]!;
-    let from = 0;
-    for (let i = 0; i < at.length; i += 2) {
-      offset += bytes.write(data.slice(from, at[i]), offset);
-      offset += bytes.write(swaps[swap]!, offset, 'latin1');
-      swap += 1;
-      from = at[i + 1]!;
-    }
-    offset += bytes.write(data.slice(from), offset);
-  }
-  offset += bytes.write(tail, offset);
-  return offset === size ? bytes : bytes.subarray(0, offset);
+  return { cuts, swaps, size };
 }
 
 /**
@@ -187,7 +223,7 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
   }
   const rows = await nightsOfSlices(em, channelId, slices.map((slice) => ({ propertyId: slice.property.internal_id, start: slice.start, to: slice.to, take: slice.take })));
 
-  const records: Buffer[] = [];
+  const records: RecordText[] = [];
   const identity: string[] = [];
   let nights = 0;
   let next: { i: string; d: string } | null = null;
@@ -201,7 +237,7 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
     const head =
       `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
       `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[`;
-    records.push(recordBytes(head, row?.data ?? [], property.internal_id, row?.plans ?? '', ']}'));
+    records.push({ head, pieces: row?.data ?? [], propertyId: property.internal_id, plans: row?.plans ?? '', tail: ']}' });
     if (recordTo < to && count === take && take > 0 && index === slices.length - 1 && nights >= MAX_PAGE_NIGHTS) {
       next = { i: property.external_id, d: recordTo };
       break;
@@ -214,5 +250,6 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
   }
   if (!next && candidates.length > fetch) next = { i: candidates[fetch]!.external_id, d: '' };
   const nextCursor = next ? await encodeCursor(next, hash, deps.secrets.ring) : null;
-  return { records, nextCursor, identity, nights };
+  const { bytes, release } = writeRecords(records);
+  return { records: bytes, release, nextCursor, identity, nights };
 }

@@ -81,13 +81,15 @@ export const listAvailability = defineOperation({
   problems: ['invalid_parameters', 'invalid_cursor', 'window_beyond_horizon', 'sync_window_expired', 'not_found'],
   handler: async ({ query, caller, deps, res }) => {
     const page = await availabilityPage(deps, caller.channel.id, query);
+    // The page's buffer is reused for a later page once this answer is closed: sent, 304, refused or cut off.
+    res.once('close', page.release);
     // The first unit was counted on arrival; a page of many nights costs more.
     const units = Math.max(1, Math.ceil(page.nights / NIGHTS_PER_UNIT));
     if (units > 1) await chargeOf(res)(units - 1);
     // A page is fully named by its records' ids, availability versions and night ranges (every
     // change to a night moves the version; plan ids never change), so the ETag hashes that.
     return {
-      jsonChunks: ['{"data":[', ...page.records.flatMap((record, i) => (i === 0 ? [record] : [',', record])), `],"next_cursor":${JSON.stringify(page.nextCursor)}}`],
+      jsonChunks: ['{"data":[', page.records, `],"next_cursor":${JSON.stringify(page.nextCursor)}}`],
       etagBasis: `availability|${page.identity.join(',')}|${page.nextCursor ?? ''}`,
       nextCursor: page.nextCursor,
     };

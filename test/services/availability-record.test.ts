@@ -1,32 +1,77 @@
 import { describe, expect, test } from 'vitest';
 import { planPlaceholder } from '../../domain/availability/nights.ts';
-import { recordBytes } from '../../services/availability.ts';
+import { BufferPool } from '../../infra/buffer-pool.ts';
+import { writeRecords, type RecordText } from '../../services/availability.ts';
 
 const PROPERTY = '0b1e0000-0000-4000-8000-000000000001';
+const PLANS = `${PROPERTY}/flex rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa ${PROPERTY}/nonref rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb`;
 const night = (date: string, plans: string[]) => JSON.stringify({ date, note: 'Brașov – ☃', rates: plans.map((key) => ({ rate_plan_id: planPlaceholder(key), closed: false })) });
+const record = (head: string, pieces: string[], plans = PLANS): RecordText => ({ head, pieces, propertyId: PROPERTY, plans, tail: ']}' });
+const pool = () => new BufferPool({ keep: 2, minBytes: 1024, maxBytes: 1 << 20 });
+const text = (records: RecordText[], from = pool()) => writeRecords(records, from).bytes.toString('utf8');
 
-describe('recordBytes', () => {
+describe('writeRecords', () => {
   test('swaps every plan placeholder for the channel id, UTF-8 exact, pieces joined by commas between head and tail', () => {
     const data = [night('2026-11-22', ['flex', 'nonref']), night('2026-11-23', ['nonref', 'flex'])];
-    const bytes = recordBytes('{"id":"ș","data":[', data, PROPERTY, `${PROPERTY}/flex rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa ${PROPERTY}/nonref rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb`, ']}');
-    const record = JSON.parse(bytes.toString('utf8'));
+    const { bytes } = writeRecords([record('{"id":"ș","data":[', data)], pool());
+    const parsed = JSON.parse(bytes.toString('utf8'));
     expect(bytes.length).toBe(Buffer.byteLength(bytes.toString('utf8')));
-    expect(record.id).toBe('ș');
-    expect(record.data.map((n: { rates: { rate_plan_id: string }[] }) => n.rates.map((r) => r.rate_plan_id))).toEqual([
+    expect(parsed.id).toBe('ș');
+    expect(parsed.data.map((n: { rates: { rate_plan_id: string }[] }) => n.rates.map((r) => r.rate_plan_id))).toEqual([
       ['rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa', 'rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb'],
       ['rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb', 'rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa'],
     ]);
-    expect(record.data[0].note).toBe('Brașov – ☃');
+    expect(parsed.data[0].note).toBe('Brașov – ☃');
+  });
+
+  test('records are joined by commas, each with its own plans', () => {
+    const written = text([record('{"n":1,"data":[', [night('2026-11-22', ['flex'])]), record('{"n":2,"data":[', [night('2026-11-22', ['nonref'])])]);
+    expect(JSON.parse(`[${written}]`).map((r: { n: number; data: { rates: { rate_plan_id: string }[] }[] }) => [r.n, r.data[0]!.rates[0]!.rate_plan_id])).toEqual([
+      [1, 'rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa'],
+      [2, 'rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb'],
+    ]);
   });
 
   test('a plan without a channel id becomes null, never its platform key', () => {
-    const bytes = recordBytes('{"data":[', [night('2026-11-22', ['secret-key'])], PROPERTY, '', ']}');
-    const text = bytes.toString('utf8');
-    expect(text).not.toContain('secret-key');
-    expect(JSON.parse(text).data[0].rates[0].rate_plan_id).toBeNull();
+    const written = text([record('{"data":[', [night('2026-11-22', ['secret-key'])], '')]);
+    expect(written).not.toContain('secret-key');
+    expect(JSON.parse(written).data[0].rates[0].rate_plan_id).toBeNull();
   });
 
-  test('no nights: head and tail only', () => {
-    expect(recordBytes('{"data":[', [], PROPERTY, '', ']}').toString()).toBe('{"data":[]}');
+  test('no nights: head and tail only; no records: nothing', () => {
+    expect(text([record('{"data":[', [], '')])).toBe('{"data":[]}');
+    expect(text([])).toBe('');
+  });
+
+  test('a reused buffer sends only what the new page wrote, never what an earlier page left in it', () => {
+    const shared = pool();
+    const big = writeRecords([record('{"channel":"first","data":[', Array.from({ length: 20 }, (_, i) => night(`2026-12-${String(i + 1).padStart(2, '0')}`, ['flex'])))], shared);
+    const firstBuffer = big.bytes.buffer;
+    big.release();
+    const small = writeRecords([record('{"channel":"second","data":[', [])], shared);
+    expect(small.bytes.buffer).toBe(firstBuffer);
+    expect(small.bytes.toString('utf8')).toBe('{"channel":"second","data":[]}');
+  });
+
+  test('a buffer given back twice is kept once, and two pages in flight never share one', () => {
+    const shared = pool();
+    const first = writeRecords([record('{"data":[', [])], shared);
+    first.release();
+    first.release();
+    expect(shared.size).toBe(1);
+    const a = writeRecords([record('{"a":1,"data":[', [])], shared);
+    const b = writeRecords([record('{"b":1,"data":[', [])], shared);
+    expect(a.bytes.buffer).not.toBe(b.bytes.buffer);
+    expect([a.bytes.toString(), b.bytes.toString()]).toEqual(['{"a":1,"data":[]}', '{"b":1,"data":[]}']);
+  });
+
+  test('the pool keeps at most its number of buffers, and none larger than its maximum', () => {
+    const shared = pool();
+    const pages = [0, 1, 2].map(() => shared.take(100));
+    for (const page of pages) page.release();
+    expect(shared.size).toBe(2);
+    const huge = new BufferPool({ keep: 2, minBytes: 16, maxBytes: 1024 });
+    huge.take(4096).release();
+    expect(huge.size).toBe(0);
   });
 });
