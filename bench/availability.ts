@@ -3,16 +3,20 @@
  * it sees, page by page, through the real app over TLS with a keep-alive client, from a scratch
  * database of the PostgreSQL at DATABASE_URL (default: 127.0.0.1:5432). The channel runs in a
  * process of its own (`availability-client.ts` pulls and decodes, its thread
- * `availability-check.ts` parses and verifies while the next page is built), so this process
- * does only the server's work and its CPU is the server's. Prints the pull's total seconds (until the last page is received and checked),
- * nights per second, the server's time per page apart from the client's (arrival to `res.end`,
+ * `availability-check.ts` verifies each page while the next is built), so this process
+ * does only the server's work and its CPU is the server's. The whole pull runs twice: following
+ * each page's `Link: rel="next"` on two connections (the next page asked for while this one's
+ * body arrives), then one page after the other on one connection. Prints each pull's total
+ * seconds (until the last page is received and checked), nights per second, the server's time per page apart from the client's (arrival to `res.end`,
  * arrival to the last byte taken by the socket, the server thread's CPU), the client's latency,
  * decode and check times, bytes on the wire, and the machine; then the same for the first
  * BENCH_CODING_PAGES (default 60) pages in each content coding (identity, gzip, br, zstd), with
  * the server process's CPU per page.
  *
  * BENCH_PROPERTIES (default 10000) properties of two rate plans each with priced nights over the
- * whole horizon; BENCH_LIMIT (default 500) properties per page, so pages end at 5,000 nights.
+ * whole horizon; BENCH_LIMIT (default 500) properties per page, so pages end at 5,000 nights;
+ * BENCH_FULL_CHECK_EVERY (default 10): the channel scans every page's bytes and also parses one
+ * page in this many with `JSON.parse`, the two readings compared (availability-check.ts).
  * Setup is fast: one property is written through the platform's services (catalogue, channel
  * view, prices for every night), then cloned in SQL with fresh ids of the channel's own (so the
  * clones' nights repeat each other's prices: compression ratios here are better than a real
@@ -49,10 +53,13 @@ import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 10_000);
 const LIMIT = Number(process.env.BENCH_LIMIT ?? 500);
 const CODING_PAGES = Number(process.env.BENCH_CODING_PAGES ?? 60);
+/** The channel reads every page's bytes and one in this many also with `JSON.parse` (availability-check.ts). */
+const FULL_EVERY = Number(process.env.BENCH_FULL_CHECK_EVERY ?? 10);
 const CHANNEL = DEMO_CHANNELS.first;
 
 if (!Number.isInteger(PROPERTIES) || PROPERTIES < 1) throw new Error('BENCH_PROPERTIES is a positive integer');
 if (!Number.isInteger(LIMIT) || LIMIT < 1 || LIMIT > 500) throw new Error('BENCH_LIMIT is an integer from 1 to 500');
+if (!Number.isInteger(FULL_EVERY) || FULL_EVERY < 1) throw new Error('BENCH_FULL_CHECK_EVERY is a positive integer');
 
 function summary(samples: number[], digits = 2): { median: number; p95: number; p99: number; max: number; n: number } {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -224,11 +231,11 @@ try {
   const expected = PROPERTIES * windowNights;
 
   /** One pull by the channel's threads in `coding`: the whole of it, or its first `maxPages` pages. */
-  async function pull(coding: PullRequest['coding'], maxPages: number | null) {
+  async function pull(coding: PullRequest['coding'], maxPages: number | null, mode: PullRequest['mode'] = 'linked') {
     timing.endMs = [];
     timing.finishMs = [];
     timing.threadCpuMs = [];
-    const job: PullRequest = { url: server.url, key, ca: tls.cert.toString(), limit: LIMIT, coding, maxPages, today };
+    const job: PullRequest = { url: server.url, key, ca: tls.cert.toString(), limit: LIMIT, coding, maxPages, mode, fullEvery: FULL_EVERY, today };
     const processCpu = process.cpuUsage();
     const channel = fork(new URL('./availability-client.ts', import.meta.url), { serialization: 'advanced', stdio: 'inherit' });
     const report = await new Promise<PullReport>((resolve, reject) => {
@@ -246,6 +253,7 @@ try {
       report,
       figures: {
         coding,
+        mode,
         pages: report.pages,
         seconds: seconds(report.seconds * 1000),
         nights_per_second: Math.round(report.checked.received / report.seconds),
@@ -255,7 +263,8 @@ try {
         'server process CPU ms per page (thread, compressors, garbage collector)': Number((serverCpuMs / report.pages).toFixed(1)),
         'client ms per page, request sent → last byte received (server + TLS + transfer)': summary(report.latencyMs),
         'client ms per page, decode': summary(report.decodeMs),
-        'client ms per page, parse + verify (own thread, overlaps the next page)': summary(report.checked.checkMs),
+        'client ms per page, byte scan of the page (own thread, overlaps the next page)': summary(report.checked.checkMs),
+        [`client ms per page, JSON.parse + field check (one page in ${FULL_EVERY}, besides the scan)`]: summary(report.checked.fullMs),
         'client CPU ms per page': Number((report.clientCpuMs / report.pages).toFixed(1)),
         bytes_on_the_wire_per_page: { median: wire.median, p95: wire.p95, max: wire.max },
         total_mib_on_the_wire: Math.round(report.wireBytes.reduce((a, b) => a + b, 0) / 2 ** 20),
@@ -263,14 +272,22 @@ try {
     };
   }
 
-  const full = await pull('identity', null);
-  const checked = full.report.checked;
+  /** Every property's every night once, with its two plans' ids: else the run stops here. */
+  const verify = ({ report: { checked } }: Awaited<ReturnType<typeof pull>>) => {
+    const short = checked.nightsPerProperty.filter((nights) => nights !== windowNights);
+    if (checked.received !== expected || checked.properties !== PROPERTIES || short.length > 0) {
+      throw new Error(`received ${checked.received} nights of ${checked.properties} properties, expected ${expected} of ${PROPERTIES}` + (short.length ? `; ${short.length} properties short` : ''));
+    }
+    if (checked.planIds !== 2 * PROPERTIES) throw new Error(`${checked.planIds} distinct rate plan ids, expected ${2 * PROPERTIES}`);
+    return checked;
+  };
+  // Untimed: the first pages warm the server's code and caches, so both timed pulls start alike.
+  await pull('identity', Math.min(40, Math.ceil(expected / 5000)), 'sequential');
+  const full = await pull('identity', null, 'linked');
+  const checked = verify(full);
   const received = checked.received;
-  const short = checked.nightsPerProperty.filter((nights) => nights !== windowNights);
-  if (received !== expected || checked.properties !== PROPERTIES || short.length > 0) {
-    throw new Error(`received ${received} nights of ${checked.properties} properties, expected ${expected} of ${PROPERTIES}` + (short.length ? `; ${short.length} properties short` : ''));
-  }
-  if (checked.planIds !== 2 * PROPERTIES) throw new Error(`${checked.planIds} distinct rate plan ids, expected ${2 * PROPERTIES}`);
+  const sequential = await pull('identity', null, 'sequential');
+  verify(sequential);
   const samplePages = Math.min(CODING_PAGES, full.report.pages);
   const codings = [];
   for (const coding of ['identity', 'gzip', 'br', 'zstd'] as const) codings.push((await pull(coding, samplePages)).figures);
@@ -284,8 +301,10 @@ try {
     limit: LIMIT,
     nights_per_property: windowNights,
     setup_seconds: { total: setupSeconds, template_through_operations: templateSeconds, clone_sql: loadedSeconds, vacuum_analyze: vacuumSeconds, stored_nights: Number(counts!.nights), ari_night_mib: Number(counts!.mib) },
-    // The whole pull, identity, until the last page was received and checked.
+    // The whole pull, identity, until the last page was received and checked: following the
+    // Link header on two connections, then one page after the other on one.
     pull: { ...full.figures, nights: received, nights_per_page: summary(checked.pageNights, 0) },
+    pull_sequential: sequential.figures,
     [`by content coding, the first ${samplePages} pages each`]: codings,
     rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
   }, null, 2));
