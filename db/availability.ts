@@ -13,7 +13,7 @@ import {
 } from '../domain/availability/nights.ts';
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import type { Clock } from '../domain/clock.ts';
-import { localDate, wholeSeconds } from '../domain/time.ts';
+import { addDays, localDate, wholeSeconds } from '../domain/time.ts';
 import { raiseLogStamps, withChannelLog, type LockedChannelLog } from './catalogue/channel-log.ts';
 import { pgArray } from './sql.ts';
 
@@ -308,39 +308,45 @@ export interface SliceNights {
 export const NIGHTS_PER_PIECE = 96;
 
 /**
- * One entry per slice, in the slices' order, read in one round trip: each property's nights
- * joined in SQL in pieces (the driver handles a few values per property, not hundreds), and the
- * channel's ids of its rate plans (a range on the primary key).
+ * One entry per slice, in the slices' order, read in one round trip: each slice's nights in
+ * pieces of `NIGHTS_PER_PIECE` dates (every night of a horizon is stored), each piece joined in
+ * SQL from an index range in night order with nothing to sort (the driver handles a few values
+ * per property, not hundreds), and with each slice's first piece the channel's ids of its rate
+ * plans (a range on the primary key).
  */
 export async function nightsOfSlices(em: EntityManager, channelId: string, slices: readonly NightSlice[]): Promise<SliceNights[]> {
   if (slices.length === 0) return [];
-  const rows = await em.execute<{ i: string; piece: string | null; data: string | null; count: string; last: string | null; plans: string | null }[]>(
-    `select s.i, n.piece, n.data, coalesce(n.count, 0) as count, n.last,
-            case when n.piece is null or n.piece = 0 then (select string_agg(c.internal_key || ' ' || c.external_id, ' ') from channel_id c
-              where c.channel_id = ? and c.kind = 'rate_plan' and c.internal_key > s.pid::text || '/' and c.internal_key < s.pid::text || '0') end as plans
-       from unnest(?::uuid[], ?::date[], ?::date[], ?::int[]) with ordinality as s(pid, start, stop, take, i)
-       left join lateral (
-         select x.piece, string_agg(x.body, ',' order by x.night) as data, count(*) as count, to_char(max(x.night), 'YYYY-MM-DD') as last
-           from (select night, body, (row_number() over (order by night) - 1) / ${NIGHTS_PER_PIECE} as piece
-                   from (select night, body from ari_night where property_id = s.pid and night >= s.start and night < s.stop order by night limit s.take) y) x
-          group by x.piece
-       ) n on true`,
+  const pieces: { slice: number; propertyId: string; start: string; stop: string }[] = [];
+  for (const [i, slice] of slices.entries()) {
+    const count = Math.max(1, Math.ceil(slice.take / NIGHTS_PER_PIECE));
+    for (let piece = 0; piece < count; piece += 1) {
+      const stop = addDays(slice.start, Math.min((piece + 1) * NIGHTS_PER_PIECE, slice.take));
+      pieces.push({ slice: i, propertyId: slice.propertyId, start: addDays(slice.start, piece * NIGHTS_PER_PIECE), stop: stop < slice.to ? stop : slice.to });
+    }
+  }
+  const rows = await em.execute<{ n: string; data: string; count: number; last: string | null; plans: string | null }[]>(
+    `select p.n, array_to_string(b.bodies, ',') as data, cardinality(b.bodies) as count,
+            (select to_char(max(night), 'YYYY-MM-DD') from ari_night where property_id = p.pid and night >= p.start and night < p.stop) as last,
+            case when p.first then (select string_agg(c.internal_key || ' ' || c.external_id, ' ') from channel_id c
+              where c.channel_id = ? and c.kind = 'rate_plan' and c.internal_key > p.pid::text || '/' and c.internal_key < p.pid::text || '0') end as plans
+       from unnest(?::uuid[], ?::date[], ?::date[], ?::boolean[]) with ordinality as p(pid, start, stop, first, n)
+       cross join lateral (select array(select body from ari_night where property_id = p.pid and night >= p.start and night < p.stop order by night) as bodies) b`,
     [
       channelId,
-      pgArray(slices.map((x) => x.propertyId)),
-      pgArray(slices.map((x) => x.start)),
-      pgArray(slices.map((x) => x.to)),
-      `{${slices.map((x) => x.take).join(',')}}`,
+      pgArray(pieces.map((x) => x.propertyId)),
+      pgArray(pieces.map((x) => x.start)),
+      pgArray(pieces.map((x) => x.stop)),
+      `{${pieces.map((x, i) => (i === 0 || pieces[i - 1]!.slice !== x.slice ? 't' : 'f')).join(',')}}`,
     ],
   );
   const out: SliceNights[] = slices.map(() => ({ data: [], count: 0, last: null, plans: null }));
-  // Put in order here: an ORDER BY in the query sorted the page's megabytes of text, beyond
-  // work_mem and so on disk, which doubled the query's time.
-  rows.sort((a, b) => Number(a.i) - Number(b.i) || Number(a.piece ?? -1) - Number(b.piece ?? -1));
+  // In the pieces' order (the query has no ORDER BY: sorting the page's megabytes of text
+  // spilled past work_mem to disk).
+  rows.sort((a, b) => Number(a.n) - Number(b.n));
   for (const row of rows) {
-    const slice = out[Number(row.i) - 1]!;
-    if (row.data !== null) slice.data.push(row.data);
-    slice.count += Number(row.count);
+    const slice = out[pieces[Number(row.n) - 1]!.slice]!;
+    if (row.count > 0) slice.data.push(row.data);
+    slice.count += row.count;
     if (row.last !== null) slice.last = row.last;
     if (row.plans !== null) slice.plans = row.plans;
   }
