@@ -6,7 +6,17 @@ const encoder = new TextEncoder();
 /** Imported once per secret (secrets are never changed in place): every list page signs and checks a cursor. */
 const imported = new WeakMap<Uint8Array, ReturnType<typeof crypto.subtle.importKey>>();
 
+/**
+ * Node's own HMAC where there is a Node (the API and its activities): synchronous, so a list page
+ * does not wait for Web Crypto's round trip through the thread pool twice (its cursor checked and
+ * signed). Looked up at run time, not imported, so the workflow bundle stays free of it.
+ */
+const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
+  | { createHmac(algorithm: string, key: Uint8Array): { update(data: string): { digest(): Uint8Array } } }
+  | undefined;
+
 export async function hmacSha256(secret: Uint8Array, message: string): Promise<Uint8Array> {
+  if (nodeCrypto) return new Uint8Array(nodeCrypto.createHmac('sha256', secret).update(message).digest());
   let key = imported.get(secret);
   if (!key) {
     key = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
