@@ -2,12 +2,12 @@ import {
   applyAvailabilityUpdates,
   availabilityCandidates,
   lockPropertiesByRef,
-  nightsOfSlices,
   rollZone,
   zonesInUse,
   type AvailabilityCandidate,
   type UpdateOutcome,
 } from '../db/availability.ts';
+import { nightsOfSlices } from '../db/availability-nights.ts';
 import { writeTransaction } from '../db/sql.ts';
 import { BufferPool } from '../infra/buffer-pool.ts';
 import { daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, type AvailabilityUpdate } from '../domain/availability/nights.ts';
