@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { Client, type WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { watchWorkerDatabase } from '../../app/observability.ts';
@@ -99,7 +99,16 @@ async function firstDelivery(endpointId: string): Promise<WorkflowHandle> {
 }
 
 async function settled(handle: WorkflowHandle): Promise<unknown> {
-  await until(`${handle.workflowId} closes`, async () => (await handle.describe()).status.name !== 'RUNNING');
+  // The dispatcher records a delivery, then starts its workflow: until it has, there is none to describe.
+  const closed = async () => {
+    try {
+      return (await handle.describe()).status.name !== 'RUNNING';
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw error;
+    }
+  };
+  await until(`${handle.workflowId} closes`, closed);
   return handle.result();
 }
 
