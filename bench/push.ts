@@ -34,6 +34,7 @@ import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { arrivalsOf, eachConcurrently, measureDrain, percentile, pidWith, round, startChild, startReceiver, stopChild } from './push-support.ts';
+import { benchClient, benchProperty, putBenchPlace } from './platform-client.ts';
 
 const TOTAL = Number(process.env.BENCH_DELIVERIES ?? 2000);
 const LATENCY_WRITES = Number(process.env.BENCH_LATENCY_WRITES ?? 300);
@@ -71,48 +72,13 @@ const server = await listen(createApp(deps, { publicOrigin: 'https://bench.test'
 const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 8 });
 const children: ChildProcess[] = [];
 
-function call(method: string, route: string, token: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = https.request(new URL(route, server.url), {
-      method,
-      agent,
-      headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-async function put(route: string, body: unknown): Promise<void> {
-  const res = await call('PUT', `/internal/v1${route}`, PLATFORM_TOKEN, body);
-  if (res.status >= 300) throw new Error(`PUT ${route} answered ${res.status}: ${JSON.stringify(res.json)}`);
-}
-
-const property = (units: number) => ({
-  location: 'bench-loc', owner: 'bench-own', type: 'apartment', units,
-  name: { ro: 'Apartament', en: 'Apartment' }, description: { ro: 'Luminos.' },
-  capacity: { max_guests: 2, max_adults: 2, max_children: 0, max_infants: 0, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }] },
-  check_in: { from: '15:00', until: '22:00' }, check_out: { until: '11:00' },
-  rate_plans: [{ key: 'flex', name: { ro: 'Flexibil' }, currency: 'RON', cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null } }],
-  city_tax_status: 'none',
-  legal: { classification: { certificate_number: 'B-1', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: '2035-12-31', country: 'RO' } },
-  booking: { method: 'redirect', url: 'https://bench.example/book' },
-  house_rules: { smoking: false, pets: false, parties: false },
-});
+const { call, put } = benchClient(server.url, agent, PLATFORM_TOKEN);
 
 let writes = 0;
 /** One platform write: the next property's units flip, so each write is one `property.updated`. */
 async function write(): Promise<void> {
   const i = writes++;
-  await put(`/properties/bench-p${i % PROPERTIES}`, property(2 - (Math.floor(i / PROPERTIES) % 2)));
+  await put(`/properties/bench-p${i % PROPERTIES}`, benchProperty(2 - (Math.floor(i / PROPERTIES) % 2)));
 }
 
 let worker: ChildProcess | undefined;
@@ -167,11 +133,9 @@ try {
     receiver.verifyWith(route, String(created.json.secret));
   };
   await addEndpoint('/e1');
-  await put('/organizations/bench-org', { name: 'Bench', country: 'RO' });
-  await put('/owners/bench-own', { organization: 'bench-org', type: 'individual', display_name: 'Bench Owner' });
-  await put('/locations/bench-loc', { organization: 'bench-org', owner: 'bench-own', name: 'Bench', category: 'house', address: { country: 'RO', city: 'Brașov' }, geo: { lat: 45.65, lng: 25.6 }, timezone: 'Europe/Bucharest' });
+  await putBenchPlace(put);
   for (let k = 0; k < PROPERTIES; k += 1) {
-    await put(`/properties/bench-p${k}`, property(1));
+    await put(`/properties/bench-p${k}`, benchProperty(1));
     await put(`/properties/bench-p${k}/distribution`, { channels: ['bench-channel'] });
   }
   await startWorker();

@@ -29,6 +29,7 @@ import { loadTlsMaterial } from '../infra/tls.ts';
 import { createWebhookSender } from '../infra/webhook-sender.ts';
 import { createWorker } from '../app/worker.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
+import { benchClient, benchProperty, putBenchPlace } from './platform-client.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 50);
 const TASK_QUEUE = 'bench-webhooks';
@@ -92,25 +93,7 @@ const app = createApp(deps, { publicOrigin: 'https://bench.test' });
 const server = await listen(app, { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
 const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
 
-function call(method: string, route: string, token: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = https.request(new URL(route, server.url), {
-      method,
-      agent,
-      headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const { call, put } = benchClient(server.url, agent, PLATFORM_TOKEN);
 
 const nextRequest = () => new Promise<void>((resolve) => (onRequest = resolve));
 
@@ -121,25 +104,8 @@ try {
   const created = await call('POST', '/api/v1/distribution/webhooks', key, { url: receiverUrl, events: ['property.*'] });
   if (created.status !== 201) throw new Error(`webhook creation answered ${created.status}`);
 
-  const put = async (route: string, body: unknown) => {
-    const res = await call('PUT', `/internal/v1${route}`, PLATFORM_TOKEN, body);
-    if (res.status >= 300) throw new Error(`PUT ${route} answered ${res.status}: ${JSON.stringify(res.json)}`);
-  };
-  await put('/organizations/bench-org', { name: 'Bench', country: 'RO' });
-  await put('/owners/bench-own', { organization: 'bench-org', type: 'individual', display_name: 'Bench Owner' });
-  await put('/locations/bench-loc', { organization: 'bench-org', owner: 'bench-own', name: 'Bench', category: 'house', address: { country: 'RO', city: 'Brașov' }, geo: { lat: 45.65, lng: 25.6 }, timezone: 'Europe/Bucharest' });
-  const property = (units: number) => ({
-    location: 'bench-loc', owner: 'bench-own', type: 'apartment', units,
-    name: { ro: 'Apartament', en: 'Apartment' }, description: { ro: 'Luminos.' },
-    capacity: { max_guests: 2, max_adults: 2, max_children: 0, max_infants: 0, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }] },
-    check_in: { from: '15:00', until: '22:00' }, check_out: { until: '11:00' },
-    rate_plans: [{ key: 'flex', name: { ro: 'Flexibil' }, currency: 'RON', cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null } }],
-    city_tax_status: 'none',
-    legal: { classification: { certificate_number: 'B-1', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: '2035-12-31', country: 'RO' } },
-    booking: { method: 'redirect', url: 'https://bench.example/book' },
-    house_rules: { smoking: false, pets: false, parties: false },
-  });
-  await put('/properties/bench-p', property(1));
+  await putBenchPlace(put);
+  await put('/properties/bench-p', benchProperty(1));
   const first = nextRequest();
   await put('/properties/bench-p/distribution', { channels: ['bench-channel'] });
   await first; // warm: dispatcher started, bundle loaded
@@ -147,7 +113,7 @@ try {
   const samples: number[] = [];
   for (let i = 0; i < CHANGES; i += 1) {
     const arrived = nextRequest();
-    await put('/properties/bench-p', property(2 + i));
+    await put('/properties/bench-p', benchProperty(2 + i));
     const answered = performance.now();
     await arrived;
     samples.push(performance.now() - answered);
