@@ -34,18 +34,30 @@ export function activityDeps(
 }
 
 /**
- * One worker with every workflow and activity on the test's time-skipping environment, for the
- * whole test file (so the workflow code is bundled once), stopped when the file ends.
- * `replayEveryTask`: no workflow cache, so every task replays its history, as a restarted worker would.
+ * A worker with every workflow and activity on the test's time-skipping environment.
+ * `replayEveryTask`: no workflow cache, so every task replays its history, as a restarted worker
+ * would. `oneTaskAtATime`: with no cache, what runs local activities (delivery attempts, the
+ * dispatcher's batches) needs it, since a local activity's workflow must stay while it runs.
  */
-export async function runTestWorker(env: TestWorkflowEnvironment, orm: MikroORM, options: { taskQueue: string; clock?: Clock; replayEveryTask?: boolean }): Promise<void> {
-  const worker = await Worker.create({
+export function createTestWorker(
+  env: TestWorkflowEnvironment,
+  orm: MikroORM,
+  options: { taskQueue: string; clock?: Clock; replayEveryTask?: boolean; oneTaskAtATime?: boolean; webhooks?: WebhookSettings; mail?: MailerConfig },
+): Promise<Worker> {
+  const { replayEveryTask, oneTaskAtATime, ...deps } = options;
+  return Worker.create({
     connection: env.nativeConnection,
     taskQueue: options.taskQueue,
     workflowsPath: WORKFLOWS_PATH,
-    ...(options.replayEveryTask ? { maxCachedWorkflows: 0 } : {}),
-    activities: createActivities(activityDeps(orm, { client: env.client, taskQueue: options.taskQueue, clock: options.clock })),
+    ...(replayEveryTask ? { maxCachedWorkflows: 0 } : {}),
+    ...(oneTaskAtATime ? { maxConcurrentWorkflowTaskExecutions: 1 } : {}),
+    activities: createActivities(activityDeps(orm, { client: env.client, ...deps })),
   });
+}
+
+/** One test worker (see `createTestWorker`) for the whole test file, so the workflow code is bundled once; stopped when the file ends. */
+export async function runTestWorker(env: TestWorkflowEnvironment, orm: MikroORM, options: { taskQueue: string; clock?: Clock; replayEveryTask?: boolean }): Promise<void> {
+  const worker = await createTestWorker(env, orm, options);
   const running = worker.run();
   onCleanup(async () => {
     worker.shutdown();

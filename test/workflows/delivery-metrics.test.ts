@@ -1,10 +1,8 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import type { Worker } from '@temporalio/worker';
 import { Client, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createActivities } from '../../activities/index.ts';
 import { watchWorkerDatabase } from '../../app/observability.ts';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { registry } from '../../infra/metrics.ts';
 import { workflowIds } from '../../workflows/ids.ts';
@@ -18,7 +16,7 @@ import { count, sample } from '../support/metrics.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
 import { timeSkippingEnvironment } from '../support/time-skipping.ts';
-import { activityDeps } from '../support/worker.ts';
+import { createTestWorker } from '../support/worker.ts';
 
 // The worker's metrics, read from the process's registry as a scrape reads them: attempts by
 // outcome from a real delivery to a real HTTPS receiver, and the dispatcher's lag from Postgres.
@@ -47,13 +45,7 @@ beforeAll(async () => {
 });
 
 function worker(): Promise<Worker> {
-  return Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
-    maxCachedWorkflows: 0,
-    activities: createActivities(activityDeps(orm, { client: env.client, taskQueue, webhooks: { allowLocal: true, caFile: receiver.caFile } })),
-  });
+  return createTestWorker(env, orm, { taskQueue, replayEveryTask: true, oneTaskAtATime: true, webhooks: { allowLocal: true, caFile: receiver.caFile } });
 }
 
 let counter = 0;

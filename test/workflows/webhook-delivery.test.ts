@@ -1,5 +1,5 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import type { Worker } from '@temporalio/worker';
 import { Client, type WorkflowHandle } from '@temporalio/client';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
@@ -7,10 +7,8 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts';
 import type { AdminContext } from '../../admin/context.ts';
-import { createActivities } from '../../activities/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { JITTER_FRACTION, NOMINAL_DELAYS_MS, RETRY_SPAN_MS, STEADY_DELAY_MS } from '../../domain/webhooks/retry-schedule.ts';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
@@ -19,7 +17,7 @@ import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../support/receiver.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
-import { activityDeps } from '../support/worker.ts';
+import { createTestWorker } from '../support/worker.ts';
 import { onCleanup } from '../support/cleanup.ts';
 
 // Deliveries on the time-skipping server: the 3-day schedule passes in seconds, against a real
@@ -65,24 +63,14 @@ beforeAll(async () => {
   });
 });
 
+// Each test starts its own worker: without a workflow cache no task waits for a stopped worker's sticky queue.
 function worker(): Promise<Worker> {
-  return Worker.create({
-    connection: env.nativeConnection,
+  return createTestWorker(env, orm, {
     taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
-    // Each test starts its own worker: without a workflow cache no task waits for a stopped
-    // worker's sticky queue. A local activity (an attempt) needs its workflow kept while it runs:
-    // one workflow task at a time, so no other task takes its place meanwhile.
-    maxCachedWorkflows: 0,
-    maxConcurrentWorkflowTaskExecutions: 1,
-    activities: createActivities(
-      activityDeps(orm, {
-        client: env.client,
-        taskQueue,
-        webhooks: { allowLocal: true, caFile: receiver.caFile },
-        mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: 'Distribution Service <no-reply@distribution.test>', allowPlain: true },
-      }),
-    ),
+    replayEveryTask: true,
+    oneTaskAtATime: true,
+    webhooks: { allowLocal: true, caFile: receiver.caFile },
+    mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: 'Distribution Service <no-reply@distribution.test>', allowPlain: true },
   });
 }
 
