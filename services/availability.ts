@@ -94,8 +94,10 @@ export interface RecordText {
   propertyId: string;
   /** The query's `<property id>/<plan key> <channel id>` pairs. */
   plans: string;
-  tail: string;
 }
+
+/** Closes a record's nights and the record, whose `head` ends with `"data":[`. */
+const RECORD_TAIL = ']}';
 
 /**
  * Pages are written into buffers kept for reuse (see `BufferPool`): two of at least 8 MiB, so an
@@ -107,19 +109,19 @@ const pageBuffers = new BufferPool({ keep: 2, minBytes: 8 * 2 ** 20, maxBytes: 6
  * Records as the UTF-8 bytes a channel reads, joined by commas: each record's `head`, its stored
  * nights (pieces joined by commas) with every rate plan's placeholder swapped for the channel's
  * id (a plan without one, never the case for a projected property, becomes null rather than leak
- * its key), and its `tail`. Measured first, then encoded straight into one buffer taken from
+ * its key), and `]}`. Measured first, then encoded straight into one buffer taken from
  * `pool`: no second copy of the nights as a string. `bytes` is exactly what was written; call
  * `release` once nothing reads them any more.
  */
 export function writeRecords(records: readonly RecordText[], pool: BufferPool = pageBuffers): { bytes: Buffer; release: () => void } {
-  const plans = records.map((record) => swapsOf(record));
+  const swapsByRecord = records.map((record) => swapsOf(record));
   let size = Math.max(0, records.length - 1);
-  for (const plan of plans) size += plan.size;
+  for (const { size: bytes } of swapsByRecord) size += bytes;
   const { buffer, release } = pool.take(size);
   let offset = 0;
   for (const [r, record] of records.entries()) {
     if (r > 0) offset += buffer.write(',', offset, 'latin1');
-    const { cuts, swaps } = plans[r]!;
+    const { cuts, swaps } = swapsByRecord[r]!;
     offset += buffer.write(record.head, offset);
     let swap = 0;
     for (const [p, data] of record.pieces.entries()) {
@@ -134,7 +136,7 @@ export function writeRecords(records: readonly RecordText[], pool: BufferPool = 
       }
       offset += buffer.write(data.slice(from), offset);
     }
-    offset += buffer.write(record.tail, offset);
+    offset += buffer.write(RECORD_TAIL, offset, 'latin1');
   }
   if (offset !== size) {
     release();
@@ -150,7 +152,7 @@ function swapsOf(record: RecordText): { cuts: number[][]; swaps: string[]; size:
   for (let p = 0; p + 1 < words.length; p += 2) ids.set(words[p]!.slice(record.propertyId.length + 1), JSON.stringify(words[p + 1]));
   const cuts: number[][] = [];
   const swaps: string[] = [];
-  let size = Buffer.byteLength(record.head) + Buffer.byteLength(record.tail) + Math.max(0, record.pieces.length - 1);
+  let size = Buffer.byteLength(record.head) + RECORD_TAIL.length + Math.max(0, record.pieces.length - 1);
   for (const data of record.pieces) {
     const at: number[] = [];
     size += Buffer.byteLength(data);
@@ -237,7 +239,7 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
     const head =
       `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
       `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[`;
-    records.push({ head, pieces: row?.data ?? [], propertyId: property.internal_id, plans: row?.plans ?? '', tail: ']}' });
+    records.push({ head, pieces: row?.data ?? [], propertyId: property.internal_id, plans: row?.plans ?? '' });
     if (recordTo < to && count === take && take > 0 && index === slices.length - 1 && nights >= MAX_PAGE_NIGHTS) {
       next = { i: property.external_id, d: recordTo };
       break;

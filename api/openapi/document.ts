@@ -42,7 +42,7 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
     if (status === 405) names.push('Allow');
     if (codes.length > 0) names.push('Content-Language');
     if (op.deprecation) names.push('Deprecation', 'Sunset');
-    if ((op.deprecation?.link !== undefined) || (op.paged && status === 200)) names.push('Link');
+    if (op.deprecation?.link !== undefined || (op.paged && status === 200)) names.push('Link');
     return Object.fromEntries(names.map((name) => [name, header(name)]));
   }
 

@@ -6,7 +6,7 @@ import { writeRecords, type RecordText } from '../../services/availability.ts';
 const PROPERTY = '0b1e0000-0000-4000-8000-000000000001';
 const PLANS = `${PROPERTY}/flex rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa ${PROPERTY}/nonref rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb`;
 const night = (date: string, plans: string[]) => JSON.stringify({ date, note: 'Brașov – ☃', rates: plans.map((key) => ({ rate_plan_id: planPlaceholder(key), closed: false })) });
-const record = (head: string, pieces: string[], plans = PLANS): RecordText => ({ head, pieces, propertyId: PROPERTY, plans, tail: ']}' });
+const record = (head: string, pieces: string[], plans = PLANS): RecordText => ({ head, pieces, propertyId: PROPERTY, plans });
 const pool = () => new BufferPool({ keep: 2, minBytes: 1024, maxBytes: 1 << 20 });
 const text = (records: RecordText[], from = pool()) => writeRecords(records, from).bytes.toString('utf8');
 
