@@ -138,7 +138,7 @@ function check(bytes: ArrayBuffer): void {
     if (seen && seen.to !== record.from) throw new Error(`${record.property} continues at ${record.from}, its previous record ended at ${seen.to}`);
     if (!seen && record.from !== today) throw new Error(`${record.property} starts at ${record.from}, not today ${today}`);
     if (seen && record.nights > 0 && seen.plans !== '' && seen.plans !== record.plans) throw new Error(`${record.property}: rate plan ids changed between pages`);
-    if (!seen) for (let i = 0; i + 30 <= record.plans.length; i += 30) planIds.add(record.plans.slice(i, i + 30));
+    if (!seen) for (let i = 0; i + ID_LENGTH <= record.plans.length; i += ID_LENGTH) planIds.add(record.plans.slice(i, i + ID_LENGTH));
     nightsOf.set(record.property, { nights: (seen?.nights ?? 0) + record.nights, to: record.to, plans: seen?.plans || record.plans });
     nights += record.nights;
   }
