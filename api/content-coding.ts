@@ -103,11 +103,17 @@ export function etagsOfAllCodings(etag: string): string[] {
 
 /**
  * Writes `chunks` as the body in `coding`, after `res`'s status and headers are set (but not
- * Content-Length). Identity: one corked write per chunk with Content-Length, no join into one
- * string. Otherwise the chunks go through the compressor as they are written, the answer chunked.
+ * Content-Length). Identity: with Content-Length, one chunk as it is, several as one corked
+ * write each, no join into one string. Otherwise the chunks go through the compressor as they are written, the answer chunked.
  */
 export function writeBody(res: Response, coding: ContentCoding, chunks: readonly (string | Buffer)[]): void {
   if (coding === 'identity') {
+    if (chunks.length === 1 && res.req.method !== 'HEAD') {
+      // Node sets Content-Length from the one chunk itself; measuring it here too would walk a
+      // page of several hundred KB twice (a HEAD answer sends no chunk, so it is told below).
+      res.end(chunks[0]);
+      return;
+    }
     let length = 0;
     for (const chunk of chunks) length += Buffer.byteLength(chunk);
     res.setHeader('Content-Length', String(length));
