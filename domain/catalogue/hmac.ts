@@ -12,11 +12,21 @@ const imported = new WeakMap<Uint8Array, ReturnType<typeof crypto.subtle.importK
  * signed). Looked up at run time, not imported, so the workflow bundle stays free of it.
  */
 const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
-  | { createHmac(algorithm: string, key: Uint8Array): { update(data: string): { digest(): Uint8Array } } }
+  | { createHmac(algorithm: string, key: object): { update(data: string): { digest(): Uint8Array } }; createSecretKey(key: Uint8Array): object }
   | undefined;
 
+/** Node's key objects, made once per secret: a key given as bytes is copied and checked on every HMAC. */
+const keyObjects = new WeakMap<Uint8Array, object>();
+
 export async function hmacSha256(secret: Uint8Array, message: string): Promise<Uint8Array> {
-  if (nodeCrypto) return new Uint8Array(nodeCrypto.createHmac('sha256', secret).update(message).digest());
+  if (nodeCrypto) {
+    let keyObject = keyObjects.get(secret);
+    if (!keyObject) {
+      keyObject = nodeCrypto.createSecretKey(secret);
+      keyObjects.set(secret, keyObject);
+    }
+    return new Uint8Array(nodeCrypto.createHmac('sha256', keyObject).update(message).digest());
+  }
   let key = imported.get(secret);
   if (!key) {
     key = crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
