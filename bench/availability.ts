@@ -25,7 +25,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { postgresCpuMs } from './postgres-cpu.ts';
 import type { PullReport, PullRequest } from './availability-client.ts';
 import pg from 'pg';
 import { createChannel } from '../admin/channels.ts';
@@ -231,23 +231,7 @@ try {
   const windowNights = Math.min(daysBetween(today, horizonEnd(today)), MAX_WINDOW_NIGHTS);
   const expected = PROPERTIES * windowNights;
 
-  /**
-   * CPU of the PostgreSQL backends serving this database so far, in ms: their /proc/<pid>/stat
-   * (Linux; the server runs on this machine), ticks of 10 ms. The bench's own idle connection is
-   * among them; it costs nothing while the pull runs.
-   */
-  const ticks = 1000 / 100;
-  async function postgresCpuMs(): Promise<number | null> {
-    const pids = (await sql.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()')).rows;
-    try {
-      return pids.reduce((sum, { pid }) => {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return sum + (Number(fields[11]) + Number(fields[12])) * ticks;
-      }, 0);
-    } catch {
-      return null; // not Linux, or PostgreSQL elsewhere
-    }
-  }
+  const postgresCpu = () => postgresCpuMs(async (text) => (await sql.query<{ pid: number }>(text)).rows);
 
   /** One pull by the channel's threads in `coding`: the whole of it, or its first `maxPages` pages. */
   async function pull(coding: PullRequest['coding'], maxPages: number | null, mode: PullRequest['mode'] = 'linked') {
@@ -256,7 +240,7 @@ try {
     timing.threadCpuMs = [];
     const job: PullRequest = { url: server.url, key, ca: tls.cert.toString(), limit: LIMIT, coding, maxPages, mode, fullEvery: FULL_EVERY, today };
     const processCpu = process.cpuUsage();
-    const postgresBefore = await postgresCpuMs();
+    const postgresBefore = await postgresCpu();
     const channel = fork(new URL('./availability-client.ts', import.meta.url), { serialization: 'advanced', stdio: 'inherit' });
     const report = await new Promise<PullReport>((resolve, reject) => {
       channel.on('message', (message: { error?: string }) => (message.error ? reject(new Error(message.error)) : resolve(message as PullReport)));
@@ -268,7 +252,7 @@ try {
     // garbage collector (and the channel's warm-up page of one property).
     const cpu = process.cpuUsage(processCpu);
     const serverCpuMs = (cpu.user + cpu.system) / 1000;
-    const postgresAfter = await postgresCpuMs();
+    const postgresAfter = await postgresCpu();
     const postgresMs = postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore;
     const wire = summary(report.wireBytes, 0);
     return {

@@ -67,6 +67,8 @@ export interface Throughput {
   pages: number;
   seconds: number;
   latencies: number[];
+  /** This process's CPU over the run, in ms: the server's and the clients' (they share it). */
+  processCpuMs: number;
 }
 
 /**
@@ -77,6 +79,7 @@ export interface Throughput {
 export async function readPages(target: { url: string; headers: Record<string, string> }, ca: string, clients: number, seconds: number, limit = 100): Promise<Throughput> {
   const latencies: number[] = [];
   let pages = 0;
+  const cpu = process.cpuUsage();
   const start = performance.now();
   const deadline = start + seconds * 1000;
   const walk = async () => {
@@ -96,7 +99,8 @@ export async function readPages(target: { url: string; headers: Record<string, s
     }
   };
   await Promise.all(Array.from({ length: clients }, walk));
-  return { pages, seconds: (performance.now() - start) / 1000, latencies };
+  const used = process.cpuUsage(cpu);
+  return { pages, seconds: (performance.now() - start) / 1000, latencies, processCpuMs: (used.user + used.system) / 1000 };
 }
 
 function fetchText(agent: https.Agent, url: string, headers: Record<string, string>): Promise<string> {

@@ -35,6 +35,7 @@ import { loadTlsMaterial } from '../infra/tls.ts';
 import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { readPages, startBareCatalogue, type Throughput } from './bare-catalogue.ts';
+import { postgresCpuMs } from './postgres-cpu.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
@@ -156,12 +157,25 @@ try {
     bare: { url: `${bare.url}/properties`, headers: {} },
   };
   const throughput: Record<string, unknown> = {};
+  const postgresCpu = () => postgresCpuMs((text) => orm.em.getConnection().execute<{ pid: number }[]>(text));
+  /** A run of `readPages`, with the PostgreSQL CPU it cost (null where /proc cannot tell). */
+  const measured = async (name: keyof typeof targets, clients: number) => {
+    const before = await postgresCpu();
+    const run = await readPages(targets[name], tls.cert, clients, SECONDS);
+    const after = await postgresCpu();
+    return { ...run, postgresCpuMs: before === null || after === null ? null : after - before };
+  };
   for (const clients of [1, 8]) {
-    const runs: Record<keyof typeof targets, Throughput[]> = { service: [], bare: [] };
+    const runs: Record<keyof typeof targets, (Throughput & { postgresCpuMs: number | null })[]> = { service: [], bare: [] };
     for (const name of ['service', 'bare'] as const) await readPages(targets[name], tls.cert, clients, 1);
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const name of ['service', 'bare'] as const) runs[name].push(await readPages(targets[name], tls.cert, clients, SECONDS));
+      for (const name of ['service', 'bare'] as const) runs[name].push(await measured(name, clients));
     }
+    const perPage = (list: typeof runs.service, cost: (run: (typeof list)[number]) => number | null) => {
+      const costs = list.map(cost);
+      if (costs.some((c) => c === null)) return 'unknown';
+      return Number(((costs as number[]).reduce((a, b) => a + b, 0) / list.reduce((n, run) => n + run.pages, 0)).toFixed(2));
+    };
     const rate = (list: Throughput[]) => list.reduce((n, run) => n + run.pages, 0) / list.reduce((t, run) => t + run.seconds, 0);
     const service = rate(runs.service);
     const floor = rate(runs.bare);
@@ -172,6 +186,10 @@ try {
       service_ms: summary(runs.service.flatMap((run) => run.latencies)),
       bare_ms: summary(runs.bare.flatMap((run) => run.latencies)),
       median_round_ratio: summary(runs.service.map((run, i) => run.pages / run.seconds / (runs.bare[i]!.pages / runs.bare[i]!.seconds))).median,
+      // The clients run in this process too and cost the same per page on either server, so the
+      // difference between the two is the service's own.
+      process_cpu_ms_per_page: { service: perPage(runs.service, (run) => run.processCpuMs), bare: perPage(runs.bare, (run) => run.processCpuMs) },
+      postgres_cpu_ms_per_page: { service: perPage(runs.service, (run) => run.postgresCpuMs), bare: perPage(runs.bare, (run) => run.postgresCpuMs) },
     };
   }
   await bare.close();
