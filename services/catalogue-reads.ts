@@ -75,7 +75,7 @@ function listPosition(position: CursorPosition | undefined): ListPosition | unde
 export async function listView(deps: Deps, channelId: string, kind: ViewKind, query: ListQuery): Promise<Page<StoredRecord>> {
   const normalised = normalise(kind, channelId, query, deps);
   const after = listPosition(await position(normalised, deps.secrets.ring));
-  const page = await listResources(deps.orm.em.fork(), channelId, kind, {
+  const page = await listResources(deps.orm.em, channelId, kind, {
     limit: normalised.limit,
     ...(normalised.since ? { since: normalised.since } : {}),
     ...(normalised.statuses ? { statuses: normalised.statuses } : {}),
@@ -87,7 +87,7 @@ export async function listView(deps: Deps, channelId: string, kind: ViewKind, qu
 
 /** One property of the channel's view, or its tombstone; a malformed id is not found like any unknown one. */
 export async function findProperty(deps: Pick<ServiceDeps, 'orm'>, channelId: string, propertyId: string): Promise<StoredRecord> {
-  const found = isExternalId('property', propertyId) ? await findResource(deps.orm.em.fork(), channelId, 'property', propertyId) : null;
+  const found = isExternalId('property', propertyId) ? await findResource(deps.orm.em, channelId, 'property', propertyId) : null;
   if (!found) throw new ProblemError('not_found');
   return found;
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { presentStoredResource } from '../../domain/catalogue/projection.ts';
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import { toInstant } from '../../domain/time.ts';
-import { pgArray } from '../sql.ts';
+import { pgArray, queryRows } from '../sql.ts';
 import type { ViewKind } from './projector.ts';
 
 interface ResourceRow {
@@ -50,42 +50,26 @@ function present(row: ResourceRow): StoredRecord {
 const COLUMNS = 'external_id, status, version, updated_at, body::text as body';
 
 /**
- * One page of a channel's view of a kind. The order is `(updated_at, external_id)` for full
+ * One page of a channel's view of a kind (no unit of work: a read of stored text). The order is `(updated_at, external_id)` for full
  * listings too, so a record changed during a full sync moves behind the reader and is read
  * again rather than skipped.
  */
 export async function listResources(em: EntityManager, channelId: string, kind: ViewKind, filter: ListFilter): Promise<ListPage> {
-  const where = ['channel_id = ?', 'kind = ?'];
   const params: unknown[] = [channelId, kind];
-  if (filter.since) {
-    where.push('updated_at >= ?');
-    params.push(filter.since);
-  } else {
-    where.push(`status in ('active', 'inactive')`);
-  }
-  if (filter.statuses) {
-    where.push('status = any(?::text[])');
-    params.push(pgArray(filter.statuses));
-  }
-  if (filter.after) {
-    where.push('(updated_at, external_id) > (?, ?)');
-    params.push(filter.after.updatedAt, filter.after.id);
-  }
-  const rows = await em.getConnection().execute<ResourceRow[]>(
-    `select ${COLUMNS} from channel_resource
-      where ${where.join(' and ')} order by updated_at, external_id limit ?`,
-    [...params, filter.limit + 1],
-  );
+  const where = ['channel_id = $1', 'kind = $2'];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  if (filter.since) where.push(`updated_at >= ${param(filter.since)}`);
+  else where.push(`status in ('active', 'inactive')`);
+  if (filter.statuses) where.push(`status = any(${param(filter.statuses)}::text[])`);
+  if (filter.after) where.push(`(updated_at, external_id) > (${param(filter.after.updatedAt)}, ${param(filter.after.id)})`);
+  const rows = await queryRows<ResourceRow>(em, `select ${COLUMNS} from channel_resource where ${where.join(' and ')} order by updated_at, external_id limit ${param(filter.limit + 1)}`, params);
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   return { items: page.map(present), next: rows.length > filter.limit && last ? { updatedAt: new Date(last.updated_at), id: last.external_id } : null };
 }
 
 export async function findResource(em: EntityManager, channelId: string, kind: ViewKind, externalId: string): Promise<StoredRecord | null> {
-  const [row] = await em.getConnection().execute<ResourceRow[]>(
-    `select ${COLUMNS} from channel_resource where channel_id = ? and kind = ? and external_id = ?`,
-    [channelId, kind, externalId],
-  );
+  const [row] = await queryRows<ResourceRow>(em, `select ${COLUMNS} from channel_resource where channel_id = $1 and kind = $2 and external_id = $3`, [channelId, kind, externalId]);
   return row ? present(row) : null;
 }
 
