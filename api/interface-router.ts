@@ -7,7 +7,7 @@ import { callerOf, type AppDeps } from './context.ts';
 import { markOperation } from './middleware/access-log.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
-import { rateLimit, settleCharge } from './middleware/rate-limit.ts';
+import { settleCharge } from './middleware/rate-limit.ts';
 import { expressPath, isPlannedIn, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { toParameterErrors, type InputLocation } from './validation.ts';
@@ -78,8 +78,8 @@ async function execute<S extends string>(operation: Operation<unknown, unknown, 
 function runOperation<S extends string>(operation: Operation<unknown, unknown, unknown, S>, deps: AppDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const result = await execute(operation, deps, { query: req.query, params: req.params, body: req.body ?? {} }, req, res);
-    // A read's count ran beside it: over the limit, the answer is 429 whatever the read found
-    // (a refusal thrown above waits for the count in the error handler).
+    // A read may have run beside its key's check: a refused key or a spent limit is the answer
+    // whatever the read found (a refusal thrown above waits for the check in the error handler).
     await settleCharge(res);
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
     if (typeof result.nextCursor === 'string') appendLink(res, `<${nextPageUrl(req, result.nextCursor)}>; rel="next"`);
@@ -112,11 +112,10 @@ function runOperation<S extends string>(operation: Operation<unknown, unknown, u
   };
 }
 
-/** The distribution interface's guards: channel key, rate limit, then the operation's scopes. */
+/** The distribution interface's guards: channel key and rate limit, then the operation's scopes. */
 export function channelGuards(deps: AppDeps): (operation: Operation) => RequestHandler[] {
   const auth = authenticate(deps);
-  const limit = rateLimit(deps);
-  return (operation) => (operation.scopes === null ? [] : [auth, limit, requireScopes(operation)]);
+  return (operation) => (operation.scopes === null ? [] : [auth(operation), requireScopes(operation)]);
 }
 
 /** What an interface's answers say to caches: they are one caller's, and may be credentials. */

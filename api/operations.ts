@@ -69,6 +69,13 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   publicCache?: boolean;
   /** A cursor-paged list: its 200 answers link the next page in a `Link` header (`OperationResult.nextCursor`). */
   paged?: boolean;
+  /**
+   * A read whose handler uses nothing of its caller that can change: the channel's id and name, the
+   * key's id and scopes. With a key this process has seen usable, it runs beside the key's check
+   * instead of after it; the check still decides the answer (api/middleware/authenticate.ts).
+   * Never on an operation that reads the channel's settings or state (its record, its webhooks).
+   */
+  readsCallerIdentityOnly?: boolean;
   /** Carries the `Deprecation` and `Sunset` headers on every answer, ahead of a v2. */
   deprecation?: { deprecatedAt: Date; sunsetAt: Date; link?: string };
   handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult>;

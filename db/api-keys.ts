@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { windowAt } from './counters.ts';
+import { queryRows } from './sql.ts';
 import { ApiKeySchema, type ApiKey, type Channel } from './entities/index.ts';
 
 export function hashApiKey(key: string): string {
@@ -33,21 +35,42 @@ function instant(text: string | null): Date | null {
   return text === null ? null : new Date(text);
 }
 
+/** A key found by its secret, and the channel's count in this minute's window once this request is added. */
+export interface KeyAndCount {
+  key: ApiKey & { channel: Channel };
+  /** null when the key is not usable (revoked or expired): nothing was counted against its channel. */
+  count: number | null;
+  /** Whole seconds (at least 1) until the window ends. */
+  resetSeconds: number;
+}
+
 /**
- * The key whose hash matches, with its channel; the final comparison is constant-time. Every
- * authenticated request asks, so it is one indexed query joining the channel, read into plain
- * records (no unit of work): callers read their fields and pass ids on.
+ * The key whose hash is `secretHash`, with its channel as they are now, and in the same statement
+ * one unit added to the channel's per-minute window: one round trip authenticates a request and
+ * counts it. Only a usable key counts (the condition is `keyState`'s, in SQL), so a leaked key that
+ * was revoked cannot spend its channel's limit. The final comparison is constant-time; records are
+ * read as plain objects (no unit of work): callers read their fields and pass ids on.
  */
-export async function findKeyBySecret(em: EntityManager, key: string): Promise<(ApiKey & { channel: Channel }) | null> {
-  const hash = hashApiKey(key);
-  const [row] = await em.getConnection().execute<KeyRow[]>(
-    `select k.id, k.environment, k.secret_hash, k.last4, k.scopes, k.created_at, k.expires_at, k.expired_at, k.revoked_at, k.last_used_at,
-            c.id as channel_id, c.name as channel_name, c.status as channel_status, c.rate_limit_per_minute, c.redirect_url,
-            c.technical_contact_email, c.created_at as channel_created_at, c.suspended_at, c.webhooks_suspended_at
-       from api_key k join channel c on c.id = k.channel_id where k.secret_hash = ?`,
-    [hash],
+export async function findKeyAndCount(em: EntityManager, secretHash: string, now: Date): Promise<KeyAndCount | null> {
+  const { windowStart, resetSeconds } = windowAt(now);
+  const [row] = await queryRows<KeyRow & { count: number | null }>(
+    em,
+    `with found as (
+       select k.id, k.environment, k.secret_hash, k.last4, k.scopes, k.created_at, k.expires_at, k.expired_at, k.revoked_at, k.last_used_at,
+              c.id as channel_id, c.name as channel_name, c.status as channel_status, c.rate_limit_per_minute, c.redirect_url,
+              c.technical_contact_email, c.created_at as channel_created_at, c.suspended_at, c.webhooks_suspended_at
+         from api_key k join channel c on c.id = k.channel_id where k.secret_hash = $1
+     ), counted as (
+       insert into request_counter (bucket, window_start, count)
+       select 'channel:' || channel_id, $2::timestamptz, 1 from found
+        where revoked_at is null and expired_at is null and (expires_at is null or expires_at > $3)
+       on conflict (bucket, window_start) do update set count = request_counter.count + excluded.count
+       returning count
+     )
+     select found.*, (select count from counted) as count from found`,
+    [secretHash, windowStart, now],
   );
-  if (!row || !timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), Buffer.from(hash, 'hex'))) return null;
+  if (!row || !timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), Buffer.from(secretHash, 'hex'))) return null;
   const channel = {
     id: row.channel_id,
     name: row.channel_name,
@@ -59,7 +82,7 @@ export async function findKeyBySecret(em: EntityManager, key: string): Promise<(
     suspendedAt: instant(row.suspended_at),
     webhooksSuspendedAt: instant(row.webhooks_suspended_at),
   };
-  const found: ApiKey & { channel: Channel } = {
+  const key: ApiKey & { channel: Channel } = {
     id: row.id,
     channel,
     environment: row.environment,
@@ -72,7 +95,7 @@ export async function findKeyBySecret(em: EntityManager, key: string): Promise<(
     revokedAt: instant(row.revoked_at),
     lastUsedAt: instant(row.last_used_at),
   };
-  return found;
+  return { key, count: row.count, resetSeconds };
 }
 
 export type KeyState = 'usable' | 'revoked' | 'expired';

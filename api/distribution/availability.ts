@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { daysBetween, MAX_WINDOW_NIGHTS } from '../../domain/availability/nights.ts';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { availabilityPage } from '../../services/availability.ts';
-import { chargeOf } from '../middleware/rate-limit.ts';
+import { chargeMore } from '../middleware/rate-limit.ts';
 import { defineOperation } from '../operations.ts';
 import { Instant } from '../schemas/common.ts';
 
@@ -75,6 +75,7 @@ export const listAvailability = defineOperation({
     'A page ends at `limit` properties or 5,000 nights, whichever comes first, and costs `max(1, ceil(nights / 1000))` rate-limit units.',
   tags: ['Availability'],
   scopes: ['read:ari'],
+  readsCallerIdentityOnly: true,
   paged: true,
   query: AvailabilityQuery,
   responses: { 200: { description: 'A page of availability records', schema: AvailabilityPage } },
@@ -85,7 +86,7 @@ export const listAvailability = defineOperation({
     res.once('close', page.release);
     // The first unit was counted on arrival; a page of many nights costs more.
     const units = Math.max(1, Math.ceil(page.nights / NIGHTS_PER_UNIT));
-    if (units > 1) await chargeOf(res)(units - 1);
+    if (units > 1) await chargeMore(deps, res, units - 1);
     // A page is fully named by its records' ids, availability versions and night ranges (every
     // change to a night moves the version; plan ids never change), so the ETag hashes that.
     return {

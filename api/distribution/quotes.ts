@@ -78,6 +78,7 @@ export const getQuote = defineOperation({
     '**Served on the sandbox first**: marked planned and answered 501 `not_implemented` in production until it is released there. Scope `read:ari` (the contract leaves it unshown).',
   tags: ['Availability'],
   scopes: ['read:ari'],
+  readsCallerIdentityOnly: true,
   plannedIn: ['production'],
   query: QuoteQuery,
   responses: { 200: { description: 'The quotes, cheapest first', schema: z.object({ data: z.array(Quote) }).meta({ id: 'QuoteList' }) } },

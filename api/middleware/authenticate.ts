@@ -1,13 +1,18 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { parseApiKey } from '../../domain/api-keys.ts';
 import type { ProblemCode } from '../../domain/problems.ts';
-import { findKeyBySecret, keyState } from '../../db/api-keys.ts';
-import type { AppDeps } from '../context.ts';
+import { findKeyAndCount, hashApiKey, keyState } from '../../db/api-keys.ts';
+import type { AppDeps, Caller } from '../context.ts';
+import type { Operation } from '../operations.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { failedAuthentications } from './auth-failures.ts';
-import { channelCharge } from './rate-limit.ts';
+import { KeyCache } from './key-cache.ts';
+import { enforceLimit } from './rate-limit.ts';
 
 const CHALLENGE = 'Bearer realm="distribution"';
+
+/** Keys remembered per API process: far more than the channels of a deployment hold live keys. */
+export const KEY_CACHE_CAPACITY = 10_000;
 
 function bearerToken(req: Request): string | undefined {
   const header = req.get('authorization');
@@ -16,12 +21,21 @@ function bearerToken(req: Request): string | undefined {
 }
 
 /**
- * Resolves the bearer key to a channel, refusing exactly as the contract's table says. A 401
- * also counts against the client's address; past the limit it becomes 429 for the rest of the
- * minute. Expired and revoked are told apart only for a key whose secret matched. A suspended
- * channel's `partner_suspended` is charged to its rate limit with the RateLimit headers.
+ * Resolves the bearer key to a channel and counts the request against the channel's per-minute
+ * limit, refusing exactly as the contract's table says. A 401 also counts against the client's
+ * address; past the limit it becomes 429 for the rest of the minute. Expired and revoked are told
+ * apart only for a key whose secret matched. A suspended channel's `partner_suspended` is charged
+ * to its rate limit with the RateLimit headers.
+ *
+ * One statement finds the key as it is now and counts the request (db/api-keys.ts). Every request
+ * waits for it before its work, except one kind: a read (GET, HEAD) of an operation marked
+ * `readsCallerIdentityOnly`, whose key this process found usable before (KeyCache). That read runs
+ * beside the check, one round trip less, with the channel's id and the key's scopes, which never
+ * change; the answer waits for the check (`settleCharge`) before anything is written, so a key
+ * revoked meanwhile, a suspended channel or a spent limit is still refused, and nothing else is
+ * said. A read writes nothing, so reading for a request that turns out refused changes nothing.
  */
-export function authenticate(deps: AppDeps): RequestHandler {
+export function authenticate(deps: AppDeps, cache = new KeyCache(KEY_CACHE_CAPACITY)): (operation: Pick<Operation, 'readsCallerIdentityOnly'>) => RequestHandler {
   const { orm, clock, config } = deps;
   const countFailure = failedAuthentications(deps);
   async function refuse(req: Request, code: ProblemCode, description: string | null): Promise<never> {
@@ -30,23 +44,48 @@ export function authenticate(deps: AppDeps): RequestHandler {
     throw new ProblemError(code, { headers: { 'WWW-Authenticate': challenge } });
   }
 
-  return async (req: Request, res: Response, next) => {
-    const key = bearerToken(req);
-    if (!key) return refuse(req, 'missing_api_key', null);
-    const parsed = parseApiKey(key);
-    if (!parsed.ok) return refuse(req, 'invalid_api_key', 'The key is malformed or unknown');
-    if (parsed.environment !== config.environment) return refuse(req, 'api_key_wrong_environment', `This deployment serves the ${config.environment} environment`);
-    const found = await findKeyBySecret(orm.em.fork(), key);
-    if (!found || found.environment !== config.environment) return refuse(req, 'invalid_api_key', 'The key is malformed or unknown');
-    const state = keyState(found, clock.now());
-    if (state === 'revoked') return refuse(req, 'api_key_revoked', 'The key was revoked');
-    if (state === 'expired') return refuse(req, 'api_key_expired', 'The key expired');
-    if (found.channel.status !== 'active') {
-      // An authenticated answer like any other: it counts against the channel's limit and says so.
-      await channelCharge({ orm, clock }, res, found.channel)(1);
+  /** The key as it is now, the request counted; sets the caller and the RateLimit headers, or refuses. */
+  async function check(req: Request, res: Response, secretHash: string): Promise<void> {
+    const now = clock.now();
+    const found = await findKeyAndCount(orm.em, secretHash, now);
+    if (!found || found.key.environment !== config.environment) {
+      cache.delete(secretHash);
+      return refuse(req, 'invalid_api_key', 'The key is malformed or unknown');
+    }
+    const { key, count, resetSeconds } = found;
+    const state = keyState(key, now);
+    if (state !== 'usable' || count === null) {
+      cache.delete(secretHash);
+      return state === 'revoked' ? refuse(req, 'api_key_revoked', 'The key was revoked') : refuse(req, 'api_key_expired', 'The key expired');
+    }
+    const caller: Caller = { channel: key.channel, key };
+    res.locals.caller = caller;
+    enforceLimit(res, key.channel.rateLimitPerMinute, count, resetSeconds);
+    // An authenticated answer like any other: it was counted against the channel's limit and says so.
+    if (key.channel.status !== 'active') {
+      cache.delete(secretHash);
       throw new ProblemError('partner_suspended');
     }
-    res.locals.caller = { channel: found.channel, key: found };
+    cache.set(secretHash, key);
+  }
+
+  return (operation) => async (req, res, next) => {
+    const secret = bearerToken(req);
+    if (!secret) return refuse(req, 'missing_api_key', null);
+    const parsed = parseApiKey(secret);
+    if (!parsed.ok) return refuse(req, 'invalid_api_key', 'The key is malformed or unknown');
+    if (parsed.environment !== config.environment) return refuse(req, 'api_key_wrong_environment', `This deployment serves the ${config.environment} environment`);
+    const secretHash = hashApiKey(secret);
+    const known = cache.get(secretHash);
+    const checked = check(req, res, secretHash);
+    res.locals.charged = checked;
+    if (known && operation.readsCallerIdentityOnly && (req.method === 'GET' || req.method === 'HEAD')) {
+      checked.catch(() => undefined); // awaited by settleCharge; not an unhandled rejection meanwhile
+      res.locals.caller = { channel: known.channel, key: known } satisfies Caller;
+      next();
+      return;
+    }
+    await checked;
     next();
   };
 }

@@ -16,8 +16,8 @@ export const notFound: RequestHandler = (req, res) => {
 export function errorHandler(log: Logger): ErrorRequestHandler {
   const answer = problemAnswer(log);
   return (error: unknown, req, res, next) => {
-    // A read counted beside its work (rate-limit.ts): its refusal waits for the count, and over
-    // the limit it becomes the 429.
+    // A read may run beside its key's check (authenticate.ts): its refusal waits for the check,
+    // and a refused key, a suspended channel or a spent limit is the answer instead.
     const counting = res.locals.charged as Promise<void> | undefined;
     if (counting && !res.headersSent) {
       counting.then(

@@ -1,9 +1,7 @@
-import type { RequestHandler, Response } from 'express';
+import type { Response } from 'express';
 import { addToWindow } from '../../db/counters.ts';
 import { callerOf, type AppDeps } from '../context.ts';
 import { ProblemError } from '../../domain/problems.ts';
-
-export type Charge = (units: number) => Promise<void>;
 
 export function setRateLimitHeaders(res: Response, limit: number, count: number, resetSeconds: number): void {
   const remaining = Math.max(0, limit - count);
@@ -16,54 +14,31 @@ export function setRateLimitHeaders(res: Response, limit: number, count: number,
 }
 
 /**
- * Counts every authenticated request against the channel's per-minute limit in Postgres, so the
- * limit holds across API processes. One unit up front; an operation whose cost is known only
- * after its work (an availability page) adds the rest through `chargeOf(res)`.
- *
- * A read (GET, HEAD) does not wait for its count: the count and the read's own query go to the
- * database side by side, one round trip less per read, and the answer waits for the count
- * (`settleCharge`) before anything is written, so a read over the limit is still answered 429
- * (and nothing else) with its RateLimit headers. A read writes nothing, so reading for a request
- * that turns out refused changes nothing. Other methods are counted before their work starts.
+ * Answers the RateLimit headers for the channel's window at `count`; past `limit` it refuses with
+ * `rate_limited`. The count lives in PostgreSQL, so the limit holds across API processes; every
+ * authenticated request's first unit is counted with its key's check (authenticate.ts).
  */
-export function rateLimit(deps: Pick<AppDeps, 'orm' | 'clock'>): RequestHandler {
-  return async (req, res, next) => {
-    const charge = channelCharge(deps, res, callerOf(res).channel);
-    const first = charge(1);
-    res.locals.charged = first;
-    // Extra units (`chargeOf`) are counted after the first, so the last headers set are the latest count.
-    res.locals.charge = (async (units) => {
-      await first;
-      await charge(units);
-    }) as Charge;
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      first.catch(() => undefined); // awaited by settleCharge; not an unhandled rejection meanwhile
-      next();
-      return;
-    }
-    await first;
-    next();
-  };
+export function enforceLimit(res: Response, limit: number, count: number, resetSeconds: number): void {
+  setRateLimitHeaders(res, limit, count, resetSeconds);
+  if (count > limit) throw new ProblemError('rate_limited', { headers: { 'Retry-After': String(resetSeconds) } });
 }
 
-/** Waits for the request's first unit to be counted; throws its `rate_limited` when over the limit. */
+/**
+ * Waits for the request's key check and first unit (a read may run beside them); throws the
+ * refusal when there is one: the key's, `partner_suspended` or `rate_limited`.
+ */
 export async function settleCharge(res: Response): Promise<void> {
   await (res.locals.charged as Promise<void> | undefined);
 }
 
 /**
- * Charges `units` to the channel's window and answers the RateLimit headers; over the limit it
- * refuses with `rate_limited`. Also used for a suspended channel's refusal, which counts too.
+ * Charges `units` more to the caller's channel, for an operation whose cost is known only after
+ * its work (an availability page). Counted after the first unit, so the last headers set are the
+ * latest count; past the limit it refuses with `rate_limited`.
  */
-export function channelCharge({ orm, clock }: Pick<AppDeps, 'orm' | 'clock'>, res: Response, channel: { id: string; rateLimitPerMinute: number }): Charge {
-  const limit = channel.rateLimitPerMinute;
-  return async (units) => {
-    const { count, resetSeconds } = await addToWindow(orm.em.fork(), `channel:${channel.id}`, units, clock.now());
-    setRateLimitHeaders(res, limit, count, resetSeconds);
-    if (count > limit) throw new ProblemError('rate_limited', { headers: { 'Retry-After': String(resetSeconds) } });
-  };
-}
-
-export function chargeOf(res: Response): Charge {
-  return res.locals.charge as Charge;
+export async function chargeMore({ orm, clock }: Pick<AppDeps, 'orm' | 'clock'>, res: Response, units: number): Promise<void> {
+  await settleCharge(res);
+  const { channel } = callerOf(res);
+  const { count, resetSeconds } = await addToWindow(orm.em.fork(), `channel:${channel.id}`, units, clock.now());
+  enforceLimit(res, channel.rateLimitPerMinute, count, resetSeconds);
 }
