@@ -16,7 +16,22 @@ export function pgArray(values: readonly string[]): string {
  */
 export async function queryRows<T>(em: EntityManager, text: string, values: readonly unknown[]): Promise<T[]> {
   const pool = await em.getConnection().getNativeClient();
-  return (await pool.query(text, values as unknown[])).rows as T[];
+  return (await pool.query({ name: statementName(text), text, values: values as unknown[] })).rows as T[];
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * A prepared statement's name per text: each connection parses and plans a statement once
+ * instead of on every request. Texts are the few the code writes (no values in them), so the map stays small.
+ */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `hot_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 const RETRYABLE = new Set(['40001', '40P01']);
