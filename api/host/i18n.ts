@@ -48,6 +48,8 @@ const en = {
   'back.owners': 'Back to owners and channels',
   'connect.not_configured.title': 'This channel does not take connections yet',
   'connect.not_configured.body': 'The channel has not set up owner connection with the service. Try again later or contact the channel.',
+  'connect.suspended.title': 'This channel is suspended',
+  'connect.suspended.body': 'The channel cannot take new connections while it is suspended. Try again once it is reinstated.',
   'connect.not_distributed.title': 'Nothing to connect on this channel',
   'connect.not_distributed.body': 'None of this owner\'s properties is listed on the channel right now (a property may be waiting for its legal data). Connect it once a property is listed.',
 } as const;
@@ -97,6 +99,8 @@ const ro: Record<MessageKey, string> = {
   'back.owners': 'Înapoi la proprietari și canale',
   'connect.not_configured.title': 'Acest canal nu acceptă încă conexiuni',
   'connect.not_configured.body': 'Canalul nu a configurat conectarea proprietarilor cu serviciul. Încercați mai târziu sau contactați canalul.',
+  'connect.suspended.title': 'Acest canal este suspendat',
+  'connect.suspended.body': 'Canalul nu poate accepta conexiuni noi cât timp este suspendat. Încercați din nou după ce este reactivat.',
   'connect.not_distributed.title': 'Nimic de conectat pe acest canal',
   'connect.not_distributed.body': 'Nicio proprietate a acestui proprietar nu este listată acum pe canal (o proprietate poate aștepta datele legale). Conectați-l după ce o proprietate este listată.',
 };

@@ -38,6 +38,7 @@ export interface OwnerConnectHandOff {
  * rule. The token is answered only once both are stored; nothing is written on a refusal:
  * `not_found` (no such channel or owner, or an owner of another organization than the one given),
  * `owner_connect_not_configured` (the channel registered no redirect URL in this environment),
+ * `channel_suspended` (the channel could not confirm the connection),
  * `owner_not_distributed` (no property of the owner is distributed to the channel now).
  */
 export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectStart): Promise<OwnerConnectHandOff> {
@@ -45,6 +46,8 @@ export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectSt
   const channel = await findChannelByName(em, input.channel);
   if (!channel) throw new ProblemError('not_found', { detail: `no channel named "${input.channel}"` });
   if (!channel.redirectUrl) throw new ProblemError('owner_connect_not_configured', { detail: `channel "${channel.name}" has no owner-connect redirect URL in this environment` });
+  // Its confirmation would be refused (`partner_suspended`): the host would be sent to an app that cannot finish.
+  if (channel.status !== 'active') throw new ProblemError('channel_suspended', { detail: `channel "${channel.name}" is suspended` });
   const owner = await ownerByRef(em, input.ownerRef);
   if (!owner || (input.organizationRef !== undefined && owner.organizationRef !== input.organizationRef)) {
     throw new ProblemError('not_found', { detail: `no owner "${input.ownerRef}"${input.organizationRef === undefined ? '' : ` in organization "${input.organizationRef}"`}` });

@@ -3,7 +3,7 @@ import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
-import { createChannel } from '../../admin/channels.ts';
+import { createChannel, setChannelStatus } from '../../admin/channels.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { cookieValue, csrfOf, hostLink, hostRequest, openSession, SESSION_COOKIE } from '../support/host-pages.ts';
 import { createLogger } from '../../infra/logger.ts';
@@ -259,6 +259,18 @@ describe('the pages', () => {
     expect(res.status).toBe(409);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toContain('This channel does not take connections yet');
+  });
+
+  test('Connect to a suspended channel says so in a page, in the session\'s language', async () => {
+    const mine = await distributedOwner('hs-org', 'Radu Ionescu');
+    await setChannelStatus(ctx, mine.channel, 'suspended');
+    const cookie = await openSession(api, 'hs-org', 'ro');
+    const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
+    const res = await hostRequest(api, 'POST', `/host/owners/${mine.owner}/channels/${mine.channel}/connect`, { cookie, form: { csrf } });
+    expect(res.status).toBe(409);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('Acest canal este suspendat');
+    expect(res.text).not.toContain('id="hand-off"');
   });
 
   test('carry a policy of their own: the nonce of their one style block, forms to this origin only', async () => {

@@ -16,7 +16,7 @@ import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
 import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
 import { activityDeps } from '../support/worker.ts';
-import { createChannel } from '../../admin/channels.ts';
+import { createChannel, setChannelStatus } from '../../admin/channels.ts';
 import { createWorker } from '../../app/worker.ts';
 
 const BASE = '/api/v1/distribution';
@@ -169,6 +169,19 @@ describe('minting (POST /internal/v1/owners/{ref}/owner-connect)', () => {
     expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
     expect(res.headers['content-security-policy']).toBe(`default-src 'none'; script-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'; form-action https://partner.example`);
     expect(res.text).not.toMatch(/<script(?! nonce)/);
+  });
+
+  test('refuses a suspended channel with 409 channel_suspended, writing nothing, and hands off again once it is reinstated', async () => {
+    const tokens = () => orm.em.fork().count(OwnerConnectTokenSchema, {});
+    const before = await tokens();
+    await setChannelStatus(ctx, a.name, 'suspended');
+    try {
+      expectProblem(await mint('oc-own-1', { channel: a.name }), 409, 'channel_suspended');
+      expect(await tokens()).toBe(before);
+    } finally {
+      await setChannelStatus(ctx, a.name, 'active');
+    }
+    expect((await mint('oc-own-1', { channel: a.name })).status).toBe(200);
   });
 
   test('refuses an unknown owner, a channel without a redirect URL and an owner the channel does not see, writing nothing', async () => {

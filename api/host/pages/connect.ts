@@ -22,6 +22,7 @@ export const connectPage = definePage({
       handOff = await startOwnerConnect(deps, { ownerRef: owner.ref, channel: params.channel!, locale: session.locale, organizationRef: session.organizationRef });
     } catch (error) {
       if (error instanceof ProblemError && error.code === 'owner_connect_not_configured') throw new HostPageError(409, 'connect.not_configured.title', 'connect.not_configured.body');
+      if (error instanceof ProblemError && error.code === 'channel_suspended') throw new HostPageError(409, 'connect.suspended.title', 'connect.suspended.body');
       if (error instanceof ProblemError && error.code === 'owner_not_distributed') throw new HostPageError(409, 'connect.not_distributed.title', 'connect.not_distributed.body');
       throw error;
     }
