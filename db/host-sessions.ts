@@ -88,6 +88,8 @@ export interface OwnerChannelRow {
   channel: string | null;
   /** `connected_at` of the owner in that channel's view (text), or null. */
   connected_at: string | null;
+  /** True when that channel is suspended (no connection can be confirmed meanwhile). */
+  channel_suspended: boolean | null;
 }
 
 /**
@@ -97,7 +99,7 @@ export interface OwnerChannelRow {
 export function ownersWithChannels(em: EntityManager, organizationId: string, ownerRef?: string): Promise<OwnerChannelRow[]> {
   return em.getConnection().execute<OwnerChannelRow[]>(
     `select distinct o.ref as owner_ref, o.content->>'display_name' as display_name, c.name as channel,
-            cr.body->>'connected_at' as connected_at
+            cr.body->>'connected_at' as connected_at, c.status = 'suspended' as channel_suspended
        from owner o
        left join property p on p.owner_id = o.id
        left join distribution d on d.property_id = p.id

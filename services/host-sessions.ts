@@ -145,7 +145,7 @@ export interface HostOwner {
   ref: string;
   displayName: string;
   /** Each channel one of the owner's properties is distributed to, by name. */
-  channels: { name: string; connectedAt: string | null }[];
+  channels: { name: string; connectedAt: string | null; suspended: boolean }[];
 }
 
 function groupOwners(rows: Awaited<ReturnType<typeof ownersWithChannels>>): HostOwner[] {
@@ -153,7 +153,7 @@ function groupOwners(rows: Awaited<ReturnType<typeof ownersWithChannels>>): Host
   for (const row of rows) {
     const owner = owners.get(row.owner_ref) ?? { ref: row.owner_ref, displayName: row.display_name, channels: [] };
     owners.set(row.owner_ref, owner);
-    if (row.channel !== null) owner.channels.push({ name: row.channel, connectedAt: row.connected_at });
+    if (row.channel !== null) owner.channels.push({ name: row.channel, connectedAt: row.connected_at, suspended: row.channel_suspended === true });
   }
   return [...owners.values()];
 }

@@ -219,6 +219,21 @@ describe('the pages', () => {
     expect(page.text).not.toContain(theirs.channel);
   });
 
+  test('show a suspended channel as suspended, without a Connect button, and offer it again once reinstated', async () => {
+    const mine = await distributedOwner('hs-org', 'Elena Marin');
+    await setChannelStatus(ctx, mine.channel, 'suspended');
+    const cookie = await openSession(api, 'hs-org');
+    const row = (text: string) => new RegExp(`<tr data-channel="${mine.channel}"[^>]*>[\\s\\S]*?</tr>`).exec(text)?.[0] ?? '';
+    const suspended = row((await hostRequest(api, 'GET', '/host/', { cookie })).text);
+    expect(suspended).toContain('data-channel-suspended');
+    expect(suspended).toContain('channel suspended: connecting is paused');
+    expect(suspended).not.toContain('<form');
+    await setChannelStatus(ctx, mine.channel, 'active');
+    const active = row((await hostRequest(api, 'GET', '/host/', { cookie })).text);
+    expect(active).not.toContain('suspended');
+    expect(active).toContain(`action="/host/owners/${mine.owner}/channels/${mine.channel}/connect"`);
+  });
+
   test('answer another organization\'s owner exactly as an owner that does not exist', async () => {
     const theirs = await distributedOwner('hs-other', 'Ion Ionescu');
     const cookie = await openSession(api, 'hs-org');

@@ -18,12 +18,16 @@ function ownerSection(owner: HostOwner, index: number, ctx: { t: Translate; loca
     return html`<section class="card" aria-labelledby="${heading}"><h2 id="${heading}">${owner.displayName}</h2><p>${t('owners.no_channels')}</p></section>`;
   }
   const rows = owner.channels.map((channel) => {
-    const state = channel.connectedAt
+    const connection = channel.connectedAt
       ? html`<span class="state-on">${fill(t('owners.connected'), { when: html`<time datetime="${channel.connectedAt}">${formatInstant(locale, channel.connectedAt)}</time>` })}</span>`
       : html`<span class="state-off">${t('owners.not_connected')}</span>`;
-    return html`<tr data-channel="${channel.name}" data-state="${channel.connectedAt ? 'connected' : 'not-connected'}">
-<th scope="row">${channel.name}</th><td>${state}</td>
-<td class="action"><form method="post" action="${connectPath(owner.ref, channel.name)}">${csrfField(ctx.csrfToken)}<button type="submit">${t(channel.connectedAt ? 'owners.connect_again' : 'owners.connect')}<span class="visually-hidden"> (${owner.displayName}, ${channel.name})</span></button></form></td></tr>`;
+    // A suspended channel could not confirm a connection: its row says so instead of offering one.
+    const state = channel.suspended ? html`${connection} <span class="state-off">${t('owners.channel_suspended')}</span>` : connection;
+    const action = channel.suspended
+      ? html`<td class="action"></td>`
+      : html`<td class="action"><form method="post" action="${connectPath(owner.ref, channel.name)}">${csrfField(ctx.csrfToken)}<button type="submit">${t(channel.connectedAt ? 'owners.connect_again' : 'owners.connect')}<span class="visually-hidden"> (${owner.displayName}, ${channel.name})</span></button></form></td>`;
+    return html`<tr data-channel="${channel.name}" data-state="${channel.connectedAt ? 'connected' : 'not-connected'}"${channel.suspended ? html` data-channel-suspended` : ''}>
+<th scope="row">${channel.name}</th><td>${state}</td>${action}</tr>`;
   });
   return html`<section class="card" aria-labelledby="${heading}">
 <h2 id="${heading}">${owner.displayName}</h2>
