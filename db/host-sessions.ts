@@ -75,6 +75,32 @@ export async function setHostSessionLocale(em: EntityManager, id: string, locale
   await em.nativeUpdate(HostSessionSchema, { id }, { locale });
 }
 
+/** A session of an organization that has not ended, as the operator lists it. */
+export interface OpenSessionRow {
+  id: string;
+  locale: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+/** The organization's sessions not ended, not past their lifetime and seen since `seenSince` (not idle too long), newest first. */
+export async function openHostSessions(em: EntityManager, organizationId: string, now: Date, seenSince: Date): Promise<OpenSessionRow[]> {
+  const rows = await em.find(HostSessionSchema, { organization: organizationId, endedAt: null, expiresAt: { $gt: now }, lastSeenAt: { $gt: seenSince } }, { orderBy: { createdAt: 'desc' } });
+  return rows.map(({ id, locale, createdAt, lastSeenAt, expiresAt }) => ({ id, locale, createdAt, lastSeenAt, expiresAt }));
+}
+
+/**
+ * Ends every session of the organization that has not ended and spends every link of it not yet
+ * opened, so nobody is signed in for it and no link waiting in a browser opens one. Counts both.
+ */
+export async function endOrganizationHostAccess(em: EntityManager, organizationId: string, now: Date): Promise<{ sessions: number; links: number }> {
+  return em.transactional(async (tx) => ({
+    sessions: await tx.nativeUpdate(HostSessionSchema, { organization: organizationId, endedAt: null, expiresAt: { $gt: now } }, { endedAt: now }),
+    links: await tx.nativeUpdate(HostLinkSchema, { organization: organizationId, usedAt: null, expiresAt: { $gt: now } }, { usedAt: now }),
+  }));
+}
+
 /** Links and sessions past their end by more than a day: nothing reads them any more. */
 export async function dropStaleHostRows(em: EntityManager, before: Date): Promise<void> {
   await em.nativeDelete(HostLinkSchema, { expiresAt: { $lt: before } });

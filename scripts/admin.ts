@@ -5,6 +5,7 @@
 import { channelCommands } from '../admin/cli-channel.ts';
 import { openAdminContext } from '../app/admin-context.ts';
 import { keyCommands } from '../admin/cli-key.ts';
+import { hostSessionCommands } from '../admin/host-sessions.ts';
 import { installationCommands } from '../admin/installations.ts';
 import { ownerConnectCommands } from '../admin/owner-connect.ts';
 import { seedDemo } from '../admin/seed.ts';
@@ -19,6 +20,7 @@ const USAGE = `usage: npm run admin -- <command>
   key revoke <key-id> [--leaked] | key list <channel>
   installation list [--organization REF] | installation revoke-token <installation-id>
   owner-connect list-keys | owner-connect rotate-key [--compromised [--kid KID]]
+  host-session list --organization REF | host-session end --organization REF
   seed demo`;
 
 type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>>['ctx']) => Promise<unknown>;
@@ -27,6 +29,7 @@ const commands: Record<string, Record<string, Handler>> = {
   key: keyCommands,
   installation: installationCommands,
   'owner-connect': ownerConnectCommands,
+  'host-session': hostSessionCommands,
   seed: { demo: (_args, ctx) => seedDemo(ctx) },
 };
 

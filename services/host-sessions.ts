@@ -4,8 +4,10 @@ import {
   addHostSession,
   dropStaleHostRows,
   endHostSession as endSessionRow,
+  endOrganizationHostAccess,
   findHostSession,
   findOwnerOfOrganization,
+  openHostSessions,
   ownersWithChannels,
   setHostSessionLocale,
   touchHostSession,
@@ -14,6 +16,7 @@ import {
 import { findOrganizationByRef } from '../db/integration.ts';
 import { resolveHostLocale, type HostLocale } from '../domain/host-locale.ts';
 import { ProblemError } from '../domain/problems.ts';
+import { Refusal } from './refusal.ts';
 import type { ServiceDeps } from './deps.ts';
 import { wholeSeconds } from '../domain/time.ts';
 
@@ -172,4 +175,42 @@ export async function hostOwnerChannel(deps: Deps, session: HostSessionView, ref
   if (!(await findOwnerOfOrganization(em, session.organizationId, ref))) return null;
   const [owner] = groupOwners(await ownersWithChannels(em, session.organizationId, ref));
   return owner && owner.channels.some((c) => c.name === channel) ? owner : null;
+}
+
+/** An open session as the operator sees it: never its secret. */
+export interface HostSessionRecord {
+  id: string;
+  locale: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  /** When it ends whatever happens (12 h after sign-in)... */
+  expiresAt: Date;
+  /** ...and when it ends unless used again before (8 h after its last request, to the minute). */
+  idleUntil: Date;
+}
+
+async function organizationIdOf(deps: Deps, ref: string): Promise<string> {
+  const organization = await findOrganizationByRef(deps.orm.em.fork(), ref);
+  if (!organization) throw new Refusal(`no organization with reference "${ref}"`);
+  return organization.id;
+}
+
+/** The organization's open sessions on the host pages, newest first (operator CLI). */
+export async function listHostSessions(deps: Deps, organizationRef: string): Promise<HostSessionRecord[]> {
+  const organizationId = await organizationIdOf(deps, organizationRef);
+  const now = deps.clock.now();
+  const idleMs = HOST_SESSION_IDLE_SECONDS * 1000;
+  const rows = await openHostSessions(deps.orm.em.fork(), organizationId, now, new Date(now.getTime() - idleMs));
+  return rows.map((row) => ({ ...row, idleUntil: new Date(Math.min(row.lastSeenAt.getTime() + idleMs, row.expiresAt.getTime())) }));
+}
+
+/**
+ * Signs everyone out of the organization's host pages at once (operator CLI): every session ends
+ * at its next request, and every link not yet opened is spent. For a host account taken over or
+ * a device lost; the platform can open a new session with a new link afterwards.
+ */
+export async function endHostAccess(deps: Deps, organizationRef: string): Promise<{ endedSessions: number; spentLinks: number }> {
+  const organizationId = await organizationIdOf(deps, organizationRef);
+  const { sessions, links } = await endOrganizationHostAccess(deps.orm.em.fork(), organizationId, deps.clock.now());
+  return { endedSessions: sessions, spentLinks: links };
 }
