@@ -44,18 +44,24 @@ export function authenticate(deps: AppDeps, cache = new KeyCache(KEY_CACHE_CAPAC
     throw new ProblemError(code, { headers: { 'WWW-Authenticate': challenge } });
   }
 
+  /** A refused key names no caller: a read that started beside the check had the remembered one. */
+  function forget(res: Response, secretHash: string): void {
+    cache.delete(secretHash);
+    delete res.locals.caller;
+  }
+
   /** The key as it is now, the request counted; sets the caller and the RateLimit headers, or refuses. */
   async function check(req: Request, res: Response, secretHash: string): Promise<void> {
     const now = clock.now();
     const found = await findKeyAndCount(orm.em, secretHash, now);
     if (!found || found.key.environment !== config.environment) {
-      cache.delete(secretHash);
+      forget(res, secretHash);
       return refuse(req, 'invalid_api_key', 'The key is malformed or unknown');
     }
     const { key, count, resetSeconds } = found;
     const state = keyState(key, now);
     if (state !== 'usable' || count === null) {
-      cache.delete(secretHash);
+      forget(res, secretHash);
       return state === 'revoked' ? refuse(req, 'api_key_revoked', 'The key was revoked') : refuse(req, 'api_key_expired', 'The key expired');
     }
     const caller: Caller = { channel: key.channel, key };

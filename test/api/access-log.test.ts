@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { revokeKey } from '../../admin/keys.ts';
 import { temporalLogger } from '../../app/observability.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
@@ -58,6 +59,16 @@ describe('access log', () => {
     // A refusal carries its code and no channel (none was authenticated).
     const refused = await api.call('GET', `${BASE}/channel`, { key: otherLastCharacter(key.key) });
     expect(await loggedLines(refused.headers['request-id'] as string)).toEqual([expect.objectContaining({ operation: 'getChannel', status: 401, code: 'invalid_api_key' })]);
+    expect(accessLines(refused.headers['request-id'] as string)[0]).not.toHaveProperty('channel');
+  });
+
+  test('a key revoked after this process saw it: the refused read\'s line names no channel either', async () => {
+    const { channel, key } = await channelWithKey(ctx);
+    const first = await api.call('GET', `${BASE}/properties?limit=1`, { key: key.key });
+    expect(await loggedLines(first.headers['request-id'] as string)).toEqual([expect.objectContaining({ status: 200, channel: channel.name })]);
+    await revokeKey(ctx, key.id);
+    const refused = await api.call('GET', `${BASE}/properties?limit=1`, { key: key.key });
+    expect(await loggedLines(refused.headers['request-id'] as string)).toEqual([expect.objectContaining({ operation: 'listProperties', status: 401, code: 'api_key_revoked' })]);
     expect(accessLines(refused.headers['request-id'] as string)[0]).not.toHaveProperty('channel');
   });
 
