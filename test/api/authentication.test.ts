@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { setChannelStatus } from '../../admin/channels.ts';
-import { revokeKey } from '../../admin/keys.ts';
+import { setChannelStatus, updateChannel } from '../../admin/channels.ts';
+import { issueKey, revokeKey } from '../../admin/keys.ts';
 import { generateApiKey } from '../../domain/api-keys.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
@@ -10,6 +10,7 @@ import { expectProblem } from '../support/problems.ts';
 import { devServerClient } from '../support/temporal.ts';
 
 const CHANNEL = '/api/v1/distribution/channel';
+const PROPERTIES = '/api/v1/distribution/properties';
 let api: TestApi;
 let clock: TestClock;
 let ctx: ReturnType<typeof adminContext>;
@@ -82,7 +83,6 @@ describe('the refusal table of the Authentication section', () => {
 
   test('a revoked key: 401 api_key_revoked; the channel\'s other key still works', async () => {
     const { channel, key } = await channelWithKey(ctx);
-    const { issueKey } = await import('../../admin/keys.ts');
     const second = await issueKey(ctx, { channel: channel.name, scopes: 'read:catalog' });
     await revokeKey(ctx, key.id);
     expectProblem(await api.call('GET', CHANNEL, { key: key.key }), 401, 'api_key_revoked');
@@ -139,5 +139,91 @@ describe('repeated failed authentication from one address', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect((await strict.call('GET', CHANNEL, { key: key.key })).status).toBe(200);
+  });
+});
+
+/**
+ * A key this API process has seen usable lets a read start beside the key's check (authenticate.ts).
+ * Every change made elsewhere (the admin functions write the database, not this process) must still
+ * decide the very next request: each test reads once to make the key known, changes it, and reads
+ * again. Tests that count set the clock to a minute of their own.
+ */
+async function knownKey(options: Parameters<typeof channelWithKey>[1] = {}) {
+  const made = await channelWithKey(ctx, options);
+  const first = await api.call('GET', `${PROPERTIES}?limit=1`, { key: made.key.key });
+  expect(first.status).toBe(200);
+  return { ...made, first };
+}
+
+describe('a read with a key this process has seen is still decided by the key as it is now', () => {
+  test('a key revoked meanwhile is refused on its next read, with the challenge, and spends nothing of its channel', async () => {
+    clock.set('2026-11-22T10:01:00Z');
+    const { channel, key, first } = await knownKey();
+    const other = await issueKey(ctx, { channel: channel.name, scopes: 'read:catalog' });
+    await revokeKey(ctx, key.id);
+    const refused = await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key });
+    expectProblem(refused, 401, 'api_key_revoked');
+    expect(refused.headers['www-authenticate']).toBe('Bearer realm="distribution", error="invalid_token", error_description="The key was revoked"');
+    expect(refused.headers['ratelimit-remaining']).toBeUndefined();
+    // The refused read was not counted: the channel's next request is its second in the minute.
+    const next = await api.call('GET', `${PROPERTIES}?limit=1`, { key: other.key });
+    expect(next.status).toBe(200);
+    expect(Number(first.headers['ratelimit-remaining']) - Number(next.headers['ratelimit-remaining'])).toBe(1);
+  });
+
+  test('a key revoked meanwhile is refused even when the read itself is refused for its input', async () => {
+    const { key } = await knownKey();
+    await revokeKey(ctx, key.id);
+    expectProblem(await api.call('GET', `${PROPERTIES}?limit=0`, { key: key.key }), 401, 'api_key_revoked');
+    expectProblem(await api.call('GET', `${PROPERTIES}?cursor=not-a-cursor`, { key: key.key }), 401, 'api_key_revoked');
+  });
+
+  test('a key that expires meanwhile is refused on its next read', async () => {
+    const { key } = await knownKey({ expiresAt: new Date(clock.now().getTime() + 3600_000).toISOString() });
+    clock.advance(3600_000 + 1000);
+    try {
+      expectProblem(await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key }), 401, 'api_key_expired');
+    } finally {
+      clock.set(new Date());
+    }
+  });
+
+  test('a channel suspended meanwhile is refused on its next read with the RateLimit headers, and served again once reinstated', async () => {
+    const { channel, key } = await knownKey();
+    await setChannelStatus(ctx, channel.name, 'suspended');
+    const refused = await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key });
+    expectProblem(refused, 403, 'partner_suspended');
+    expect(refused.headers['ratelimit-limit']).toBe('600');
+    await setChannelStatus(ctx, channel.name, 'active');
+    expect((await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key })).status).toBe(200);
+  });
+
+  test('a rate limit changed meanwhile applies to the next read', async () => {
+    clock.set('2026-11-22T10:02:00Z');
+    const { channel, key, first } = await knownKey({ rateLimit: 1000 });
+    expect(first.headers['ratelimit-limit']).toBe('1000');
+    await updateChannel(ctx, { name: channel.name, rateLimit: 600 });
+    const next = await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key });
+    expect(next.headers['ratelimit-limit']).toBe('600');
+    expect(next.headers['ratelimit-remaining']).toBe('598');
+  });
+
+  test('a read past the limit is refused with 429 and nothing of what it read', async () => {
+    clock.set('2026-11-22T10:03:00Z');
+    const { key } = await knownKey({ rateLimit: 600 });
+    for (let i = 1; i < 600; i += 1) expect((await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key })).status).toBe(200);
+    const refused = await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key });
+    expectProblem(refused, 429, 'rate_limited');
+    expect(refused.json.data).toBeUndefined();
+    expect(refused.headers['retry-after']).toBe('60');
+  });
+
+  test('settings changed meanwhile show on the next GET /channel, which waits for the key as it is now', async () => {
+    const { channel, key } = await knownKey();
+    expect((await api.call('GET', CHANNEL, { key: key.key })).json.owner_connect.redirect_url).toBe('https://partner.example/connect');
+    await updateChannel(ctx, { name: channel.name, redirectUrl: 'https://partner.example/elsewhere', rateLimit: 900 });
+    const res = await api.call('GET', CHANNEL, { key: key.key });
+    expect(res.json.owner_connect.redirect_url).toBe('https://partner.example/elsewhere');
+    expect(res.json.rate_limit).toEqual({ per_minute: 900 });
   });
 });
