@@ -90,15 +90,14 @@ export async function openHostSessions(em: EntityManager, organizationId: string
   return rows.map(({ id, locale, createdAt, lastSeenAt, expiresAt }) => ({ id, locale, createdAt, lastSeenAt, expiresAt }));
 }
 
-/**
- * Ends every session of the organization that has not ended and spends every link of it not yet
- * opened, so nobody is signed in for it and no link waiting in a browser opens one. Counts both.
- */
-export async function endOrganizationHostAccess(em: EntityManager, organizationId: string, now: Date): Promise<{ sessions: number; links: number }> {
-  return em.transactional(async (tx) => ({
-    sessions: await tx.nativeUpdate(HostSessionSchema, { organization: organizationId, endedAt: null, expiresAt: { $gt: now } }, { endedAt: now }),
-    links: await tx.nativeUpdate(HostLinkSchema, { organization: organizationId, usedAt: null, expiresAt: { $gt: now } }, { usedAt: now }),
-  }));
+/** Ends every session of the organization that has not ended; answers how many. */
+export function endOrganizationSessions(em: EntityManager, organizationId: string, now: Date): Promise<number> {
+  return em.nativeUpdate(HostSessionSchema, { organization: organizationId, endedAt: null, expiresAt: { $gt: now } }, { endedAt: now });
+}
+
+/** Spends every link of the organization not yet opened, so none opens a session; answers how many. */
+export function spendOrganizationLinks(em: EntityManager, organizationId: string, now: Date): Promise<number> {
+  return em.nativeUpdate(HostLinkSchema, { organization: organizationId, usedAt: null, expiresAt: { $gt: now } }, { usedAt: now });
 }
 
 /** Links and sessions past their end by more than a day: nothing reads them any more. */

@@ -4,12 +4,13 @@ import {
   addHostSession,
   dropStaleHostRows,
   endHostSession as endSessionRow,
-  endOrganizationHostAccess,
+  endOrganizationSessions,
   findHostSession,
   findOwnerOfOrganization,
   openHostSessions,
   ownersWithChannels,
   setHostSessionLocale,
+  spendOrganizationLinks,
   touchHostSession,
   useHostLink,
 } from '../db/host-sessions.ts';
@@ -211,6 +212,9 @@ export async function listHostSessions(deps: Deps, organizationRef: string): Pro
  */
 export async function endHostAccess(deps: Deps, organizationRef: string): Promise<{ endedSessions: number; spentLinks: number }> {
   const organizationId = await organizationIdOf(deps, organizationRef);
-  const { sessions, links } = await endOrganizationHostAccess(deps.orm.em.fork(), organizationId, deps.clock.now());
-  return { endedSessions: sessions, spentLinks: links };
+  const now = deps.clock.now();
+  return deps.orm.em.fork().transactional(async (tx) => ({
+    endedSessions: await endOrganizationSessions(tx, organizationId, now),
+    spentLinks: await spendOrganizationLinks(tx, organizationId, now),
+  }));
 }
