@@ -12,7 +12,7 @@ import { enforceLimit } from './rate-limit.ts';
 const CHALLENGE = 'Bearer realm="distribution"';
 
 /** Keys remembered per API process: far more than the channels of a deployment hold live keys. */
-export const KEY_CACHE_CAPACITY = 10_000;
+const KEY_CACHE_CAPACITY = 10_000;
 
 function bearerToken(req: Request): string | undefined {
   const header = req.get('authorization');
@@ -35,8 +35,9 @@ function bearerToken(req: Request): string | undefined {
  * revoked meanwhile, a suspended channel or a spent limit is still refused, and nothing else is
  * said. A read writes nothing, so reading for a request that turns out refused changes nothing.
  */
-export function authenticate(deps: AppDeps, cache = new KeyCache(KEY_CACHE_CAPACITY)): (operation: Pick<Operation, 'readsCallerIdentityOnly'>) => RequestHandler {
+export function authenticate(deps: AppDeps): (operation: Pick<Operation, 'readsCallerIdentityOnly'>) => RequestHandler {
   const { orm, clock, config } = deps;
+  const cache = new KeyCache(KEY_CACHE_CAPACITY);
   const countFailure = failedAuthentications(deps);
   async function refuse(req: Request, code: ProblemCode, description: string | null): Promise<never> {
     await countFailure(req);
