@@ -39,9 +39,9 @@ interface RawResponse {
 }
 
 /** A GET whose body is kept exactly as sent: Node's client never decodes a content coding. */
-function rawGet(path: string, headers: Record<string, string> = {}, withKey = true): Promise<RawResponse> {
+function rawGet(path: string, headers: Record<string, string> = {}, withKey = true, method = 'GET'): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = https.get(new URL(path, api.url), { ca: api.ca, agent: false, headers: { ...(withKey ? { authorization: `Bearer ${key}` } : {}), ...headers } }, (res) => {
+    const req = https.request(new URL(path, api.url), { method, ca: api.ca, agent: false, headers: { ...(withKey ? { authorization: `Bearer ${key}` } : {}), ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -50,6 +50,7 @@ function rawGet(path: string, headers: Record<string, string> = {}, withKey = tr
       });
     });
     req.on('error', reject);
+    req.end();
   });
 }
 
@@ -121,6 +122,16 @@ describe('compressed answers', () => {
     expect(nothing.status).toBe(200);
     expect(nothing.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(nothing.raw.toString('utf8')).data).toHaveLength(1);
+  });
+
+  test('a HEAD answer carries the Content-Length of the GET answer and no body, for a page written whole or in pieces', async () => {
+    for (const path of [`${BASE}/channel`, `${BASE}/properties`, `${BASE}/availability`]) {
+      const got = await rawGet(path);
+      const head = await rawGet(path, {}, true, 'HEAD');
+      expect(head.status, path).toBe(200);
+      expect(Number(head.headers['content-length']), path).toBe(got.raw.length);
+      expect(head.raw.length, path).toBe(0);
+    }
   });
 
   test(`an answer under ${COMPRESSION_THRESHOLD} bytes goes as it is, still varying by Accept-Encoding`, async () => {
