@@ -104,7 +104,8 @@ export function etagsOfAllCodings(etag: string): string[] {
 /**
  * Writes `chunks` as the body in `coding`, after `res`'s status and headers are set (but not
  * Content-Length). Identity: with Content-Length, one chunk as it is, several as one corked
- * write each, no join into one string. Otherwise the chunks go through the compressor as they are written, the answer chunked.
+ * write each, no join into one string. Otherwise the chunks go through the compressor as they
+ * are written, the answer chunked.
  */
 export function writeBody(res: Response, coding: ContentCoding, chunks: readonly (string | Buffer)[]): void {
   if (coding === 'identity') {

@@ -5,7 +5,6 @@ import { allowOnPage } from './middleware/security-headers.ts';
 import { sendProblem } from './problem.ts';
 import { escapeHtml } from './host/html.ts';
 
-
 const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}';
 /** The pages' one inline style block, allowed by its hash; nothing else loads. */
 const POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;

@@ -7,10 +7,10 @@
  * date order, from `from` up to `to`), and the two rate plan ids of its first and last nights (the
  * channel's `rpl_` ids, the same on every night of a property). Every `fullEvery`-th page (and the
  * first) is also parsed with `JSON.parse` and every night's rates checked, and the two readings
- * must agree. A full
- * parse of a 5 MB page costs about 30 ms of CPU, as much as the server spends building it; on
- * the two cores the server shares with this channel, parsing every page would measure the
- * channel's parser more than the service. The full reading's time is printed apart.
+ * must agree. A full parse of a 5 MB page costs about 30 ms of CPU, as much as the server
+ * spends building it; on the two cores the server shares with this channel, parsing every page
+ * would measure the channel's parser more than the service. The full reading's time is printed
+ * apart.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { daysBetween } from '../domain/availability/nights.ts';

@@ -21,7 +21,6 @@ const TEXT = {
   },
 } as const;
 
-
 /** `ro` for a Romanian locale (`ro`, `ro-RO`, ...), English otherwise. */
 export function handOffLanguage(locale: string | undefined): keyof typeof TEXT {
   return locale !== undefined && /^ro(-|$)/i.test(locale) ? 'ro' : 'en';

@@ -50,9 +50,9 @@ function present(row: ResourceRow): StoredRecord {
 const COLUMNS = 'external_id, status, version, updated_at, body::text as body';
 
 /**
- * One page of a channel's view of a kind (no unit of work: a read of stored text). The order is `(updated_at, external_id)` for full
- * listings too, so a record changed during a full sync moves behind the reader and is read
- * again rather than skipped.
+ * One page of a channel's view of a kind (no unit of work: a read of stored text). The order is
+ * `(updated_at, external_id)` for full listings too, so a record changed during a full sync moves
+ * behind the reader and is read again rather than skipped.
  */
 export async function listResources(em: EntityManager, channelId: string, kind: ViewKind, filter: ListFilter): Promise<ListPage> {
   const params: unknown[] = [channelId, kind];
