@@ -10,6 +10,19 @@ export const WORKFLOW_BUNDLE_PATH = fileURLToPath(new URL('../dist/workflow-bund
 /** Attempts waiting for receivers at once (see createWorker). */
 export const DELIVERY_SLOTS = 500;
 
+/**
+ * A delivery attempt is a local activity: it holds a workflow-task slot and a local-activity slot
+ * while it waits for the receiver, up to 10 s, but almost no CPU. Room for many, so that one slow
+ * endpoint (every attempt 9 s) does not take the slots the others' deliveries need. The workflow
+ * cache keeps its default (sized from the heap, never 0): a worker without a cache that runs more
+ * than one task at a time evicts runs whose local activities are still running, which the SDK core
+ * reports as its own bug (test/infra/local-activity-eviction.test.ts).
+ */
+export const WORKER_TUNING = {
+  maxConcurrentWorkflowTaskExecutions: DELIVERY_SLOTS,
+  maxConcurrentLocalActivityExecutions: DELIVERY_SLOTS,
+} as const;
+
 export interface WorkerSetup {
   connection: NativeConnection;
   namespace: string;
@@ -29,11 +42,7 @@ export async function createWorker({ connection, namespace, taskQueue, deps, pre
     taskQueue,
     activities: createActivities(deps),
     ...(usePrebuilt ? { workflowBundle: { codePath: WORKFLOW_BUNDLE_PATH } } : { workflowsPath: WORKFLOWS_PATH }),
-    // A delivery attempt is a local activity: it holds a workflow-task slot and a local-activity
-    // slot while it waits for the receiver, up to 10 s, but almost no CPU. Room for many, so that
-    // one slow endpoint (every attempt 9 s) does not take the slots the others' deliveries need.
-    maxConcurrentWorkflowTaskExecutions: DELIVERY_SLOTS,
-    maxConcurrentLocalActivityExecutions: DELIVERY_SLOTS,
+    ...WORKER_TUNING,
     ...overrides,
   });
 }

@@ -12,6 +12,7 @@ import { createWebhookSender, type WebhookSettings } from '../../infra/webhook-s
 import { createWorkflowClient } from '../../services/workflow-client.ts';
 import { TEST_SERVER_SECRET } from './api.ts';
 import { onCleanup } from './cleanup.ts';
+import { NO_CACHE } from './worker-tuning.ts';
 import { singleKeyRing } from '../../domain/key-ring.ts';
 import { sha256 } from '../../infra/secrets.ts';
 
@@ -36,21 +37,24 @@ export function activityDeps(
 /**
  * A worker with every workflow and activity on the test's time-skipping environment.
  * `replayEveryTask`: no workflow cache, so every task replays its history, as a restarted worker
- * would. `oneTaskAtATime`: with no cache, what runs local activities (delivery attempts, the
- * dispatcher's batches) needs it, since a local activity's workflow must stay while it runs.
+ * would; such a worker also runs one workflow task at a time. Without a cache, a second task
+ * evicts a run whose local activity (a delivery attempt, a dispatcher batch) is still running:
+ * the SDK core then logs "This is an SDK bug" and drops the activity's result, and the task
+ * times out and runs again (test/infra/local-activity-eviction.test.ts shows it). Tests whose
+ * workflows wake the dispatcher while time skips (certificate expiry, horizon roll) keep a cache:
+ * one task at a time stalls them, and their stored histories are replayed in replay.test.ts.
  */
 export function createTestWorker(
   env: TestWorkflowEnvironment,
   orm: MikroORM,
-  options: { taskQueue: string; clock?: Clock; replayEveryTask?: boolean; oneTaskAtATime?: boolean; webhooks?: WebhookSettings; mail?: MailerConfig },
+  options: { taskQueue: string; clock?: Clock; replayEveryTask?: boolean; webhooks?: WebhookSettings; mail?: MailerConfig },
 ): Promise<Worker> {
-  const { replayEveryTask, oneTaskAtATime, ...deps } = options;
+  const { replayEveryTask, ...deps } = options;
   return Worker.create({
     connection: env.nativeConnection,
     taskQueue: options.taskQueue,
     workflowsPath: WORKFLOWS_PATH,
-    ...(replayEveryTask ? { maxCachedWorkflows: 0 } : {}),
-    ...(oneTaskAtATime ? { maxConcurrentWorkflowTaskExecutions: 1 } : {}),
+    ...(replayEveryTask ? NO_CACHE : {}),
     activities: createActivities(activityDeps(orm, { client: env.client, ...deps })),
   });
 }

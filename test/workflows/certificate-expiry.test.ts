@@ -44,7 +44,7 @@ beforeAll(async () => {
   api = await startTestApi({ orm, temporal: env.client, clock, env: { TEMPORAL_TASK_QUEUE: taskQueue, DISPATCH_POLL_SECONDS: String(30 * 86_400), HORIZON_ROLLS_FROM_API: 'false' } });
   const ctx = adminContext(orm, env.client, clock, taskQueue);
   channels = [(await channelWithKey(ctx)).channel, (await channelWithKey(ctx)).channel].sort((a, b) => a.name.localeCompare(b.name));
-  await runTestWorker(env, orm, { taskQueue, replayEveryTask: true });
+  await runTestWorker(env, orm, { taskQueue });
 });
 
 /** Results and histories through a plain client: time moves only by `env.sleep`. */

@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 
 function worker(): Promise<Worker> {
-  return createTestWorker(env, orm, { taskQueue, replayEveryTask: true, oneTaskAtATime: true, webhooks: { allowLocal: true, caFile: receiver.caFile } });
+  return createTestWorker(env, orm, { taskQueue, replayEveryTask: true, webhooks: { allowLocal: true, caFile: receiver.caFile } });
 }
 
 let counter = 0;

@@ -38,7 +38,7 @@ beforeAll(async () => {
   // Each test starts and times the rolls it checks itself, so the API does not start them.
   api = await startTestApi({ orm, temporal: env.client, clock: systemClock, env: { TEMPORAL_TASK_QUEUE: taskQueue, DISPATCH_POLL_SECONDS: String(30 * 86_400), HORIZON_ROLLS_FROM_API: 'false' } });
   ({ channel } = await channelWithKey(adminContext(orm, env.client, systemClock, taskQueue)));
-  await runTestWorker(env, orm, { taskQueue, replayEveryTask: true });
+  await runTestWorker(env, orm, { taskQueue });
 });
 
 /** Results and histories through a plain client: time moves only by `env.sleep`. */

@@ -68,7 +68,6 @@ function worker(): Promise<Worker> {
   return createTestWorker(env, orm, {
     taskQueue,
     replayEveryTask: true,
-    oneTaskAtATime: true,
     webhooks: { allowLocal: true, caFile: receiver.caFile },
     mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: 'Distribution Service <no-reply@distribution.test>', allowPlain: true },
   });
