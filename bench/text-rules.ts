@@ -9,7 +9,9 @@
  * random. Reruns that came in under the budget are reported as `pauses`.
  *
  * For each rule the inputs are texts built by hand to make a backtracking pattern rescan the text
- * from every start (a piece repeated, with a tail that almost completes a match), and the slowest
+ * from every start (a piece repeated, with a tail that almost completes a match), texts of
+ * look-alike characters the rules' normalised copy folds or expands (NFKC makes up to eighteen
+ * characters of one, so a 10,000-character text can be judged as 180,000), and the slowest
  * of a bounded random search with fast-check over pumped texts (a prefix, a piece of the rule's
  * alphabet repeated to the full length, a suffix). Every input is checked REPEATS times.
  *
@@ -68,8 +70,12 @@ const RULES: Record<TextRule, Rule> = {
       '</ </ ': pump('</ '),
       '&amp, no ;': pump('&amp'),
       '&#x, no ;': pump('&#x1'),
+      '&lt, no ;': pump('&lt'),
+      '&z': pump('&z'),
+      'full-width <a': pump('＜ａ'),
+      '< zero-width a': pump('<\u200ba'),
     },
-    alphabet: ['<', '>', '/', '!', ' ', '\t', 'a', 'B', '&', ';', '#', 'x', '1', 'amp', '<!', '</'],
+    alphabet: ['<', '>', '/', '!', ' ', '\t', 'a', 'B', '&', ';', '#', 'x', '1', 'amp', '<!', '</', 'lt', '＜', '＆', '\u200b'],
   },
   url: {
     built: {
@@ -84,8 +90,14 @@ const RULES: Record<TextRule, Rule> = {
       'www glued': pump('www'),
       'http:/ glued': pump('http:/'),
       '0-': pump('0-'),
+      'a。 (ideographic full stop)': pump('a。'),
+      'a。 then 。comx': pump('a。', '', '。comx'),
+      'a zero-width space': pump('a\u200b'),
+      'a… (NFKC: three dots)': pump('a…'),
+      'ﷺ (NFKC: eighteen characters)': pump('\ufdfa'),
+      '⒜. (NFKC: four characters)': pump('⒜.'),
     },
-    alphabet: ['a', 'Z', '0', '-', '.', '..', '_', 'com', 'ro', 'www', 'www.', 'http', 's', ':', '/', '//', 'ftp', ' ', 'x.co'],
+    alphabet: ['a', 'Z', '0', '-', '.', '..', '_', 'com', 'ro', 'www', 'www.', 'http', 's', ':', '/', '//', 'ftp', ' ', 'x.co', '。', '．', '·', '\u200b', '\u00ad', '…', 'ｃｏｍ'],
   },
   email: {
     built: {
@@ -103,8 +115,12 @@ const RULES: Record<TextRule, Rule> = {
       'a@a.': pump('a@a.'),
       ' at  dot ': pump('name at example dot com '),
       '(': pump('('),
+      'a＠ (full-width)': pump('a＠'),
+      '⒜ (NFKC: (a))': pump('⒜'),
+      'full-width a[at]': pump('ａ［ａｔ］'),
+      'ﷺ then [at]': pump('\ufdfa[at]'),
     },
-    alphabet: ['a', 'x', '@', '.', 'ab', '[at]', '(at)', ' at ', '[dot]', '(dot)', ' dot ', '[', ']', '(', ')', ' ', 'at', 'dot', '<', 'x.com'],
+    alphabet: ['a', 'x', '@', '.', 'ab', '[at]', '(at)', ' at ', '[dot]', '(dot)', ' dot ', '[', ']', '(', ')', ' ', 'at', 'dot', '<', 'x.com', '＠', '﹫', '。', '\u200d', '⒜', '\ufdfa'],
   },
   phone: {
     built: {
@@ -117,8 +133,13 @@ const RULES: Record<TextRule, Rule> = {
       'dates glued': pump('01.05.2025'),
       'phone numbers': pump('0722 123 456; '),
       '12.12.': pump('12.12.'),
+      'digits and four separators': pump('1 -- '),
+      'Arabic-Indic digits': pump('٣'),
+      'Arabic-Indic digits and dashes': pump('٣ – '),
+      '⒇ (NFKC: (20))': pump('⒇'),
+      'digits of many scripts': pump('3٣۳३３'),
     },
-    alphabet: ['0', '1', '7', '9', '+', ' ', '.', '-', '/', '(', ')', '\u00a0', '2025', '31.12.', ':', ';'],
+    alphabet: ['0', '1', '7', '9', '+', ' ', '.', '-', '/', '(', ')', '\u00a0', '2025', '31.12.', ':', ';', '–', '٣', '०', '１', '\u200b', '⒇'],
   },
 };
 

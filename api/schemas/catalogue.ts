@@ -35,7 +35,7 @@ const LanguageTag = z.string().meta({ description: 'BCP 47 language tag.', examp
 
 export const TextMap = z.record(z.string(), z.string()).meta({
   id: 'TextMap',
-  description: "BCP 47 language tag → plain text (no HTML, links, e-mail addresses or phone numbers). Always contains the source language: `ro` in Romania, the property's own language elsewhere; other languages appear once the host has written them.",
+  description: "BCP 47 language tag → plain text (no HTML, links, e-mail addresses or phone numbers; the service refuses host text that breaks these with a heuristic filter, which also reads look-alike spellings such as full-width or other-script digits and zero-width characters, so a channel that must be certain still checks). Always contains the source language: `ro` in Romania, the property's own language elsewhere; other languages appear once the host has written them.",
   example: { ro: 'Apartament cu vedere la mare', en: 'Apartment with sea view' },
 });
 

@@ -201,12 +201,18 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const OPEN_PARENTHESIS = 0x28;
 const CLOSE_PARENTHESIS = 0x29;
-const WHITE_SPACE = /\s/;
 
-/** `\s`; out-of-range indexes are not white space. */
+/**
+ * `\s`: the space separators (Zs), tab, line terminators, vertical tab, form feed and U+FEFF;
+ * out-of-range indexes are not white space. Compared by code, not with a pattern per character,
+ * because normalised text can be long and mostly outside ASCII.
+ */
 function isSpace(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c > 0x7f && WHITE_SPACE.test(text[i]!));
+  if (c <= 0x7f) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
 /** `[^\s@<>()]` */

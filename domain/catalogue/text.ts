@@ -1,3 +1,4 @@
+import { normaliseForRules } from './text-normalise.ts';
 import { addressSpans, blankOut, hasBareHost, spelledAddressSpans } from './text-scanners.ts';
 
 export type TextMap = Record<string, string>;
@@ -61,20 +62,52 @@ export function isLanguageTag(value: string): boolean {
  */
 
 const HTML_ENTITY = /&(?:[a-z]{2,8}|#\d{1,6}|#x[0-9a-f]{1,6});/i;
+/**
+ * References browsers decode without their `;`: numeric ones, and the named ones HTML keeps from
+ * before `;` was required (`&ltscript&gt` reads `<script>`). Names are case-sensitive there.
+ */
+const NUMERIC_REFERENCE = /&#(?:\d|x[0-9a-f])/i;
+const LEGACY_ENTITY = new RegExp(
+  `&(?:${[
+    'AElig AMP Aacute Acirc Agrave Aring Atilde Auml COPY Ccedil ETH Eacute Ecirc Egrave Euml GT Iacute Icirc Igrave Iuml LT',
+    'Ntilde Oacute Ocirc Ograve Oslash Otilde Ouml QUOT REG THORN Uacute Ucirc Ugrave Uuml Yacute aacute acirc acute aelig',
+    'agrave amp aring atilde auml brvbar ccedil cedil cent copy curren deg divide eacute ecirc egrave eth euml frac12 frac14',
+    'frac34 gt iacute icirc iexcl igrave iquest iuml laquo lt macr micro middot nbsp not ntilde oacute ocirc ograve ordf ordm',
+    'oslash otilde ouml para plusmn pound quot raquo reg sect shy sup1 sup2 sup3 szlig thorn times uacute ucirc ugrave uml',
+    'uuml yacute yen yuml',
+  ]
+    .join(' ')
+    .split(' ')
+    .join('|')})`,
+);
+/**
+ * A tag as browsers open one, `<` directly followed by a letter, `/` and a letter, or `!`. It
+ * counts without a `>`: text set into a page ends at the page's next `>`, which closes the tag
+ * with its attributes (`<img src=x onerror=...`).
+ */
+const TAG_OPEN = /<(?:\/?[a-z]|!)/i;
 /** The start of a tag, `<` up to its first letter (`<b`, `</ b`, `<!--`). */
 const HTML_TAG_START = /<\s*(?:\/\s*)?[a-z!]/i;
 
-/** `/<\s*\/?\s*[a-z!][^>]*>/i` or an entity: a tag is the start of one with a `>` anywhere after it. */
+/**
+ * A tag opening, `/<\s*\/?\s*[a-z!][^>]*>/i`, or an entity, with or without its `;`. A tag
+ * with spaces after its `<` (which browsers leave as text) counts when a `>` follows it.
+ */
 function hasHtml(text: string): boolean {
+  if (TAG_OPEN.test(text)) return true;
   const tag = HTML_TAG_START.exec(text);
   // The leftmost start of a tag also ends first, so it is the one most likely to have a `>` after it.
   if (tag && text.lastIndexOf('>') >= tag.index + tag[0].length) return true;
-  return HTML_ENTITY.test(text);
+  return HTML_ENTITY.test(text) || NUMERIC_REFERENCE.test(text) || LEGACY_ENTITY.test(text);
 }
 
 const URL_PATTERNS = [/\b(?:https?|ftp):\/\//i, /\bwww\d?\./i];
-/** Runs of digits joined by at most two separators. */
-const DIGIT_RUN = /\+?\d(?:[ .\-/()\u00a0]{0,2}\d)+/g;
+/**
+ * Runs of digits joined by at most four separators: white space, dots, dashes of any kind,
+ * slashes and parentheses (`0721 - 234 -- 567`, `(0721) 234 567`). Separators and digits never
+ * overlap, so a match gives back at most four characters when it ends.
+ */
+const DIGIT_RUN = /\+?\d(?:[\s./()\p{Pd}]{0,4}\d)+/gu;
 /** Calendar dates (`31.12.2025`, `2025-12-31`), removed before looking for phone numbers. */
 const DATES =
   /\b(?:0?[1-9]|[12]\d|3[01])[./-](?:0?[1-9]|1[0-2])[./-](?:19|20)\d{2}\b|\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b/g;
@@ -82,9 +115,12 @@ const DATES =
 /**
  * Rule codes the value breaks. A heuristic filter on host text, tuned to let through dates,
  * times, year ranges, prices and sizes: a phone number is a run of 9 to 15 digits, once
- * calendar dates are taken out.
+ * calendar dates are taken out. The rules judge the normalised copy (text-normalise.ts), so
+ * look-alike spellings (`０７２１`, `٠٧٢١`, `casabran。ro`, a zero-width space inside a name)
+ * are judged as the plain ones.
  */
-export function textViolations(value: string): TextRule[] {
+export function textViolations(text: string): TextRule[] {
+  const value = normaliseForRules(text);
   const rules: TextRule[] = [];
   if (hasHtml(value)) rules.push('html');
   // An e-mail address also contains a host; report it once, as e-mail. Spelled-out addresses are
