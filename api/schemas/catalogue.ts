@@ -181,7 +181,7 @@ const Fee = z.object({
   amount: Money.nullable().meta({ description: 'With basis `fixed`; null when not known or not fixed.' }),
   percent_bp: z.int().min(1).nullable().meta({ description: 'Basis points (125 is 1.25%) with basis `percent`; null otherwise or when not known.' }),
   percent_of: z.string().nullable().meta({ description: 'What the percentage applies to, for example `accommodation_excluding_vat`; null unless basis is `percent`.' }),
-  per: open(['stay', 'night', 'guest_night'], 'Unit the fee is charged per.'),
+  per: open(['stay', 'night', 'guest_night'], 'Unit the fee is charged per; always `stay` for a `cleaning` fee (once per stay in v1).'),
   included_in_price: z.boolean(),
   payable_at: open(['booking', 'property'], 'When the fee is paid; a tourist tax is payable at the property.'),
   max_nights: z.int().min(1).nullable().meta({ description: 'Cap on charged nights, or null.' }),

@@ -211,6 +211,7 @@ const Fee = z
     if (fee.basis === 'percent' && fee.percent_of === null) issue('percent_of', 'a percentage names what it applies to', 'required');
     if (fee.basis === 'percent' && fee.exempts_children !== null) issue('exempts_children', 'a percentage fee does not exempt children', 'fee_basis');
     if (fee.type === 'cleaning' && fee.amount === null) issue('amount', 'a cleaning fee has an amount', 'required');
+    if (fee.type === 'cleaning' && fee.per !== 'stay') issue('per', 'a cleaning fee is charged once per stay', 'fee_per');
   });
 export type FeeInput = z.infer<typeof Fee>;
 

@@ -195,3 +195,17 @@ describe('a change of capacity or age bands and the nights priced before it', ()
     expect(night.rates[1]).toMatchObject({ closed: true, prices_by_occupancy: [], child_prices: [] });
   });
 });
+
+describe('a cleaning fee is once per stay', () => {
+  test.each(['night', 'guest_night'])('a cleaning fee per %s is refused on write, pointing at its per', async (per) => {
+    const { prefix } = await setup(0);
+    const base = sampleProperty(`${prefix}-loc`, `${prefix}-own`);
+    const res = await host.call('PUT', `/properties/${prefix}-cleaning-${per}`, {
+      ...base,
+      fees: [{ type: 'cleaning', basis: 'fixed', amount: { amount: 1000, currency: 'RON' }, per, payable_at: 'booking' }],
+    });
+    expectProblem(res, 400, 'invalid_parameters', ['errors']);
+    expect(errorsOf(res)).toEqual(['/fees/0/per fee_per']);
+    expectProblem(await host.call('GET', `/properties/${prefix}-cleaning-${per}`), 404, 'not_found');
+  });
+});
