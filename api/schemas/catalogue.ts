@@ -286,7 +286,7 @@ export const Amenity = z
     ota_code: OtaCode.nullable().meta({ description: 'First of `ota_codes` (HAC preferred); null when there is no exact OpenTravel equivalent.' }),
     ota_codes: z.array(OtaCode).meta({ description: 'Exact OpenTravel equivalents only.' }),
   })
-  .meta({ id: 'Amenity', description: 'An amenity of the catalogue; a retired one appears as a `deleted` Tombstone in a change listing.' });
+  .meta({ id: 'Amenity', description: 'An amenity of the catalogue. A release that changes its name, category or OTA codes gives it a higher `version` and `updated_at` (`amenity.updated`); a retired one appears as a `deleted` Tombstone in a change listing (`amenity.deleted`).' });
 
 export const AmenityPage = page(z.union([Amenity, Tombstone]), 'AmenityPage', 'A page of amenities; tombstones appear only with `updated_since`.');
 
@@ -296,7 +296,7 @@ export const Event = z
   .object({
     id: z.string().regex(ID_PATTERNS.event).meta({ description: '`evt_` id.' }),
     type: open(
-      ['property.updated', 'property.withdrawn', 'property.distributed', 'property.deleted', 'location.updated', 'location.deleted', 'owner.updated', 'owner.deleted', 'amenity.deleted', 'availability.updated'],
+      ['property.updated', 'property.withdrawn', 'property.distributed', 'property.deleted', 'location.updated', 'location.deleted', 'owner.updated', 'owner.deleted', 'amenity.updated', 'amenity.deleted', 'availability.updated'],
       'Event type, `<kind>.<change>`.',
     ),
     occurred_at: Instant,
