@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { z } from 'zod';
+import type { PropertyInput } from '../../domain/catalogue/source.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform, sampleProperty } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
@@ -28,7 +30,11 @@ const get = async (key: string, path: string) => {
   return res;
 };
 
-const NONREF = {
+type PropertyBody = z.input<typeof PropertyInput>;
+type Capacity = PropertyBody['capacity'];
+type Plan = PropertyBody['rate_plans'][number];
+
+const NONREF: Plan = {
   key: 'nonref',
   name: { ro: 'Nerambursabil' },
   currency: 'RON',
@@ -37,10 +43,10 @@ const NONREF = {
 };
 
 /** A property for two adults (`flex` without age bands, `nonref` with two) shown to a channel. */
-const TWO_ADULTS = { max_guests: 3, max_adults: 2, max_children: 1, max_infants: 1, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }] };
+const TWO_ADULTS: Capacity = { max_guests: 3, max_adults: 2, max_children: 1, max_infants: 1, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }] };
 
 let counter = 0;
-async function setup(count = 1, capacity: Record<string, unknown> = TWO_ADULTS) {
+async function setup(count = 1, capacity: Capacity = TWO_ADULTS) {
   counter += 1;
   const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'] });
   const prefix = `pp${counter}`;
@@ -51,7 +57,7 @@ async function setup(count = 1, capacity: Record<string, unknown> = TWO_ADULTS) 
   for (let i = 0; i < count; i += 1) {
     const ref = `${prefix}-p${i}`;
     const base = sampleProperty(`${prefix}-loc`, `${prefix}-own`);
-    await host.property(ref, { location: `${prefix}-loc`, owner: `${prefix}-own`, capacity, rate_plans: [...(base.rate_plans as object[]), NONREF] });
+    await host.property(ref, { location: `${prefix}-loc`, owner: `${prefix}-own`, capacity, rate_plans: [...(base.rate_plans as Plan[]), NONREF] });
     await host.distribute(ref, [channel.name]);
     refs.push(ref);
   }
@@ -150,13 +156,13 @@ describe('POST /internal/v1/availability: a price for every number of adults', (
 });
 
 describe('a change of capacity or age bands and the nights priced before it', () => {
-  const THREE_ADULTS = { ...TWO_ADULTS, max_guests: 4, max_adults: 3 };
+  const THREE_ADULTS: Capacity = { ...TWO_ADULTS, max_guests: 4, max_adults: 3 };
   const priced = (rate: Record<string, unknown>) => (rate.prices_by_occupancy as { adults: number }[]).map((p) => p.adults);
 
   test('fewer adults keep the prices that still apply; more adults, or new bands, close the nights until they are priced again', async () => {
     const { key, refs, ids, prefix } = await setup(1, THREE_ADULTS);
     const base = sampleProperty(`${prefix}-loc`, `${prefix}-own`);
-    const put = (capacity: object, plans: object[] = [...(base.rate_plans as object[]), NONREF]) => host.property(refs[0]!, { location: `${prefix}-loc`, owner: `${prefix}-own`, capacity, rate_plans: plans });
+    const put = (capacity: Capacity, plans: Plan[] = [...(base.rate_plans as Plan[]), NONREF]) => host.property(refs[0]!, { location: `${prefix}-loc`, owner: `${prefix}-own`, capacity, rate_plans: plans });
     const write = await host.call('POST', '/availability', {
       updates: [{
         property: refs[0], from: '2026-12-20', to: '2026-12-22',
@@ -190,7 +196,7 @@ describe('a change of capacity or age bands and the nights priced before it', ()
       updates: [{ property: refs[0], from: '2026-12-20', to: '2026-12-22', rates: [{ rate_plan: 'nonref', prices_by_occupancy: adults(27000, 27000, 33000), child_prices: children }] }],
     });
     expect(again.status, again.text).toBe(200);
-    await put(THREE_ADULTS, [...(base.rate_plans as object[]), { ...NONREF, child_age_bands: [{ age_from: 0, age_to: 12 }] }]);
+    await put(THREE_ADULTS, [...(base.rate_plans as Plan[]), { ...NONREF, child_age_bands: [{ age_from: 0, age_to: 12 }] }]);
     night = (await nightsOf(key, ids[0]!, '2026-12-20', '2026-12-21')).data[0]!;
     expect(night.rates[1]).toMatchObject({ closed: true, prices_by_occupancy: [], child_prices: [] });
   });
