@@ -86,7 +86,7 @@ function yearOfPrices(property: string, today: string, end: string, units: numbe
     const rate = (factor: number, key: string) => ({
       rate_plan: key,
       prices_by_occupancy: [{ adults: 1, amount: Math.round(single * factor) }, { adults: 2, amount: Math.round(double * factor) }],
-      child_prices: [{ age_from: 3, age_to: 11, amount: Math.round(7_500 * factor) }],
+      child_prices: [{ age_from: 0, age_to: 2, amount: 0 }, { age_from: 3, age_to: 11, amount: Math.round(7_500 * factor) }],
       infant_price: 0,
       min_stay: weekend && season > 1 ? 2 : null,
       closed: day % 97 === 13,

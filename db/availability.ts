@@ -11,6 +11,7 @@ import {
   type NightState,
   type PlanShape,
 } from '../domain/availability/nights.ts';
+import { conformNight } from '../domain/availability/conform.ts';
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import type { Clock } from '../domain/clock.ts';
 import { localDate, wholeSeconds } from '../domain/time.ts';
@@ -33,7 +34,15 @@ export interface PropertyAri {
 }
 
 function plansOf(content: PropertyInput): PlanShape[] {
-  return content.rate_plans.map((plan) => ({ key: plan.key, currency: plan.currency, default_rates: plan.default_rates ?? null }));
+  return content.rate_plans.map((plan) => ({ key: plan.key, currency: plan.currency, default_rates: plan.default_rates ?? null, child_age_bands: plan.child_age_bands }));
+}
+
+/**
+ * A night as stored for the property as it is now: its prices brought in line with the current
+ * capacity and age bands first (`conformNight`), so a night priced for an older shape is never served.
+ */
+function renderFor(night: NightState, content: PropertyInput, plans: readonly PlanShape[]): string {
+  return JSON.stringify(renderNight(conformNight(night, { maxAdults: content.capacity.max_adults, plans }), plans));
 }
 
 function currencyOf(content: PropertyInput): string {
@@ -109,7 +118,8 @@ export async function announceNowVisible(tx: EntityManager, log: LockedChannelLo
 /**
  * Brings a property's nights in line with its current shape after a platform write: creates the
  * availability of a new property (every night of the horizon at its defaults), and re-renders
- * the nights when its rate plans or currency changed. Announces the nights that changed.
+ * the nights when its rate plans, currency, capacity or age bands changed (`conformNight`: prices
+ * that no longer fit are dropped or the rate closed). Announces the nights that changed.
  */
 export async function syncPropertyAvailability(tx: EntityManager, property: PropertyAri, clock: Clock): Promise<void> {
   const today = localDate(clock.now(), property.timezone);
@@ -122,7 +132,7 @@ export async function syncPropertyAvailability(tx: EntityManager, property: Prop
       [property.propertyId, currencyOf(property.content), wholeSeconds(clock.now()), end, property.timezone],
     );
     const rendered = new Map<string, string>();
-    for (const date of datesIn(today, end)) rendered.set(date, JSON.stringify(renderNight(defaultNight(date, property.content.units, plans), plans)));
+    for (const date of datesIn(today, end)) rendered.set(date, renderFor(defaultNight(date, property.content.units, plans), property.content, plans));
     await writeNights(tx, property.propertyId, rendered);
     return;
   }
@@ -132,7 +142,7 @@ export async function syncPropertyAvailability(tx: EntityManager, property: Prop
   const stored = await nights(tx, property.propertyId, today, existing.horizon_end);
   const changed = new Map<string, string>();
   for (const [date, body] of stored) {
-    const rerendered = JSON.stringify(renderNight(nightFromRendered(JSON.parse(body) as Record<string, unknown>), plans));
+    const rerendered = renderFor(nightFromRendered(JSON.parse(body) as Record<string, unknown>), property.content, plans);
     if (rerendered !== body) changed.set(date, rerendered);
   }
   await writeNights(tx, property.propertyId, changed);
@@ -167,7 +177,7 @@ export async function applyAvailabilityUpdates(tx: EntityManager, property: Prop
   }
   const changed = new Map<string, string>();
   for (const [date, state] of states) {
-    const body = JSON.stringify(renderNight(state, plans));
+    const body = renderFor(state, property.content, plans);
     if (body !== stored.get(date)) changed.set(date, body);
   }
   await writeNights(tx, property.propertyId, changed);
@@ -200,7 +210,7 @@ export async function rollZone(tx: EntityManager, zone: string, clock: Clock): P
     const plans = plansOf(property!.content);
     const start = row.horizon_end > today ? row.horizon_end : today;
     const added = new Map<string, string>();
-    for (const date of datesIn(start, end)) added.set(date, JSON.stringify(renderNight(defaultNight(date, property!.content.units, plans), plans)));
+    for (const date of datesIn(start, end)) added.set(date, renderFor(defaultNight(date, property!.content.units, plans), property!.content, plans));
     await writeNights(tx, row.property_id, added);
     await tx.execute('update ari_property set horizon_end = ?::date where property_id = ?', [end, row.property_id]);
     await announce(tx, row.property_id, [{ from: start, to: end }], clock);

@@ -9,7 +9,7 @@ const MIGRATION_LOCK = 7_140_221;
 /**
  * Applies pending migrations under a session advisory lock, so an API and a worker starting
  * together against one database never run the same migration twice; then this release's amenity
- * catalogue, as a migration of data (new amenities served, retired ones announced).
+ * catalogue, as a migration of data (new amenities served, changed and retired ones announced).
  */
 export async function migrate(orm: MikroORM, clientUrl: string): Promise<void> {
   const lock = new pg.Client({ connectionString: clientUrl });
@@ -17,7 +17,7 @@ export async function migrate(orm: MikroORM, clientUrl: string): Promise<void> {
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await orm.migrator.up();
-    await applyAmenityRelease(orm.em.fork(), AMENITIES.map((amenity) => amenity.code), new Date());
+    await applyAmenityRelease(orm.em.fork(), AMENITIES, new Date());
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await lock.end();

@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'location.deleted',
   'owner.updated',
   'owner.deleted',
+  'amenity.updated',
   'amenity.deleted',
   'availability.updated',
 ] as const;

@@ -15,6 +15,8 @@ import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/curso
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
 import type { Clock } from '../domain/clock.ts';
+import { jsonPointer } from '../domain/json-pointer.ts';
+import { priceListErrors } from '../domain/pricing/price-lists.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import { addDays, localDate, toInstant } from '../domain/time.ts';
 import { invalidParameters } from './catalogue.ts';
@@ -23,7 +25,8 @@ import { writeAndNotify } from './durable-processes.ts';
 
 /**
  * Platform updates of nights and prices, applied together in one transaction: every property and
- * rate plan they name must exist, else nothing is written. Each property's changed nights are
+ * rate plan they name must exist and every price list must fit the property's capacity and the
+ * plan's age bands (`priceListErrors`), else nothing is written. Each property's changed nights are
  * announced to every channel that sees it.
  */
 export function postAvailability(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'clock'>, batch: { updates: readonly AvailabilityUpdate[] }): Promise<{ results: UpdateOutcome[] }> {
@@ -33,8 +36,15 @@ export function postAvailability(deps: Pick<ServiceDeps, 'orm' | 'workflows' | '
     const errors: ParameterError[] = batch.updates.flatMap((update, i) => {
       const property = byRef.get(update.property);
       if (!property) return [unknownReference(`/updates/${i}/property`, 'property', update.property)];
-      const keys = new Set(property.content.rate_plans.map((plan) => plan.key));
-      return (update.rates ?? []).flatMap((rate, j) => (keys.has(rate.rate_plan) ? [] : [{ detail: `the property has no rate plan "${rate.rate_plan}"`, code: 'unknown_reference', pointer: `/updates/${i}/rates/${j}/rate_plan` }]));
+      return (update.rates ?? []).flatMap((rate, j): ParameterError[] => {
+        const plan = property.content.rate_plans.find((candidate) => candidate.key === rate.rate_plan);
+        if (!plan) return [{ detail: `the property has no rate plan "${rate.rate_plan}"`, code: 'unknown_reference', pointer: `/updates/${i}/rates/${j}/rate_plan` }];
+        return priceListErrors(rate, { maxAdults: property.content.capacity.max_adults, bands: plan.child_age_bands }).map((error) => ({
+          detail: error.detail,
+          code: error.code,
+          pointer: jsonPointer(['updates', i, 'rates', j, ...error.path]),
+        }));
+      });
     });
     if (errors.length > 0) throw invalidParameters(errors);
     const results = [];

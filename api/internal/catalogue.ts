@@ -144,7 +144,7 @@ export const getDistribution = defineOperation({
 
 export const postAvailability = defineOperation({
   operationId: 'postAvailability', method: 'post', path: '/availability', summary: 'Bulk availability and price updates',
-  description: 'Up to 1,000 updates, each a property, a range of nights `[from, to)` and the fields to set on those nights (rates per rate plan key). Applied together in one transaction; nights outside a property\'s horizon are ignored. Each property\'s changed nights are announced to every channel that sees it as one `availability.updated` event per contiguous range.',
+  description: 'Up to 1,000 updates, each a property, a range of nights `[from, to)` and the fields to set on those nights (rates per rate plan key). Prices are written whole: `prices_by_occupancy` holds one price for each number of adults from 1 to the property\'s `capacity.max_adults`, and `child_prices` one price for each of the plan\'s `child_age_bands` (none on a plan without bands), sent with `prices_by_occupancy` on a plan that names bands; each broken rule is one `invalid_parameters` entry pointing into the update. Applied together in one transaction, and nothing is written when any update is refused; nights outside a property\'s horizon are ignored. Each property\'s changed nights are announced to every channel that sees it as one `availability.updated` event per contiguous range.',
   tags, scopes: null, body: AvailabilityBatch, responses: { 200: { description: 'What changed, per property' } }, problems: ['invalid_parameters', 'platform_token_invalid'],
   handler: async ({ body, deps }) => ({ body: await availability.postAvailability(deps, body) }),
 });

@@ -181,7 +181,7 @@ const Fee = z.object({
   amount: Money.nullable().meta({ description: 'With basis `fixed`; null when not known or not fixed.' }),
   percent_bp: z.int().min(1).nullable().meta({ description: 'Basis points (125 is 1.25%) with basis `percent`; null otherwise or when not known.' }),
   percent_of: z.string().nullable().meta({ description: 'What the percentage applies to, for example `accommodation_excluding_vat`; null unless basis is `percent`.' }),
-  per: open(['stay', 'night', 'guest_night'], 'Unit the fee is charged per.'),
+  per: open(['stay', 'night', 'guest_night'], 'Unit the fee is charged per; always `stay` for a `cleaning` fee (once per stay in v1).'),
   included_in_price: z.boolean(),
   payable_at: open(['booking', 'property'], 'When the fee is paid; a tourist tax is payable at the property.'),
   max_nights: z.int().min(1).nullable().meta({ description: 'Cap on charged nights, or null.' }),
@@ -286,7 +286,7 @@ export const Amenity = z
     ota_code: OtaCode.nullable().meta({ description: 'First of `ota_codes` (HAC preferred); null when there is no exact OpenTravel equivalent.' }),
     ota_codes: z.array(OtaCode).meta({ description: 'Exact OpenTravel equivalents only.' }),
   })
-  .meta({ id: 'Amenity', description: 'An amenity of the catalogue; a retired one appears as a `deleted` Tombstone in a change listing.' });
+  .meta({ id: 'Amenity', description: 'An amenity of the catalogue. A release that changes its name, category or OTA codes gives it a higher `version` and `updated_at` (`amenity.updated`); a retired one appears as a `deleted` Tombstone in a change listing (`amenity.deleted`).' });
 
 export const AmenityPage = page(z.union([Amenity, Tombstone]), 'AmenityPage', 'A page of amenities; tombstones appear only with `updated_since`.');
 
@@ -296,7 +296,7 @@ export const Event = z
   .object({
     id: z.string().regex(ID_PATTERNS.event).meta({ description: '`evt_` id.' }),
     type: open(
-      ['property.updated', 'property.withdrawn', 'property.distributed', 'property.deleted', 'location.updated', 'location.deleted', 'owner.updated', 'owner.deleted', 'amenity.deleted', 'availability.updated'],
+      ['property.updated', 'property.withdrawn', 'property.distributed', 'property.deleted', 'location.updated', 'location.deleted', 'owner.updated', 'owner.deleted', 'amenity.updated', 'amenity.deleted', 'availability.updated'],
       'Event type, `<kind>.<change>`.',
     ),
     occurred_at: Instant,

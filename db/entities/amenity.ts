@@ -3,7 +3,9 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 /**
  * The amenity catalogue as this deployment has served it. The catalogue ships with the service
  * (domain/catalogue/amenities.ts); each start applies its release here (db/amenities.ts), so an
- * amenity added or retired gets the version and instant of the start that first served it.
+ * amenity added, changed or retired gets the version and instant of the start that first served
+ * it so. `definition` is the fingerprint of what was served (`amenityFingerprint`); null on rows
+ * written before it was kept.
  */
 export const AmenityReleaseSchema = defineEntity({
   name: 'AmenityRelease',
@@ -13,6 +15,7 @@ export const AmenityReleaseSchema = defineEntity({
     status: p.enum(['active', 'deleted'] as const),
     version: p.integer(),
     updatedAt: p.datetime(),
+    definition: p.text().nullable(),
   },
 });
 

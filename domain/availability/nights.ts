@@ -40,6 +40,8 @@ export interface NightState {
 export interface PlanShape {
   key: string;
   currency: string;
+  /** The plan's child age bands; absent: none. */
+  child_age_bands?: readonly { age_from: number; age_to: number }[] | undefined;
   /** Prices for nights materialised by the horizon roll; absent: such nights are closed on this plan. */
   default_rates?: Omit<RateState, 'closed' | 'closed_to_arrival'> | null | undefined;
 }

@@ -131,8 +131,10 @@ export function isAmenityCode(code: string): boolean {
 /**
  * The catalogue ships with the service. The first start of a deployment serves it with this
  * version and instant; later, an amenity added takes the instant of the start that first serves
- * it, and one removed from AMENITIES is retired: a `deleted` tombstone under `updated_since` and
- * `amenity.deleted` to every channel (db/amenities.ts). A retired code is never reused.
+ * it, one whose name, category or OTA codes changed takes a higher version and that instant
+ * (`amenity.updated` to every channel), and one removed from AMENITIES is retired: a `deleted`
+ * tombstone under `updated_since` and `amenity.deleted` to every channel (db/amenities.ts). A
+ * retired code is never reused.
  */
 export const AMENITY_CATALOGUE_RELEASE = { version: 1, updated_at: '2026-11-01T00:00:00Z' } as const;
 
@@ -149,4 +151,19 @@ export function amenityRecord(definition: AmenityDefinition, release: { version:
     ota_code: definition.ota_code && { ...definition.ota_code },
     ota_codes: definition.ota_codes.map((code) => ({ ...code })),
   };
+}
+
+/**
+ * Everything a channel reads of an amenity but its id, status, version and instant, as one string
+ * with its keys in a fixed order: a release that serves an amenity differently gives another one.
+ */
+export function amenityFingerprint(definition: AmenityDefinition): string {
+  const { name, category, ota_code, ota_codes } = amenityRecord(definition);
+  return JSON.stringify(sortedKeys({ name, category, ota_code, ota_codes }));
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]));
 }

@@ -4,6 +4,7 @@ import { legalProjection, type LegalRefusal } from './legal.ts';
 import type { LocationInput, OwnerInput, PropertyInput } from './source.ts';
 import type { ResourceStatus } from './status.ts';
 import { ownValue } from '../own.ts';
+import { chargedPer } from '../pricing/fee.ts';
 import { isLanguageTag } from './text.ts';
 
 /**
@@ -89,7 +90,7 @@ export function projectProperty(source: PropertyInput, context: PropertyContext)
       child_age_bands: plan.child_age_bands.map((band) => ({ ...band })),
       cancellation: { ...plan.cancellation, text: cancellationText(plan.cancellation) },
     })),
-    fees: source.fees.map((fee) => ({ ...fee, amount: fee.amount && { ...fee.amount } })),
+    fees: source.fees.map((fee) => ({ ...fee, per: chargedPer(fee), amount: fee.amount && { ...fee.amount } })),
     city_tax_status: source.city_tax_status,
     legal: legal.legal,
     booking: { ...source.booking },

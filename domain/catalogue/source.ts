@@ -4,6 +4,7 @@ import { isAmenityCode } from './amenities.ts';
 import { PRECISION_RADII } from './geo.ts';
 import { isIdentifierScheme } from './legal.ts';
 import { isLanguageTag } from './text.ts';
+import { priceListErrors } from '../pricing/price-lists.ts';
 
 /**
  * What the property-management platform writes through `/internal/v1`: the source model the
@@ -159,7 +160,10 @@ const RatePlan = z
         penalty_percent: z.int().min(1).max(100).nullable().default(null),
       })
       .strict(),
-    /** Prices of the nights the daily horizon roll adds; absent: those nights are closed on this plan. Not shown to channels. */
+    /**
+     * Prices of the nights the daily horizon roll adds; absent: those nights are closed on this plan. Not shown to channels.
+     * The same rules as a night's prices: one per number of adults up to `capacity.max_adults`, one per age band.
+     */
     default_rates: z
       .object({
         prices_by_occupancy: z.array(z.object({ adults: z.int().min(1).max(100), amount: z.int().min(0).max(100_000_000_00) }).strict()).min(1).max(100),
@@ -207,6 +211,7 @@ const Fee = z
     if (fee.basis === 'percent' && fee.percent_of === null) issue('percent_of', 'a percentage names what it applies to', 'required');
     if (fee.basis === 'percent' && fee.exempts_children !== null) issue('exempts_children', 'a percentage fee does not exempt children', 'fee_basis');
     if (fee.type === 'cleaning' && fee.amount === null) issue('amount', 'a cleaning fee has an amount', 'required');
+    if (fee.type === 'cleaning' && fee.per !== 'stay') issue('per', 'a cleaning fee is charged once per stay', 'fee_per');
   });
 export type FeeInput = z.infer<typeof Fee>;
 
@@ -313,6 +318,10 @@ export const PropertyInput = z
     });
     property.rate_plans.forEach((plan, i) => {
       if (plan.currency !== property.rate_plans[0]?.currency) issue(['rate_plans', i, 'currency'], 'every rate plan of a property uses one currency', 'currency_mismatch');
+      if (!plan.default_rates) return;
+      for (const error of priceListErrors(plan.default_rates, { maxAdults: capacity.max_adults, bands: plan.child_age_bands })) {
+        issue(['rate_plans', i, 'default_rates', ...error.path], error.detail, error.code);
+      }
     });
     if (property.booking.method === 'redirect' && property.booking.url === null) issue(['booking', 'url'], 'a redirect booking names its url', 'required');
     if (property.booking.method === 'request' && property.booking.request_email === null) issue(['booking', 'request_email'], 'a booking by request names its e-mail', 'required');

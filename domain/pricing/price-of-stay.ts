@@ -1,4 +1,4 @@
-import { feeCharge, type Fee, type FeeCharge, type Party } from './fee.ts';
+import { chargedPer, feeCharge, type Fee, type FeeCharge, type Party } from './fee.ts';
 import {
   exact, exactBasisPoints, exactSum, roundToMoney, type ExactAmount, type Money,
 } from './money.ts';
@@ -134,7 +134,7 @@ function applyFees(
     if (amount && charge.kind === 'amount' && charge.currency !== currency) {
       refusals.push({ code: 'currency_mismatch', fee_type: fee.type });
     } else if (amount) {
-      result.added.push({ fee_type: fee.type, per: fee.per, exact: amount });
+      result.added.push({ fee_type: fee.type, per: chargedPer(fee), exact: amount });
     } else if (fee.type === 'city_tax' && !fee.included_in_price) {
       const notice = touristTaxNotice(request.city_tax_status, fee, request.party, nights);
       if (notice) result.beside.push(notice);

@@ -52,14 +52,12 @@ export function summaryReproducesList(prices: readonly OccupancyPrice[]): boolea
 
 export type OccupancyPriceIssue =
   | { code: 'adults_missing'; adults: number }
-  | { code: 'adults_repeated'; adults: number }
-  | { code: 'adults_out_of_range'; adults: number }
-  | { code: 'price_invalid'; adults: number }
-  | { code: 'currency_mismatch'; adults: number };
+  | { code: 'adults_repeated' | 'adults_out_of_range' | 'price_invalid' | 'currency_mismatch'; adults: number; index: number };
 
 /**
  * Every adult count from 1 to `maxAdults` appears exactly once, and each price is a
- * non-negative integer amount in the rate plan's currency. An empty result means valid.
+ * non-negative integer amount in the rate plan's currency. An empty result means valid; an
+ * issue about one entry names its index in `prices`.
  */
 export function checkOccupancyPrices(
   prices: readonly OccupancyPrice[],
@@ -68,18 +66,45 @@ export function checkOccupancyPrices(
 ): OccupancyPriceIssue[] {
   const issues: OccupancyPriceIssue[] = [];
   const seen = new Set<number>();
-  for (const { adults, price } of prices) {
+  for (const [index, { adults, price }] of prices.entries()) {
     if (!Number.isInteger(adults) || adults < 1 || adults > maxAdults) {
-      issues.push({ code: 'adults_out_of_range', adults });
+      issues.push({ code: 'adults_out_of_range', adults, index });
       continue;
     }
-    if (seen.has(adults)) issues.push({ code: 'adults_repeated', adults });
+    if (seen.has(adults)) issues.push({ code: 'adults_repeated', adults, index });
     seen.add(adults);
-    if (!Number.isSafeInteger(price.amount) || price.amount < 0) issues.push({ code: 'price_invalid', adults });
-    if (price.currency !== currency) issues.push({ code: 'currency_mismatch', adults });
+    if (!Number.isSafeInteger(price.amount) || price.amount < 0) issues.push({ code: 'price_invalid', adults, index });
+    if (price.currency !== currency) issues.push({ code: 'currency_mismatch', adults, index });
   }
   for (let adults = 1; adults <= maxAdults; adults += 1) {
     if (!seen.has(adults)) issues.push({ code: 'adults_missing', adults });
+  }
+  return issues;
+}
+
+export type AgeBand = { age_from: number; age_to: number };
+
+export type ChildPriceIssue =
+  | { code: 'band_missing'; band: AgeBand }
+  | { code: 'band_unknown' | 'band_repeated'; band: AgeBand; index: number };
+
+/**
+ * Child prices follow the rate plan's age bands: one price for each band the plan names, none
+ * for a band it does not name (a plan without bands prices a child by `child_price`).
+ */
+export function checkChildPrices(prices: readonly AgeBand[], bands: readonly AgeBand[]): ChildPriceIssue[] {
+  const key = (band: AgeBand) => `${band.age_from}-${band.age_to}`;
+  const named = new Set(bands.map(key));
+  const seen = new Set<string>();
+  const issues: ChildPriceIssue[] = [];
+  for (const [index, price] of prices.entries()) {
+    const band = { age_from: price.age_from, age_to: price.age_to };
+    if (!named.has(key(band))) issues.push({ code: 'band_unknown', band, index });
+    else if (seen.has(key(band))) issues.push({ code: 'band_repeated', band, index });
+    seen.add(key(band));
+  }
+  for (const band of bands) {
+    if (!seen.has(key(band))) issues.push({ code: 'band_missing', band: { age_from: band.age_from, age_to: band.age_to } });
   }
   return issues;
 }

@@ -62,7 +62,7 @@ async function setup() {
         property: ref, from: '2026-12-20', to: '2026-12-27', units_available: 1,
         rates: [
           { rate_plan: 'flex', prices_by_occupancy: [{ adults: 1, amount: 30000 }, { adults: 2, amount: 30000 }, { adults: 3, amount: 36000 }, { adults: 4, amount: 42000 }], child_price: 5000, infant_price: 0 },
-          { rate_plan: 'nonref', prices_by_occupancy: [{ adults: 1, amount: 27000 }, { adults: 2, amount: 27000 }], child_prices: [{ age_from: 0, age_to: 5, amount: 0 }, { age_from: 6, age_to: 12, amount: 4000 }], infant_price: 0 },
+          { rate_plan: 'nonref', prices_by_occupancy: [{ adults: 1, amount: 27000 }, { adults: 2, amount: 27000 }, { adults: 3, amount: 33000 }, { adults: 4, amount: 39000 }], child_prices: [{ age_from: 0, age_to: 5, amount: 0 }, { age_from: 6, age_to: 12, amount: 4000 }], infant_price: 0 },
         ],
       },
       { property: ref, from: '2026-12-24', to: '2026-12-26', closed_to_departure: true },

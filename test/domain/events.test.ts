@@ -84,7 +84,7 @@ describe('matchesEventPattern', () => {
   test('patterns expand to the known types they match', () => {
     expect(eventTypesForPattern('*')).toEqual([...EVENT_TYPES]);
     expect(eventTypesForPattern('property.*')).toEqual(['property.updated', 'property.withdrawn', 'property.distributed', 'property.deleted']);
-    expect(eventTypesForPattern('amenity.*')).toEqual(['amenity.deleted']);
+    expect(eventTypesForPattern('amenity.*')).toEqual(['amenity.updated', 'amenity.deleted']);
   });
 });
 

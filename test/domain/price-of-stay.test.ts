@@ -111,15 +111,24 @@ describe('Price of a stay 1: nightly price for the party', () => {
 describe('Price of a stay 2: fees not included and payable at booking are added', () => {
   test.each([
     ['cleaning fee once per stay', fee({}), 30000 + 5000, 5000],
-    ['per night: once a night', fee({ per: 'night', amount: m(700) }), 30000 + 3 * 700, 2100],
-    ['per night capped at max_nights', fee({ per: 'night', amount: m(700), max_nights: 2 }), 30000 + 2 * 700, 1400],
-    ['per guest_night: adults and children, never infants', fee({ per: 'guest_night', amount: m(100) }), 30000 + 3 * 3 * 100 + 3 * 1000 + 3 * 300, 900],
+    ['per night: once a night', fee({ type: 'linen', per: 'night', amount: m(700) }), 30000 + 3 * 700, 2100],
+    ['per night capped at max_nights', fee({ type: 'linen', per: 'night', amount: m(700), max_nights: 2 }), 30000 + 2 * 700, 1400],
+    ['per guest_night: adults and children, never infants', fee({ type: 'linen', per: 'guest_night', amount: m(100) }), 30000 + 3 * 3 * 100 + 3 * 1000 + 3 * 300, 900],
     ['percent on the accommodation total', fee({ basis: 'percent', amount: null, percent_bp: 1000, percent_of: 'accommodation' }), 30000 + 3000, 3000],
   ])('%s', (_name, addedFee, total, feeAmount) => {
     const party = addedFee.per === 'guest_night' ? { adults: 2, child_ages: [3], infants: 1 } : undefined;
     const result = admitted(PLAN, request({ fees: [addedFee], ...(party ? { party } : {}) }));
     expect(result.total).toEqual(m(total));
     expect(result.fees_added).toEqual([{ fee_type: addedFee.type, per: addedFee.per, money: m(feeAmount) }]);
+  });
+
+  test.each([
+    ['night', { adults: 2, child_ages: [], infants: 0 }],
+    ['guest_night', { adults: 2, child_ages: [3], infants: 1 }],
+  ] as const)('a cleaning fee recorded per %s is still added once per stay', (per, party) => {
+    const result = admitted(PLAN, request({ fees: [fee({ per })], party }));
+    expect(result.fees_added).toEqual([{ fee_type: 'cleaning', per: 'stay', money: m(5000) }]);
+    expect(result.total.amount - result.nightly.reduce((sum, night) => sum + night.amount, 0)).toBe(5000);
   });
 
   test('rounded once: a tax of 1.5 per guest-night over 3 guest-nights adds 5, not 6', () => {
