@@ -45,7 +45,7 @@ beforeAll(async () => {
   running = worker.run();
 
   for (const channel of [a, b]) {
-    const made = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+    const made = await channelWithKey(ctx, { scopes: ['read:catalog', 'write:listings'] });
     channel.name = made.channel.name;
     channel.key = made.key.key;
   }
@@ -344,9 +344,16 @@ describe('confirmation (PUT /owners/{owner_id}/connection)', () => {
     }
   });
 
-  test('the scope is read:catalog', async () => {
-    const made = await channelWithKey(ctx, { scopes: ['read:ari'] });
-    expectProblem(await api.call('DELETE', `${BASE}/owners/own_x/connection`, { key: made.key.key }), 403, 'insufficient_scope', ['required_scopes']);
+  test('confirming takes read:catalog; removing takes write:listings, which a read-only key lacks', async () => {
+    const reader = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+    const removal = await api.call('DELETE', `${BASE}/owners/own_x/connection`, { key: reader.key.key });
+    expectProblem(removal, 403, 'insufficient_scope', ['required_scopes']);
+    expect(removal.json.required_scopes).toEqual(['write:listings']);
+    // Past the scope check: the token is what is refused.
+    expectProblem(await api.call('PUT', `${BASE}/owners/own_x/connection`, { key: reader.key.key, body: { token: 'not-a-token' } }), 400, 'invalid_owner_connect_token');
+    const writer = await channelWithKey(ctx, { scopes: ['write:listings'] });
+    expect((await api.call('DELETE', `${BASE}/owners/own_x/connection`, { key: writer.key.key })).status).toBe(204);
+    expectProblem(await api.call('PUT', `${BASE}/owners/own_x/connection`, { key: writer.key.key, body: { token: 'not-a-token' } }), 403, 'insufficient_scope', ['required_scopes']);
   });
 });
 
