@@ -11,6 +11,7 @@ import { settleCharge } from './middleware/rate-limit.ts';
 import { expressPath, isPlannedIn, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { toParameterErrors, type InputLocation } from './validation.ts';
+import { requestNulErrors } from './nul-characters.ts';
 
 function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: InputLocation): T {
   if (!schema) return undefined as T;
@@ -61,6 +62,13 @@ function appendLink(res: Response, link: string): void {
 /** Validates the input and runs the handler; throws a ProblemError on bad input. */
 async function execute<S extends string>(operation: Operation<unknown, unknown, unknown, S>, deps: AppDeps, input: { query?: unknown; params?: unknown; body?: unknown }, req: Request, res: Response): Promise<OperationResult> {
   if (isPlannedIn(operation, deps.config.environment) || !operation.handler) throw new ProblemError('not_implemented', { detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet` });
+  // Only the inputs the operation reads: one that takes no query ignores it, NUL or not.
+  const nul = requestNulErrors({
+    ...(operation.params ? { params: input.params } : {}),
+    ...(operation.query ? { query: input.query } : {}),
+    ...(operation.body ? { body: input.body } : {}),
+  });
+  if (nul.length > 0) throw new ProblemError('invalid_parameters', { errors: nul });
   return operation.handler({
     query: parseInput(operation.query, input.query ?? {}, 'query'),
     params: parseInput(operation.params, input.params ?? {}, 'params'),

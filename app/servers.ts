@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ServiceConfig } from './config.ts';
 import { ensureDatabase } from '../db/scratch.ts';
 import { startEmbeddedPostgres } from '../infra/embedded-postgres.ts';
-import { startDevServer } from '../infra/embedded-temporal.ts';
+import { EMBEDDED_TEMPORAL_PORT, EMBEDDED_TEMPORAL_UI_PORT, ensurePortFree, startDevServer } from '../infra/embedded-temporal.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 
 export interface ResolvedServices {
@@ -20,6 +20,11 @@ export interface ResolvedServices {
  */
 export async function resolveServices(config: ServiceConfig, log: (line: string) => void): Promise<ResolvedServices> {
   const stops: (() => Promise<void>)[] = [];
+  // Before anything starts: a refusal leaves nothing running behind it.
+  if (!config.temporal.address) {
+    await ensurePortFree(EMBEDDED_TEMPORAL_PORT, 'EMBEDDED_TEMPORAL_PORT');
+    await ensurePortFree(EMBEDDED_TEMPORAL_UI_PORT, 'EMBEDDED_TEMPORAL_UI_PORT');
+  }
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     const pg = await startEmbeddedPostgres(config.dataDir);
@@ -30,7 +35,7 @@ export async function resolveServices(config: ServiceConfig, log: (line: string)
   let temporalAddress = config.temporal.address;
   let temporalUiUrl: string | undefined;
   if (!temporalAddress) {
-    const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES, dataDir: config.dataDir, port: 7233, ui: true });
+    const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES, dataDir: config.dataDir, port: EMBEDDED_TEMPORAL_PORT, ui: true, uiPort: EMBEDDED_TEMPORAL_UI_PORT });
     stops.unshift(temporal.stop);
     temporalAddress = temporal.address;
     temporalUiUrl = temporal.uiUrl;

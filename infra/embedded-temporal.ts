@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common/lib/search-attributes.js';
@@ -6,6 +7,33 @@ import { temporalExecutable } from './temporal-binaries.ts';
 
 export const EMBEDDED_TEMPORAL_PORT = Number(process.env.EMBEDDED_TEMPORAL_PORT ?? 7233);
 export const EMBEDDED_TEMPORAL_UI_PORT = Number(process.env.EMBEDDED_TEMPORAL_UI_PORT ?? 8233);
+
+/** A port the embedded server cannot take: held by another process, or no port at all. */
+export class EmbeddedPortUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbeddedPortUnavailable';
+  }
+}
+
+/**
+ * Refuses a port that another process holds on the loopback address the dev server binds.
+ * Without this, the dev server fails to bind while the SDK finds the other process answering on
+ * the port and attaches to it: two services on one machine would then run each other's workflows
+ * against their own databases.
+ */
+export async function ensurePortFree(port: number, variable: string): Promise<void> {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new EmbeddedPortUnavailable(`${variable} must be a port number (1-65535), not "${String(port)}"`);
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
+        reject(new EmbeddedPortUnavailable(`port ${port} for the embedded Temporal is already in use by another process; stop it or set ${variable} to a free port`));
+      } else reject(error);
+    });
+    probe.listen({ host: '127.0.0.1', port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
 
 export interface RunningTemporal {
   address: string;

@@ -8,6 +8,7 @@ import { createLogger } from '../infra/logger.ts';
 import { startApiProcess, startWorkerProcess } from '../app/processes.ts';
 import { resolveServices, writeRuntimeFile } from '../app/servers.ts';
 import { installTemporalRuntime, serveMetrics } from '../app/observability.ts';
+import { EmbeddedPortUnavailable } from '../infra/embedded-temporal.ts';
 
 // `npm start` is the development entry point: development-only settings are allowed here.
 process.env.NODE_ENV ??= 'development';
@@ -17,7 +18,11 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 // Before anything creates Temporal's runtime (the embedded dev server does): its logs and metrics are ours.
 const temporalRuntime = installTemporalRuntime(config, log);
-const services = await resolveServices(config, say);
+const services = await resolveServices(config, say).catch((error: unknown) => {
+  if (!(error instanceof EmbeddedPortUnavailable)) throw error;
+  process.stderr.write(`start: ${error.message}\n`);
+  process.exit(1);
+});
 const endpoints = { databaseUrl: services.databaseUrl, temporalAddress: services.temporalAddress };
 const stops: (() => Promise<void>)[] = [services.stop];
 let stopping = false;

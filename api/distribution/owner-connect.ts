@@ -40,8 +40,9 @@ export const putOwnerConnection = defineOperation({
 });
 
 export const deleteOwnerConnection = defineOperation({
-  operationId: 'deleteOwnerConnection', method: 'delete', path: '/owners/{owner_id}/connection', summary: "Remove an owner's connection", tags, scopes: ['read:catalog'],
+  operationId: 'deleteOwnerConnection', method: 'delete', path: '/owners/{owner_id}/connection', summary: "Remove an owner's connection", tags, scopes: ['write:listings'],
   description:
+    'Takes `write:listings`: unlike the confirmation, whose authority is the token the host started, a removal carries nothing from the host, so a key that may only read cannot undo hosts\' connections. ' +
     'Disconnects the owner on this channel: `connected_at` becomes `null` and `owner.updated` is emitted, only when a connection existed. The token that made it is never accepted again. 204 in every case, also when no connection exists and for an id the channel does not know, so the answer tells nothing about other channels\' owners.',
   params: OwnerParams,
   responses: { 204: { description: 'Not connected (any more)' } },

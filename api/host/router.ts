@@ -6,6 +6,7 @@ import type { Logger } from '../../infra/logger.ts';
 import { csrfMatches, currentHostSession, openHostSession, type HostSessionView } from '../../services/host-sessions.ts';
 import type { AppDeps } from '../context.ts';
 import { isServiceUnavailable } from '../unavailable.ts';
+import { requestNulErrors } from '../nul-characters.ts';
 import { html } from './html.ts';
 import { translator, type MessageKey } from './i18n.ts';
 import { hostPagePolicy, renderLayout } from './layout.ts';
@@ -89,8 +90,18 @@ const requireCsrf: RequestHandler = (req, res, next) => {
   next();
 };
 
+/** A NUL in a path parameter, the query or the form is refused as a page (400) naming the fields, before the page runs. */
+function refuseNul(req: Request, res: Response): boolean {
+  const errors = requestNulErrors({ params: req.params, query: req.query, body: req.body as unknown });
+  if (errors.length === 0) return false;
+  const fields = errors.map((error) => ('parameter' in error ? error.parameter : 'pointer' in error ? error.pointer.slice(1) : error.header));
+  sendMessage(req, res, 400, 'form.invalid.title', 'form.invalid.body', { fields: [...new Set(fields)].join(', ').replaceAll('\u0000', '\uFFFD') });
+  return true;
+}
+
 function runPage(deps: AppDeps, page: HostPage): RequestHandler {
   return async (req, res) => {
+    if (refuseNul(req, res)) return;
     const session = locals(res).session!;
     const form = Object.fromEntries(Object.entries((req.body ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
     const result = await page.handler({

@@ -1,14 +1,42 @@
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { addToWindow } from '../../db/counters.ts';
 import { INTEGRATION_RATE_LIMIT_PER_MINUTE, parseIntegrationToken, type IntegrationScope } from '../../domain/integration-tokens.ts';
 import { checkIntegrationToken, type InstallationWithOrganization } from '../../services/integration.ts';
 import type { AppDeps } from '../context.ts';
-import { failedAuthenticationCounter } from '../middleware/auth-failures.ts';
+import { failedAuthenticationCounter, failedAuthenticationLockout } from '../middleware/auth-failures.ts';
 import { setRateLimitHeaders } from '../middleware/rate-limit.ts';
 import type { Operation } from '../operations.ts';
 import { IntegrationError, type IntegrationErrorCode } from './errors.ts';
 
 const CHALLENGE = 'Bearer realm="integration"';
+
+/** Tokens remembered per API process as accepted, so an address locked out does not lock out its good apps. */
+const KNOWN_TOKENS_CAPACITY = 10_000;
+
+/**
+ * The SHA-256 of tokens this process last found accepted (no token is kept), least recently used
+ * first. Consulted only while the caller's address is locked out for failed authentications: such
+ * a token still goes on to its check, every other request is 429 without a lookup.
+ */
+class KnownTokens {
+  readonly #hashes = new Set<string>();
+  has(hash: string): boolean {
+    if (!this.#hashes.delete(hash)) return false;
+    this.#hashes.add(hash);
+    return true;
+  }
+  add(hash: string): void {
+    this.#hashes.delete(hash);
+    this.#hashes.add(hash);
+    if (this.#hashes.size > KNOWN_TOKENS_CAPACITY) this.#hashes.delete(this.#hashes.values().next().value!);
+  }
+  delete(hash: string): void {
+    this.#hashes.delete(hash);
+  }
+}
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 export interface IntegrationCaller {
   installation: InstallationWithOrganization;
@@ -35,6 +63,8 @@ function bearerToken(req: Request): string | undefined {
 function authenticate(deps: AppDeps): RequestHandler {
   const { orm, clock, config } = deps;
   const countFailure = failedAuthenticationCounter(deps);
+  const lockout = failedAuthenticationLockout(deps);
+  const known = new KnownTokens();
   async function refuse(req: Request, code: IntegrationErrorCode, sent: boolean): Promise<never> {
     const retryAfter = await countFailure(req);
     if (retryAfter !== null) throw new IntegrationError('too_many_failed_authentications', { retryAfter });
@@ -43,11 +73,16 @@ function authenticate(deps: AppDeps): RequestHandler {
 
   return async (req, res, next) => {
     const token = bearerToken(req);
-    if (!token) return refuse(req, 'missing_token', false);
+    const hash = token === undefined ? undefined : tokenHash(token);
+    const locked = hash !== undefined && known.has(hash) ? null : lockout(req);
+    if (locked !== null) throw new IntegrationError('too_many_failed_authentications', { retryAfter: locked });
+    if (!token || !hash) return refuse(req, 'missing_token', false);
     const parsed = parseIntegrationToken(token);
     if (!parsed.ok) return refuse(req, 'invalid_token', true);
     if (parsed.environment !== config.environment) return refuse(req, 'token_wrong_environment', true);
     const check = await checkIntegrationToken({ orm, clock }, token);
+    if (check.outcome === 'accepted') known.add(hash);
+    else known.delete(hash);
     if (check.outcome === 'unknown') return refuse(req, 'invalid_token', true);
     if (check.outcome === 'revoked') return refuse(req, 'token_revoked', true);
     if (check.outcome === 'disabled') throw new IntegrationError('installation_disabled');

@@ -5,7 +5,7 @@ import { findKeyAndCount, hashApiKey, keyState } from '../../db/api-keys.ts';
 import type { AppDeps, Caller } from '../context.ts';
 import type { Operation } from '../operations.ts';
 import { ProblemError } from '../../domain/problems.ts';
-import { failedAuthentications } from './auth-failures.ts';
+import { failedAuthenticationLockout, failedAuthentications, tooManyFailedAuthentications } from './auth-failures.ts';
 import { KeyCache } from './key-cache.ts';
 import { enforceLimit } from './rate-limit.ts';
 
@@ -39,6 +39,7 @@ export function authenticate(deps: AppDeps): (operation: Pick<Operation, 'readsC
   const { orm, clock, config } = deps;
   const cache = new KeyCache(KEY_CACHE_CAPACITY);
   const countFailure = failedAuthentications(deps);
+  const lockout = failedAuthenticationLockout(deps);
   async function refuse(req: Request, code: ProblemCode, description: string | null): Promise<never> {
     await countFailure(req);
     const challenge = description === null ? CHALLENGE : `${CHALLENGE}, error="invalid_token", error_description="${description}"`;
@@ -78,12 +79,17 @@ export function authenticate(deps: AppDeps): (operation: Pick<Operation, 'readsC
 
   return (operation) => async (req, res, next) => {
     const secret = bearerToken(req);
+    const parsed = secret === undefined ? undefined : parseApiKey(secret);
+    const secretHash = parsed?.ok && parsed.environment === config.environment ? hashApiKey(secret!) : undefined;
+    const known = secretHash === undefined ? undefined : cache.get(secretHash);
+    // From an address locked out for failed authentications, only a key this process found usable
+    // goes on to its check (a shared egress address must not lock a channel out); anything else is
+    // 429 before any lookup.
+    const locked = known ? null : lockout(req);
+    if (locked !== null) throw tooManyFailedAuthentications(locked);
     if (!secret) return refuse(req, 'missing_api_key', null);
-    const parsed = parseApiKey(secret);
-    if (!parsed.ok) return refuse(req, 'invalid_api_key', 'The key is malformed or unknown');
-    if (parsed.environment !== config.environment) return refuse(req, 'api_key_wrong_environment', `This deployment serves the ${config.environment} environment`);
-    const secretHash = hashApiKey(secret);
-    const known = cache.get(secretHash);
+    if (!parsed!.ok) return refuse(req, 'invalid_api_key', 'The key is malformed or unknown');
+    if (secretHash === undefined) return refuse(req, 'api_key_wrong_environment', `This deployment serves the ${config.environment} environment`);
     const checked = check(req, res, secretHash);
     res.locals.charged = checked;
     if (known && operation.readsCallerIdentityOnly && (req.method === 'GET' || req.method === 'HEAD')) {

@@ -56,7 +56,8 @@ export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectSt
   const propertyIds = view ? await visiblePropertyIds(em, channel.id, owner.id) : [];
   if (!view || propertyIds.length === 0) throw new ProblemError('owner_not_distributed', { detail: `no property of owner "${input.ownerRef}" is distributed to channel "${channel.name}"` });
 
-  const issuedAt = wholeSeconds(deps.clock.now());
+  const now = deps.clock.now();
+  const issuedAt = wholeSeconds(now);
   const iat = issuedAt.getTime() / 1000;
   const claims: OwnerConnectClaims = {
     iss: deps.config.publicOrigin,
@@ -68,7 +69,10 @@ export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectSt
     jti: randomBytes(16).toString('hex'),
     ...(input.locale === undefined ? {} : { locale: input.locale }),
   };
-  const { kid, privateKey } = await signingKeyForToken(deps, issuedAt);
+  // The signer is the key that signs now, not at `iat`, which is truncated to the second: within
+  // the second of an emergency rotation the key signing at `iat` is the compromised one, whose
+  // private part is already destroyed, while the new key is served from this instant on.
+  const { kid, privateKey } = await signingKeyForToken(deps, now);
   const token = await new SignJWT({ ...claims }).setProtectedHeader({ alg: OWNER_CONNECT_ALG, typ: OWNER_CONNECT_TYP, kid }).sign(privateKey);
   const confirmUntil = new Date((iat + CONFIRMATION_WINDOW_SECONDS) * 1000);
 

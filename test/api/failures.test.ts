@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { MikroORM } from '@mikro-orm/postgresql';
+import express from 'express';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { ormOptions } from '../../db/orm.ts';
 import { generateApiKey } from '../../domain/api-keys.ts';
@@ -9,6 +11,10 @@ import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { expectProblem } from '../support/problems.ts';
 import { devServerClient } from '../support/temporal.ts';
 import { onCleanup } from '../support/cleanup.ts';
+import { errorHandler } from '../../api/middleware/errors.ts';
+import { requestId } from '../../api/middleware/request-id.ts';
+import { isServiceUnavailable } from '../../api/unavailable.ts';
+import { createLogger } from '../../infra/logger.ts';
 
 describe('unexpected failures', () => {
   let broken: Awaited<ReturnType<typeof startTestApi>>;
@@ -42,5 +48,43 @@ describe('a lost database', () => {
     const res = await api.call('GET', '/api/v1/distribution/channel', { key: generateApiKey('sandbox') });
     expectProblem(res, 503, 'service_unavailable');
     expect(res.headers['retry-after']).toBe('5');
+  });
+});
+
+describe('a driver error that is no lost connection', () => {
+  test('a protocol violation (08P01) is 500 internal, logged at error, not 503 with Retry-After', async () => {
+    const { orm } = await freshDatabase();
+    // What PostgreSQL answers to SQL text holding a NUL: a real error of the driver, not a lost server.
+    const violation = await orm.em.getConnection().execute('select ?::text as v', ['a\u0000b']).then(() => undefined, (error: unknown) => error);
+    expect((violation as { code?: string }).code).toBe('08P01');
+    expect(isServiceUnavailable(violation)).toBe(false);
+
+    const lines: string[] = [];
+    const app = express();
+    app.use(requestId);
+    app.get('/fails', () => {
+      throw violation;
+    });
+    app.use(errorHandler(createLogger('info', {}, { write: (line: string) => void lines.push(line) })));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    onCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/fails`);
+    const text = await res.text();
+    expect(res.status).toBe(500);
+    expect(JSON.parse(text)).toMatchObject({ code: 'internal', status: 500 });
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect(text).not.toMatch(/08P01|protocol|select|\.ts/);
+    expect(lines.map((line) => JSON.parse(line) as { level: string; message: string })).toContainEqual(expect.objectContaining({ level: 'error', message: 'unexpected failure' }));
+  });
+
+  test('only the codes of a lost or unobtainable connection are unavailable', () => {
+    for (const code of ['08000', '08003', '08006', '08001', '08004', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET']) {
+      expect(isServiceUnavailable(Object.assign(new Error('x'), { code })), code).toBe(true);
+    }
+    for (const code of ['08P01', '08007', '22021', '42P01', '23505', 'XX000']) {
+      expect(isServiceUnavailable(Object.assign(new Error('x'), { code })), code).toBe(false);
+    }
+    expect(isServiceUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
   });
 });

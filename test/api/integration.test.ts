@@ -199,13 +199,14 @@ describe('the refusal table', () => {
     expect(missing.json).toEqual({ message: expect.any(String), code: 'not_found', errors: {} });
   });
 
-  test('repeated 401s from one address become 429 too_many_failed_authentications in the retry shape, while a good token still reads', async () => {
+  test('repeated 401s from one address become 429 too_many_failed_authentications in the retry shape, while a good token the process already accepted still reads', async () => {
     const { orm: own } = await freshDatabase();
     const strict = await startTestApi({ orm: own, temporal: await devServerClient(), clock, env: { AUTH_FAILURE_LIMIT: '2' } });
     const strictHost = platform(strict);
     await strictHost.organization('strict-org');
     const installed = (await strictHost.call('POST', '/organizations/strict-org/installations', { app: 'crm', scopes: ['guests.read'] })).json;
     const { token } = (await strictHost.call('POST', `/installations/${installed.id}/token`)).json;
+    expect((await strict.call('GET', GUESTS, { key: token })).status).toBe(200);
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await strict.call('GET', GUESTS, { key: generateIntegrationToken('sandbox') })).status);
     expect(statuses).toEqual([401, 401, 429]);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { OwnerConnectTokenSchema } from '../../db/entities/index.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { startOwnerConnect } from '../../services/owner-connect/hand-off.ts';
+import { rotateKeyEarly } from '../../services/owner-connect/key-rotation.ts';
 import { signingKeyForToken } from '../../services/owner-connect/signing-keys.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { SA_CHANNEL, SA_STATE } from '../../workflows/search-attributes.ts';
@@ -44,7 +45,7 @@ beforeAll(async () => {
   running = worker.run();
 
   for (const channel of [a, b]) {
-    const made = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+    const made = await channelWithKey(ctx, { scopes: ['read:catalog', 'write:listings'] });
     channel.name = made.channel.name;
     channel.key = made.key.key;
   }
@@ -343,8 +344,32 @@ describe('confirmation (PUT /owners/{owner_id}/connection)', () => {
     }
   });
 
-  test('the scope is read:catalog', async () => {
-    const made = await channelWithKey(ctx, { scopes: ['read:ari'] });
-    expectProblem(await api.call('DELETE', `${BASE}/owners/own_x/connection`, { key: made.key.key }), 403, 'insufficient_scope', ['required_scopes']);
+  test('confirming takes read:catalog; removing takes write:listings, which a read-only key lacks', async () => {
+    const reader = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+    const removal = await api.call('DELETE', `${BASE}/owners/own_x/connection`, { key: reader.key.key });
+    expectProblem(removal, 403, 'insufficient_scope', ['required_scopes']);
+    expect(removal.json.required_scopes).toEqual(['write:listings']);
+    // Past the scope check: the token is what is refused.
+    expectProblem(await api.call('PUT', `${BASE}/owners/own_x/connection`, { key: reader.key.key, body: { token: 'not-a-token' } }), 400, 'invalid_owner_connect_token');
+    const writer = await channelWithKey(ctx, { scopes: ['write:listings'] });
+    expect((await api.call('DELETE', `${BASE}/owners/own_x/connection`, { key: writer.key.key })).status).toBe(204);
+    expectProblem(await api.call('PUT', `${BASE}/owners/own_x/connection`, { key: writer.key.key, body: { token: 'not-a-token' } }), 403, 'insufficient_scope', ['required_scopes']);
+  });
+});
+
+describe('an emergency rotation', () => {
+  test('a hand-off later in the second of the rotation signs with the new key, which the set already serves', async () => {
+    const second = Math.floor(clock.now().getTime() / 1000) * 1000 + 10_000;
+    clock.set(new Date(second));
+    const before = decodeProtectedHeader(await mintToken('oc-own-1', a.name)).kid;
+    clock.set(new Date(second + 300));
+    const rotation = await rotateKeyEarly(ctx, { at: clock.now(), compromised: true });
+    clock.set(new Date(second + 700));
+    const token = await mintToken('oc-own-1', a.name);
+    expect(rotation.withdrawn).toBe(before);
+    expect(decodeProtectedHeader(token).kid).toBe(rotation.kid);
+    expect(decodeJwt(token).iat).toBe(second / 1000);
+    expect((await publishedKeys()).map((key) => key.kid)).toContain(rotation.kid);
+    await jwtVerify(token, createLocalJWKSet({ keys: await publishedKeys() }), { currentDate: clock.now() });
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
 import { ApiKeySchema, ChannelSchema } from '../../db/entities/index.ts';
@@ -116,5 +119,20 @@ describe('npm run admin', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe('npm run admin from a shell without the service', () => {
+  test('names DATA_DIR, where it looked, its default and how to set it, when no running service is found there', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'svc-admin-elsewhere-'));
+    const result = await runNode('scripts/admin.ts', ['channel', 'list'], { DATA_DIR: dataDir, DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined, LOG_LEVEL: 'silent' });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`no running \`npm start\` found in DATA_DIR ${dataDir}`);
+    expect(lines[0]).toContain('default .data in the project directory');
+    expect(lines[0]).toContain('DATA_DIR=/path/to/data npm run admin -- ');
+    expect(lines[0]).toContain('DATABASE_URL');
   });
 });
