@@ -101,6 +101,15 @@ function runPage(deps: AppDeps, page: HostPage): RequestHandler {
   };
 }
 
+/**
+ * The form reader's refusals (too large, too many fields, an unknown charset or encoding, a body
+ * cut short): the client's bad input, so a 4xx page and an info line, not a failure.
+ */
+function formRefusal(error: unknown): { status: number; type: string } | null {
+  const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && typeof type === 'string' ? { status, type } : null;
+}
+
 /** Refusals and failures as pages: never a stack, a message or a JSON body. */
 function hostErrors(log: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -109,7 +118,13 @@ function hostErrors(log: Logger) {
       return;
     }
     if (error instanceof HostPageError) return sendMessage(req, res, error.status, error.titleKey, error.bodyKey);
-    if ((error as { type?: unknown }).type === 'entity.too.large') return sendMessage(req, res, 413, 'form.expired.title', 'form.expired.body');
+    const refusal = formRefusal(error);
+    if (refusal) {
+      log.info('host form refused', { requestId: String(res.getHeader('Request-Id') ?? ''), route: req.baseUrl + req.path, status: refusal.status, reason: refusal.type });
+      return refusal.type === 'entity.too.large'
+        ? sendMessage(req, res, 413, 'form.expired.title', 'form.expired.body')
+        : sendMessage(req, res, refusal.status, 'form.unreadable.title', 'form.unreadable.body');
+    }
     if (error instanceof ProblemError && PROBLEMS[error.code].status === 404) return sendMessage(req, res, 404, 'not_found.title', 'not_found.body');
     if (isServiceUnavailable(error) || (error instanceof ProblemError && error.code === 'service_unavailable')) {
       res.setHeader('Retry-After', '5');
