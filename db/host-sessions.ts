@@ -120,13 +120,15 @@ export interface OwnerChannelRow {
 /**
  * The organization's owners, each with every channel one of its properties is distributed to
  * and the owner's `connected_at` as that channel's view shows it (null before it was projected).
+ * Only properties at a location of the owner's organization count: a row joining two
+ * organizations shows neither of them the other's channels.
  */
 export function ownersWithChannels(em: EntityManager, organizationId: string, ownerRef?: string): Promise<OwnerChannelRow[]> {
   return em.getConnection().execute<OwnerChannelRow[]>(
     `select distinct o.ref as owner_ref, o.content->>'display_name' as display_name, c.name as channel,
             cr.body->>'connected_at' as connected_at, c.status = 'suspended' as channel_suspended
        from owner o
-       left join property p on p.owner_id = o.id
+       left join (property p join location l on l.id = p.location_id) on p.owner_id = o.id and l.organization_id = o.organization_id
        left join distribution d on d.property_id = p.id
        left join channel c on c.id = d.channel_id
        left join channel_resource cr on cr.channel_id = c.id and cr.kind = 'owner' and cr.internal_id = o.id
