@@ -55,6 +55,8 @@ const en = {
   'connect.suspended.body': 'The channel cannot take new connections while it is suspended. Try again once it is reinstated.',
   'connect.not_distributed.title': 'Nothing to connect on this channel',
   'connect.not_distributed.body': 'None of this owner\'s properties is listed on the channel right now (a property may be waiting for its legal data). Connect it once a property is listed.',
+  'connect.too_many.title': 'Too many connections started',
+  'connect.too_many.body': 'Connections were started too often in a short time. Try again in {seconds} seconds.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -109,6 +111,8 @@ const ro: Record<MessageKey, string> = {
   'connect.suspended.body': 'Canalul nu poate accepta conexiuni noi cât timp este suspendat. Încercați din nou după ce este reactivat.',
   'connect.not_distributed.title': 'Nimic de conectat pe acest canal',
   'connect.not_distributed.body': 'Nicio proprietate a acestui proprietar nu este listată acum pe canal (o proprietate poate aștepta datele legale). Conectați-l după ce o proprietate este listată.',
+  'connect.too_many.title': 'Prea multe conectări pornite',
+  'connect.too_many.body': 'Conectările au fost pornite prea des într-un timp scurt. Încercați din nou peste {seconds} de secunde.',
 };
 
 const MESSAGES: Record<HostLocale, Record<MessageKey, string>> = { en, ro };
