@@ -26,6 +26,16 @@ export async function useHostLink(em: EntityManager, tokenHash: string, now: Dat
   return { outcome: link.usedAt ? 'used' : 'expired' };
 }
 
+/** The organization and locale of a link that would open now (unused, not expired), without using it; null otherwise. */
+export async function usableHostLink(em: EntityManager, tokenHash: string, now: Date): Promise<{ organizationId: string; organizationName: string; locale: string } | null> {
+  const [row] = await em.getConnection().execute<{ organization_id: string; name: string; locale: string }[]>(
+    `select l.organization_id, o.name, l.locale from host_link l join organization o on o.id = l.organization_id
+      where l.token_hash = ? and l.used_at is null and l.expires_at > ?`,
+    [tokenHash, now],
+  );
+  return row ? { organizationId: row.organization_id, organizationName: row.name, locale: row.locale } : null;
+}
+
 export function addHostSession(em: EntityManager, row: Omit<HostSession, 'organization' | 'endedAt'> & { organizationId: string }): HostSession {
   const { organizationId, ...rest } = row;
   return em.create(HostSessionSchema, { ...rest, organization: organizationId, endedAt: null });
