@@ -75,6 +75,10 @@ const environmentSchema = z.object({
   SMTP_ALLOW_PLAIN: booleanFlag,
   MAIL_FROM: z.string().min(3).default('Distribution Service <no-reply@distribution.invalid>'),
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
+  /** Owner-connect tokens one host session may mint per minute. */
+  HAND_OFF_SESSION_LIMIT: z.coerce.number().int().min(1).default(10),
+  /** Owner-connect tokens minted for one organization's owners per minute, host pages and platform together. */
+  HAND_OFF_ORGANIZATION_LIMIT: z.coerce.number().int().min(1).default(60),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** The process's Prometheus `/metrics` listener; `off` serves none. */
   METRICS_PORT: metricsPort(9464),
@@ -113,6 +117,8 @@ export interface ServiceConfig {
   serverGeoSecret: string | undefined;
   platformToken: string | undefined;
   authFailureLimit: number;
+  /** Owner-connect tokens minted per minute: per host session, and per organization. */
+  handOffLimits: { perSession: number; perOrganization: number };
   webhooks: { allowLocal: boolean; caFile: string | undefined; dispatchPollSeconds: number };
   horizonRollsFromApi: boolean;
   /** Days between two switches of the owner-connect signing key. */
@@ -203,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     serverGeoSecret: e.SERVER_GEO_SECRET,
     platformToken: e.PLATFORM_TOKEN,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
+    handOffLimits: { perSession: e.HAND_OFF_SESSION_LIMIT, perOrganization: e.HAND_OFF_ORGANIZATION_LIMIT },
     webhooks: { allowLocal: e.WEBHOOK_ALLOW_LOCAL, caFile: e.WEBHOOK_CA_FILE, dispatchPollSeconds: e.DISPATCH_POLL_SECONDS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, allowPlain: e.SMTP_ALLOW_PLAIN },
     horizonRollsFromApi: e.HORIZON_ROLLS_FROM_API,

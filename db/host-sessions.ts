@@ -26,6 +26,16 @@ export async function useHostLink(em: EntityManager, tokenHash: string, now: Dat
   return { outcome: link.usedAt ? 'used' : 'expired' };
 }
 
+/** The organization and locale of a link that would open now (unused, not expired), without using it; null otherwise. */
+export async function usableHostLink(em: EntityManager, tokenHash: string, now: Date): Promise<{ organizationId: string; organizationName: string; locale: string } | null> {
+  const [row] = await em.getConnection().execute<{ organization_id: string; name: string; locale: string }[]>(
+    `select l.organization_id, o.name, l.locale from host_link l join organization o on o.id = l.organization_id
+      where l.token_hash = ? and l.used_at is null and l.expires_at > ?`,
+    [tokenHash, now],
+  );
+  return row ? { organizationId: row.organization_id, organizationName: row.name, locale: row.locale } : null;
+}
+
 export function addHostSession(em: EntityManager, row: Omit<HostSession, 'organization' | 'endedAt'> & { organizationId: string }): HostSession {
   const { organizationId, ...rest } = row;
   return em.create(HostSessionSchema, { ...rest, organization: organizationId, endedAt: null });
@@ -120,13 +130,15 @@ export interface OwnerChannelRow {
 /**
  * The organization's owners, each with every channel one of its properties is distributed to
  * and the owner's `connected_at` as that channel's view shows it (null before it was projected).
+ * Only properties at a location of the owner's organization count: a row joining two
+ * organizations shows neither of them the other's channels.
  */
 export function ownersWithChannels(em: EntityManager, organizationId: string, ownerRef?: string): Promise<OwnerChannelRow[]> {
   return em.getConnection().execute<OwnerChannelRow[]>(
     `select distinct o.ref as owner_ref, o.content->>'display_name' as display_name, c.name as channel,
             cr.body->>'connected_at' as connected_at, c.status = 'suspended' as channel_suspended
        from owner o
-       left join property p on p.owner_id = o.id
+       left join (property p join location l on l.id = p.location_id) on p.owner_id = o.id and l.organization_id = o.organization_id
        left join distribution d on d.property_id = p.id
        left join channel c on c.id = d.channel_id
        left join channel_resource cr on cr.channel_id = c.id and cr.kind = 'owner' and cr.internal_id = o.id

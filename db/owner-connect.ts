@@ -81,12 +81,37 @@ const toRecord = (row: TokenRow): TokenRecord => ({
   connectedAt: row.connected_at === null ? null : new Date(row.connected_at),
 });
 
-export async function insertToken(em: EntityManager, record: Omit<TokenRecord, 'state' | 'connectedAt'>): Promise<void> {
+/** Who asked for a token and in which language: what answering it again must match. */
+export interface TokenRequester {
+  locale: string | null;
+  hostSessionId: string | null;
+}
+
+export async function insertToken(em: EntityManager, record: Omit<TokenRecord, 'state' | 'connectedAt'> & TokenRequester): Promise<void> {
   await em.execute(
-    `insert into owner_connect_token (jti, channel_id, owner_id, owner_external_id, property_ids, issued_at, confirm_until, state, connected_at)
-     values (?, ?, ?, ?, ?::jsonb, ?, ?, 'waiting', null)`,
-    [record.jti, record.channelId, record.ownerId, record.ownerExternalId, JSON.stringify(record.propertyIds), record.issuedAt, record.confirmUntil],
+    `insert into owner_connect_token (jti, channel_id, owner_id, owner_external_id, property_ids, issued_at, confirm_until, state, connected_at, locale, host_session_id)
+     values (?, ?, ?, ?, ?::jsonb, ?, ?, 'waiting', null, ?, ?)`,
+    [record.jti, record.channelId, record.ownerId, record.ownerExternalId, JSON.stringify(record.propertyIds), record.issuedAt, record.confirmUntil, record.locale, record.hostSessionId],
   );
+}
+
+/**
+ * The newest token the same host session asked for the same owner on the same channel, in the
+ * same language and for the same properties, issued after `since` and still `waiting` (never
+ * confirmed); null when there is none.
+ */
+export async function findReusableToken(
+  em: EntityManager,
+  key: { channelId: string; ownerId: string; propertyIds: string[]; hostSessionId: string; locale: string | null; since: Date },
+): Promise<TokenRecord | null> {
+  const [row] = await em.execute<TokenRow[]>(
+    `select * from owner_connect_token
+      where owner_id = ? and channel_id = ? and host_session_id = ? and locale is not distinct from ? and property_ids = ?::jsonb
+        and state = 'waiting' and issued_at > ?
+      order by issued_at desc limit 1`,
+    [key.ownerId, key.channelId, key.hostSessionId, key.locale, JSON.stringify(key.propertyIds), key.since],
+  );
+  return row ? toRecord(row) : null;
 }
 
 export async function findToken(em: EntityManager, jti: string, options: { lock?: boolean } = {}): Promise<TokenRecord | null> {

@@ -9,6 +9,12 @@ export const OWNER_CONNECT_TYP = 'owner-connect+jwt';
 export const TOKEN_LIFETIME_SECONDS = 300;
 /** The confirming PUT accepts an unconfirmed token until `iat` + this. */
 export const CONFIRMATION_WINDOW_SECONDS = 3600;
+/**
+ * A hand-off asked again for the same owner, channel and language within this long of the last
+ * (from the same host session) answers that token while it waits unconfirmed, instead of minting
+ * another: a double press or a reload. Its `exp` still leaves 270 seconds for the channel.
+ */
+export const HAND_OFF_REUSE_SECONDS = 30;
 /** Tolerated clock difference for `iat` in the future. */
 export const CLOCK_SKEW_SECONDS = 60;
 

@@ -26,6 +26,7 @@ import { propertySourceLanguageErrors, propertyTextErrors, unknownReference } fr
 import type { LocationInput, OrganizationInput, OwnerInput, PropertyInput } from '../domain/catalogue/source.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import { armCertificateExpiries } from './certificate-expiry.ts';
+import { locationOrganizationErrors, ownerOrganizationErrors, propertyOrganizationErrors } from './catalogue-organizations.ts';
 import type { ServiceDeps } from './deps.ts';
 import { ensureHorizonRollsForZones, writeAndNotify } from './durable-processes.ts';
 
@@ -104,9 +105,11 @@ export function putOrganization(deps: Deps, ref: string, input: OrganizationInpu
 }
 
 export function putOwner(deps: Deps, ref: string, input: OwnerInput): Promise<SourceWrite> {
-  return upsert(deps, 'owner', ref, input, async (tx) => {
+  return upsert(deps, 'owner', ref, input, async (tx, existing) => {
     const organization = await idOfRef(tx, 'organization', input.organization);
     if (!organization) throw invalidParameters([unknownReference('/organization', 'organization', input.organization)]);
+    const errors = await ownerOrganizationErrors(tx, { ownerId: existing?.id ?? null, organizationId: organization });
+    if (errors.length > 0) throw invalidParameters(errors);
     return { organization_id: organization };
   }, async (id, tx) => ({ owners: [id], locations: await locationIdsOfOwner(tx, id) }));
 }
@@ -129,6 +132,7 @@ export async function putLocation(deps: Deps & Pick<ServiceDeps, 'config'>, ref:
     if (existing && previousCountry !== input.address.country && (await countPropertiesAtLocation(tx, existing.id)) > 0) {
       errors.push({ detail: 'the country of a location with properties cannot change: their texts and legal data follow it', code: 'immutable', pointer: '/address/country' });
     }
+    if (organization && owner) errors.push(...(await locationOrganizationErrors(tx, { organizationId: organization, ownerId: owner, locationId: existing?.id ?? null })));
     if (errors.length > 0) throw invalidParameters(errors);
     return { organization_id: organization, owner_id: owner };
   }, async (id, tx) => {
@@ -152,6 +156,7 @@ async function propertyReferences(em: EntityManager, input: PropertyInput) {
   const errors = [
     ...(location ? propertySourceLanguageErrors(input, location.content.address.country) : [unknownReference('/location', 'location', input.location)]),
     ...(owner ? [] : [unknownReference('/owner', 'owner', input.owner)]),
+    ...(location && owner ? await propertyOrganizationErrors(em, { locationId: location.id, ownerId: owner }) : []),
   ];
   return { location, owner, errors };
 }

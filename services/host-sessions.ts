@@ -12,6 +12,7 @@ import {
   setHostSessionLocale,
   spendOrganizationLinks,
   touchHostSession,
+  usableHostLink,
   useHostLink,
 } from '../db/host-sessions.ts';
 import { findOrganizationByRef } from '../db/integration.ts';
@@ -116,6 +117,16 @@ export async function openHostSession(deps: Deps, token: string): Promise<LinkOp
     });
     return { outcome: 'opened', cookie: cookieFor(deps, secret), maxAgeSeconds: HOST_SESSION_MAX_SECONDS };
   });
+}
+
+/**
+ * The organization a link would sign in to, if it would open now; the link stays unused. For
+ * asking a host signed in to another organization before its session is replaced.
+ */
+export async function peekHostLink(deps: Deps, token: string): Promise<{ organizationId: string; organizationName: string; locale: HostLocale } | null> {
+  if (!/^hsl_[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const link = await usableHostLink(deps.orm.em.fork(), hashOf(token), deps.clock.now());
+  return link && { ...link, locale: resolveHostLocale(link.locale) };
 }
 
 /** The live session a cookie names, or null when it is forged, unknown, ended, idle too long or past its lifetime. */

@@ -3,7 +3,7 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import { negotiateLanguage, PROBLEMS, ProblemError } from '../../domain/problems.ts';
 import type { HostLocale } from '../../domain/host-locale.ts';
 import type { Logger } from '../../infra/logger.ts';
-import { csrfMatches, currentHostSession, openHostSession, type HostSessionView } from '../../services/host-sessions.ts';
+import { csrfMatches, currentHostSession, endHostSession, openHostSession, peekHostLink, type HostSessionView } from '../../services/host-sessions.ts';
 import type { AppDeps } from '../context.ts';
 import { isServiceUnavailable } from '../unavailable.ts';
 import { requestNulErrors } from '../nul-characters.ts';
@@ -13,6 +13,7 @@ import { hostPagePolicy, renderLayout } from './layout.ts';
 import { HostPageError, type HostPage, type HostPageResult } from './page.ts';
 import { readSessionCookie, setSessionCookie } from './cookies.ts';
 import { HOST_BASE } from './paths.ts';
+import { switchOrganizationPage } from './switch-page.ts';
 
 /**
  * The host pages under `/host` (public listener). Order of checks: the session cookie (every page
@@ -24,11 +25,13 @@ import { HOST_BASE } from './paths.ts';
 interface Locals {
   nonce: string;
   session?: HostSessionView;
+  /** The language of a page shown outside a session's pages (the switch question speaks the link's). */
+  locale?: HostLocale;
 }
 const locals = (res: Response) => res.locals as Locals;
 
 function localeOf(req: Request, res: Response): HostLocale {
-  return locals(res).session?.locale ?? negotiateLanguage(req.get('accept-language'));
+  return locals(res).locale ?? locals(res).session?.locale ?? negotiateLanguage(req.get('accept-language'));
 }
 
 /** Writes a page in the layout with the host pages' policy. */
@@ -112,6 +115,15 @@ function runPage(deps: AppDeps, page: HostPage): RequestHandler {
   };
 }
 
+/**
+ * The form reader's refusals (too large, too many fields, an unknown charset or encoding, a body
+ * cut short): the client's bad input, so a 4xx page and an info line, not a failure.
+ */
+function formRefusal(error: unknown): { status: number; type: string } | null {
+  const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && typeof type === 'string' ? { status, type } : null;
+}
+
 /** Refusals and failures as pages: never a stack, a message or a JSON body. */
 function hostErrors(log: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -120,7 +132,13 @@ function hostErrors(log: Logger) {
       return;
     }
     if (error instanceof HostPageError) return sendMessage(req, res, error.status, error.titleKey, error.bodyKey);
-    if ((error as { type?: unknown }).type === 'entity.too.large') return sendMessage(req, res, 413, 'form.expired.title', 'form.expired.body');
+    const refusal = formRefusal(error);
+    if (refusal) {
+      log.info('host form refused', { requestId: String(res.getHeader('Request-Id') ?? ''), route: req.baseUrl + req.path, status: refusal.status, reason: refusal.type });
+      return refusal.type === 'entity.too.large'
+        ? sendMessage(req, res, 413, 'form.expired.title', 'form.expired.body')
+        : sendMessage(req, res, refusal.status, 'form.unreadable.title', 'form.unreadable.body');
+    }
     if (error instanceof ProblemError && PROBLEMS[error.code].status === 404) return sendMessage(req, res, 404, 'not_found.title', 'not_found.body');
     if (isServiceUnavailable(error) || (error instanceof ProblemError && error.code === 'service_unavailable')) {
       res.setHeader('Retry-After', '5');
@@ -138,6 +156,20 @@ function hostErrors(log: Logger) {
  */
 export function hostRouter(deps: AppDeps, pages: readonly HostPage[]): Router {
   const router = Router({ strict: true });
+
+  /** Spends the link and starts its session (ending `replacing`, the browser's session it replaces), or says why not. */
+  async function openLink(req: Request, res: Response, token: string, replacing?: HostSessionView): Promise<void> {
+    const opening = await openHostSession(deps, token);
+    if (opening.outcome === 'opened') {
+      if (replacing) await endHostSession(deps, replacing);
+      setSessionCookie(res, opening.cookie, opening.maxAgeSeconds);
+      res.redirect(303, `${HOST_BASE}/`);
+      return;
+    }
+    const status = opening.outcome === 'unknown' ? 404 : 410;
+    sendMessage(req, res, status, `link.${opening.outcome}.title`, `link.${opening.outcome}.body`);
+  }
+
   router.use(commonHeaders);
 
   // The link the platform handed out. Its token travels in the query string, which neither the
@@ -148,14 +180,27 @@ export function hostRouter(deps: AppDeps, pages: readonly HostPage[]): Router {
       res.status(200).type('html').end();
       return;
     }
-    const opening = await openHostSession(deps, typeof req.query.token === 'string' ? req.query.token : '');
-    if (opening.outcome === 'opened') {
-      setSessionCookie(res, opening.cookie, opening.maxAgeSeconds);
-      res.redirect(303, `${HOST_BASE}/`);
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    // A browser signed in to another organization is asked first; the link waits for the answer.
+    const current = await currentHostSession(deps, readSessionCookie(req));
+    const link = current ? await peekHostLink(deps, token) : null;
+    if (current && link && link.organizationId !== current.organizationId) {
+      locals(res).locale = link.locale;
+      const t = translator(link.locale);
+      sendPage(req, res, switchOrganizationPage({ t, token, csrfToken: current.csrfToken, current: current.organizationName, next: link.organizationName }));
       return;
     }
-    const status = opening.outcome === 'unknown' ? 404 : 410;
-    sendMessage(req, res, status, `link.${opening.outcome}.title`, `link.${opening.outcome}.body`);
+    await openLink(req, res, token);
+  });
+  // The answer "continue" to that question: the form carries the link's token and the current session's CSRF token.
+  router.post('/open', formBody, async (req, res) => {
+    const form = (req.body ?? {}) as Record<string, unknown>;
+    const current = await currentHostSession(deps, readSessionCookie(req));
+    if (!current || !csrfMatches(current, form.csrf)) {
+      sendMessage(req, res, 403, 'form.expired.title', 'form.expired.body');
+      return;
+    }
+    await openLink(req, res, typeof form.token === 'string' ? form.token : '', current);
   });
   router.get('/signed-out', (req, res) => sendMessage(req, res, 200, 'signed_out.title', 'signed_out.body'));
 

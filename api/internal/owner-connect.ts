@@ -18,13 +18,14 @@ const Body = z
  * and answers the page whose form POSTs it to the channel's redirect URL, or with
  * `Accept: application/json` the parts `{redirect_url, token, expires_at}` (for a platform page
  * that renders its own form). Refusals: `not_found` (channel or owner), `owner_connect_not_configured`,
- * `channel_suspended`, `owner_not_distributed`.
+ * `channel_suspended`, `owner_not_distributed`, `rate_limited` (the owner's organization's
+ * hand-offs this minute, counted with its host pages').
  */
 export const postOwnerConnect = defineOperation({
   operationId: 'postOwnerConnect', method: 'post', path: '/owners/{ref}/owner-connect', summary: 'Start connecting an owner to its account on a channel', tags: ['Platform'], scopes: null,
   params: z.object({ ref: Ref }).strict(), body: Body,
   responses: { 200: { description: 'The hand-off page, or its parts as JSON' } },
-  problems: ['invalid_parameters', 'platform_token_invalid', 'not_found', 'owner_connect_not_configured', 'channel_suspended', 'owner_not_distributed'],
+  problems: ['invalid_parameters', 'platform_token_invalid', 'not_found', 'owner_connect_not_configured', 'channel_suspended', 'owner_not_distributed', 'rate_limited'],
   handler: async ({ params, body, deps, req }) => {
     const handOff = await startOwnerConnect(deps, { ownerRef: params.ref, channel: body.channel, ...(body.locale === undefined ? {} : { locale: body.locale }) });
     if (req.accepts(['text/html', 'application/json']) === 'application/json') return { body: handOff };

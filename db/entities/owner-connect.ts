@@ -25,6 +25,10 @@ export const OwnerConnectTokenSchema = defineEntity({
     confirmUntil: p.datetime(),
     state: p.enum(['waiting', 'confirmed', 'expired', 'revoked'] as const),
     connectedAt: p.datetime().nullable(),
+    /** `locale` as signed, if any: a token is answered again only in the language it was signed in. */
+    locale: p.string().length(35).nullable(),
+    /** The host session that asked for it (none for the platform's): a token is answered again only to it. */
+    hostSessionId: p.uuid().nullable(),
   },
 });
 

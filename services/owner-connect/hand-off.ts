@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { findChannelByName } from '../../db/channels.ts';
-import { insertToken, ownerByRef, ownerView, visiblePropertyIds } from '../../db/owner-connect.ts';
+import { findReusableToken, insertToken, ownerByRef, ownerView, visiblePropertyIds } from '../../db/owner-connect.ts';
 import { writeTransaction } from '../../db/sql.ts';
 import {
   CONFIRMATION_WINDOW_SECONDS,
+  HAND_OFF_REUSE_SECONDS,
   OWNER_CONNECT_ALG,
   OWNER_CONNECT_TYP,
   TOKEN_LIFETIME_SECONDS,
@@ -13,6 +14,7 @@ import {
 import { ProblemError } from '../../domain/problems.ts';
 import { toInstant, wholeSeconds } from '../../domain/time.ts';
 import type { ServiceDeps } from '../deps.ts';
+import { chargeHandOff } from './hand-off-limits.ts';
 import { signingKeyForToken } from './signing-keys.ts';
 
 export interface OwnerConnectStart {
@@ -23,6 +25,8 @@ export interface OwnerConnectStart {
   locale?: string;
   /** When given, the organization that must own the owner (a host page acting for one organization). */
   organizationRef?: string;
+  /** The host session asking (a host page): counted against its limit, and answered again a token it just asked for. */
+  hostSessionId?: string;
 }
 
 export interface OwnerConnectHandOff {
@@ -39,7 +43,10 @@ export interface OwnerConnectHandOff {
  * `not_found` (no such channel or owner, or an owner of another organization than the one given),
  * `owner_connect_not_configured` (the channel registered no redirect URL in this environment),
  * `channel_suspended` (the channel could not confirm the connection),
- * `owner_not_distributed` (no property of the owner is distributed to the channel now).
+ * `owner_not_distributed` (no property of the owner is distributed to the channel now),
+ * `rate_limited` (too many tokens minted this minute: hand-off-limits.ts). A host session asking
+ * again moments later for the same owner, channel and language is answered the token it was
+ * given, still unconfirmed, signed again with the same claims; nothing is minted or counted.
  */
 export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectStart): Promise<OwnerConnectHandOff> {
   const em = deps.orm.em.fork();
@@ -57,6 +64,20 @@ export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectSt
   if (!view || propertyIds.length === 0) throw new ProblemError('owner_not_distributed', { detail: `no property of owner "${input.ownerRef}" is distributed to channel "${channel.name}"` });
 
   const now = deps.clock.now();
+  if (input.hostSessionId !== undefined) {
+    const since = new Date(now.getTime() - HAND_OFF_REUSE_SECONDS * 1000);
+    const reusable = await findReusableToken(em, { channelId: channel.id, ownerId: owner.id, propertyIds, hostSessionId: input.hostSessionId, locale: input.locale ?? null, since });
+    if (reusable) {
+      const iat = reusable.issuedAt.getTime() / 1000;
+      const claims: OwnerConnectClaims = {
+        iss: deps.config.publicOrigin, aud: channel.name, sub: reusable.ownerExternalId, property_ids: reusable.propertyIds, iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti: reusable.jti,
+        ...(input.locale === undefined ? {} : { locale: input.locale }),
+      };
+      return { redirect_url: channel.redirectUrl, token: await sign(deps, claims, now), expires_at: toInstant(new Date(claims.exp * 1000)) };
+    }
+  }
+  await chargeHandOff(deps, { organizationRef: owner.organizationRef, hostSessionId: input.hostSessionId });
+
   const issuedAt = wholeSeconds(now);
   const iat = issuedAt.getTime() / 1000;
   const claims: OwnerConnectClaims = {
@@ -69,18 +90,29 @@ export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectSt
     jti: randomBytes(16).toString('hex'),
     ...(input.locale === undefined ? {} : { locale: input.locale }),
   };
-  // The signer is the key that signs now, not at `iat`, which is truncated to the second: within
-  // the second of an emergency rotation the key signing at `iat` is the compromised one, whose
-  // private part is already destroyed, while the new key is served from this instant on.
-  const { kid, privateKey } = await signingKeyForToken(deps, now);
-  const token = await new SignJWT({ ...claims }).setProtectedHeader({ alg: OWNER_CONNECT_ALG, typ: OWNER_CONNECT_TYP, kid }).sign(privateKey);
+  const token = await sign(deps, claims, now);
   const confirmUntil = new Date((iat + CONFIRMATION_WINDOW_SECONDS) * 1000);
 
   await writeTransaction(em, async (tx) => {
-    await insertToken(tx, { jti: claims.jti, channelId: channel.id, ownerId: owner.id, ownerExternalId: view.externalId, propertyIds, issuedAt, confirmUntil });
+    await insertToken(tx, {
+      jti: claims.jti, channelId: channel.id, ownerId: owner.id, ownerExternalId: view.externalId, propertyIds, issuedAt, confirmUntil,
+      locale: input.locale ?? null, hostSessionId: input.hostSessionId ?? null,
+    });
     // Started before the record commits: when Temporal cannot take it, no token is answered and
     // the record is rolled back. A workflow whose record failed to commit expires nothing.
     await deps.workflows.startOwnerConnect({ jti: claims.jti, channel: channel.name, ownerId: view.externalId, confirmUntil: toInstant(confirmUntil) });
   });
   return { redirect_url: channel.redirectUrl, token, expires_at: toInstant(new Date(claims.exp * 1000)) };
+}
+
+/** The compact JWS of the claims, under the key that signs tokens issued at `issuedAt`. */
+/**
+ * Signs with the key that signs at `now`, not at `iat`, which is truncated to the second (and, for
+ * a reused token, up to half a minute old): within the second of an emergency rotation the key
+ * signing at `iat` is the compromised one, whose private part is already destroyed, while the new
+ * key is served from this instant on.
+ */
+async function sign(deps: ServiceDeps, claims: OwnerConnectClaims, now: Date): Promise<string> {
+  const { kid, privateKey } = await signingKeyForToken(deps, now);
+  return new SignJWT({ ...claims }).setProtectedHeader({ alg: OWNER_CONNECT_ALG, typ: OWNER_CONNECT_TYP, kid }).sign(privateKey);
 }
