@@ -102,6 +102,29 @@ describe('the dashboard pages', () => {
     expect(lower.text).toContain(`No statistics from ${scene.channels.a} in the last 30 days.`);
   });
 
+  test('the chart\'s summary counts by the language\'s plural rules and number format', async () => {
+    const summaries = async (locale: string) => {
+      const cookie = await openSession(api, scene.org, locale);
+      const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
+      return [...page.text.matchAll(/<figcaption>([^<]*)<\/figcaption>/g)].map((m) => m[1]);
+    };
+    // Channel A reported 30 days (3,435 views, 85 clicks), channel B 12 days (1,266 views, 31 clicks).
+    const en = await summaries('en');
+    expect(en).toContain('3,435 views and 85 clicks to booking over 30 reported days; most views in a day: 129.');
+    expect(en).toContain('1,266 views and 31 clicks to booking over 12 reported days; most views in a day: 111.');
+    const ro = await summaries('ro');
+    expect(ro).toContain('3.435 de vizualizări și 85 de clicuri spre rezervare în 30 de zile raportate; cele mai multe vizualizări într-o zi: 129.');
+    expect(ro).toContain('1.266 de vizualizări și 31 de clicuri spre rezervare în 12 zile raportate; cele mai multe vizualizări într-o zi: 111.');
+  });
+
+  test('times are on the property\'s clock with its zone named, the machine-readable instant in UTC', async () => {
+    const cookie = await openSession(api, scene.org);
+    const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
+    // Channel A's report came at 08:01 UTC: 10:01 in Bucharest.
+    expect(page.text).toContain('<time datetime="2026-11-22T08:01:00Z">22 Nov 2026, 10:01 (Europe/Bucharest)</time>');
+    expect(page.text).not.toMatch(/\d UTC</);
+  });
+
   test("another organization's property and an unknown one are the same 404 page", async () => {
     await platform(api).organization('hl-stranger');
     const cookie = await openSession(api, 'hl-stranger');
