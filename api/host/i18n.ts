@@ -1,5 +1,7 @@
 import type { HostLocale } from '../../domain/host-locale.ts';
 import { formatNumber, pluralCategory } from './formats.ts';
+import { es } from './texts-es.ts';
+import { it } from './texts-it.ts';
 
 /**
  * Every text of the host pages, in English, Romanian, Italian (texts-it.ts) and Spanish
@@ -58,6 +60,8 @@ const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
+export type EnglishMessages = typeof en;
+export const MESSAGE_KEYS = Object.keys(en) as MessageKey[];
 
 const ro: TableOf<typeof en> = {
   'app.name': 'Distribuție pentru gazde',
@@ -109,10 +113,10 @@ const ro: TableOf<typeof en> = {
   'connect.not_distributed.body': 'Nicio proprietate a acestui proprietar nu este listată acum pe canal (o proprietate poate aștepta datele legale). Conectați-l după ce o proprietate este listată.',
 };
 
-const MESSAGES: Record<HostLocale, TableOf<typeof en>> = { en, ro };
+const MESSAGES: Record<HostLocale, TableOf<typeof en>> = { en, ro, it, es };
 
 /** Each language named in itself, for the language switch. */
-export const LOCALE_NAMES: Record<HostLocale, string> = { en: 'English', ro: 'Română' };
+export const LOCALE_NAMES: Record<HostLocale, string> = { en: 'English', ro: 'Română', it: 'Italiano', es: 'Español' };
 
 /**
  * A text that depends on a count: a form per plural category of the language (CLDR: English has

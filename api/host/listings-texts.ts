@@ -1,5 +1,7 @@
 import type { HostLocale } from '../../domain/host-locale.ts';
 import { formatMessage, type MessageValues, type TableOf } from './i18n.ts';
+import { esListings } from './texts-es.ts';
+import { itListings } from './texts-it.ts';
 
 /**
  * The texts of the listings dashboard in English, Romanian, Italian and Spanish (kept beside the
@@ -69,6 +71,8 @@ const en = {
 } as const;
 
 export type ListingsTextKey = keyof typeof en;
+export type EnglishListingsTexts = typeof en;
+export const LISTINGS_TEXT_KEYS = Object.keys(en) as ListingsTextKey[];
 
 const ro: TableOf<typeof en> = {
   nav: 'Anunțuri',
@@ -132,7 +136,7 @@ const ro: TableOf<typeof en> = {
   'bookings.body': 'Rezervările venite de pe canale nu fac încă parte din acest serviciu.',
 };
 
-const TEXTS: Record<HostLocale, TableOf<typeof en>> = { en, ro };
+const TEXTS: Record<HostLocale, TableOf<typeof en>> = { en, ro, it: itListings, es: esListings };
 
 export type ListingsTranslate = (key: ListingsTextKey, values?: MessageValues) => string;
 

@@ -89,6 +89,30 @@ describe('the dashboard pages', () => {
     expect(page.text).toContain('Rezervările venite de pe canale nu fac încă parte din acest serviciu.');
   });
 
+  test.each([
+    ['it-IT', 'it', 'Annunci sui canali', 'Pubblicato', 'Le prenotazioni dai canali non fanno ancora parte di questo servizio.', '3435 visualizzazioni e 85 clic verso la prenotazione in 30 giorni con dati'],
+    ['es-ES', 'es', 'Anuncios en los canales', 'Publicado', 'Las reservas procedentes de los canales todavía no forman parte de este servicio.', '3435 visualizaciones y 85 clics hacia la reserva en 30 días con datos'],
+  ])('in the language of %s, the property page\'s counts included', async (tag, lang, title, published, bookings, summary) => {
+    const cookie = await openSession(api, scene.org, tag);
+    const page = await hostRequest(api, 'GET', '/host/listings', { cookie });
+    expect(page.text).toContain(`<html lang="${lang}">`);
+    expect(page.text).toContain(`<h1>${title}</h1>`);
+    expect(page.text).toContain(published);
+    expect(page.text).toContain(bookings);
+    expect(page.text).toMatch(new RegExp(`<option value="${lang}" lang="${lang}" selected>`));
+    const property = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
+    expect(property.text).toContain(summary);
+  });
+
+  test('a page without a session follows Accept-Language, Italian and Spanish included', async () => {
+    for (const [header, lang, title] of [['it-IT,it;q=0.9', 'it', 'La sessione è terminata'], ['es-ES,es;q=0.9,en;q=0.5', 'es', 'Su sesión ha terminado']]) {
+      const page = await hostRequest(api, 'GET', '/host/listings', { headers: { 'accept-language': header! } });
+      expect(page.status).toBe(401);
+      expect(page.text).toContain(`<html lang="${lang}">`);
+      expect(page.text).toContain(`<h1>${title}</h1>`);
+    }
+  });
+
   test('the property page draws 30 bars of views and of clicks for a channel with 30 days, and says what is missing', async () => {
     const cookie = await openSession(api, scene.org);
     const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });

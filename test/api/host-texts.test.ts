@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { formatDate, formatInstant, formatNumber } from '../../api/host/formats.ts';
-import { formatMessage } from '../../api/host/i18n.ts';
-import { listingsTexts } from '../../api/host/listings-texts.ts';
+import { renderHandOffPage } from '../../api/owner-connect/hand-off-page.ts';
+import { formatMessage, MESSAGE_KEYS, translator } from '../../api/host/i18n.ts';
+import { LISTINGS_TEXT_KEYS, listingsTexts } from '../../api/host/listings-texts.ts';
 
 // The host pages' texts: counts by the language's plural rules and number format, instants on
 // the clock of the place they concern.
@@ -74,5 +75,34 @@ describe('instants on the clock of the place, with its zone named', () => {
 
   test('a local date is that date wherever the server runs', () => {
     expect(formatDate('ro', '2026-12-02')).toBe('2 dec. 2026');
+  });
+});
+
+describe('every language fills the same places as English', () => {
+  const values = (count: number) => ({
+    count, name: '‹name›', when: '‹when›', channel: '‹channel›', reference: '‹reference›', property: '‹property›', owner: '‹owner›', date: '‹date›', channels: '‹channels›',
+    status: '‹status›', reason: '‹reason›', since: '‹since›', received: '‹received›', from: '‹from›', to: '‹to›', views: '‹views›', clicks: '‹clicks›', days: '‹days›', max: '‹max›',
+  });
+  const placesOf = (text: string) => [...new Set(text.match(/‹\w+›|\{\w+\}/g) ?? [])].sort();
+  test.each(['ro', 'it', 'es'] as const)('%s', (locale) => {
+    const [en, other] = [translator('en'), translator(locale)];
+    const [enListings, otherListings] = [listingsTexts('en'), listingsTexts(locale)];
+    for (const count of [1, 2, 5, 20, 1_000_000]) {
+      for (const key of MESSAGE_KEYS) expect(placesOf(other(key, values(count))), `${locale} ${key}`).toEqual(placesOf(en(key, values(count))));
+      for (const key of LISTINGS_TEXT_KEYS) expect(placesOf(otherListings(key, values(count))), `${locale} ${key}`).toEqual(placesOf(enListings(key, values(count))));
+    }
+  });
+});
+
+describe('the owner-connect hand-off page speaks the host pages\' languages', () => {
+  test.each([
+    ['ro-RO', 'ro', 'Conectarea anunțurilor'],
+    ['it-IT', 'it', 'Collegamento dei Suoi annunci'],
+    ['es', 'es', 'Conexión de sus anuncios'],
+    ['de-DE', 'en', 'Connecting your listings'],
+  ])('%s → %s', (locale, lang, title) => {
+    const page = renderHandOffPage({ redirectUrl: 'https://partner.example/connect', token: 't', nonce: 'n', locale });
+    expect(page).toContain(`<html lang="${lang}">`);
+    expect(page).toContain(`<h1>${title}</h1>`);
   });
 });
