@@ -3,6 +3,7 @@ import { listingsOverview, propertyDashboard, type AttentionItem, type Dashboard
 import { fill, html, raw, type SafeHtml } from '../html.ts';
 import { formatDate, formatInstant } from '../formats.ts';
 import { channelChart } from '../listing-chart.ts';
+import { filterForm, overviewQuery, pager, showing } from '../overview-controls.ts';
 import { listingsTexts, propertyName, type ListingsTextKey, type ListingsTranslate } from '../listings-texts.ts';
 import { definePage, notFoundPage } from '../page.ts';
 import { HOST_BASE } from '../paths.ts';
@@ -33,6 +34,10 @@ const STYLE = `
 .note{border-left:4px solid #5f6368;padding-left:.75rem}
 figure.chart{margin:.5rem 0}
 details{margin:.25rem 0 1rem}
+.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:0 0 1rem}
+.filters p{margin:0;display:flex;flex-direction:column}
+.pager{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:0 0 1rem}
+.pager a{display:inline-block;padding:.6rem 0;min-height:2.75rem}
 @media (max-width:36rem){.listing dl{grid-template-columns:1fr}.listing dd{margin-bottom:.35rem}}
 `;
 
@@ -120,17 +125,23 @@ ${property.channels.length === 0 ? html`<p class="empty">${view.tl('property.non
 export const listingsOverviewPage = definePage({
   method: 'get',
   path: '/listings',
-  handler: async ({ deps, session, locale, nonce }) => {
+  handler: async ({ deps, session, locale, nonce, req }) => {
     const tl = listingsTexts(locale);
     const view = { locale, tl };
-    const overview = await listingsOverview(deps, session.organizationId);
+    const overview = await listingsOverview(deps, session.organizationId, overviewQuery(req.query));
+    const filtered = overview.filter.channel !== null || overview.filter.status !== null;
+    const empty = html`<p class="empty">${tl(filtered ? 'overview.none_matching' : 'overview.none')}</p>`;
+    const offset = (overview.page - 1) * overview.pageSize;
     return {
       kind: 'page',
       title: tl('overview.title'),
       body: html`<style nonce="${nonce}">${raw(STYLE)}</style>
 <h1>${tl('overview.title')}</h1><p>${tl('overview.intro')}</p>
 ${attentionList(overview.attention, view)}
-${overview.properties.length === 0 ? html`<p class="empty">${tl('overview.none')}</p>` : overview.properties.map((property, i) => propertyCard(property, i, view))}
+${overview.channels.length > 0 ? filterForm(overview, tl) : ''}
+${overview.total > 0 ? showing(overview, tl) : ''}
+${overview.properties.length === 0 ? empty : overview.properties.map((property, i) => propertyCard(property, offset + i, view))}
+${overview.pages > 1 ? pager(overview, tl) : ''}
 ${bookingsNote(tl)}`,
     };
   },
