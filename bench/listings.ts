@@ -4,7 +4,9 @@
  * DATABASE_URL with the demo catalogue and its reports (`seed demo`). Prints medians and p99 in
  * milliseconds of: a listing report that changes the state (a history row) and one that repeats
  * it, a statistics report of every (property, day) of a channel's window (replacing the days),
- * the platform's two reads and the host dashboard's two pages' models; and the machine.
+ * the platform's two reads and the host dashboard's two pages' models; then the host overview
+ * page served over TLS for an organization of BENCH_ORGANIZATION_PROPERTIES (default 1000)
+ * properties, unfiltered and filtered; and the machine.
  *
  * BENCH_RUNS (default 200) runs of each.
  */
@@ -24,12 +26,14 @@ import { loadSecrets } from '../infra/secrets.ts';
 import { connectTemporalClient } from '../infra/temporal.ts';
 import { serviceDeps } from '../services/deps.ts';
 import { listingsOverview, propertyDashboard } from '../services/host-dashboard.ts';
+import { overviewOfLargeOrganization } from './listings-overview.ts';
 import { propertyListings, propertyStats } from '../services/listing-reads.ts';
 import { postListingStats, putListingReport } from '../services/listings.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('BENCH_RUNS is a positive integer');
+const ORGANIZATION_PROPERTIES = Number(process.env.BENCH_ORGANIZATION_PROPERTIES ?? 1000);
 
 function summary(samples: number[]): { median: number; p99: number; n: number } {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -77,6 +81,7 @@ try {
     'platform read: stats, 31 days, ms': await timed(RUNS, () => propertyStats(deps, property.ref, from, addDays(today, 1))),
     'dashboard model: overview, ms': await timed(RUNS, () => listingsOverview(deps, org)),
     'dashboard model: property page, ms': await timed(RUNS, () => propertyDashboard(deps, org, property.ref)),
+    ...(await overviewOfLargeOrganization(deps, config.dataDir, ORGANIZATION_PROPERTIES, RUNS, timed)),
   };
   console.log(JSON.stringify(result, null, 2));
 } finally {

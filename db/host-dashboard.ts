@@ -26,6 +26,65 @@ export async function organizationProperties(em: EntityManager, organizationId: 
   );
 }
 
+/** What the host narrows the overview to: properties on one channel, and/or with a channel whose last report is `status` (`none`: no report yet). */
+export interface OverviewFilter {
+  channel: string | null;
+  status: string | null;
+}
+
+/** The condition and parameters of a filter, on `p` (property). */
+function filterCondition(filter: OverviewFilter): { sql: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  // The pairs the overview shows: channels the property is distributed to or was reported on by.
+  const pairs = `(select d.channel_id from distribution d where d.property_id = p.id union select r.channel_id from listing_report r where r.property_id = p.id)`;
+  const onChannel = filter.channel === null ? '' : ' and c.name = ?';
+  if (filter.status === 'none') {
+    parts.push(`exists (select 1 from ${pairs} x join channel c on c.id = x.channel_id
+      where not exists (select 1 from listing_report r where r.property_id = p.id and r.channel_id = x.channel_id)${onChannel})`);
+    if (filter.channel !== null) params.push(filter.channel);
+  } else if (filter.status !== null) {
+    parts.push(`exists (select 1 from listing_report r join channel c on c.id = r.channel_id where r.property_id = p.id and r.status = ?${onChannel})`);
+    params.push(filter.status);
+    if (filter.channel !== null) params.push(filter.channel);
+  } else if (filter.channel !== null) {
+    parts.push(`exists (select 1 from ${pairs} x join channel c on c.id = x.channel_id where c.name = ?)`);
+    params.push(filter.channel);
+  }
+  return { sql: parts.map((part) => ` and ${part}`).join(''), params };
+}
+
+/** One page of the organization's properties that pass the filter, by reference, and how many pass in all. */
+export async function organizationPropertiesPage(
+  em: EntityManager, organizationId: string, filter: OverviewFilter, page: { limit: number; offset: number },
+): Promise<{ rows: DashboardPropertyRow[]; total: number }> {
+  const condition = filterCondition(filter);
+  const rows = await em.execute<(DashboardPropertyRow & { total: string })[]>(
+    `select ${PROPERTY_COLUMNS}, count(*) over () as total from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
+      where l.organization_id = ?${condition.sql} order by p.ref limit ? offset ?`,
+    [organizationId, ...condition.params, page.limit, page.offset],
+  );
+  if (rows.length > 0 || page.offset === 0) return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
+  // Past the end: the count alone, so the caller can go to the last page.
+  const [counted] = await em.execute<{ total: string }[]>(
+    `select count(*) as total from property p join location l on l.id = p.location_id where l.organization_id = ?${condition.sql}`,
+    [organizationId, ...condition.params],
+  );
+  return { rows: [], total: Number(counted?.total ?? 0) };
+}
+
+/** The channels the organization's properties are distributed to or were reported on by, by name. */
+export async function organizationChannels(em: EntityManager, organizationId: string): Promise<string[]> {
+  const rows = await em.execute<{ name: string }[]>(
+    `select distinct c.name from property p join location l on l.id = p.location_id
+       join lateral (select d.channel_id from distribution d where d.property_id = p.id union select r.channel_id from listing_report r where r.property_id = p.id) x on true
+       join channel c on c.id = x.channel_id
+      where l.organization_id = ? order by c.name`,
+    [organizationId],
+  );
+  return rows.map((row) => row.name);
+}
+
 /** One property of the organization under its reference; null for another organization's or an unknown one. */
 export async function organizationProperty(em: EntityManager, organizationId: string, ref: string): Promise<DashboardPropertyRow | null> {
   const [row] = await em.execute<DashboardPropertyRow[]>(

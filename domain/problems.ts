@@ -62,6 +62,11 @@ export function problemBySlug(slug: string): ProblemCode | undefined {
 
 /** Picks the best supported language from an Accept-Language header (RFC 9110 q-values). */
 export function negotiateLanguage(acceptLanguage: string | undefined): Language {
+  return pickLanguage(acceptLanguage, LANGUAGES);
+}
+
+/** The best of `supported` for an Accept-Language header, English when none is asked for. */
+export function pickLanguage<L extends string>(acceptLanguage: string | undefined, supported: readonly L[]): L | 'en' {
   if (!acceptLanguage) return 'en';
   const ranked = acceptLanguage
     .split(',')
@@ -72,8 +77,8 @@ export function negotiateLanguage(acceptLanguage: string | undefined): Language 
     })
     .filter((entry) => entry.q > 0)
     .sort((a, b) => b.q - a.q);
-  const match = ranked.find((entry) => (LANGUAGES as readonly string[]).includes(entry.base));
-  return (match?.base as Language | undefined) ?? 'en';
+  const match = ranked.find((entry) => (supported as readonly string[]).includes(entry.base));
+  return (match?.base as L | undefined) ?? 'en';
 }
 
 /** One failed rule of `invalid_parameters`: exactly one of parameter, header or pointer. */

@@ -1,4 +1,7 @@
-import { channelsOfProperties, organizationProperties, organizationProperty, type DashboardChannelRow, type DashboardPropertyRow } from '../db/host-dashboard.ts';
+import {
+  channelsOfProperties, organizationChannels, organizationProperties, organizationPropertiesPage, organizationProperty,
+  type DashboardChannelRow, type DashboardPropertyRow, type OverviewFilter,
+} from '../db/host-dashboard.ts';
 import { statsOfProperty } from '../db/listings.ts';
 import { legalProjection, nextWithdrawal, type LegalSource } from '../domain/catalogue/legal.ts';
 import type { ReportedState } from '../domain/listings/report.ts';
@@ -56,9 +59,29 @@ export type AttentionItem =
   | { kind: 'expiring'; property: string; propertyName: Record<string, string>; on: string; days: number; channels: string[] }
   | { kind: 'not_connected'; owner: string; ownerName: string; channel: string; properties: number };
 
+/** The overview shows this many properties a page. */
+export const OVERVIEW_PAGE_SIZE = 20;
+
+export interface OverviewQuery {
+  /** 1-based; past the last page is the last page. */
+  page?: number;
+  filter?: OverviewFilter;
+}
+
 export interface DashboardOverview {
+  /** This page's properties. */
   properties: DashboardProperty[];
+  /** What to act on across the whole organization, whatever the page and the filter. */
   attention: AttentionItem[];
+  /** The properties that pass the filter, on every page. */
+  total: number;
+  page: number;
+  pages: number;
+  pageSize: number;
+  /** The channels the filter can name: those of the organization's properties. */
+  channels: string[];
+  /** The filter applied (a channel the organization has nothing on is no filter). */
+  filter: OverviewFilter;
 }
 
 function legalSourceOf(row: DashboardPropertyRow): LegalSource {
@@ -123,13 +146,43 @@ export function attentionItems(properties: readonly DashboardProperty[], rows: R
   return [...withdrawn, ...expiring, ...[...owners.values()].map((o): AttentionItem => ({ kind: 'not_connected', ...o }))];
 }
 
-export async function listingsOverview(deps: Deps, organizationId: string): Promise<DashboardOverview> {
+function groupByProperty(rows: readonly DashboardChannelRow[]): Map<string, DashboardChannelRow[]> {
+  const byProperty = new Map<string, DashboardChannelRow[]>();
+  for (const row of rows) {
+    const list = byProperty.get(row.property_id);
+    if (list) list.push(row);
+    else byProperty.set(row.property_id, [row]);
+  }
+  return byProperty;
+}
+
+function propertiesOf(rows: readonly DashboardPropertyRow[], channels: readonly DashboardChannelRow[], now: Date): DashboardProperty[] {
+  const byProperty = groupByProperty(channels);
+  return rows.map((row) => dashboardProperty(row, byProperty.get(row.id) ?? [], now));
+}
+
+/** What to act on across the organization: every property is looked at, not only a page's. */
+async function organizationAttention(deps: Deps, organizationId: string, now: Date): Promise<AttentionItem[]> {
   const em = deps.orm.em.fork();
   const rows = await organizationProperties(em, organizationId);
-  const channels = await channelsOfProperties(em, rows.map((row) => row.id));
+  const properties = propertiesOf(rows, await channelsOfProperties(em, rows.map((row) => row.id)), now);
+  return attentionItems(properties, new Map(rows.map((row) => [row.ref, row])));
+}
+
+export async function listingsOverview(deps: Deps, organizationId: string, query: OverviewQuery = {}): Promise<DashboardOverview> {
+  const em = deps.orm.em.fork();
   const now = deps.clock.now();
-  const properties = rows.map((row) => dashboardProperty(row, channels.filter((c) => c.property_id === row.id), now));
-  return { properties, attention: attentionItems(properties, new Map(rows.map((row) => [row.ref, row]))) };
+  const channels = await organizationChannels(em, organizationId);
+  const asked = query.filter ?? { channel: null, status: null };
+  const filter = { channel: asked.channel !== null && channels.includes(asked.channel) ? asked.channel : null, status: asked.status };
+  const wanted = Math.max(1, Math.floor(query.page ?? 1));
+  const read = (page: number) => organizationPropertiesPage(em, organizationId, filter, { limit: OVERVIEW_PAGE_SIZE, offset: (page - 1) * OVERVIEW_PAGE_SIZE });
+  const [first, attention] = await Promise.all([read(wanted), organizationAttention(deps, organizationId, now)]);
+  const pages = Math.max(1, Math.ceil(first.total / OVERVIEW_PAGE_SIZE));
+  const page = Math.min(wanted, pages);
+  const { rows, total } = page === wanted ? first : await read(page);
+  const properties = propertiesOf(rows, await channelsOfProperties(em, rows.map((row) => row.id)), now);
+  return { properties, attention, total, page, pages, pageSize: OVERVIEW_PAGE_SIZE, channels, filter };
 }
 
 export interface ChartSeries {

@@ -1,9 +1,13 @@
 import type { HostLocale } from '../../domain/host-locale.ts';
+import { formatNumber, pluralCategory } from './formats.ts';
+import { es } from './texts-es.ts';
+import { it } from './texts-it.ts';
 
 /**
- * Every text of the host pages, in English and Romanian. A page asks for a key; the Romanian table
- * is typed by the English one, so a key missing in one language does not compile. `{name}` marks
- * a value given at the call (escaped by the `html` tag, like any other text).
+ * Every text of the host pages, in English, Romanian, Italian (texts-it.ts) and Spanish
+ * (texts-es.ts). A page asks for a key; the other tables are typed by the English one, so a key
+ * missing in one language does not compile. `{name}` marks a value given at the call (escaped by
+ * the `html` tag, like any other text); a number given is written in the language's format.
  */
 const en = {
   'app.name': 'Distribution for hosts',
@@ -62,12 +66,14 @@ const en = {
   'connect.not_distributed.title': 'Nothing to connect on this channel',
   'connect.not_distributed.body': 'None of this owner\'s properties is listed on the channel right now (a property may be waiting for its legal data). Connect it once a property is listed.',
   'connect.too_many.title': 'Too many connections started',
-  'connect.too_many.body': 'Connections were started too often in a short time. Try again in {seconds} seconds.',
+  'connect.too_many.body': 'Connections were started too often in a short time. Try again in {seconds} s.',
 } as const;
 
 export type MessageKey = keyof typeof en;
+export type EnglishMessages = typeof en;
+export const MESSAGE_KEYS = Object.keys(en) as MessageKey[];
 
-const ro: Record<MessageKey, string> = {
+const ro: TableOf<typeof en> = {
   'app.name': 'Distribuție pentru gazde',
   'layout.skip': 'Sari la conținut',
   'layout.organization': 'Organizație: {name}',
@@ -124,25 +130,45 @@ const ro: Record<MessageKey, string> = {
   'connect.not_distributed.title': 'Nimic de conectat pe acest canal',
   'connect.not_distributed.body': 'Nicio proprietate a acestui proprietar nu este listată acum pe canal (o proprietate poate aștepta datele legale). Conectați-l după ce o proprietate este listată.',
   'connect.too_many.title': 'Prea multe conectări pornite',
-  'connect.too_many.body': 'Conectările au fost pornite prea des într-un timp scurt. Încercați din nou peste {seconds} de secunde.',
+  'connect.too_many.body': 'Conectările au fost pornite prea des într-un timp scurt. Încercați din nou peste {seconds} s.',
 };
 
-const MESSAGES: Record<HostLocale, Record<MessageKey, string>> = { en, ro };
+const MESSAGES: Record<HostLocale, TableOf<typeof en>> = { en, ro, it, es };
 
 /** Each language named in itself, for the language switch. */
-export const LOCALE_NAMES: Record<HostLocale, string> = { en: 'English', ro: 'Română' };
+export const LOCALE_NAMES: Record<HostLocale, string> = { en: 'English', ro: 'Română', it: 'Italiano', es: 'Español' };
 
-export type Translate = (key: MessageKey, values?: Record<string, string>) => string;
+/**
+ * A text that depends on a count: a form per plural category of the language (CLDR: English has
+ * `one`, Romanian `one`/`few`/`other`, Italian and Spanish `one`/`many`/`other`), chosen by the
+ * value `count`; `other` is always there and stands in for a category a table leaves out.
+ */
+export type Plural = Readonly<Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }>;
+
+/** Another language's table for the keys of an English one: a plain text stays plain, a plural stays plural. */
+export type TableOf<T> = { readonly [K in keyof T]: T[K] extends string ? string : Plural };
+
+export type MessageValues = Readonly<Record<string, string | number>>;
+
+/** Fills a text's `{name}` places (numbers in the language's format), choosing a plural's form first. */
+export function formatMessage(locale: HostLocale, text: string | Plural, values: MessageValues = {}): string {
+  let template: string;
+  if (typeof text === 'string') template = text;
+  else {
+    const count = values.count;
+    if (typeof count !== 'number') throw new TypeError('a plural text needs a numeric count');
+    template = text[pluralCategory(locale, count)] ?? text.other;
+  }
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!Object.hasOwn(values, name)) return whole;
+    const value = values[name]!;
+    return typeof value === 'number' ? formatNumber(locale, value) : value;
+  });
+}
+
+export type Translate = (key: MessageKey, values?: MessageValues) => string;
 
 export function translator(locale: HostLocale): Translate {
   const table = MESSAGES[locale];
-  return (key, values = {}) => table[key].replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name]! : whole));
-}
-
-/** An instant as the host reads it, in UTC (the pages do not know the host's zone). */
-export function formatInstant(locale: HostLocale, instant: string): string {
-  const date = new Date(instant);
-  if (Number.isNaN(date.getTime())) return instant;
-  const text = new Intl.DateTimeFormat(locale === 'ro' ? 'ro-RO' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date);
-  return `${text} UTC`;
+  return (key, values) => formatMessage(locale, table[key], values);
 }

@@ -1,7 +1,8 @@
 import type { HostLocale } from '../../domain/host-locale.ts';
 import type { ChartSeries } from '../../services/host-dashboard.ts';
 import { html, type SafeHtml } from './html.ts';
-import { formatDate, type ListingsTranslate } from './listings-texts.ts';
+import { formatDate, formatNumber } from './formats.ts';
+import type { ListingsTranslate } from './listings-texts.ts';
 
 /**
  * One channel's 30 days as an inline SVG: views as bars above, clicks to booking as bars below,
@@ -44,18 +45,24 @@ export function channelChart(series: ChartSeries, index: number, ctx: { locale: 
   const totalViews = reported.reduce((sum, day) => sum + (day.views ?? 0), 0);
   const totalClicks = reported.reduce((sum, day) => sum + (day.clicks_to_booking ?? 0), 0);
   const label = tl('chart.label', { channel: series.channel, from: formatDate(locale, first), to: formatDate(locale, last) });
-  const summary = tl('chart.summary', { views: String(totalViews), clicks: String(totalClicks), days: String(reported.length), max: String(views.max) });
+  const summary = tl('chart.summary', {
+    views: tl('chart.count_views', { count: totalViews }),
+    clicks: tl('chart.count_clicks', { count: totalClicks }),
+    days: tl('chart.count_days', { count: reported.length }),
+    max: views.max,
+  });
+  const figure = (value: number | null) => (value === null ? tl('chart.no_report') : formatNumber(locale, value));
   const rows = series.days.map(
-    (day) => html`<tr><th scope="row"><time datetime="${day.date}">${formatDate(locale, day.date)}</time></th><td>${day.views === null ? tl('chart.no_report') : String(day.views)}</td><td>${day.clicks_to_booking === null ? tl('chart.no_report') : String(day.clicks_to_booking)}</td></tr>`,
+    (day) => html`<tr><th scope="row"><time datetime="${day.date}">${formatDate(locale, day.date)}</time></th><td>${figure(day.views)}</td><td>${figure(day.clicks_to_booking)}</td></tr>`,
   );
   return html`<figure class="chart" data-chart="${series.channel}">
 <svg role="img" aria-labelledby="${id}-title ${id}-desc" viewBox="0 0 ${String(WIDTH)} ${String(HEIGHT)}" width="100%" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">
 <title id="${id}-title">${label}</title>
 <desc id="${id}-desc">${summary}</desc>
-<text x="${String(LEFT)}" y="14" font-size="13" fill="#1b1b1b">${tl('chart.views')} (max ${String(views.max)})</text>
+<text x="${String(LEFT)}" y="14" font-size="13" fill="#1b1b1b">${tl('chart.views_axis', { max: views.max })}</text>
 <line x1="${String(LEFT)}" x2="${String(WIDTH - LEFT)}" y1="${String(TOP + PANEL)}" y2="${String(TOP + PANEL)}" stroke="#5f6368" stroke-width="1"></line>
 ${views.marks}
-<text x="${String(LEFT)}" y="${String(TOP + PANEL + GAP - 8)}" font-size="13" fill="#1b1b1b">${tl('chart.clicks')} (max ${String(clicks.max)})</text>
+<text x="${String(LEFT)}" y="${String(TOP + PANEL + GAP - 8)}" font-size="13" fill="#1b1b1b">${tl('chart.clicks_axis', { max: clicks.max })}</text>
 <line x1="${String(LEFT)}" x2="${String(WIDTH - LEFT)}" y1="${String(TOP + 2 * PANEL + GAP)}" y2="${String(TOP + 2 * PANEL + GAP)}" stroke="#5f6368" stroke-width="1"></line>
 ${clicks.marks}
 <text x="${String(LEFT)}" y="${String(HEIGHT - 6)}" font-size="12" fill="#3c4043">${formatDate(locale, first)}</text>

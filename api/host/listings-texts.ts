@@ -1,21 +1,42 @@
 import type { HostLocale } from '../../domain/host-locale.ts';
+import { formatMessage, type MessageValues, type TableOf } from './i18n.ts';
+import { esListings } from './texts-es.ts';
+import { itListings } from './texts-it.ts';
 
 /**
- * The texts of the listings dashboard in English and Romanian (kept beside the framework's table
- * in i18n.ts, with the same rule: the Romanian table is typed by the English one). `{name}` marks
- * a value given at the call.
+ * The texts of the listings dashboard in English, Romanian, Italian and Spanish (kept beside the
+ * framework's table in i18n.ts, with the same rules: the other tables are typed by the English
+ * one; a plural text has a form per plural category, chosen by `count`). `{name}` marks a value
+ * given at the call.
  */
 const en = {
   nav: 'Listings',
   'overview.title': 'Listings on channels',
   'overview.intro': 'What each channel reported about your properties: whether the listing is live, its public address, its promotion and any rejection.',
   'overview.none': 'This organization has no properties yet.',
+  'overview.showing': { one: 'One property', other: 'Properties {from}–{to} of {count}' },
+  'overview.none_matching': 'No property matches these filters.',
+  'filter.title': 'Filter the properties',
+  'filter.channel': 'Channel',
+  'filter.any_channel': 'All channels',
+  'filter.status': 'Last report',
+  'filter.any_status': 'Any',
+  'filter.no_report': 'No report yet',
+  'filter.apply': 'Show',
+  'filter.clear': 'Show all properties',
+  'pager.label': 'Pages of properties',
+  'pager.previous': 'Previous page',
+  'pager.next': 'Next page',
+  'pager.position': 'Page {page} of {pages}',
   'attention.title': 'To act on',
   'attention.none': 'Nothing needs your attention now.',
   'attention.withdrawn_certificate': '{property} was withdrawn from {channel}: its classification certificate is no longer valid. Renew it on your platform.',
   'attention.withdrawn_other': '{property} was withdrawn from {channel}: it cannot be published as it is. Check it on your platform.',
   'attention.expiring': 'The certificate of {property} lapses on {date}: it will then be withdrawn from {channels}. Renew it before then.',
-  'attention.not_connected': '{owner} is not connected to {channel}, which lists {count} of their properties. Connect them on the owners page.',
+  'attention.not_connected': {
+    one: '{owner} is not connected to {channel}, which lists one of their properties. Connect them on the owners page.',
+    other: '{owner} is not connected to {channel}, which lists {count} of their properties. Connect them on the owners page.',
+  },
   'attention.owners_link': 'Owners and channels',
   'status.published': 'Published',
   'status.unpublished': 'Unpublished',
@@ -47,7 +68,12 @@ const en = {
   'history.changed': 'Changed',
   'chart.title': 'Views and clicks, last 30 days',
   'chart.label': '{channel}: views and clicks to booking per day, {from} to {to}',
-  'chart.summary': '{views} views and {clicks} clicks to booking over {days} reported days; most views in a day: {max}.',
+  'chart.summary': '{views} and {clicks} over {days}; most views in a day: {max}.',
+  'chart.count_views': { one: '{count} view', other: '{count} views' },
+  'chart.count_clicks': { one: '{count} click to booking', other: '{count} clicks to booking' },
+  'chart.count_days': { one: '{count} reported day', other: '{count} reported days' },
+  'chart.views_axis': 'Views (most in a day: {max})',
+  'chart.clicks_axis': 'Clicks to booking (most in a day: {max})',
   'chart.none': 'No statistics from {channel} in the last 30 days.',
   'chart.views': 'Views',
   'chart.clicks': 'Clicks to booking',
@@ -59,18 +85,37 @@ const en = {
 } as const;
 
 export type ListingsTextKey = keyof typeof en;
+export type EnglishListingsTexts = typeof en;
+export const LISTINGS_TEXT_KEYS = Object.keys(en) as ListingsTextKey[];
 
-const ro: Record<ListingsTextKey, string> = {
+const ro: TableOf<typeof en> = {
   nav: 'Anunțuri',
   'overview.title': 'Anunțuri pe canale',
   'overview.intro': 'Ce a raportat fiecare canal despre proprietățile dumneavoastră: dacă anunțul este publicat, adresa lui publică, promovarea și eventuala respingere.',
   'overview.none': 'Această organizație nu are încă proprietăți.',
+  'overview.showing': { one: 'O proprietate', few: 'Proprietățile {from}–{to} din {count}', other: 'Proprietățile {from}–{to} din {count}' },
+  'overview.none_matching': 'Nicio proprietate nu corespunde acestor filtre.',
+  'filter.title': 'Filtrați proprietățile',
+  'filter.channel': 'Canal',
+  'filter.any_channel': 'Toate canalele',
+  'filter.status': 'Ultimul raport',
+  'filter.any_status': 'Oricare',
+  'filter.no_report': 'Încă fără raport',
+  'filter.apply': 'Afișează',
+  'filter.clear': 'Afișează toate proprietățile',
+  'pager.label': 'Paginile proprietăților',
+  'pager.previous': 'Pagina anterioară',
+  'pager.next': 'Pagina următoare',
+  'pager.position': 'Pagina {page} din {pages}',
   'attention.title': 'De rezolvat',
   'attention.none': 'Nimic nu necesită atenția dumneavoastră acum.',
   'attention.withdrawn_certificate': '{property} a fost retrasă de pe {channel}: certificatul de clasificare nu mai este valabil. Reînnoiți-l în platformă.',
   'attention.withdrawn_other': '{property} a fost retrasă de pe {channel}: nu poate fi publicată așa cum este. Verificați-o în platformă.',
   'attention.expiring': 'Certificatul pentru {property} expiră pe {date}: atunci va fi retrasă de pe {channels}. Reînnoiți-l înainte de această dată.',
-  'attention.not_connected': '{owner} nu este conectat la {channel}, care listează {count} dintre proprietățile sale. Conectați-l din pagina proprietarilor.',
+  'attention.not_connected': {
+    one: '{owner} nu este conectat la {channel}, care listează una dintre proprietățile sale. Conectați-l din pagina proprietarilor.',
+    other: '{owner} nu este conectat la {channel}, care listează {count} dintre proprietățile sale. Conectați-l din pagina proprietarilor.',
+  },
   'attention.owners_link': 'Proprietari și canale',
   'status.published': 'Publicat',
   'status.unpublished': 'Nepublicat',
@@ -102,7 +147,13 @@ const ro: Record<ListingsTextKey, string> = {
   'history.changed': 'Modificat',
   'chart.title': 'Vizualizări și clicuri, ultimele 30 de zile',
   'chart.label': '{channel}: vizualizări și clicuri spre rezervare pe zi, {from} – {to}',
-  'chart.summary': '{views} vizualizări și {clicks} clicuri spre rezervare în {days} zile raportate; cele mai multe vizualizări într-o zi: {max}.',
+  'chart.summary': '{views} și {clicks} în {days}; cele mai multe vizualizări într-o zi: {max}.',
+  // Romanian puts "de" between a count and its noun when the count's last two digits are 0 or 20-99.
+  'chart.count_views': { one: '{count} vizualizare', few: '{count} vizualizări', other: '{count} de vizualizări' },
+  'chart.count_clicks': { one: '{count} clic spre rezervare', few: '{count} clicuri spre rezervare', other: '{count} de clicuri spre rezervare' },
+  'chart.count_days': { one: '{count} zi raportată', few: '{count} zile raportate', other: '{count} de zile raportate' },
+  'chart.views_axis': 'Vizualizări (cele mai multe într-o zi: {max})',
+  'chart.clicks_axis': 'Clicuri spre rezervare (cele mai multe într-o zi: {max})',
   'chart.none': 'Nicio statistică de la {channel} în ultimele 30 de zile.',
   'chart.views': 'Vizualizări',
   'chart.clicks': 'Clicuri spre rezervare',
@@ -113,20 +164,13 @@ const ro: Record<ListingsTextKey, string> = {
   'bookings.body': 'Rezervările venite de pe canale nu fac încă parte din acest serviciu.',
 };
 
-const TEXTS: Record<HostLocale, Record<ListingsTextKey, string>> = { en, ro };
+const TEXTS: Record<HostLocale, TableOf<typeof en>> = { en, ro, it: itListings, es: esListings };
 
-export type ListingsTranslate = (key: ListingsTextKey, values?: Record<string, string>) => string;
+export type ListingsTranslate = (key: ListingsTextKey, values?: MessageValues) => string;
 
 export function listingsTexts(locale: HostLocale): ListingsTranslate {
   const table = TEXTS[locale];
-  return (key, values = {}) => table[key].replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name]! : whole));
-}
-
-/** A local date (YYYY-MM-DD) as the host reads it. */
-export function formatDate(locale: HostLocale, date: string): string {
-  const at = new Date(`${date}T12:00:00Z`);
-  if (Number.isNaN(at.getTime())) return date;
-  return new Intl.DateTimeFormat(locale === 'ro' ? 'ro-RO' : 'en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(at);
+  return (key, values) => formatMessage(locale, table[key], values);
 }
 
 /** A property's name in the host's language, else English, else its first language, else its reference. */

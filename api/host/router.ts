@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { negotiateLanguage, PROBLEMS, ProblemError } from '../../domain/problems.ts';
-import type { HostLocale } from '../../domain/host-locale.ts';
+import { PROBLEMS, ProblemError } from '../../domain/problems.ts';
+import { negotiateHostLocale, type HostLocale } from '../../domain/host-locale.ts';
 import type { Logger } from '../../infra/logger.ts';
 import { csrfMatches, currentHostSession, endHostSession, openHostSession, peekHostLink, type HostSessionView } from '../../services/host-sessions.ts';
 import type { AppDeps } from '../context.ts';
@@ -31,7 +31,7 @@ interface Locals {
 const locals = (res: Response) => res.locals as Locals;
 
 function localeOf(req: Request, res: Response): HostLocale {
-  return locals(res).locale ?? locals(res).session?.locale ?? negotiateLanguage(req.get('accept-language'));
+  return locals(res).locale ?? locals(res).session?.locale ?? negotiateHostLocale(req.get('accept-language'));
 }
 
 /** Writes a page in the layout with the host pages' policy. */

@@ -16,7 +16,7 @@ const HostSessionInput = z
   .object({
     organization: Ref.meta({ description: "The platform's reference of the organization the host acts for." }),
     locale: z.string().regex(LANGUAGE_TAG, 'a BCP 47 language tag such as `ro` or `en-GB`').optional()
-      .meta({ description: "The host's interface language (BCP 47). The pages are in English and Romanian; any other language gets English. The host can switch on the pages." }),
+      .meta({ description: "The host's interface language (BCP 47). The pages are in English, Romanian, Italian and Spanish; any other language gets English. The host can switch on the pages." }),
   })
   .strict();
 

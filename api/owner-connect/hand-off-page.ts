@@ -1,14 +1,15 @@
 import { pagePolicy } from '../middleware/security-headers.ts';
 import { escapeHtml } from '../host/html.ts';
+import { resolveHostLocale, type HostLocale } from '../../domain/host-locale.ts';
 
 /**
  * The page that hands the host's browser to the channel (contract: Authentication, "Owner
  * connect"): an HTML form POSTed to the channel's redirect URL with the one field `token`. A
  * script allowed by the page's nonce submits it at once; with scripts off the host presses the
- * button. Text in English, or Romanian when the host's locale is Romanian.
+ * button. Text in the host pages' languages (English, Romanian, Italian, Spanish), English for any other.
  */
 
-const TEXT = {
+const TEXT: Record<HostLocale, { title: string; body: string; button: string }> = {
   en: {
     title: 'Connecting your listings',
     body: 'You are being sent to the channel to connect your listings to your account there. If nothing happens, press the button.',
@@ -19,15 +20,20 @@ const TEXT = {
     body: 'Sunteți trimis către canal pentru a vă conecta anunțurile la contul dumneavoastră de acolo. Dacă nu se întâmplă nimic, apăsați butonul.',
     button: 'Continuați către canal',
   },
-} as const;
-
-/** `ro` for a Romanian locale (`ro`, `ro-RO`, ...), English otherwise. */
-export function handOffLanguage(locale: string | undefined): keyof typeof TEXT {
-  return locale !== undefined && /^ro(-|$)/i.test(locale) ? 'ro' : 'en';
-}
+  it: {
+    title: 'Collegamento dei Suoi annunci',
+    body: 'La stiamo indirizzando al canale per collegare i Suoi annunci al Suo account. Se non succede nulla, prema il pulsante.',
+    button: 'Continua verso il canale',
+  },
+  es: {
+    title: 'Conexión de sus anuncios',
+    body: 'Le estamos enviando al canal para conectar sus anuncios con su cuenta en él. Si no ocurre nada, pulse el botón.',
+    button: 'Continuar al canal',
+  },
+};
 
 export function renderHandOffPage(input: { redirectUrl: string; token: string; locale?: string; nonce: string }): string {
-  const lang = handOffLanguage(input.locale);
+  const lang = resolveHostLocale(input.locale);
   const text = TEXT[lang];
   return (
     `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(text.title)}</title>` +

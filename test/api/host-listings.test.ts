@@ -89,6 +89,30 @@ describe('the dashboard pages', () => {
     expect(page.text).toContain('Rezervările venite de pe canale nu fac încă parte din acest serviciu.');
   });
 
+  test.each([
+    ['it-IT', 'it', 'Annunci sui canali', 'Pubblicato', 'Le prenotazioni dai canali non fanno ancora parte di questo servizio.', '3435 visualizzazioni e 85 clic verso la prenotazione in 30 giorni con dati'],
+    ['es-ES', 'es', 'Anuncios en los canales', 'Publicado', 'Las reservas procedentes de los canales todavía no forman parte de este servicio.', '3435 visualizaciones y 85 clics hacia la reserva en 30 días con datos'],
+  ])('in the language of %s, the property page\'s counts included', async (tag, lang, title, published, bookings, summary) => {
+    const cookie = await openSession(api, scene.org, tag);
+    const page = await hostRequest(api, 'GET', '/host/listings', { cookie });
+    expect(page.text).toContain(`<html lang="${lang}">`);
+    expect(page.text).toContain(`<h1>${title}</h1>`);
+    expect(page.text).toContain(published);
+    expect(page.text).toContain(bookings);
+    expect(page.text).toMatch(new RegExp(`<option value="${lang}" lang="${lang}" selected>`));
+    const property = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
+    expect(property.text).toContain(summary);
+  });
+
+  test('a page without a session follows Accept-Language, Italian and Spanish included', async () => {
+    for (const [header, lang, title] of [['it-IT,it;q=0.9', 'it', 'La sessione è terminata'], ['es-ES,es;q=0.9,en;q=0.5', 'es', 'Su sesión ha terminado']]) {
+      const page = await hostRequest(api, 'GET', '/host/listings', { headers: { 'accept-language': header! } });
+      expect(page.status).toBe(401);
+      expect(page.text).toContain(`<html lang="${lang}">`);
+      expect(page.text).toContain(`<h1>${title}</h1>`);
+    }
+  });
+
   test('the property page draws 30 bars of views and of clicks for a channel with 30 days, and says what is missing', async () => {
     const cookie = await openSession(api, scene.org);
     const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
@@ -100,6 +124,29 @@ describe('the dashboard pages', () => {
     expect(page.text).toContain('role="img"');
     const lower = await hostRequest(api, 'GET', `/host/listings/${scene.refs.lower}`, { cookie });
     expect(lower.text).toContain(`No statistics from ${scene.channels.a} in the last 30 days.`);
+  });
+
+  test('the chart\'s summary counts by the language\'s plural rules and number format', async () => {
+    const summaries = async (locale: string) => {
+      const cookie = await openSession(api, scene.org, locale);
+      const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
+      return [...page.text.matchAll(/<figcaption>([^<]*)<\/figcaption>/g)].map((m) => m[1]);
+    };
+    // Channel A reported 30 days (3,435 views, 85 clicks), channel B 12 days (1,266 views, 31 clicks).
+    const en = await summaries('en');
+    expect(en).toContain('3,435 views and 85 clicks to booking over 30 reported days; most views in a day: 129.');
+    expect(en).toContain('1,266 views and 31 clicks to booking over 12 reported days; most views in a day: 111.');
+    const ro = await summaries('ro');
+    expect(ro).toContain('3.435 de vizualizări și 85 de clicuri spre rezervare în 30 de zile raportate; cele mai multe vizualizări într-o zi: 129.');
+    expect(ro).toContain('1.266 de vizualizări și 31 de clicuri spre rezervare în 12 zile raportate; cele mai multe vizualizări într-o zi: 111.');
+  });
+
+  test('times are on the property\'s clock with its zone named, the machine-readable instant in UTC', async () => {
+    const cookie = await openSession(api, scene.org);
+    const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
+    // Channel A's report came at 08:01 UTC: 10:01 in Bucharest.
+    expect(page.text).toContain('<time datetime="2026-11-22T08:01:00Z">22 Nov 2026, 10:01 (Europe/Bucharest)</time>');
+    expect(page.text).not.toMatch(/\d UTC</);
   });
 
   test("another organization's property and an unknown one are the same 404 page", async () => {

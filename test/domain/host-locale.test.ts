@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isHostLocale, LANGUAGE_TAG, resolveHostLocale } from '../../domain/host-locale.ts';
+import { isHostLocale, LANGUAGE_TAG, negotiateHostLocale, resolveHostLocale } from '../../domain/host-locale.ts';
 
 describe('the host pages\' language for the platform\'s locale', () => {
   test.each([
@@ -8,7 +8,10 @@ describe('the host pages\' language for the platform\'s locale', () => {
     ['RO-md', 'ro'],
     ['en', 'en'],
     ['en-GB', 'en'],
-    ['it-IT', 'en'],
+    ['it-IT', 'it'],
+    ['es', 'es'],
+    ['es-419', 'es'],
+    ['de-DE', 'en'],
     ['rom', 'en'],
     ['', 'en'],
     [undefined, 'en'],
@@ -23,6 +26,16 @@ describe('a language tag as the platform may send it', () => {
   test.each(['', 'r', 'english please', 'ro_RO', 'ro-', '-ro', 'ro-RO-x-toolongsubtag', '<script>'])('%j is not', (tag) => expect(LANGUAGE_TAG.test(tag)).toBe(false));
 });
 
+describe('a browser without a session gets the best of the pages\' languages it asks for', () => {
+  test.each([
+    ['it-IT,it;q=0.9,en;q=0.5', 'it'],
+    ['de-DE,es;q=0.8,ro;q=0.7', 'es'],
+    ['fr-FR,de;q=0.9', 'en'],
+    ['ro;q=0.2,it;q=0.3', 'it'],
+    [undefined, 'en'],
+  ])('%s → %s', (header, locale) => expect(negotiateHostLocale(header)).toBe(locale));
+});
+
 test('only the pages\' own languages are locales a host can switch to', () => {
-  expect(['en', 'ro', 'it', '', undefined, 1].map(isHostLocale)).toEqual([true, true, false, false, false, false]);
+  expect(['en', 'ro', 'it', 'es', 'de', '', undefined, 1].map(isHostLocale)).toEqual([true, true, true, true, false, false, false, false]);
 });

@@ -99,6 +99,28 @@ test('the pages render in Romanian from the platform\'s locale, and the host can
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Owners and channels');
 });
 
+test.each([
+  ['it-IT', 'it', 'Proprietari e canali', 'Non collegato', /^Collega/, 'Nessuna struttura di questo proprietario è ancora distribuita su un canale.', 'Lingua', 'Cambia lingua'],
+  ['es-ES', 'es', 'Propietarios y canales', 'No conectado', /^Conectar/, 'Ningún alojamiento de este propietario se distribuye todavía en un canal.', 'Idioma', 'Cambiar idioma'],
+])('the pages render in the language of %s from the platform\'s locale, and the host can switch to Romanian', async (tag, lang, title, notConnected, connect, noChannels, language, change) => {
+  const page = await (await newContext()).newPage();
+  await page.goto(`${api.url}${(await hostLink(api, 'hp-org', tag)).path}`);
+  expect(await page.locator('html').getAttribute('lang')).toBe(lang);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
+  expect(await page.locator(`tr[data-channel="${channel}"] td`).first().textContent()).toBe(notConnected);
+  expect(await page.getByRole('button', { name: connect }).count()).toBe(1);
+  expect(await page.getByText(noChannels).count()).toBe(1);
+  // The switch offers every language, each named in itself.
+  expect(await page.getByLabel(language).locator('option').allTextContents()).toEqual(['English', 'Română', 'Italiano', 'Español']);
+  await keepScreenshot(page, 'host-pages', `owners-${lang}`);
+
+  await page.getByLabel(language).selectOption('ro');
+  await page.getByRole('button', { name: change }).click();
+  await page.waitForLoadState();
+  expect(await page.locator('html').getAttribute('lang')).toBe('ro');
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Proprietari și canale');
+});
+
 test('on a phone-sized screen the page fits its width, with landmarks and a skip link', async () => {
   const page = await (await newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })).newPage();
   await page.goto(`${api.url}${(await hostLink(api, 'hp-org')).path}`);

@@ -41,7 +41,8 @@ async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Prom
 async function openOverview(page: Page, locale?: string): Promise<void> {
   const opened = await page.goto(`${api.url}${(await hostLink(api, scene.org, locale)).path}`);
   expect(opened?.status()).toBe(200);
-  await page.getByRole('navigation').getByRole('link', { name: locale === 'ro' ? 'Anunțuri' : 'Listings' }).click();
+  const nav: Record<string, string> = { ro: 'Anunțuri', 'it-IT': 'Annunci', 'es-ES': 'Anuncios' };
+  await page.getByRole('navigation').getByRole('link', { name: nav[locale ?? ''] ?? 'Listings' }).click();
   await page.waitForURL(`${api.url}/host/listings`);
 }
 
@@ -95,19 +96,23 @@ test('the property page draws 30 days of views and clicks per channel as SVG wit
   await keepScreenshot(page, 'listings', 'property');
 });
 
-test('in Romanian, and on a phone-sized screen the overview fits its width', async () => {
+test.each([
+  ['ro', 'ro', 'Anunțuri pe canale', 'Publicat'],
+  ['it-IT', 'it', 'Annunci sui canali', 'Pubblicato'],
+  ['es-ES', 'es', 'Anuncios en los canales', 'Publicado'],
+])('in the language of %s, and on a phone-sized screen the overview fits its width', async (tag, lang, title, published) => {
   const page = await newPage({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-  await openOverview(page, 'ro');
-  expect(await page.locator('html').getAttribute('lang')).toBe('ro');
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Anunțuri pe canale');
-  expect(await page.locator('[data-status="published"]').first().textContent()).toContain('Publicat');
+  await openOverview(page, tag);
+  expect(await page.locator('html').getAttribute('lang')).toBe(lang);
+  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
+  expect(await page.locator('[data-status="published"]').first().textContent()).toContain(published);
   const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-  await keepScreenshot(page, 'listings', 'overview-phone-ro');
+  await keepScreenshot(page, 'listings', `overview-phone-${lang}`);
   await page.locator(`section.card[data-property="${scene.refs.upper}"] a[href="/host/listings/${scene.refs.upper}"]`).click();
   await page.waitForURL(`${api.url}/host/listings/${scene.refs.upper}`);
   const svg = (await page.locator(`figure[data-chart="${scene.channels.a}"] svg`).boundingBox())!;
   expect(svg.width).toBeLessThanOrEqual(360);
   expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth')).toBe(true);
-  await keepScreenshot(page, 'listings', 'property-phone-ro');
+  await keepScreenshot(page, 'listings', `property-phone-${lang}`);
 });

@@ -1,9 +1,10 @@
 import type { HostLocale } from '../../../domain/host-locale.ts';
 import { listingsOverview, propertyDashboard, type AttentionItem, type DashboardChannel, type DashboardProperty, type DashboardReport } from '../../../services/host-dashboard.ts';
 import { fill, html, raw, type SafeHtml } from '../html.ts';
-import { formatInstant } from '../i18n.ts';
+import { formatDate, formatInstant } from '../formats.ts';
 import { channelChart } from '../listing-chart.ts';
-import { formatDate, listingsTexts, propertyName, type ListingsTextKey, type ListingsTranslate } from '../listings-texts.ts';
+import { filterForm, overviewQuery, pager, showing } from '../overview-controls.ts';
+import { listingsTexts, propertyName, type ListingsTextKey, type ListingsTranslate } from '../listings-texts.ts';
 import { definePage, notFoundPage } from '../page.ts';
 import { HOST_BASE } from '../paths.ts';
 
@@ -33,6 +34,10 @@ const STYLE = `
 .note{border-left:4px solid #5f6368;padding-left:.75rem}
 figure.chart{margin:.5rem 0}
 details{margin:.25rem 0 1rem}
+.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:0 0 1rem}
+.filters p{margin:0;display:flex;flex-direction:column}
+.pager{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:0 0 1rem}
+.pager a{display:inline-block;padding:.6rem 0;min-height:2.75rem}
 @media (max-width:36rem){.listing dl{grid-template-columns:1fr}.listing dd{margin-bottom:.35rem}}
 `;
 
@@ -49,13 +54,14 @@ interface View {
   tl: ListingsTranslate;
 }
 
-const when = (locale: HostLocale, instant: string) => html`<time datetime="${instant}">${formatInstant(locale, instant)}</time>`;
+/** An instant on the property's clock, its zone named; the machine-readable instant stays in UTC. */
+const when = (locale: HostLocale, instant: string, timeZone: string) => html`<time datetime="${instant}">${formatInstant(locale, instant, timeZone)}</time>`;
 
-function reportFields(report: DashboardReport, channel: string, { locale, tl }: View): SafeHtml {
+function reportFields(report: DashboardReport, channel: string, timeZone: string, { locale, tl }: View): SafeHtml {
   const url = report.public_url
     ? html`<a href="${report.public_url}" rel="noopener noreferrer external">${tl('report.open', { channel })}<span class="visually-hidden"> (${report.public_url})</span></a>`
     : tl('report.no_url');
-  const promotion = !report.promoted ? tl('promotion.none') : report.promoted_until ? fill(tl('promotion.until'), { when: when(locale, report.promoted_until) }) : tl('promotion.open');
+  const promotion = !report.promoted ? tl('promotion.none') : report.promoted_until ? fill(tl('promotion.until'), { when: when(locale, report.promoted_until, timeZone) }) : tl('promotion.open');
   const rejection = report.rejection
     ? html`<span data-rejection-reason="${report.rejection.reason}">${tl('rejection.reason', { reason: report.rejection.reason })}</span><br>${report.rejection.text ?? tl('rejection.no_text')}`
     : null;
@@ -64,7 +70,7 @@ function reportFields(report: DashboardReport, channel: string, { locale, tl }: 
 <dt>${tl('field.url')}</dt><dd>${url}</dd>
 <dt>${tl('field.promotion')}</dt><dd data-promoted="${report.promoted ? 'yes' : 'no'}">${promotion}</dd>
 ${rejection ? html`<dt>${tl('field.rejection')}</dt><dd>${rejection}</dd>` : ''}
-<dt>${tl('field.updated')}</dt><dd>${fill(tl('updated.text'), { since: when(locale, report.updated_at), received: when(locale, report.received_at) })}</dd>
+<dt>${tl('field.updated')}</dt><dd>${fill(tl('updated.text'), { since: when(locale, report.updated_at, timeZone), received: when(locale, report.received_at, timeZone) })}</dd>
 </dl>`;
 }
 
@@ -76,12 +82,12 @@ function visibilityNote(channel: DashboardChannel, tl: ListingsTranslate): strin
   return null;
 }
 
-function channelBlock(channel: DashboardChannel, view: View): SafeHtml {
+function channelBlock(channel: DashboardChannel, timeZone: string, view: View): SafeHtml {
   const note = visibilityNote(channel, view.tl);
   return html`<div class="listing" data-channel="${channel.name}">
 <h3>${channel.name}</h3>
 ${note ? html`<p class="note">${note}</p>` : ''}
-${channel.report ? reportFields(channel.report, channel.name, view) : html`<p class="empty" data-empty-report="${channel.name}">${view.tl('report.none', { channel: channel.name })}</p>`}
+${channel.report ? reportFields(channel.report, channel.name, timeZone, view) : html`<p class="empty" data-empty-report="${channel.name}">${view.tl('report.none', { channel: channel.name })}</p>`}
 </div>`;
 }
 
@@ -96,7 +102,7 @@ function attentionList(items: readonly AttentionItem[], view: View): SafeHtml {
       case 'expiring':
         return html`<li data-attention="expiring">${fill(tl('attention.expiring'), { property: link(item.property, item.propertyName), date: html`<time datetime="${item.on}">${formatDate(locale, item.on)}</time>`, channels: strong(item.channels.join(', ')) })}</li>`;
       case 'not_connected':
-        return html`<li data-attention="not_connected">${fill(tl('attention.not_connected'), { owner: strong(item.ownerName), channel: strong(item.channel), count: html`${String(item.properties)}` })} <a href="${HOST_BASE}/">${tl('attention.owners_link')}</a></li>`;
+        return html`<li data-attention="not_connected">${fill(tl('attention.not_connected', { count: item.properties }), { owner: strong(item.ownerName), channel: strong(item.channel), })} <a href="${HOST_BASE}/">${tl('attention.owners_link')}</a></li>`;
     }
   });
   return html`<section class="card attention" aria-labelledby="attention-title"><h2 id="attention-title">${tl('attention.title')}</h2>
@@ -111,7 +117,7 @@ function propertyCard(property: DashboardProperty, index: number, view: View): S
   const heading = `property-${index}`;
   return html`<section class="card" aria-labelledby="${heading}" data-property="${property.ref}">
 <h2 id="${heading}">${name}</h2>
-${property.channels.length === 0 ? html`<p class="empty">${view.tl('property.none_distributed')}</p>` : property.channels.map((channel) => channelBlock(channel, view))}
+${property.channels.length === 0 ? html`<p class="empty">${view.tl('property.none_distributed')}</p>` : property.channels.map((channel) => channelBlock(channel, property.timezone, view))}
 <p><a href="${propertyPath(property.ref)}">${view.tl('property.details')}<span class="visually-hidden">: ${name}</span></a></p>
 </section>`;
 }
@@ -119,17 +125,23 @@ ${property.channels.length === 0 ? html`<p class="empty">${view.tl('property.non
 export const listingsOverviewPage = definePage({
   method: 'get',
   path: '/listings',
-  handler: async ({ deps, session, locale, nonce }) => {
+  handler: async ({ deps, session, locale, nonce, req }) => {
     const tl = listingsTexts(locale);
     const view = { locale, tl };
-    const overview = await listingsOverview(deps, session.organizationId);
+    const overview = await listingsOverview(deps, session.organizationId, overviewQuery(req.query));
+    const filtered = overview.filter.channel !== null || overview.filter.status !== null;
+    const empty = html`<p class="empty">${tl(filtered ? 'overview.none_matching' : 'overview.none')}</p>`;
+    const offset = (overview.page - 1) * overview.pageSize;
     return {
       kind: 'page',
       title: tl('overview.title'),
       body: html`<style nonce="${nonce}">${raw(STYLE)}</style>
 <h1>${tl('overview.title')}</h1><p>${tl('overview.intro')}</p>
 ${attentionList(overview.attention, view)}
-${overview.properties.length === 0 ? html`<p class="empty">${tl('overview.none')}</p>` : overview.properties.map((property, i) => propertyCard(property, i, view))}
+${overview.channels.length > 0 ? filterForm(overview, tl) : ''}
+${overview.total > 0 ? showing(overview, tl) : ''}
+${overview.properties.length === 0 ? empty : overview.properties.map((property, i) => propertyCard(property, offset + i, view))}
+${overview.pages > 1 ? pager(overview, tl) : ''}
 ${bookingsNote(tl)}`,
     };
   },
@@ -141,7 +153,7 @@ function historySection(model: NonNullable<Awaited<ReturnType<typeof propertyDas
     const listing = model.listings.get(channel.name);
     if (!listing || listing.history.length === 0) return html`<h3>${channel.name}</h3><p class="empty" data-empty-report="${channel.name}">${tl('report.none', { channel: channel.name })}</p>`;
     const rows = listing.history.map(
-      (change) => html`<tr><th scope="row">${when(locale, change.changed_at)}</th><td>${badge(change.status, tl)}</td><td>${change.rejection ? `${change.rejection.reason}${change.rejection.text ? `: ${change.rejection.text}` : ''}` : change.public_url ?? ''}</td></tr>`,
+      (change) => html`<tr><th scope="row">${when(locale, change.changed_at, model.property.timezone)}</th><td>${badge(change.status, tl)}</td><td>${change.rejection ? `${change.rejection.reason}${change.rejection.text ? `: ${change.rejection.text}` : ''}` : change.public_url ?? ''}</td></tr>`,
     );
     return html`<h3 id="history-${index}">${channel.name}</h3>
 <table aria-labelledby="history-${index}" data-history="${channel.name}"><thead><tr><th scope="col">${tl('history.changed')}</th><th scope="col">${tl('field.status')}</th><th scope="col">${tl('field.url')} / ${tl('field.rejection')}</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -168,7 +180,7 @@ export const listingPropertyPage = definePage({
 <h1>${name}</h1>
 ${model.attention.length > 0 ? attentionList(model.attention, view) : ''}
 <section class="card" aria-labelledby="now-title" data-property="${model.property.ref}"><h2 id="now-title">${tl('overview.title')}</h2>
-${model.property.channels.length === 0 ? html`<p class="empty">${tl('property.none_distributed')}</p>` : model.property.channels.map((channel) => channelBlock(channel, view))}</section>
+${model.property.channels.length === 0 ? html`<p class="empty">${tl('property.none_distributed')}</p>` : model.property.channels.map((channel) => channelBlock(channel, model.property.timezone, view))}</section>
 <section class="card" aria-labelledby="chart-title"><h2 id="chart-title">${tl('chart.title')}</h2>
 ${charts.length === 0 ? html`<p class="empty">${tl('property.none_distributed')}</p>` : charts}</section>
 ${historySection(model, view)}

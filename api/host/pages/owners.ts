@@ -1,6 +1,7 @@
 import { hostOverview, type HostOwner } from '../../../services/host-sessions.ts';
 import { fill, html } from '../html.ts';
-import { formatInstant, type Translate } from '../i18n.ts';
+import { formatInstant } from '../formats.ts';
+import type { Translate } from '../i18n.ts';
 import { csrfField } from '../layout.ts';
 import { definePage } from '../page.ts';
 import { HOST_BASE } from '../paths.ts';
@@ -19,7 +20,7 @@ function ownerSection(owner: HostOwner, index: number, ctx: { t: Translate; loca
   }
   const rows = owner.channels.map((channel) => {
     const connection = channel.connectedAt
-      ? html`<span class="state-on">${fill(t('owners.connected'), { when: html`<time datetime="${channel.connectedAt}">${formatInstant(locale, channel.connectedAt)}</time>` })}</span>`
+      ? html`<span class="state-on">${fill(t('owners.connected'), { when: html`<time datetime="${channel.connectedAt}">${formatInstant(locale, channel.connectedAt, 'UTC')}</time>` })}</span>`
       : html`<span class="state-off">${t('owners.not_connected')}</span>`;
     // A suspended channel could not confirm a connection: its row says so instead of offering one.
     const state = channel.suspended ? html`${connection} <span class="state-off">${t('owners.channel_suspended')}</span>` : connection;
