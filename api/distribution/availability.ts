@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { daysBetween, MAX_WINDOW_NIGHTS } from '../../domain/availability/nights.ts';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
-import { availabilityPage } from '../../services/availability.ts';
+import { availabilityPage } from '../../services/availability-page.ts';
 import { chargeMore } from '../middleware/rate-limit.ts';
 import { defineOperation } from '../operations.ts';
 import { Instant } from '../schemas/common.ts';

@@ -13,6 +13,7 @@ import { Migration20261122204903ListingReports } from './Migration20261122204903
 import { Migration20261122204906HostSessions } from './Migration20261122204906HostSessions.ts';
 import { Migration20261122204907OwnerConnectKeys } from './Migration20261122204907OwnerConnectKeys.ts';
 import { Migration20261122204945OwnerConnect } from './Migration20261122204945OwnerConnect.ts';
+import { Migration20261123090000AvailabilityChangeOrder } from './Migration20261123090000AvailabilityChangeOrder.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -31,4 +32,5 @@ export const migrationsList = [
   { name: 'Migration20261122204906HostSessions', class: Migration20261122204906HostSessions },
   { name: 'Migration20261122204907OwnerConnectKeys', class: Migration20261122204907OwnerConnectKeys },
   { name: 'Migration20261122204945OwnerConnect', class: Migration20261122204945OwnerConnect },
+  { name: 'Migration20261123090000AvailabilityChangeOrder', class: Migration20261123090000AvailabilityChangeOrder },
 ];
