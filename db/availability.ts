@@ -80,7 +80,8 @@ async function writeNights(tx: EntityManager, propertyId: string, changed: Map<s
  * Writes `availability.updated` for each range to every channel that sees the property, under
  * each channel's log lock (so the events are in commit order), and stamps the property's
  * availability with a new version and an `updated_at` no earlier than any of those channels'
- * last stamp: `updated_since` on availability then has the same no-skip guarantee as the lists.
+ * last stamp. Those stamps grow in commit order for every channel, and availability is read in
+ * stamp order (`availabilityCandidates`): `updated_since` then skips nothing, as on the lists.
  */
 async function announce(tx: EntityManager, propertyId: string, ranges: { from: string; to: string }[], clock: Clock): Promise<void> {
   const channels = await tx.execute<{ channel_id: string; external_id: string }[]>(
@@ -245,50 +246,4 @@ export async function lockPropertiesByRef(tx: EntityManager, refs: readonly stri
 export async function zonesInUse(em: EntityManager): Promise<string[]> {
   const rows = await em.execute<{ timezone: string }[]>('select distinct timezone from ari_property order by timezone');
   return rows.map((row) => row.timezone);
-}
-
-
-/** A property with availability the channel sees; raw queries return numbers and instants as text. */
-export interface AvailabilityCandidate {
-  external_id: string;
-  internal_id: string;
-  currency: string;
-  version: string;
-  updated_at: string;
-  horizon_end: string;
-  timezone: string;
-}
-
-export interface CandidateFilter {
-  /** Only properties whose availability changed at or after this instant. */
-  since?: Date;
-  /** Only this property (the channel's id). */
-  externalId?: string;
-  /** From this property on (the channel's id, inclusive). */
-  fromExternalId?: string;
-  limit: number;
-}
-
-/** Active and inactive properties of the channel's view with their availability, in the channel's id order. */
-export async function availabilityCandidates(em: EntityManager, channelId: string, filter: CandidateFilter): Promise<AvailabilityCandidate[]> {
-  const where = [`cr.channel_id = ?`, `cr.kind = 'property'`, `cr.status in ('active', 'inactive')`];
-  const params: unknown[] = [channelId];
-  if (filter.since) {
-    where.push('a.updated_at >= ?');
-    params.push(filter.since);
-  }
-  if (filter.externalId !== undefined) {
-    where.push('cr.external_id = ?');
-    params.push(filter.externalId);
-  }
-  if (filter.fromExternalId !== undefined) {
-    where.push('cr.external_id >= ?');
-    params.push(filter.fromExternalId);
-  }
-  return em.execute<AvailabilityCandidate[]>(
-    `select cr.external_id, cr.internal_id, a.currency, a.version, a.updated_at, to_char(a.horizon_end, 'YYYY-MM-DD') as horizon_end, a.timezone
-       from channel_resource cr join ari_property a on a.property_id = cr.internal_id
-      where ${where.join(' and ')} order by cr.external_id limit ?`,
-    [...params, filter.limit],
-  );
 }

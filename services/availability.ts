@@ -1,24 +1,12 @@
-import {
-  applyAvailabilityUpdates,
-  availabilityCandidates,
-  lockPropertiesByRef,
-  rollZone,
-  zonesInUse,
-  type AvailabilityCandidate,
-  type UpdateOutcome,
-} from '../db/availability.ts';
-import { nightsOfSlices } from '../db/availability-nights.ts';
+import { applyAvailabilityUpdates, lockPropertiesByRef, rollZone, zonesInUse, type UpdateOutcome } from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
 import { BufferPool } from '../infra/buffer-pool.ts';
-import { daysBetween, horizonFallsShort, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, type AvailabilityUpdate } from '../domain/availability/nights.ts';
-import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
-import { RETENTION_MS } from '../domain/catalogue/retention.ts';
+import type { AvailabilityUpdate } from '../domain/availability/nights.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
 import type { Clock } from '../domain/clock.ts';
 import { jsonPointer } from '../domain/json-pointer.ts';
 import { priceListErrors } from '../domain/pricing/price-lists.ts';
-import { ProblemError, type ParameterError } from '../domain/problems.ts';
-import { addDays, localDate, toInstant } from '../domain/time.ts';
+import type { ParameterError } from '../domain/problems.ts';
 import { invalidParameters } from './catalogue.ts';
 import type { ServiceDeps } from './deps.ts';
 import { writeAndNotify } from './durable-processes.ts';
@@ -67,30 +55,6 @@ export function rollHorizon(deps: Pick<ServiceDeps, 'orm'>, zone: string, clock:
 /** The zones that have properties with availability: one horizon roll each. */
 export function zonesToRoll(deps: Pick<ServiceDeps, 'orm'>): Promise<string[]> {
   return zonesInUse(deps.orm.em.fork());
-}
-
-export interface AvailabilityPageQuery {
-  from?: string | undefined;
-  to?: string | undefined;
-  property_id?: string | undefined;
-  updated_since?: string | undefined;
-  limit: number;
-  cursor?: string | undefined;
-}
-
-export interface AvailabilityPage {
-  /**
-   * The records as UTF-8 JSON joined by commas: stored nights are spliced in, not parsed and
-   * serialised again, and never joined into one larger string (see `writeRecords`).
-   */
-  records: Buffer;
-  /** Gives the buffer under `records` back for the next page: call it once the answer is closed. */
-  release: () => void;
-  nextCursor: string | null;
-  /** What names the page: its records' ids, availability versions and night ranges. */
-  identity: string[];
-  /** Nights served, which the page is charged by. */
-  nights: number;
 }
 
 /** Where a plan placeholder starts in stored JSON text (`"\u0001<key>"`, see `planPlaceholder`). */
@@ -178,90 +142,4 @@ function swapsOf(record: RecordText): { cuts: number[][]; swaps: string[]; size:
     cuts.push(at);
   }
   return { cuts, swaps, size };
-}
-
-/**
- * One page of the nights of the properties a channel sees. A page ends at `limit` properties or
- * 5,000 nights; a property cut by the night limit continues on the next page from the night after.
- */
-export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>, channelId: string, query: AvailabilityPageQuery): Promise<AvailabilityPage> {
-  const now = deps.clock.now();
-  const since = query.updated_since === undefined ? undefined : new Date(query.updated_since);
-  if (since && since.getTime() < now.getTime() - RETENTION_MS) throw new ProblemError('sync_window_expired');
-  const hash = hashQuery({ kind: 'availability', channel: channelId, from: query.from, to: query.to, property_id: query.property_id, updated_since: since?.toISOString() });
-  let after: { i: string; d: string | null } | null = null;
-  if (query.cursor !== undefined) {
-    const decoded = await decodeCursor(query.cursor, hash, deps.secrets.ring);
-    if (!decoded || typeof decoded.i !== 'string' || (decoded.d !== '' && typeof decoded.d !== 'string')) throw new ProblemError('invalid_cursor');
-    after = { i: decoded.i, d: decoded.d === '' ? null : (decoded.d) };
-  }
-  const em = deps.orm.em.fork();
-  const candidateFilter = {
-    ...(since ? { since } : {}),
-    ...(query.property_id !== undefined ? { externalId: query.property_id } : {}),
-    ...(after ? { fromExternalId: after.i } : {}),
-  };
-  // A page holds at most 5,000 nights: with a known window, no more properties than that can
-  // fill are fetched (one may be partly served already, one more tells whether a page follows).
-  const windowNights = query.from !== undefined && query.to !== undefined ? daysBetween(query.from, query.to) : MAX_WINDOW_NIGHTS;
-  const fetch = Math.min(query.limit, Math.ceil(MAX_PAGE_NIGHTS / Math.max(1, windowNights)) + 1);
-  let candidates = await availabilityCandidates(em, channelId, { ...candidateFilter, limit: fetch + 1 });
-  // A zone whose roll is a day or more late (its worker down) is rolled here first, so the
-  // horizon is always 365 nights past the property's today; the roll is idempotent per day.
-  const overdue = new Set(candidates.filter((c) => horizonFallsShort(c.horizon_end, localDate(now, c.timezone))).map((c) => c.timezone));
-  if (overdue.size > 0) {
-    for (const zone of [...overdue].sort()) await rollHorizon(deps, zone, deps.clock);
-    candidates = await availabilityCandidates(deps.orm.em.fork(), channelId, { ...candidateFilter, limit: fetch + 1 });
-  }
-  if (query.property_id !== undefined && candidates.length === 0 && !since) throw new ProblemError('not_found');
-
-  const page = candidates.slice(0, fetch);
-  // Plan the page first: each property's window and how many of its nights fit (every night of
-  // a horizon is stored, so a range's length is its count), then read it all in one round trip.
-  const slices: { property: AvailabilityCandidate; start: string; to: string; take: number }[] = [];
-  let planned = 0;
-  for (const [index, property] of page.entries()) {
-    if (planned >= MAX_PAGE_NIGHTS) break;
-    const today = localDate(now, property.timezone);
-    const from = query.from !== undefined && query.from > today ? query.from : today;
-    const to = query.to ?? (daysBetween(from, property.horizon_end) > MAX_WINDOW_NIGHTS ? addDays(from, MAX_WINDOW_NIGHTS) : property.horizon_end);
-    if (to > property.horizon_end || from >= property.horizon_end) {
-      throw new ProblemError('window_beyond_horizon', { horizon_end: property.horizon_end, detail: `${property.external_id} has nights up to ${property.horizon_end} (exclusive)` });
-    }
-    const start = index === 0 && after?.i === property.external_id && after.d !== null && after.d > from ? after.d : from;
-    const take = Math.min(Math.max(0, daysBetween(start, to)), MAX_PAGE_NIGHTS - planned);
-    slices.push({ property, start, to, take });
-    planned += take;
-  }
-  const rows = await nightsOfSlices(em, channelId, slices.map((slice) => ({ propertyId: slice.property.internal_id, start: slice.start, to: slice.to, take: slice.take })));
-
-  const records: RecordText[] = [];
-  const identity: string[] = [];
-  let nights = 0;
-  let next: { i: string; d: string } | null = null;
-  for (const [index, slice] of slices.entries()) {
-    const { property, start, to, take } = slice;
-    const row = rows[index];
-    const count = Number(row?.count ?? 0);
-    nights += count;
-    const recordTo = row?.last ? addDays(row.last, 1) : start;
-    identity.push(`${property.external_id}@${property.version}:${start}/${recordTo}`);
-    const head =
-      `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
-      `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[`;
-    records.push({ head, pieces: row?.data ?? [], propertyId: property.internal_id, plans: row?.plans ?? '' });
-    if (recordTo < to && count === take && take > 0 && index === slices.length - 1 && nights >= MAX_PAGE_NIGHTS) {
-      next = { i: property.external_id, d: recordTo };
-      break;
-    }
-    if (nights >= MAX_PAGE_NIGHTS) {
-      const following = page[index + 1] ?? candidates[fetch];
-      if (following) next = { i: following.external_id, d: '' };
-      break;
-    }
-  }
-  if (!next && candidates.length > fetch) next = { i: candidates[fetch]!.external_id, d: '' };
-  const nextCursor = next ? await encodeCursor(next, hash, deps.secrets.ring) : null;
-  const { bytes, release } = writeRecords(records);
-  return { records: bytes, release, nextCursor, identity, nights };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { daysBetween, MAX_WINDOW_NIGHTS } from '../../domain/availability/nights.ts';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
-import { availabilityPage } from '../../services/availability.ts';
+import { availabilityPage } from '../../services/availability-page.ts';
 import { chargeMore } from '../middleware/rate-limit.ts';
 import { defineOperation } from '../operations.ts';
 import { Instant } from '../schemas/common.ts';
@@ -12,8 +12,14 @@ const LocalDate = z.iso.date({ message: 'a date YYYY-MM-DD' });
 
 export const AvailabilityQuery = z
   .object({
-    from: LocalDate.optional().meta({ description: "First night, in each property's local dates. Default: the property's today (earlier nights are not kept)." }),
-    to: LocalDate.optional().meta({ description: "Exclusive, so after `from` (`to` equal to or before `from`: 400 `invalid_parameters`); at most 365 nights after `from` and not beyond the property's `horizon_end` (else 400 `window_beyond_horizon`). Default: `horizon_end`, or `from` + 365." }),
+    from: LocalDate.optional().meta({
+      description: "First night, in each property's local dates; the property's today when earlier (earlier nights are not kept). Default: the property's today, or with `to` alone the 365th night before `to` when that is later.",
+    }),
+    to: LocalDate.optional().meta({
+      description:
+        "Exclusive, so after `from` (`to` equal to or before `from`: 400 `invalid_parameters`); at most 365 nights after `from` and not beyond the property's `horizon_end` (else 400 `window_beyond_horizon`). Default: 365 nights after the window's first night, or `horizon_end` when sooner. " +
+        'Alone, it ends a window of at most 365 nights: `to=horizon_end` reads the nights up to the horizon\'s last.',
+    }),
     property_id: z.string().optional().meta({ description: 'Only this property (`prp_` id); 404 when the channel does not see it.' }),
     updated_since: z.iso.datetime({ offset: true, message: 'an RFC 3339 instant' }).optional().meta({ description: 'Only properties whose availability changed at or after this instant. Older than 35 days: 410 `sync_window_expired`.' }),
     limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'Properties per page, 1 to 500; a page also ends at 5,000 nights.' }),
@@ -72,7 +78,13 @@ export const listAvailability = defineOperation({
   summary: 'Nightly availability, prices and restrictions',
   description:
     "Every night from each property's today (its own zone) up to `horizon_end`, at least 365 nights ahead, is present; a night a plan has no price for carries that plan `closed`. " +
-    'A page ends at `limit` properties or 5,000 nights, whichever comes first, and costs `max(1, ceil(nights / 1000))` rate-limit units.',
+    'A page ends at `limit` properties or 5,000 nights, whichever comes first, whatever the window, and costs `max(1, ceil(nights / 1000))` rate-limit units.\n\n' +
+    "A window spans at most 365 nights, and the horizon holds 366 once the property's day has rolled (today through `horizon_end` minus one), so a pull from today leaves out the horizon's last night. " +
+    'Read it with a window that ends at `horizon_end`: `from` set to the night after today (365 nights), `from` set to the last night itself (one night, `horizon_end` minus one), or `to=horizon_end` alone. ' +
+    "Dates are each property's own, so properties in zones a day apart have horizons a day apart (`property_id` reads one property's). The daily roll announces each new last night (`availability.updated` with that range), which a channel following events reads with that `from` and `to`.\n\n" +
+    'Properties are listed in the order their availability last changed, full listings too: a property that changes while a channel pages through the list moves behind it and is listed again. ' +
+    'With `updated_since`, send the largest `updated_at` received as the next `updated_since`: nothing that changed is skipped. ' +
+    "A property cut at 5,000 nights continues on the next page from the night after, unless it changed in between: then it is listed again from its window's first night, with its new `version`.",
   tags: ['Availability'],
   scopes: ['read:ari'],
   readsCallerIdentityOnly: true,

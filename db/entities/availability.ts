@@ -15,6 +15,8 @@ export const AriPropertySchema = defineEntity({
     /** The property's IANA zone, so the roll of a zone finds its properties. */
     timezone: p.string().length(64).index(),
   },
+  // The order availability is listed in (db/availability-candidates.ts).
+  indexes: [{ name: 'ari_property_change_order', properties: ['updatedAt', 'property'] }],
 });
 
 /**

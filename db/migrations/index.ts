@@ -13,6 +13,7 @@ import { Migration20261122204903ListingReports } from './Migration20261122204903
 import { Migration20261122204906HostSessions } from './Migration20261122204906HostSessions.ts';
 import { Migration20261122204907OwnerConnectKeys } from './Migration20261122204907OwnerConnectKeys.ts';
 import { Migration20261122204945OwnerConnect } from './Migration20261122204945OwnerConnect.ts';
+import { Migration20261123090000AvailabilityChangeOrder } from './Migration20261123090000AvailabilityChangeOrder.ts';
 import { Migration20261123120000HandOffReuse } from './Migration20261123120000HandOffReuse.ts';
 import { Migration20261125150000AmenityDefinition } from './Migration20261125150000AmenityDefinition.ts';
 
@@ -33,6 +34,7 @@ export const migrationsList = [
   { name: 'Migration20261122204906HostSessions', class: Migration20261122204906HostSessions },
   { name: 'Migration20261122204907OwnerConnectKeys', class: Migration20261122204907OwnerConnectKeys },
   { name: 'Migration20261122204945OwnerConnect', class: Migration20261122204945OwnerConnect },
+  { name: 'Migration20261123090000AvailabilityChangeOrder', class: Migration20261123090000AvailabilityChangeOrder },
   { name: 'Migration20261123120000HandOffReuse', class: Migration20261123120000HandOffReuse },
   { name: 'Migration20261125150000AmenityDefinition', class: Migration20261125150000AmenityDefinition },
 ];

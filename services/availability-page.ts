@@ -1,0 +1,164 @@
+import { availabilityCandidates, type AvailabilityCandidate, type CandidateFilter } from '../db/availability-candidates.ts';
+import { nightsOfSlices } from '../db/availability-nights.ts';
+import { horizonEnd, horizonFallsShort, MAX_PAGE_NIGHTS } from '../domain/availability/nights.ts';
+import { propertyWindow, windowNights } from '../domain/availability/window.ts';
+import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
+import { RETENTION_MS } from '../domain/catalogue/retention.ts';
+import { ProblemError } from '../domain/problems.ts';
+import { addDays, localDate, toInstant } from '../domain/time.ts';
+import { rollHorizon, writeRecords, type RecordText } from './availability.ts';
+import type { ServiceDeps } from './deps.ts';
+
+type PageDeps = Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>;
+
+export interface AvailabilityPageQuery {
+  from?: string | undefined;
+  to?: string | undefined;
+  property_id?: string | undefined;
+  updated_since?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export interface AvailabilityPage {
+  /**
+   * The records as UTF-8 JSON joined by commas: stored nights are spliced in, not parsed and
+   * serialised again, and never joined into one larger string (see `writeRecords`).
+   */
+  records: Buffer;
+  /** Gives the buffer under `records` back for the next page: call it once the answer is closed. */
+  release: () => void;
+  nextCursor: string | null;
+  /** What names the page: its records' ids, availability versions and night ranges. */
+  identity: string[];
+  /** Nights served, which the page is charged by. */
+  nights: number;
+}
+
+/**
+ * Where the previous page ended: the last property's stamp (`u`, as stored), id (`i`) and version
+ * (`v`), and the night its nights continue from (`d`), or `''` when it was served whole.
+ */
+interface PagePosition {
+  u: string;
+  i: string;
+  v: string;
+  d: string;
+}
+
+interface Slice {
+  property: AvailabilityCandidate;
+  start: string;
+  to: string;
+  take: number;
+}
+
+async function readCursor(cursor: string, hash: string, deps: PageDeps): Promise<PagePosition> {
+  const decoded = await decodeCursor(cursor, hash, deps.secrets.ring);
+  if (!decoded || typeof decoded.u !== 'string' || typeof decoded.i !== 'string' || typeof decoded.v !== 'string' || typeof decoded.d !== 'string') throw new ProblemError('invalid_cursor');
+  return { u: decoded.u, i: decoded.i, v: decoded.v, d: decoded.d };
+}
+
+/**
+ * The next properties in listing order. A zone whose roll is a day or more late (its worker down)
+ * is rolled first, so the horizon is always 365 nights past the property's today; the roll is
+ * idempotent per day, and restamps what it rolls, so the batch is read again.
+ */
+async function nextCandidates(deps: PageDeps, channelId: string, filter: CandidateFilter, now: Date): Promise<AvailabilityCandidate[]> {
+  const batch = await availabilityCandidates(deps.orm.em.fork(), channelId, filter);
+  const overdue = new Set(batch.filter((c) => horizonFallsShort(c.horizon_end, localDate(now, c.timezone))).map((c) => c.timezone));
+  if (overdue.size === 0) return batch;
+  for (const zone of [...overdue].sort()) await rollHorizon(deps, zone, deps.clock);
+  return availabilityCandidates(deps.orm.em.fork(), channelId, filter);
+}
+
+/**
+ * About how many nights each property gives this query, to fetch no more properties than a page
+ * can take: its window in UTC, a night less for the zones a day ahead of it. A wrong guess costs
+ * a few rows or one more fetch, never a short page.
+ */
+function nightsPerPropertyGuess(query: AvailabilityPageQuery, now: Date): number {
+  const today = localDate(now, 'UTC');
+  return Math.max(1, windowNights(propertyWindow(query, today, horizonEnd(today))) - 1);
+}
+
+/**
+ * One page of the nights of the properties a channel sees, in the order of their availability
+ * stamps (see `availabilityCandidates`). A page ends at `limit` properties or 5,000 nights,
+ * whatever the window; a property cut by the night limit continues on the next page from the
+ * night after, unless it changed in between (then it is listed again, whole, at its new stamp).
+ */
+export async function availabilityPage(deps: PageDeps, channelId: string, query: AvailabilityPageQuery): Promise<AvailabilityPage> {
+  const now = deps.clock.now();
+  const since = query.updated_since === undefined ? undefined : new Date(query.updated_since);
+  if (since && since.getTime() < now.getTime() - RETENTION_MS) throw new ProblemError('sync_window_expired');
+  const hash = hashQuery({ kind: 'availability', channel: channelId, from: query.from, to: query.to, property_id: query.property_id, updated_since: since?.toISOString() });
+  const after = query.cursor === undefined ? null : await readCursor(query.cursor, hash, deps);
+  const filter = { ...(since ? { since } : {}), ...(query.property_id !== undefined ? { externalId: query.property_id } : {}) };
+  const guess = nightsPerPropertyGuess(query, now);
+
+  // Plan the page first: each property's window and how many of its nights fit (every night of a
+  // horizon is stored, so a range's length is its count), then read it all in one round trip.
+  const slices: Slice[] = [];
+  let planned = 0;
+  let position = after ? { updatedAt: after.u, externalId: after.i, inclusive: after.d !== '' } : undefined;
+  let following = false;
+  for (;;) {
+    const want = Math.min(query.limit - slices.length, Math.ceil((MAX_PAGE_NIGHTS - planned) / guess) + 1);
+    // One more than wanted tells whether the listing goes on.
+    const batch = await nextCandidates(deps, channelId, { ...filter, ...(position ? { after: position } : {}), limit: want + 1 }, now);
+    if (query.property_id !== undefined && !since && !after && batch.length === 0) throw new ProblemError('not_found');
+    let used = 0;
+    for (const property of batch.slice(0, want)) {
+      if (slices.length >= query.limit || planned >= MAX_PAGE_NIGHTS) break;
+      const slice = planSlice(property, query, now, slices.length === 0 ? after : null, MAX_PAGE_NIGHTS - planned);
+      slices.push(slice);
+      planned += slice.take;
+      used += 1;
+    }
+    if (slices.length >= query.limit || planned >= MAX_PAGE_NIGHTS) {
+      following = batch.length > used;
+      break;
+    }
+    if (batch.length <= want) break;
+    const last = batch[want - 1]!;
+    position = { updatedAt: last.updated_at, externalId: last.external_id, inclusive: false };
+  }
+
+  const rows = await nightsOfSlices(deps.orm.em.fork(), channelId, slices.map((slice) => ({ propertyId: slice.property.internal_id, start: slice.start, to: slice.to, take: slice.take })));
+  const records: RecordText[] = [];
+  const identity: string[] = [];
+  let nights = 0;
+  let next: PagePosition | null = null;
+  for (const [index, { property, start, to, take }] of slices.entries()) {
+    const row = rows[index];
+    const count = Number(row?.count ?? 0);
+    nights += count;
+    const recordTo = row?.last ? addDays(row.last, 1) : start;
+    identity.push(`${property.external_id}@${property.version}:${start}/${recordTo}`);
+    const head =
+      `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
+      `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[`;
+    records.push({ head, pieces: row?.data ?? [], propertyId: property.internal_id, plans: row?.plans ?? '' });
+    if (index < slices.length - 1) continue;
+    const cut = recordTo < to && count === take && take > 0 && nights >= MAX_PAGE_NIGHTS;
+    if (cut || following) next = { u: property.updated_at, i: property.external_id, v: property.version, d: cut ? recordTo : '' };
+  }
+  const nextCursor = next ? await encodeCursor({ ...next }, hash, deps.secrets.ring) : null;
+  const { bytes, release } = writeRecords(records);
+  return { records: bytes, release, nextCursor, identity, nights };
+}
+
+/**
+ * A property's part of the page: its window, from the night its nights continue when the page
+ * resumes it unchanged, and as many of its nights as the page has room for.
+ */
+function planSlice(property: AvailabilityCandidate, query: AvailabilityPageQuery, now: Date, resumed: PagePosition | null, room: number): Slice {
+  const window = propertyWindow(query, localDate(now, property.timezone), property.horizon_end);
+  if (window.to > property.horizon_end || window.from >= property.horizon_end) {
+    throw new ProblemError('window_beyond_horizon', { horizon_end: property.horizon_end, detail: `${property.external_id} has nights up to ${property.horizon_end} (exclusive)` });
+  }
+  const continues = resumed !== null && resumed.d !== '' && resumed.i === property.external_id && resumed.v === property.version && resumed.d > window.from;
+  const start = continues ? resumed.d : window.from;
+  return { property, start, to: window.to, take: Math.min(windowNights({ from: start, to: window.to }), room) };
+}

@@ -1,0 +1,215 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { beforeAll, expect, test } from 'vitest';
+import { applyAvailabilityUpdates, lockPropertiesByRef } from '../../db/availability.ts';
+import { startTestApi, type TestApi } from '../support/api.ts';
+import { platform } from '../support/catalogue.ts';
+import { TestClock } from '../support/clock.ts';
+import { freshDatabase } from '../support/database.ts';
+import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { devServerClient } from '../support/temporal.ts';
+
+// `GET /availability?updated_since` in commit order: a channel that pages through the changed
+// properties and then resumes from the largest `updated_at` it received never misses a change,
+// whether the change landed behind its position while it paged or committed late.
+
+const BASE = '/api/v1/distribution';
+/** Two nights every writer changes; the pages read only them, which keeps them small. */
+const WINDOW = 'from=2027-01-10&to=2027-01-12';
+let api: TestApi;
+let orm: MikroORM;
+let clock: TestClock;
+let ctx: ReturnType<typeof adminContext>;
+
+beforeAll(async () => {
+  ({ orm } = await freshDatabase());
+  const temporal = await devServerClient();
+  clock = new TestClock('2026-11-22T10:00:00Z');
+  ctx = adminContext(orm, temporal, clock);
+  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+});
+
+async function setup(refs: string[]) {
+  const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'], rateLimit: 100_000 });
+  const host = platform(api);
+  const prefix = channel.name;
+  await host.organization(`${prefix}-org`);
+  await host.owner(`${prefix}-own`, { organization: `${prefix}-org` });
+  await host.location(`${prefix}-loc`, { organization: `${prefix}-org`, owner: `${prefix}-own` });
+  for (const ref of refs) {
+    await host.property(`${prefix}-${ref}`, { location: `${prefix}-loc`, owner: `${prefix}-own` });
+    await host.distribute(`${prefix}-${ref}`, [channel.name]);
+  }
+  return { key: key.key, ref: (name: string) => `${prefix}-${name}` };
+}
+
+/** Sets a property's units on the two nights, inside the caller's transaction. */
+async function changeUnits(tx: EntityManager, ref: string, units: number): Promise<void> {
+  const [row] = await lockPropertiesByRef(tx, [ref]);
+  await applyAvailabilityUpdates(tx, { propertyId: row!.id, ref, content: row!.content, timezone: row!.timezone }, [{ property: ref, from: '2027-01-10', to: '2027-01-12', units_available: units }], clock);
+}
+
+/** The platform's reference of a property the channel knows by `externalId`. */
+async function refOf(externalId: string): Promise<string> {
+  const [row] = await orm.em.fork().execute<{ ref: string }[]>('select p.ref from channel_resource cr join property p on p.id = cr.internal_id where cr.external_id = ?', [externalId]);
+  return row!.ref;
+}
+
+interface Record {
+  property_id: string;
+  version: number;
+  updated_at: string;
+}
+
+/**
+ * A channel following availability as the contract tells it to: pages of `limit` records under
+ * `updated_since`, then the next pass from the largest `updated_at` received. `between` runs after
+ * each page, so a test can change what the reader has not finished reading.
+ */
+function reader(key: string, since: string) {
+  const versions = new Map<string, number>();
+  return {
+    versions,
+    async poll(limit: number, between: (page: Record[]) => Promise<void> = async () => {}): Promise<void> {
+      let cursor: string | null = null;
+      let largest = since;
+      do {
+        const res = await api.call('GET', `${BASE}/availability?${WINDOW}&limit=${limit}&updated_since=${since}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+        expect(res.status, res.text).toBe(200);
+        const page = res.json.data as Record[];
+        for (const record of page) {
+          if ((versions.get(record.property_id) ?? 0) < record.version) versions.set(record.property_id, record.version);
+          if (record.updated_at > largest) largest = record.updated_at;
+        }
+        cursor = res.json.next_cursor;
+        await between(page);
+      } while (cursor);
+      since = largest;
+    },
+  };
+}
+
+async function committedVersions(key: string): Promise<Map<string, number>> {
+  const res = await api.call('GET', `${BASE}/availability?${WINDOW}&limit=500`, { key });
+  return new Map((res.json.data as Record[]).map((record) => [record.property_id, record.version]));
+}
+
+function deferred() {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  return { promise, release };
+}
+
+/** Waits (bounded) until a session of this test's database is blocked on a lock. */
+async function waitingOnALock(timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await orm.em.fork().execute<{ waiting: string }[]>(
+      `select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (Number(row!.waiting) > 0) return;
+    if (Date.now() > deadline) throw new Error(`no session waited on a lock within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+test('a property changed behind a paging reader, then one ahead of it, later: the next pass from the largest updated_at reads both', async () => {
+  const { key } = await setup(['a', 'b', 'c', 'd']);
+  clock.advance(1000);
+  const follower = reader(key, new Date(clock.now().getTime() - 60_000).toISOString());
+  let read = new Set<string>();
+  let changed = false;
+  await follower.poll(1, async (page) => {
+    read = new Set([...read, ...page.map((r) => r.property_id)]);
+    if (changed) return;
+    changed = true;
+    // The property just read changes, then one the reader has not reached, a second later.
+    const behind = page[0]!.property_id;
+    await orm.em.fork().transactional(async (tx) => changeUnits(tx, await refOf(behind), 0));
+    clock.advance(1000);
+    const ahead = [...(await committedVersions(key)).keys()].find((id) => !read.has(id))!;
+    await orm.em.fork().transactional(async (tx) => changeUnits(tx, await refOf(ahead), 0));
+  });
+  await follower.poll(1);
+  expect(follower.versions).toEqual(await committedVersions(key));
+});
+
+test('a writer that commits late is read on the next pass after one that committed early, in the same second', async () => {
+  const { key, ref } = await setup(['p1', 'p2']);
+  clock.advance(1000);
+  const follower = reader(key, clock.now().toISOString());
+  await follower.poll(1);
+  expect(follower.versions.size).toBe(0);
+
+  const gate = deferred();
+  const firstLocked = deferred();
+  const first = orm.em.fork().transactional(async (tx) => {
+    await changeUnits(tx, ref('p1'), 0);
+    firstLocked.release();
+    await gate.promise; // stamped, not committed
+  });
+  await firstLocked.promise;
+  // The second writer queues on the channel's lock instead of taking an earlier stamp first.
+  const second = orm.em.fork().transactional((tx) => changeUnits(tx, ref('p2'), 0));
+  await waitingOnALock();
+  await follower.poll(1);
+  expect(follower.versions.size).toBe(0);
+
+  gate.release();
+  await Promise.all([first, second]);
+  await follower.poll(1);
+  expect(follower.versions).toEqual(await committedVersions(key));
+  expect(follower.versions.size).toBe(2);
+});
+
+test('many concurrent writers committing out of order: a reader paging one property at a time misses nothing', async () => {
+  const names = ['a', 'b', 'c', 'd', 'e'];
+  const { key, ref } = await setup(names);
+  const follower = reader(key, clock.now().toISOString());
+  let writing = true;
+  const polling = (async () => {
+    while (writing) await follower.poll(1);
+  })();
+
+  const writers = Array.from({ length: 40 }, (_, i) =>
+    orm.em.fork().transactional(async (tx) => {
+      await new Promise((resolve) => setTimeout(resolve, (i * 7) % 13));
+      await changeUnits(tx, ref(names[(i * 3) % names.length]!), i % 2);
+      // Hold the lock a varying while, so commits land in another order than the writers started.
+      await new Promise((resolve) => setTimeout(resolve, (i * 11) % 17));
+      if (i % 8 === 0) clock.advance(1000);
+    }),
+  );
+  await Promise.all(writers);
+  writing = false;
+  await polling;
+  await follower.poll(1);
+
+  const truth = await committedVersions(key);
+  expect(truth.size).toBe(names.length);
+  expect(follower.versions).toEqual(truth);
+});
+
+test('under updated_since a property cut at 5,000 nights continues on the next page, or is listed whole again when it changed in between', async () => {
+  const { key } = await setup(Array.from({ length: 14 }, (_, i) => `cut${i}`));
+  const since = new Date(clock.now().getTime() - 60_000).toISOString();
+  const page = async (cursor?: string) => {
+    const res = await api.call('GET', `${BASE}/availability?updated_since=${since}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    expect(res.status, res.text).toBe(200);
+    return res.json as { data: (Record & { from: string; to: string; data: unknown[] })[]; next_cursor: string | null };
+  };
+  const first = await page();
+  expect(first.data).toHaveLength(14);
+  const cut = first.data[13]!;
+  expect(cut.data).toHaveLength(5000 - 13 * 365);
+  const rest = await page(first.next_cursor!);
+  expect(rest.data[0]).toMatchObject({ property_id: cut.property_id, version: cut.version, from: cut.to });
+  expect(rest.data[0]!.data).toHaveLength(365 - cut.data.length);
+
+  // A night the reader already has changes before it reads the rest: the property comes again from its first night.
+  const again = await page();
+  await orm.em.fork().transactional(async (tx) => changeUnits(tx, await refOf(cut.property_id), 0));
+  const moved = await page(again.next_cursor!);
+  expect(moved.data[0]).toMatchObject({ property_id: cut.property_id, from: first.data[0]!.from });
+  expect(moved.data[0]!.version).toBeGreaterThan(cut.version);
+  expect(moved.data[0]!.data).toHaveLength(365);
+});
