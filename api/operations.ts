@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ProblemCode } from '../domain/problems.ts';
 import type { Scope } from '../domain/scopes.ts';
 import type { AppDeps, Caller } from './context.ts';
+import { withReadBack, type ReadBack } from './read-back.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -57,6 +58,8 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
   body?: z.ZodType<B>;
+  /** A whole-record write that takes back what the record's read answers (api/read-back.ts). */
+  readBack?: ReadBack;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   /** A body cap of its own, above the interface's (a batch whose largest allowed body needs more). */
   bodyLimit?: string;
@@ -81,8 +84,11 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult>;
 }
 
+/** The declaration as routed and described: a read-back's fields are folded into the body schema here, once. */
 export function defineOperation<Q = undefined, P = undefined, B = undefined, S extends string = Scope>(operation: Operation<Q, P, B, S>): Operation<Q, P, B, S> {
-  return operation;
+  if (!operation.readBack) return operation;
+  if (!operation.body) throw new Error(`${operation.operationId}: a read-back needs a body`);
+  return { ...operation, body: withReadBack(operation.body, operation.readBack) };
 }
 
 /** True when the operation answers 501 `not_implemented` in this environment. */

@@ -13,6 +13,7 @@ import {
 import { toInstant } from '../../domain/time.ts';
 import { getListingReport, postListingStats, putListingReport } from '../../services/listings.ts';
 import { defineOperation } from '../operations.ts';
+import { ReadBackInstant } from '../read-back.ts';
 
 const tags = ['Listing reports'];
 const scopes = ['write:listings' as const];
@@ -92,11 +93,14 @@ export const putListingReportOperation = defineOperation({
   description:
     'Replaces the channel\'s report on the property and answers it as stored. `public_url` is required with `published` and `null` otherwise; `rejection` is required with `rejected` and refused otherwise. ' +
     '`updated_at` is when the reported state last changed (a re-sent identical report keeps it and gets a new `received_at`); every change is kept in the report\'s history, which the host sees. ' +
+    'The report as the GET answers it may be sent back whole: its `property_id` must be the path\'s (rule code `path_mismatch`), its `updated_at` and `received_at` are ignored. ' +
     `A refused report writes nothing. ${REPORT_NOTES}`,
   tags,
   scopes,
   params: PropertyParams,
   body: ListingReportInput,
+  // The report is "returned by GET and sent to PUT": what the GET answers is taken back.
+  readBack: { readOnly: { updated_at: ReadBackInstant, received_at: ReadBackInstant }, identity: { field: 'property_id', param: 'property_id' } },
   responses: { 200: { description: 'The report as stored', schema: ListingReport } },
   problems: ['invalid_parameters', 'not_found', 'insufficient_scope'],
   handler: async ({ params, body, caller, deps }) => ({ body: await putListingReport(deps, caller.channel.id, params.property_id, body) }),

@@ -113,6 +113,19 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     clock.set('2026-11-22T10:00:00Z');
   });
 
+  test('the report read back is taken when sent back: its property_id is accepted and its updated_at and received_at are ignored', async () => {
+    const { key, ids } = await setup();
+    const id = ids[0]!;
+    await put(key, id, PUBLISHED);
+    clock.advance(60_000);
+    const back = (await read(key, id)).json;
+    expect(Object.keys(back)).toEqual(expect.arrayContaining(['property_id', 'updated_at', 'received_at']));
+    const res = await put(key, id, { ...back, promoted: false, promoted_until: null, updated_at: '2001-01-01T00:00:00+02:00', received_at: '2001-01-01T00:00:00.5Z' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ ...back, promoted: false, promoted_until: null, updated_at: '2026-11-22T10:01:00Z', received_at: '2026-11-22T10:01:00Z' });
+    clock.set('2026-11-22T10:00:00Z');
+  });
+
   test('an unknown status is stored as reported (open enum)', async () => {
     const { key, ids } = await setup();
     const res = await put(key, ids[0]!, { status: 'archived_by_host' });
@@ -134,6 +147,8 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     ['a status in capitals', { status: 'Published', public_url: 'https://travel.example/stay/1' }, [['/status', 'regex']]],
     ['a status over 40 characters', { status: 'a'.repeat(41) }, [['/status', 'regex']]],
     ['no status and an unknown field', { promoted: false, colour: 'red' }, [['/status', 'required'], ['/colour', 'unknown_field']]],
+    ['the property_id of another property', { status: 'unpublished', property_id: 'prp_0aaaaaaaaaaaaaaaaaaaaaaaaa' }, [['/property_id', 'path_mismatch']]],
+    ['a received_at that is not an instant, beside another failed rule', { status: 'Unpublished', received_at: 'yesterday' }, [['/status', 'regex'], ['/received_at', 'date_format']]],
   ])('refused, writing nothing: %s', async (_name, body, expected) => {
     const { key, ids } = await setup();
     await put(key, ids[0]!, { status: 'pending_review' });
