@@ -8,6 +8,7 @@ import { getPropertyWithLegalStatus } from '../../services/certificate-expiry.ts
 import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
+import { ReadBackInstant, type ReadBack } from '../read-back.ts';
 import { hostSessionOperations } from './host-sessions.ts';
 import { integrationPlatformOperations } from './integration.ts';
 import { listingReadOperations } from './listings.ts';
@@ -22,6 +23,13 @@ import { vatRateOperations } from './vat-rates.ts';
  */
 
 const RefParams = z.object({ ref: Ref }).strict();
+
+/** What a record's GET adds to what the platform wrote: its `ref` and two instants (see `record`). */
+const RECORD: ReadBack = { readOnly: { created_at: ReadBackInstant, updated_at: ReadBackInstant }, identity: { field: 'ref', param: 'ref' } };
+const PROPERTY_RECORD: ReadBack = {
+  ...RECORD,
+  readOnly: { ...RECORD.readOnly, legal_status: z.record(z.string(), z.unknown()).meta({ description: 'Computed on each read from the legal rules.' }) },
+};
 
 /** A record as the platform wrote it, with its reference and when it was created and last changed. */
 function record(row: StoredSource): Record<string, unknown> {
@@ -40,24 +48,28 @@ const ok = (description: string) => ({ 200: { description }, 201: { description:
 
 export const putOrganization = defineOperation({
   operationId: 'putOrganization', method: 'put', path: '/organizations/{ref}', summary: 'Create or replace an organization', tags, scopes: null,
+  readBack: RECORD,
   params: RefParams, body: OrganizationInput, responses: ok('The organization'), problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putOrganization(deps, params.ref, body)),
 });
 
 export const putOwner = defineOperation({
   operationId: 'putOwner', method: 'put', path: '/owners/{ref}', summary: 'Create or replace an owner', tags, scopes: null,
+  readBack: RECORD,
   params: RefParams, body: OwnerInput, responses: ok('The owner'), problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putOwner(deps, params.ref, body)),
 });
 
 export const putLocation = defineOperation({
   operationId: 'putLocation', method: 'put', path: '/locations/{ref}', summary: 'Create or replace a location', tags, scopes: null,
+  readBack: RECORD,
   params: RefParams, body: LocationInput, responses: ok('The location'), problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putLocation(deps, params.ref, body)),
 });
 
 export const putProperty = defineOperation({
   operationId: 'putProperty', method: 'put', path: '/properties/{ref}', summary: 'Create or replace a property', tags, scopes: null,
+  readBack: PROPERTY_RECORD,
   params: RefParams, body: PropertyInput, responses: ok('The property'), problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putProperty(deps, params.ref, body)),
 });
@@ -132,6 +144,7 @@ export const getSourceProperty = defineOperation({
 
 export const putDistribution = defineOperation({
   operationId: 'putDistribution', method: 'put', path: '/properties/{ref}/distribution', summary: "Set the channels a property is distributed to (the host's choice)", tags, scopes: null,
+  readBack: { readOnly: {}, identity: { field: 'property', param: 'ref' } },
   params: RefParams, body: DistributionInput, responses: { 200: { description: 'The distribution' } }, problems: [...problems],
   handler: async ({ params, body, deps }) => ({ body: await distribution.putDistribution(deps, params.ref, body) }),
 });

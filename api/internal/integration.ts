@@ -6,6 +6,7 @@ import { toInstant } from '../../domain/time.ts';
 import * as integration from '../../services/integration.ts';
 import type { InstallationWithOrganization, StoredGuest } from '../../services/integration.ts';
 import { defineOperation, type Operation } from '../operations.ts';
+import { ReadBackInstant } from '../read-back.ts';
 
 /**
  * The platform's side of the integration interface: it installs apps for an organization, sets
@@ -80,6 +81,7 @@ export const postInstallationToken = defineOperation({
 
 export const putGuest = defineOperation({
   operationId: 'putGuest', method: 'put', path: '/guests/{ref}', summary: 'Create or replace a guest', tags, scopes: null,
+  readBack: { readOnly: { id: z.uuid(), created_at: ReadBackInstant, updated_at: ReadBackInstant }, identity: { field: 'ref', param: 'ref' } },
   params: RefParams, body: GuestInput, responses: { 200: { description: 'The guest' }, 201: { description: 'The guest (created)' } }, problems: ['invalid_parameters', 'platform_token_invalid'],
   handler: async ({ params, body, deps }) => {
     const { created, guest } = await integration.putGuest(deps, params.ref, body);
