@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import {
-  isPublicListingUrl,
   KNOWN_LISTING_STATUSES,
   LISTING_STATUS_PATTERN,
   MAX_PUBLIC_URL_LENGTH,
   MAX_REJECTION_TEXT_LENGTH,
   MAX_STAT_COUNT,
   MAX_STATS_ENTRIES,
+  normalisePublicListingUrl,
   REJECTION_REASON_PATTERN,
   STATS_DAYS_BACK,
 } from '../../domain/listings/report.ts';
@@ -33,9 +33,21 @@ const Status = z
 
 const PublicUrl = z
   .string()
-  .max(MAX_PUBLIC_URL_LENGTH)
-  .refine(isPublicListingUrl, { message: 'an absolute https:// address with a host', params: { code: 'https_only' } })
-  .meta({ format: 'uri', pattern: '^https://', description: 'Where guests see the listing: required with `published`, `null` otherwise. At most 2048 characters, `https://` only (rule code `https_only`).' });
+  .transform((text, ctx) => {
+    const checked = normalisePublicListingUrl(text);
+    if ('url' in checked) return checked.url;
+    ctx.addIssue({ code: 'custom', message: checked.detail, params: { code: checked.code } });
+    return z.NEVER;
+  })
+  .meta({
+    format: 'uri',
+    pattern: '^https://',
+    maxLength: MAX_PUBLIC_URL_LENGTH,
+    description:
+      'Where guests see the listing: required with `published`, `null` otherwise. An absolute `https://` URL with a host and no credentials (rule code `https_only`), ' +
+      'without spaces, quotes, angle brackets, backslashes or control characters (`url_characters`). Stored and answered in its WHATWG URL serialisation ' +
+      '(lowercase host, punycode, no default port or dot segments, percent-encoded), which is at most 2048 characters (`max`).',
+  });
 
 const Rejection = z
   .object({

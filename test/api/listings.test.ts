@@ -88,6 +88,14 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     expect((await read(key, ids[0]!)).json).toMatchObject({ public_url: url, promoted: true, promoted_until: null });
   });
 
+  test('the public URL is stored and answered in its WHATWG serialisation', async () => {
+    const { key, ids } = await setup();
+    const res = await put(key, ids[0]!, { status: 'published', public_url: 'https://Travel.EXAMPLE:443/a/../stay/ș?q=1#top' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.public_url).toBe('https://travel.example/stay/%C8%99?q=1#top');
+    expect((await read(key, ids[0]!)).json.public_url).toBe('https://travel.example/stay/%C8%99?q=1#top');
+  });
+
   test('an identical report keeps updated_at and gets a new received_at; a change moves both and is kept in the history', async () => {
     const { key, ids, refs } = await setup();
     const id = ids[0]!;
@@ -138,6 +146,10 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     ['a plain-HTTP URL', { status: 'published', public_url: 'http://travel.example/stay/1' }, [['/public_url', 'https_only']]],
     ['a URL without a host', { status: 'published', public_url: 'https://' }, [['/public_url', 'https_only']]],
     ['a URL over 2048 characters', { status: 'published', public_url: `https://travel.example/${'a'.repeat(2030)}` }, [['/public_url', 'max']]],
+    ['a URL with a space', { status: 'published', public_url: 'https://x.example/ javascript:alert(1)' }, [['/public_url', 'url_characters']]],
+    ['a URL with a quote', { status: 'published', public_url: 'https://x.example/"onclick="alert(1)' }, [['/public_url', 'url_characters']]],
+    ['a URL with a control character', { status: 'published', public_url: 'https://x.example/\u0007' }, [['/public_url', 'url_characters']]],
+    ['a URL over 2048 characters once normalised', { status: 'published', public_url: `https://travel.example/${'ș'.repeat(400)}` }, [['/public_url', 'max']]],
     ['a URL with another status', { status: 'unpublished', public_url: 'https://travel.example/stay/1' }, [['/public_url', 'not_allowed']]],
     ['rejected without a rejection', { status: 'rejected' }, [['/rejection', 'required']]],
     ['a rejection with another status', { status: 'pending_review', rejection: { reason: 'photos', text: null } }, [['/rejection', 'not_allowed']]],
