@@ -41,6 +41,15 @@ export interface OperationContext<Q, P, B> {
   res: Response;
 }
 
+export interface OperationResponse {
+  description: string;
+  schema?: z.ZodType;
+  /** The answer's media type when it is not JSON. */
+  mediaType?: string;
+  /** Other media types the same answer comes in, chosen by the request's `Accept`. */
+  alternatives?: Record<string, z.ZodType>;
+}
+
 /**
  * One operation of an interface: the single source for its route, its validation and its entry
  * in the machine-readable description.
@@ -60,7 +69,7 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   body?: z.ZodType<B>;
   /** A whole-record write that takes back what the record's read answers (api/read-back.ts). */
   readBack?: ReadBack;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  responses: Record<number, OperationResponse>;
   /** A body cap of its own, above the interface's (a batch whose largest allowed body needs more). */
   bodyLimit?: string;
   problems: ProblemCode[];
