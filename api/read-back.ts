@@ -37,6 +37,8 @@ export function withReadBack<T>(body: z.ZodType<T>, readBack: ReadBack): z.ZodTy
     fields[identity.field] = z.string().optional().meta({ readOnly: true, description: `As the read answers it. When sent, it equals the path's \`${identity.param}\` (rule code \`path_mismatch\`).` });
   }
   const dropped = Object.keys(fields);
+  const clash = dropped.filter((name) => name in body.shape);
+  if (clash.length > 0) throw new Error(`read-back fields ${clash.join(', ')} are fields the write takes`);
   const meta = body.meta();
   const extended = body.safeExtend(fields);
   const withoutReadBack = extended.transform((value) => Object.fromEntries(Object.entries(value).filter(([name]) => !dropped.includes(name))) as T);
