@@ -6,8 +6,8 @@ import { HOST_BASE } from './host/paths.ts';
 import { HOST_PAGES } from './host/pages/index.ts';
 import { hostRouter } from './host/router.ts';
 import { INTEGRATION_BASE, integrationRouter } from './integration/index.ts';
-import { platformAuth } from './internal/auth.ts';
-import { INTERNAL_BASE, internalOperations } from './internal/catalogue.ts';
+import { INTERNAL_BASE } from './internal/catalogue.ts';
+import { platformRouter } from './internal/router.ts';
 import { interfaceRouter } from './interface-router.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
 import { descriptionRouter } from './openapi/routes.ts';
@@ -59,8 +59,7 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string; surfac
     app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps, undefined, { bodyLimit: DISTRIBUTION_BODY_LIMIT }));
   }
   if (surface !== 'public') {
-    const platform = platformAuth(deps);
-    app.use(INTERNAL_BASE, interfaceRouter(internalOperations, deps, () => [platform], { bodyLimit: PLATFORM_BODY_LIMIT }));
+    app.use(INTERNAL_BASE, platformRouter(deps, { bodyLimit: PLATFORM_BODY_LIMIT }));
   }
   app.use(notFound);
   app.use(errorHandler(deps.log));

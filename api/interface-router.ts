@@ -9,15 +9,17 @@ import { authenticate } from './middleware/authenticate.ts';
 import { jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
 import { settleCharge } from './middleware/rate-limit.ts';
 import { expressPath, isPlannedIn, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
-import { ProblemError } from '../domain/problems.ts';
+import { ProblemError, type ParameterError } from '../domain/problems.ts';
+import { readBackErrors } from './read-back.ts';
 import { toParameterErrors, type InputLocation } from './validation.ts';
 import { requestNulErrors } from './nul-characters.ts';
 
-function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: InputLocation): T {
-  if (!schema) return undefined as T;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ProblemError('invalid_parameters', { errors: toParameterErrors(parsed.error, where, value) });
-  return parsed.data;
+/** `also`: failed rules found beside the schema's, refused in the same answer. */
+function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: InputLocation, also: ParameterError[] = []): T {
+  const parsed = schema?.safeParse(value);
+  const errors = [...(parsed?.success === false ? toParameterErrors(parsed.error, where, value) : []), ...also];
+  if (errors.length > 0) throw new ProblemError('invalid_parameters', { errors });
+  return parsed?.data as T;
 }
 
 function requireScopes(operation: Operation): RequestHandler {
@@ -69,10 +71,13 @@ async function execute<S extends string>(operation: Operation<unknown, unknown, 
     ...(operation.body ? { body: input.body } : {}),
   });
   if (nul.length > 0) throw new ProblemError('invalid_parameters', { errors: nul });
+  const query = parseInput(operation.query, input.query ?? {}, 'query');
+  const params = parseInput(operation.params, input.params ?? {}, 'params');
+  const body = input.body ?? {};
   return operation.handler({
-    query: parseInput(operation.query, input.query ?? {}, 'query'),
-    params: parseInput(operation.params, input.params ?? {}, 'params'),
-    body: parseInput(operation.body, input.body ?? {}, 'body'),
+    query,
+    params,
+    body: parseInput(operation.body, body, 'body', readBackErrors(operation.readBack, params, body)),
     // Read on demand: only a distribution operation's handler asks for the channel's caller.
     get caller() {
       return callerOf(res);

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ProblemCode } from '../domain/problems.ts';
 import type { Scope } from '../domain/scopes.ts';
 import type { AppDeps, Caller } from './context.ts';
+import { withReadBack, type ReadBack } from './read-back.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
@@ -40,6 +41,15 @@ export interface OperationContext<Q, P, B> {
   res: Response;
 }
 
+export interface OperationResponse {
+  description: string;
+  schema?: z.ZodType;
+  /** The answer's media type when it is not JSON. */
+  mediaType?: string;
+  /** Other media types the same answer comes in, chosen by the request's `Accept`. */
+  alternatives?: Record<string, z.ZodType>;
+}
+
 /**
  * One operation of an interface: the single source for its route, its validation and its entry
  * in the machine-readable description.
@@ -57,7 +67,9 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
   body?: z.ZodType<B>;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /** A whole-record write that takes back what the record's read answers (api/read-back.ts). */
+  readBack?: ReadBack;
+  responses: Record<number, OperationResponse>;
   /** A body cap of its own, above the interface's (a batch whose largest allowed body needs more). */
   bodyLimit?: string;
   problems: ProblemCode[];
@@ -81,8 +93,11 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult>;
 }
 
+/** The declaration as routed and described: a read-back's fields are folded into the body schema here, once. */
 export function defineOperation<Q = undefined, P = undefined, B = undefined, S extends string = Scope>(operation: Operation<Q, P, B, S>): Operation<Q, P, B, S> {
-  return operation;
+  if (!operation.readBack) return operation;
+  if (!operation.body) throw new Error(`${operation.operationId}: a read-back needs a body`);
+  return { ...operation, body: withReadBack(operation.body, operation.readBack) };
 }
 
 /** True when the operation answers 501 `not_implemented` in this environment. */

@@ -1,18 +1,19 @@
 import { z } from 'zod';
 import {
-  isPublicListingUrl,
   KNOWN_LISTING_STATUSES,
   LISTING_STATUS_PATTERN,
   MAX_PUBLIC_URL_LENGTH,
   MAX_REJECTION_TEXT_LENGTH,
   MAX_STAT_COUNT,
   MAX_STATS_ENTRIES,
+  normalisePublicListingUrl,
   REJECTION_REASON_PATTERN,
   STATS_DAYS_BACK,
 } from '../../domain/listings/report.ts';
 import { toInstant } from '../../domain/time.ts';
 import { getListingReport, postListingStats, putListingReport } from '../../services/listings.ts';
 import { defineOperation } from '../operations.ts';
+import { ReadBackInstant } from '../read-back.ts';
 
 const tags = ['Listing reports'];
 const scopes = ['write:listings' as const];
@@ -32,9 +33,21 @@ const Status = z
 
 const PublicUrl = z
   .string()
-  .max(MAX_PUBLIC_URL_LENGTH)
-  .refine(isPublicListingUrl, { message: 'an absolute https:// address with a host', params: { code: 'https_only' } })
-  .meta({ format: 'uri', pattern: '^https://', description: 'Where guests see the listing: required with `published`, `null` otherwise. At most 2048 characters, `https://` only (rule code `https_only`).' });
+  .transform((text, ctx) => {
+    const checked = normalisePublicListingUrl(text);
+    if ('url' in checked) return checked.url;
+    ctx.addIssue({ code: 'custom', message: checked.detail, params: { code: checked.code } });
+    return z.NEVER;
+  })
+  .meta({
+    format: 'uri',
+    pattern: '^https://',
+    maxLength: MAX_PUBLIC_URL_LENGTH,
+    description:
+      'Where guests see the listing: required with `published`, `null` otherwise. An absolute `https://` URL with a host and no credentials (rule code `https_only`), ' +
+      'without spaces, quotes, angle brackets, backslashes or control characters (`url_characters`). Stored and answered in its WHATWG URL serialisation ' +
+      '(lowercase host, punycode, no default port or dot segments, percent-encoded), which is at most 2048 characters (`max`).',
+  });
 
 const Rejection = z
   .object({
@@ -92,11 +105,14 @@ export const putListingReportOperation = defineOperation({
   description:
     'Replaces the channel\'s report on the property and answers it as stored. `public_url` is required with `published` and `null` otherwise; `rejection` is required with `rejected` and refused otherwise. ' +
     '`updated_at` is when the reported state last changed (a re-sent identical report keeps it and gets a new `received_at`); every change is kept in the report\'s history, which the host sees. ' +
+    'The report as the GET answers it may be sent back whole: its `property_id` must be the path\'s (rule code `path_mismatch`), its `updated_at` and `received_at` are ignored. ' +
     `A refused report writes nothing. ${REPORT_NOTES}`,
   tags,
   scopes,
   params: PropertyParams,
   body: ListingReportInput,
+  // The report is "returned by GET and sent to PUT": what the GET answers is taken back.
+  readBack: { readOnly: { updated_at: ReadBackInstant, received_at: ReadBackInstant }, identity: { field: 'property_id', param: 'property_id' } },
   responses: { 200: { description: 'The report as stored', schema: ListingReport } },
   problems: ['invalid_parameters', 'not_found', 'insufficient_scope'],
   handler: async ({ params, body, caller, deps }) => ({ body: await putListingReport(deps, caller.channel.id, params.property_id, body) }),

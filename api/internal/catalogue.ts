@@ -8,6 +8,8 @@ import { getPropertyWithLegalStatus } from '../../services/certificate-expiry.ts
 import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
+import { ReadBackInstant, type ReadBack } from '../read-back.ts';
+import { AvailabilityOutcome, Distribution, LocationRecord, OrganizationRecord, OwnerRecord, PropertyRecord, PropertyWithLegalStatus } from './records.ts';
 import { hostSessionOperations } from './host-sessions.ts';
 import { integrationPlatformOperations } from './integration.ts';
 import { listingReadOperations } from './listings.ts';
@@ -23,6 +25,13 @@ import { vatRateOperations } from './vat-rates.ts';
 
 const RefParams = z.object({ ref: Ref }).strict();
 
+/** What a record's GET adds to what the platform wrote: its `ref` and two instants (see `record`). */
+const RECORD: ReadBack = { readOnly: { created_at: ReadBackInstant, updated_at: ReadBackInstant }, identity: { field: 'ref', param: 'ref' } };
+const PROPERTY_RECORD: ReadBack = {
+  ...RECORD,
+  readOnly: { ...RECORD.readOnly, legal_status: z.record(z.string(), z.unknown()).meta({ description: 'Computed on each read from the legal rules.' }) },
+};
+
 /** A record as the platform wrote it, with its reference and when it was created and last changed. */
 function record(row: StoredSource): Record<string, unknown> {
   return { ref: row.ref, ...row.content, created_at: toInstant(new Date(row.created_at)), updated_at: toInstant(new Date(row.updated_at)) };
@@ -36,29 +45,33 @@ const deleted: OperationResult = { status: 204 };
 
 const tags = ['Platform'];
 const problems = ['invalid_parameters', 'platform_token_invalid', 'not_found'] as const;
-const ok = (description: string) => ({ 200: { description }, 201: { description: `${description} (created)` } });
+const ok = (description: string, schema: z.ZodType) => ({ 200: { description, schema }, 201: { description: `${description} (created)`, schema } });
 
 export const putOrganization = defineOperation({
   operationId: 'putOrganization', method: 'put', path: '/organizations/{ref}', summary: 'Create or replace an organization', tags, scopes: null,
-  params: RefParams, body: OrganizationInput, responses: ok('The organization'), problems: [...problems],
+  readBack: RECORD,
+  params: RefParams, body: OrganizationInput, responses: ok('The organization', OrganizationRecord), problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putOrganization(deps, params.ref, body)),
 });
 
 export const putOwner = defineOperation({
   operationId: 'putOwner', method: 'put', path: '/owners/{ref}', summary: 'Create or replace an owner', tags, scopes: null,
-  params: RefParams, body: OwnerInput, responses: ok('The owner'), problems: [...problems],
+  readBack: RECORD,
+  params: RefParams, body: OwnerInput, responses: ok('The owner', OwnerRecord), problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putOwner(deps, params.ref, body)),
 });
 
 export const putLocation = defineOperation({
   operationId: 'putLocation', method: 'put', path: '/locations/{ref}', summary: 'Create or replace a location', tags, scopes: null,
-  params: RefParams, body: LocationInput, responses: ok('The location'), problems: [...problems],
+  readBack: RECORD,
+  params: RefParams, body: LocationInput, responses: ok('The location', LocationRecord), problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putLocation(deps, params.ref, body)),
 });
 
 export const putProperty = defineOperation({
   operationId: 'putProperty', method: 'put', path: '/properties/{ref}', summary: 'Create or replace a property', tags, scopes: null,
-  params: RefParams, body: PropertyInput, responses: ok('The property'), problems: [...problems],
+  readBack: PROPERTY_RECORD,
+  params: RefParams, body: PropertyInput, responses: ok('The property', PropertyRecord), problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putProperty(deps, params.ref, body)),
 });
 
@@ -100,17 +113,17 @@ export const deleteProperty = defineOperation({
 
 export const getOrganization = defineOperation({
   operationId: 'getOrganization', method: 'get', path: '/organizations/{ref}', summary: 'An organization as stored', tags, scopes: null,
-  params: RefParams, responses: { 200: { description: 'The organization' } }, problems: [...problems],
+  params: RefParams, responses: { 200: { description: 'The organization', schema: OrganizationRecord } }, problems: [...problems],
   handler: async ({ params, deps }) => ({ body: record(await catalogue.getSource(deps, 'organization', params.ref)) }),
 });
 export const getOwner = defineOperation({
   operationId: 'getOwner', method: 'get', path: '/owners/{ref}', summary: 'An owner as stored', tags, scopes: null,
-  params: RefParams, responses: { 200: { description: 'The owner' } }, problems: [...problems],
+  params: RefParams, responses: { 200: { description: 'The owner', schema: OwnerRecord } }, problems: [...problems],
   handler: async ({ params, deps }) => ({ body: record(await catalogue.getSource(deps, 'owner', params.ref)) }),
 });
 export const getLocation = defineOperation({
   operationId: 'getLocation', method: 'get', path: '/locations/{ref}', summary: 'A location as stored', tags, scopes: null,
-  params: RefParams, responses: { 200: { description: 'The location' } }, problems: [...problems],
+  params: RefParams, responses: { 200: { description: 'The location', schema: LocationRecord } }, problems: [...problems],
   handler: async ({ params, deps }) => ({ body: record(await catalogue.getSource(deps, 'location', params.ref)) }),
 });
 export const getSourceProperty = defineOperation({
@@ -123,7 +136,7 @@ export const getSourceProperty = defineOperation({
     '`withdraws_from` (those shown the property now) gets `property.withdrawn`, with its location and owner following. A',
     'renewal written before then moves the date; one written after brings it back as `property.distributed` (same id, higher version).',
   ].join(' '),
-  params: RefParams, responses: { 200: { description: 'The property' } }, problems: [...problems],
+  params: RefParams, responses: { 200: { description: 'The property', schema: PropertyWithLegalStatus } }, problems: [...problems],
   handler: async ({ params, deps }) => {
     const { source, legalStatus } = await getPropertyWithLegalStatus(deps, params.ref);
     return { body: { ...record(source), legal_status: legalStatus } };
@@ -132,20 +145,21 @@ export const getSourceProperty = defineOperation({
 
 export const putDistribution = defineOperation({
   operationId: 'putDistribution', method: 'put', path: '/properties/{ref}/distribution', summary: "Set the channels a property is distributed to (the host's choice)", tags, scopes: null,
-  params: RefParams, body: DistributionInput, responses: { 200: { description: 'The distribution' } }, problems: [...problems],
+  readBack: { readOnly: {}, identity: { field: 'property', param: 'ref' } },
+  params: RefParams, body: DistributionInput, responses: { 200: { description: 'The distribution', schema: Distribution } }, problems: [...problems],
   handler: async ({ params, body, deps }) => ({ body: await distribution.putDistribution(deps, params.ref, body) }),
 });
 
 export const getDistribution = defineOperation({
   operationId: 'getDistribution', method: 'get', path: '/properties/{ref}/distribution', summary: 'The channels a property is distributed to', tags, scopes: null,
-  params: RefParams, responses: { 200: { description: 'The distribution' } }, problems: [...problems],
+  params: RefParams, responses: { 200: { description: 'The distribution', schema: Distribution } }, problems: [...problems],
   handler: async ({ params, deps }) => ({ body: await distribution.getDistribution(deps, params.ref) }),
 });
 
 export const postAvailability = defineOperation({
   operationId: 'postAvailability', method: 'post', path: '/availability', summary: 'Bulk availability and price updates',
   description: 'Up to 1,000 updates, each a property, a range of nights `[from, to)` and the fields to set on those nights (rates per rate plan key). Prices are written whole: `prices_by_occupancy` holds one price for each number of adults from 1 to the property\'s `capacity.max_adults`, and `child_prices` one price for each of the plan\'s `child_age_bands` (none on a plan without bands), sent with `prices_by_occupancy` on a plan that names bands; each broken rule is one `invalid_parameters` entry pointing into the update. Applied together in one transaction, and nothing is written when any update is refused; nights outside a property\'s horizon are ignored. Each property\'s changed nights are announced to every channel that sees it as one `availability.updated` event per contiguous range.',
-  tags, scopes: null, body: AvailabilityBatch, responses: { 200: { description: 'What changed, per property' } }, problems: ['invalid_parameters', 'platform_token_invalid'],
+  tags, scopes: null, body: AvailabilityBatch, responses: { 200: { description: 'What changed, per property', schema: AvailabilityOutcome } }, problems: ['invalid_parameters', 'platform_token_invalid'],
   handler: async ({ body, deps }) => ({ body: await availability.postAvailability(deps, body) }),
 });
 

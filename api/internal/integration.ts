@@ -6,6 +6,8 @@ import { toInstant } from '../../domain/time.ts';
 import * as integration from '../../services/integration.ts';
 import type { InstallationWithOrganization, StoredGuest } from '../../services/integration.ts';
 import { defineOperation, type Operation } from '../operations.ts';
+import { ReadBackInstant } from '../read-back.ts';
+import { Installation, IssuedToken, PlatformGuest } from './records.ts';
 
 /**
  * The platform's side of the integration interface: it installs apps for an organization, sets
@@ -54,33 +56,34 @@ function presentGuest(guest: StoredGuest) {
 export const postInstallation = defineOperation({
   operationId: 'postInstallation', method: 'post', path: '/organizations/{ref}/installations', summary: 'Install an app for an organization', tags, scopes: null,
   description: 'Answers `{id, app, scopes, status: active}`; an organization holds one installation per app (409 `installation_exists`).',
-  params: RefParams, body: InstallationInput, responses: { 201: { description: 'The installation' } }, problems: ['invalid_parameters', 'platform_token_invalid', 'not_found', 'installation_exists'],
+  params: RefParams, body: InstallationInput, responses: { 201: { description: 'The installation', schema: Installation } }, problems: ['invalid_parameters', 'platform_token_invalid', 'not_found', 'installation_exists'],
   handler: async ({ params, body, deps }) => ({ status: 201, body: presentInstallation(await integration.createInstallation(deps, params.ref, body)) }),
 });
 
 export const getInstallation = defineOperation({
   operationId: 'getInstallation', method: 'get', path: '/installations/{id}', summary: 'An installation', tags, scopes: null,
-  params: IdParams, responses: { 200: { description: 'The installation' } }, problems: ['invalid_parameters', 'platform_token_invalid', 'not_found'],
+  params: IdParams, responses: { 200: { description: 'The installation', schema: Installation } }, problems: ['invalid_parameters', 'platform_token_invalid', 'not_found'],
   handler: async ({ params, deps }) => ({ body: presentInstallation(await integration.getInstallation(deps, params.id)) }),
 });
 
 export const patchInstallation = defineOperation({
   operationId: 'patchInstallation', method: 'patch', path: '/installations/{id}', summary: "Set an installation's status", tags, scopes: null,
   description: '`active`, `disabled` or `error`; a token of an installation that is not active is refused with 403 from its next request.',
-  params: IdParams, body: z.object({ status: InstallationStatus }).strict(), responses: { 200: { description: 'The installation' } }, problems: ['invalid_parameters', 'platform_token_invalid', 'not_found'],
+  params: IdParams, body: z.object({ status: InstallationStatus }).strict(), responses: { 200: { description: 'The installation', schema: Installation } }, problems: ['invalid_parameters', 'platform_token_invalid', 'not_found'],
   handler: async ({ params, body, deps }) => ({ body: presentInstallation(await integration.setInstallationStatus(deps, params.id, body.status)) }),
 });
 
 export const postInstallationToken = defineOperation({
   operationId: 'postInstallationToken', method: 'post', path: '/installations/{id}/token', summary: 'Issue the installation\'s token, revoking the previous one', tags, scopes: null,
   description: '`{token, scopes}`: the token appears only in this answer and is stored as a hash. `scopes` is a subset of the installation\'s, all of them when absent.',
-  params: IdParams, body: z.object({ scopes: Scopes.optional() }).strict(), responses: { 201: { description: 'The new token' } }, problems: ['invalid_parameters', 'platform_token_invalid', 'not_found'],
+  params: IdParams, body: z.object({ scopes: Scopes.optional() }).strict(), responses: { 201: { description: 'The new token', schema: IssuedToken } }, problems: ['invalid_parameters', 'platform_token_invalid', 'not_found'],
   handler: async ({ params, body, deps }) => ({ status: 201, body: await integration.issueIntegrationToken(deps, params.id, body.scopes), headers: { 'Cache-Control': 'no-store' } }),
 });
 
 export const putGuest = defineOperation({
   operationId: 'putGuest', method: 'put', path: '/guests/{ref}', summary: 'Create or replace a guest', tags, scopes: null,
-  params: RefParams, body: GuestInput, responses: { 200: { description: 'The guest' }, 201: { description: 'The guest (created)' } }, problems: ['invalid_parameters', 'platform_token_invalid'],
+  readBack: { readOnly: { id: z.uuid(), created_at: ReadBackInstant, updated_at: ReadBackInstant }, identity: { field: 'ref', param: 'ref' } },
+  params: RefParams, body: GuestInput, responses: { 200: { description: 'The guest', schema: PlatformGuest }, 201: { description: 'The guest (created)', schema: PlatformGuest } }, problems: ['invalid_parameters', 'platform_token_invalid'],
   handler: async ({ params, body, deps }) => {
     const { created, guest } = await integration.putGuest(deps, params.ref, body);
     return { status: created ? 201 : 200, body: presentGuest(guest), headers: { 'Cache-Control': 'no-store' } };
@@ -89,7 +92,7 @@ export const putGuest = defineOperation({
 
 export const getGuest = defineOperation({
   operationId: 'getGuest', method: 'get', path: '/guests/{ref}', summary: 'A guest as stored', tags, scopes: null,
-  params: RefParams, responses: { 200: { description: 'The guest' } }, problems: ['invalid_parameters', 'platform_token_invalid', 'not_found'],
+  params: RefParams, responses: { 200: { description: 'The guest', schema: PlatformGuest } }, problems: ['invalid_parameters', 'platform_token_invalid', 'not_found'],
   handler: async ({ params, deps }) => ({ body: presentGuest(await integration.getGuest(deps, params.ref)), headers: { 'Cache-Control': 'no-store' } }),
 });
 

@@ -4,6 +4,7 @@ import { Ref } from '../../domain/catalogue/source.ts';
 import { MAX_STATS_RANGE_DAYS } from '../../domain/listings/report.ts';
 import { propertyListings, propertyStats } from '../../services/listing-reads.ts';
 import { defineOperation, type Operation } from '../operations.ts';
+import { PropertyListings, PropertyStats } from './records.ts';
 
 /** The platform reads what channels reported about a property (for the host's dashboard). */
 const tags = ['Platform'];
@@ -16,7 +17,7 @@ export const getPropertyListings = defineOperation({
     '`{property, data: [{channel, property_id, status, public_url, promoted, promoted_until, rejection, updated_at, received_at, history}]}`, one entry per channel that reported, by channel name. ' +
     '`property_id` is the id the channel knows the property by. `updated_at` is when the reported state last changed, `received_at` the last receipt. ' +
     '`history` lists the changes of the reported state, newest first (the latest 100), each with `changed_at`; an identical re-sent report adds none.',
-  tags, scopes: null, params: RefParams, responses: { 200: { description: "The channels' reports" } }, problems: [...problems],
+  tags, scopes: null, params: RefParams, responses: { 200: { description: "The channels' reports", schema: PropertyListings } }, problems: [...problems],
   handler: async ({ params, deps }) => ({ body: await propertyListings(deps, params.ref) }),
 });
 
@@ -36,7 +37,7 @@ const StatsQuery = z
 export const getPropertyStats = defineOperation({
   operationId: 'getPropertyStats', method: 'get', path: '/properties/{ref}/stats', summary: "Each channel's daily statistics of a property",
   description: '`{property, from, to, data: [{channel, days: [{date, views, clicks_to_booking}]}]}`, channels by name, days in order; a day the channel did not report is absent.',
-  tags, scopes: null, params: RefParams, query: StatsQuery, responses: { 200: { description: 'Daily views and clicks per channel' } }, problems: [...problems],
+  tags, scopes: null, params: RefParams, query: StatsQuery, responses: { 200: { description: 'Daily views and clicks per channel', schema: PropertyStats } }, problems: [...problems],
   handler: async ({ params, query, deps }) => ({ body: await propertyStats(deps, params.ref, query.from, query.to) }),
 });
 

@@ -4,6 +4,7 @@ import { LOCALE_PATTERN } from '../../domain/owner-connect.ts';
 import { Ref } from '../../domain/catalogue/source.ts';
 import { startOwnerConnect } from '../../services/owner-connect/hand-off.ts';
 import { defineOperation } from '../operations.ts';
+import { HandOffParts } from './records.ts';
 import { handOffPagePolicy, renderHandOffPage } from '../owner-connect/hand-off-page.ts';
 
 const Body = z
@@ -24,7 +25,7 @@ const Body = z
 export const postOwnerConnect = defineOperation({
   operationId: 'postOwnerConnect', method: 'post', path: '/owners/{ref}/owner-connect', summary: 'Start connecting an owner to its account on a channel', tags: ['Platform'], scopes: null,
   params: z.object({ ref: Ref }).strict(), body: Body,
-  responses: { 200: { description: 'The hand-off page, or its parts as JSON' } },
+  responses: { 200: { description: 'The hand-off page, or with `Accept: application/json` its parts', mediaType: 'text/html', schema: z.string(), alternatives: { 'application/json': HandOffParts } } },
   problems: ['invalid_parameters', 'platform_token_invalid', 'not_found', 'owner_connect_not_configured', 'channel_suspended', 'owner_not_distributed', 'rate_limited'],
   handler: async ({ params, body, deps, req }) => {
     const handOff = await startOwnerConnect(deps, { ownerRef: params.ref, channel: body.channel, ...(body.locale === undefined ? {} : { locale: body.locale }) });

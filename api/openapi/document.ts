@@ -1,10 +1,11 @@
+import type { z } from 'zod';
 import type { ProblemCode } from '../../domain/problems.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from '../distribution/index.ts';
 import { isPlannedIn, type DeploymentEnvironment } from '../operations.ts';
 import { descriptionOperations, type DescribedOperation } from './description-operations.ts';
-import { HEADERS, RATE_LIMIT_HEADERS, type HeaderName } from './headers.ts';
+import { HEADERS, RATE_LIMIT_HEADERS, type HeaderName, type HeaderObject } from './headers.ts';
 import { API_REVISION, infoDescription, scopeText, TAG_DESCRIPTIONS } from './info.ts';
-import { codesByStatus, Problem, problemCodesOf, problemDescription } from './problems.ts';
+import { AUTHENTICATION, codesByStatus, Problem, problemCodesOf, problemDescription } from './problems.ts';
 import { SchemaComponents, type JsonSchema } from './schemas.ts';
 import type { OpenApiDocument, OperationObject, ParameterObject, Ref, ResponseObject } from './types.ts';
 
@@ -14,16 +15,62 @@ export type { OpenApiDocument, OperationObject, ParameterObject, ResponseObject 
 /** Everything the description lists: the registry, and the description's own two addresses. */
 export const describedOperations: readonly DescribedOperation[] = [...distributionOperations, ...descriptionOperations];
 
+/**
+ * What sets one interface's description apart from another's built here (the distribution
+ * interface's and the platform's, whose refusals are both problem details): its name, revision,
+ * credentials and the refusals its guards add to every operation that needs them.
+ */
+export interface DescriptionProfile {
+  title: string;
+  version: string;
+  base: string;
+  info: (operations: readonly DescribedOperation[]) => string;
+  tagDescriptions: Record<string, string>;
+  securityScheme: { name: string; scheme: Record<string, unknown> };
+  /** Whether the operation needs the interface's credentials. */
+  guarded: (op: DescribedOperation) => boolean;
+  /** Refusals of the interface's guards, listed on every guarded operation. */
+  guardProblems: readonly ProblemCode[];
+  /** Whether its answers after the guards carry the `RateLimit-*` fields. */
+  rateLimited: (op: DescribedOperation) => boolean;
+  /** The `**Authentication**:` line of an operation. */
+  authentication: (op: DescribedOperation) => string;
+  /** Header objects of its own, in place of the distribution interface's. */
+  headers?: Partial<Record<HeaderName, HeaderObject>>;
+}
+
+/** The distribution interface: channel keys with scopes, rate-limited per channel. */
+export const DISTRIBUTION_PROFILE: DescriptionProfile = {
+  title: 'Distribution Service: distribution interface',
+  version: API_REVISION,
+  base: DISTRIBUTION_BASE,
+  info: (operations) => infoDescription(operations, DISTRIBUTION_BASE),
+  tagDescriptions: TAG_DESCRIPTIONS,
+  securityScheme: {
+    name: 'ApiKey',
+    scheme: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'API key: `svc_live_` (production) or `svc_test_` (sandbox), 63 characters',
+      description: "The channel's key, `Authorization: Bearer <API_KEY>`. The scopes an operation needs are listed in its security requirement and `x-required-scopes`.",
+    },
+  },
+  guarded: (op) => op.scopes !== null,
+  guardProblems: AUTHENTICATION,
+  rateLimited: (op) => op.scopes !== null,
+  authentication: scopeText,
+};
+
 const IF_NONE_MATCH: ParameterObject = { name: 'If-None-Match', in: 'header', required: false, description: 'The `ETag` of an earlier answer; 304 when nothing changed since.', schema: { type: 'string' } };
 
 /** The description of `operations` as served at `publicOrigin`; pure, for tests of its own. */
-export function buildDocument(operations: readonly DescribedOperation[], publicOrigin: string): OpenApiDocument {
+export function buildDocument(operations: readonly DescribedOperation[], publicOrigin: string, profile: DescriptionProfile = DISTRIBUTION_PROFILE): OpenApiDocument {
   const schemas = new SchemaComponents();
   schemas.convert(Problem, 'output', 'Problem');
   const problemRef = schemas.ref('Problem');
   const headers: OpenApiDocument['components']['headers'] = {};
   const header = (name: HeaderName): Ref => {
-    headers[name] = HEADERS[name];
+    headers[name] = profile.headers?.[name] ?? HEADERS[name];
     return { $ref: `#/components/headers/${name}` };
   };
   const parameters: Record<string, ParameterObject> = {};
@@ -34,7 +81,7 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
   function headersFor(op: DescribedOperation, status: number, codes: readonly ProblemCode[]): Record<string, Ref> {
     const names: HeaderName[] = ['Request-Id'];
     const refusedBeforeKey = [401, 405, 413, 415].includes(status);
-    if (op.scopes !== null && !refusedBeforeKey) names.push(...RATE_LIMIT_HEADERS);
+    if (profile.rateLimited(op) && !refusedBeforeKey) names.push(...RATE_LIMIT_HEADERS);
     if (isConditional(op) && (status === 200 || status === 304)) names.push('ETag');
     if (op.publicCache && (status === 200 || status === 304)) names.push('Cache-Control');
     if (status === 429 || status === 503) names.push('Retry-After');
@@ -75,6 +122,12 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
     return out;
   }
 
+  function contentOf(op: DescribedOperation, body: z.ZodType, mediaType: string | undefined, alternatives: Record<string, z.ZodType> = {}): ResponseObject['content'] {
+    const content: NonNullable<ResponseObject['content']> = { [mediaType ?? op.mediaType ?? 'application/json']: { schema: schemas.convert(body, 'output', op.operationId) } };
+    for (const [type, schema] of Object.entries(alternatives)) content[type] = { schema: schemas.convert(schema, 'output', op.operationId) };
+    return content;
+  }
+
   function responsesOf(op: DescribedOperation): Record<string, ResponseObject> {
     const declared = { ...op.responses };
     if (isConditional(op)) declared[304] ??= { description: 'Not modified: `If-None-Match` matched the current `ETag`.' };
@@ -84,10 +137,10 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
       responses[status] = {
         description: response.description,
         headers: headersFor(op, Number(status), []),
-        ...(body ? { content: { [op.mediaType ?? 'application/json']: { schema: schemas.convert(body, 'output', op.operationId) } } } : {}),
+        ...(body ? { content: contentOf(op, body, response.mediaType, response.alternatives) } : {}),
       };
     }
-    for (const [status, codes] of codesByStatus(problemCodesOf(op))) {
+    for (const [status, codes] of codesByStatus(problemCodesOf(op, profile.guarded(op) ? profile.guardProblems : []))) {
       const own = responses[status];
       responses[status] = {
         description: own ? `${own.description}\n\n${problemDescription(codes)}` : problemDescription(codes),
@@ -107,9 +160,9 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
     return {
       operationId: op.operationId,
       summary: op.summary,
-      description: `${op.description ? `${op.description}\n\n` : ''}**Authentication**: ${scopeText(op)}${planned}`,
+      description: `${op.description ? `${op.description}\n\n` : ''}**Authentication**: ${profile.authentication(op)}${planned}`,
       tags: op.tags,
-      security: op.scopes === null ? [] : [{ ApiKey: [...op.scopes] }],
+      security: profile.guarded(op) ? [{ [profile.securityScheme.name]: [...(op.scopes ?? [])] }] : [],
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body
         ? { requestBody: { required: !op.body.safeParse({}).success, content: { 'application/json': { schema: schemas.convert(op.body, 'input', op.operationId) } } } }
@@ -132,24 +185,17 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
     if (item[op.method]) throw new Error(`${op.method.toUpperCase()} ${op.path} is described twice`);
     item[op.method] = operationObject(op);
   }
-  const tags = [...new Set(operations.flatMap((op) => op.tags))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations about ${name.toLowerCase()}.` }));
+  const tags = [...new Set(operations.flatMap((op) => op.tags))].map((name) => ({ name, description: profile.tagDescriptions[name] ?? `Operations about ${name.toLowerCase()}.` }));
 
   return {
     openapi: '3.1.0',
-    info: { title: 'Distribution Service: distribution interface', version: API_REVISION, description: infoDescription(operations, DISTRIBUTION_BASE) },
-    servers: [{ url: `${publicOrigin}${DISTRIBUTION_BASE}`, description: 'This deployment (one environment: sandbox or production)' }],
-    security: [{ ApiKey: [] }],
+    info: { title: profile.title, version: profile.version, description: profile.info(operations) },
+    servers: [{ url: `${publicOrigin}${profile.base}`, description: 'This deployment (one environment: sandbox or production)' }],
+    security: [{ [profile.securityScheme.name]: [] }],
     tags,
     paths,
     components: {
-      securitySchemes: {
-        ApiKey: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'API key: `svc_live_` (production) or `svc_test_` (sandbox), 63 characters',
-          description: "The channel's key, `Authorization: Bearer <API_KEY>`. The scopes an operation needs are listed in its security requirement and `x-required-scopes`.",
-        },
-      },
+      securitySchemes: { [profile.securityScheme.name]: profile.securityScheme.scheme },
       schemas: schemas.schemas,
       headers,
       parameters,

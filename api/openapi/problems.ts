@@ -23,7 +23,8 @@ export const Problem = z
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details, served as `application/problem+json`.' });
 
-const AUTHENTICATION: ProblemCode[] = ['missing_api_key', 'invalid_api_key', 'api_key_wrong_environment', 'api_key_expired', 'api_key_revoked', 'too_many_failed_authentications', 'partner_suspended', 'rate_limited'];
+/** The channel key's refusals: the distribution interface's guards. */
+export const AUTHENTICATION: ProblemCode[] = ['missing_api_key', 'invalid_api_key', 'api_key_wrong_environment', 'api_key_expired', 'api_key_revoked', 'too_many_failed_authentications', 'partner_suspended', 'rate_limited'];
 
 const takesBody = (operation: Operation) => operation.body !== undefined || ['post', 'put', 'patch'].includes(operation.method);
 
@@ -32,9 +33,9 @@ const takesBody = (operation: Operation) => operation.body !== undefined || ['po
  * the app wrap around it. 405 and 503 are listed on every operation: the contract answers them the
  * same way on every path, and OpenAPI has no place for an answer to a method a path lacks.
  */
-export function problemCodesOf(operation: Operation): ProblemCode[] {
+export function problemCodesOf(operation: Operation, guards: readonly ProblemCode[] = operation.scopes !== null ? AUTHENTICATION : []): ProblemCode[] {
   const codes = new Set<ProblemCode>(operation.problems);
-  if (operation.scopes !== null) for (const code of AUTHENTICATION) codes.add(code);
+  for (const code of guards) codes.add(code);
   if (operation.scopes && operation.scopes.length > 0) codes.add('insufficient_scope');
   if (operation.query || operation.params || operation.body) codes.add('invalid_parameters');
   if (takesBody(operation)) for (const code of ['invalid_parameters', 'payload_too_large', 'unsupported_media_type'] as const) codes.add(code);

@@ -68,20 +68,23 @@ export function sendConditional(req: Request, res: Response, type: string, repre
   res.send(coded);
 }
 
-/** The Swagger UI page of an interface's description, for `{base}/docs` or the distribution's `/docs`. */
-export function docsPage(title: string, base: string, initPath: string): string {
+/**
+ * The Swagger UI page of an interface's description, for `{base}/docs` or the distribution's
+ * `/docs`. `assets`: where its listener serves the renderer (the platform's may be a listener of its own).
+ */
+export function docsPage(title: string, base: string, initPath: string, assets = DOCS_PATH): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title}</title>
-<link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
+<link rel="stylesheet" href="${assets}/swagger-ui.css">
 </head>
 <body>
 <noscript><p>The description is at <a href="${base}${DESCRIPTION_PATH}">${base}${DESCRIPTION_PATH}</a>, its changelog at <a href="${base}${CHANGELOG_PATH}">${base}${CHANGELOG_PATH}</a>.</p></noscript>
 <div id="description"></div>
-<script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
+<script src="${assets}/swagger-ui-bundle.js"></script>
 <script src="${initPath}"></script>
 </body>
 </html>
@@ -100,7 +103,7 @@ export function docsInit(base: string): string {
 const page = docsPage('Distribution interface v1', DISTRIBUTION_BASE, `${DOCS_PATH}/init.js`);
 const init = docsInit(DISTRIBUTION_BASE);
 
-const asset = (file: string): RequestHandler => (_req, res, next) => {
+export const asset = (file: string): RequestHandler => (_req, res, next) => {
   res.sendFile(path.join(rendererDir, file), { maxAge: '1h' }, (error) => {
     if (error) next(error);
   });

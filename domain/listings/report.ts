@@ -36,12 +36,30 @@ export interface ReportRuleError {
   detail: string;
 }
 
-/** True when a URL may be shown to the host as the listing's public address: absolute `https://` with a host (its length is checked apart). */
-export function isPublicListingUrl(url: string): boolean {
-  if (!url.startsWith('https://')) return false;
-  if (!URL.canParse(url)) return false;
-  const parsed = new URL(url);
-  return parsed.protocol === 'https:' && parsed.hostname !== '' && parsed.username === '' && parsed.password === '';
+/**
+ * Refused in a listing URL as sent: whitespace, quotes, angle brackets, backslashes and control
+ * characters. A URL parser would silently encode or reinterpret each of them (a space, a `\` read
+ * as `/`), so what the host is shown would not be what the channel meant; a real listing address
+ * never contains one.
+ */
+const REFUSED_URL_CHARACTERS = /[\s"'`<>\\\p{Cc}]/u;
+
+export type PublicUrlCheck = { url: string } | { code: 'url_characters' | 'https_only' | 'max'; detail: string };
+
+/**
+ * The listing's public address as stored and shown: its WHATWG URL serialisation (lowercase host,
+ * punycode, default port and dot segments dropped, percent-encoding). Refused: a refused
+ * character, anything that is not an absolute `https://` URL with a host and without credentials,
+ * and a serialisation longer than the limit.
+ */
+export function normalisePublicListingUrl(text: string): PublicUrlCheck {
+  if (REFUSED_URL_CHARACTERS.test(text)) return { code: 'url_characters', detail: 'no spaces, quotes, angle brackets, backslashes or control characters' };
+  const parsed = text.startsWith('https://') ? URL.parse(text) : null;
+  if (!parsed || parsed.protocol !== 'https:' || parsed.hostname === '' || parsed.username !== '' || parsed.password !== '') {
+    return { code: 'https_only', detail: 'an absolute https:// address with a host' };
+  }
+  if (parsed.href.length > MAX_PUBLIC_URL_LENGTH) return { code: 'max', detail: `at most ${MAX_PUBLIC_URL_LENGTH} characters once normalised` };
+  return { url: parsed.href };
 }
 
 /** The rules tying the fields of a report together (each field's own shape is checked before). */

@@ -88,6 +88,14 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     expect((await read(key, ids[0]!)).json).toMatchObject({ public_url: url, promoted: true, promoted_until: null });
   });
 
+  test('the public URL is stored and answered in its WHATWG serialisation', async () => {
+    const { key, ids } = await setup();
+    const res = await put(key, ids[0]!, { status: 'published', public_url: 'https://Travel.EXAMPLE:443/a/../stay/ș?q=1#top' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.public_url).toBe('https://travel.example/stay/%C8%99?q=1#top');
+    expect((await read(key, ids[0]!)).json.public_url).toBe('https://travel.example/stay/%C8%99?q=1#top');
+  });
+
   test('an identical report keeps updated_at and gets a new received_at; a change moves both and is kept in the history', async () => {
     const { key, ids, refs } = await setup();
     const id = ids[0]!;
@@ -113,6 +121,19 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     clock.set('2026-11-22T10:00:00Z');
   });
 
+  test('the report read back is taken when sent back: its property_id is accepted and its updated_at and received_at are ignored', async () => {
+    const { key, ids } = await setup();
+    const id = ids[0]!;
+    await put(key, id, PUBLISHED);
+    clock.advance(60_000);
+    const back = (await read(key, id)).json;
+    expect(Object.keys(back)).toEqual(expect.arrayContaining(['property_id', 'updated_at', 'received_at']));
+    const res = await put(key, id, { ...back, promoted: false, promoted_until: null, updated_at: '2001-01-01T00:00:00+02:00', received_at: '2001-01-01T00:00:00.5Z' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ ...back, promoted: false, promoted_until: null, updated_at: '2026-11-22T10:01:00Z', received_at: '2026-11-22T10:01:00Z' });
+    clock.set('2026-11-22T10:00:00Z');
+  });
+
   test('an unknown status is stored as reported (open enum)', async () => {
     const { key, ids } = await setup();
     const res = await put(key, ids[0]!, { status: 'archived_by_host' });
@@ -125,6 +146,10 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     ['a plain-HTTP URL', { status: 'published', public_url: 'http://travel.example/stay/1' }, [['/public_url', 'https_only']]],
     ['a URL without a host', { status: 'published', public_url: 'https://' }, [['/public_url', 'https_only']]],
     ['a URL over 2048 characters', { status: 'published', public_url: `https://travel.example/${'a'.repeat(2030)}` }, [['/public_url', 'max']]],
+    ['a URL with a space', { status: 'published', public_url: 'https://x.example/ javascript:alert(1)' }, [['/public_url', 'url_characters']]],
+    ['a URL with a quote', { status: 'published', public_url: 'https://x.example/"onclick="alert(1)' }, [['/public_url', 'url_characters']]],
+    ['a URL with a control character', { status: 'published', public_url: 'https://x.example/\u0007' }, [['/public_url', 'url_characters']]],
+    ['a URL over 2048 characters once normalised', { status: 'published', public_url: `https://travel.example/${'ș'.repeat(400)}` }, [['/public_url', 'max']]],
     ['a URL with another status', { status: 'unpublished', public_url: 'https://travel.example/stay/1' }, [['/public_url', 'not_allowed']]],
     ['rejected without a rejection', { status: 'rejected' }, [['/rejection', 'required']]],
     ['a rejection with another status', { status: 'pending_review', rejection: { reason: 'photos', text: null } }, [['/rejection', 'not_allowed']]],
@@ -134,6 +159,8 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     ['a status in capitals', { status: 'Published', public_url: 'https://travel.example/stay/1' }, [['/status', 'regex']]],
     ['a status over 40 characters', { status: 'a'.repeat(41) }, [['/status', 'regex']]],
     ['no status and an unknown field', { promoted: false, colour: 'red' }, [['/status', 'required'], ['/colour', 'unknown_field']]],
+    ['the property_id of another property', { status: 'unpublished', property_id: 'prp_0aaaaaaaaaaaaaaaaaaaaaaaaa' }, [['/property_id', 'path_mismatch']]],
+    ['a received_at that is not an instant, beside another failed rule', { status: 'Unpublished', received_at: 'yesterday' }, [['/status', 'regex'], ['/received_at', 'date_format']]],
   ])('refused, writing nothing: %s', async (_name, body, expected) => {
     const { key, ids } = await setup();
     await put(key, ids[0]!, { status: 'pending_review' });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isPublicListingUrl, reportRuleErrors, sameReportedState, statsDateError, type ReportedState } from '../../domain/listings/report.ts';
+import { normalisePublicListingUrl, reportRuleErrors, sameReportedState, statsDateError, type ReportedState } from '../../domain/listings/report.ts';
 
 const base: ReportedState = { status: 'unpublished', public_url: null, promoted: false, promoted_until: null, rejection: null };
 
@@ -25,12 +25,37 @@ describe('listing report rules', () => {
   });
 
   test.each([
-    ['https://a.example/x', true],
-    ['http://a.example/x', false],
-    ['https://', false],
-    ['https://user:pw@a.example/', false],
-    ['HTTPS://a.example/', false],
-  ])('public URL %s: %s', (url, ok) => expect(isPublicListingUrl(url)).toBe(ok));
+    ['https://a.example/x', { url: 'https://a.example/x' }],
+    ['https://A.Example:443/a/../x/./y?q=1#top', { url: 'https://a.example/x/y?q=1#top' }],
+    ['https://a.example', { url: 'https://a.example/' }],
+    ['https://brașov.example/cazare/ș', { url: 'https://xn--braov-h9b.example/cazare/%C8%99' }],
+    ['http://a.example/x', 'https_only'],
+    ['https://', 'https_only'],
+    ['https://user:pw@a.example/', 'https_only'],
+    ['HTTPS://a.example/', 'https_only'],
+    ['https:a.example/', 'https_only'],
+    ['https://a.example:99999/', 'https_only'],
+    ['https://x.example/ javascript:alert(1)', 'url_characters'],
+    ['https://x.example/\tx', 'url_characters'],
+    ['https://x.example/\u00a0x', 'url_characters'],
+    ['https://x.example/"onmouseover="x', 'url_characters'],
+    ["https://x.example/'x", 'url_characters'],
+    ['https://x.example/`x', 'url_characters'],
+    ['https://x.example/<script>', 'url_characters'],
+    ['https://x.example\\@y.example/', 'url_characters'],
+    ['https://x.example/\u0000', 'url_characters'],
+    ['https://x.example/\u007f', 'url_characters'],
+    ['https://x.example/\u0085', 'url_characters'],
+    [`https://a.example/${'a'.repeat(2048 - 'https://a.example/'.length)}`, { url: `https://a.example/${'a'.repeat(2048 - 'https://a.example/'.length)}` }],
+    [`https://a.example/${'a'.repeat(2049 - 'https://a.example/'.length)}`, 'max'],
+    // Longer as sent, within the limit once the default port is dropped.
+    [`https://a.example:443/${'a'.repeat(2048 - 'https://a.example/'.length)}`, { url: `https://a.example/${'a'.repeat(2048 - 'https://a.example/'.length)}` }],
+    // Within the limit as sent, past it once percent-encoded.
+    [`https://a.example/${'ș'.repeat(400)}`, 'max'],
+  ])('public URL %s: %j', (url, expected) => {
+    const result = normalisePublicListingUrl(url);
+    expect(typeof expected === 'string' ? ('code' in result ? result.code : result) : result).toEqual(expected);
+  });
 
   test('statistics dates: from 35 days before today through today', () => {
     expect(statsDateError('2026-11-23', '2026-11-23')).toBeNull();

@@ -2,16 +2,26 @@ import { expect } from 'vitest';
 import type { z } from 'zod';
 import type { LocationInput, OwnerInput, PropertyInput } from '../../domain/catalogue/source.ts';
 import { TEST_PLATFORM_TOKEN, type TestApi } from './api.ts';
+import { describedPlatformPath, expectMatchesPlatformDescription } from './platform-description.ts';
 
-/** The platform's side of a test: writes through /internal/v1 with the platform token, expecting success. */
+/**
+ * The platform's side of a test: calls /internal/v1 with the platform token. Every answer on a
+ * path the platform description has is checked against that description, so each test of the
+ * platform interface also proves the description true.
+ */
 export function platform(api: TestApi) {
-  const write = async (method: string, path: string, body?: unknown) => {
+  const call = async (method: string, path: string, body?: unknown) => {
     const res = await api.call(method, `/internal/v1${path}`, { key: TEST_PLATFORM_TOKEN, ...(body === undefined ? {} : { body }) });
+    if (describedPlatformPath(`/internal/v1${path}`)) expectMatchesPlatformDescription(method, `/internal/v1${path}`, res);
+    return res;
+  };
+  const write = async (method: string, path: string, body?: unknown) => {
+    const res = await call(method, path, body);
     if (res.status >= 300) expect.fail(`${method} ${path} answered ${res.status}: ${res.text}`);
     return res;
   };
   return {
-    call: (method: string, path: string, body?: unknown) => api.call(method, `/internal/v1${path}`, { key: TEST_PLATFORM_TOKEN, ...(body === undefined ? {} : { body }) }),
+    call,
     organization: (ref: string, country = 'RO') => write('PUT', `/organizations/${ref}`, { name: `Org ${ref}`, country }),
     owner: (ref: string, body: Partial<z.input<typeof OwnerInput>> & { organization: string }) => write('PUT', `/owners/${ref}`, { ...sampleOwner(body.organization), ...body }),
     location: (ref: string, body: Partial<z.input<typeof LocationInput>> & { organization: string; owner: string }) => write('PUT', `/locations/${ref}`, { ...sampleLocation(body.organization, body.owner), ...body }),

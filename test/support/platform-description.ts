@@ -1,0 +1,65 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import { expect } from 'vitest';
+import { INTERNAL_BASE } from '../../api/internal/catalogue.ts';
+import { platformDocument } from '../../api/internal/openapi.ts';
+import type { OperationObject } from '../../api/openapi/document.ts';
+import type { HeaderObject } from '../../api/openapi/headers.ts';
+import type { HttpResponse } from './https-client.ts';
+import { forValidation, TEST_ORIGIN } from './openapi-validator.ts';
+
+export const platformDescription = platformDocument(TEST_ORIGIN);
+
+const DOCUMENT_ID = `${TEST_ORIGIN}${INTERNAL_BASE}/openapi.json`;
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+ajvFormats.default(ajv);
+ajv.addKeyword('example');
+ajv.addSchema(forValidation({ $id: DOCUMENT_ID, $defs: platformDescription.components.schemas }, DOCUMENT_ID));
+const compiled = new Map<string, ValidateFunction>();
+
+const templates = Object.keys(platformDescription.paths)
+  .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`), params: template.split('{').length - 1 }))
+  .sort((a, b) => a.params - b.params);
+
+/** The described path a request path falls under (literal segments win), or undefined for a path the interface does not have. */
+export function describedPlatformPath(requestPath: string): string | undefined {
+  if (!requestPath.startsWith(INTERNAL_BASE)) return undefined;
+  const bare = (requestPath.split('?')[0] ?? '').slice(INTERNAL_BASE.length);
+  return templates.find(({ pattern }) => pattern.test(bare))?.template;
+}
+
+/**
+ * Asserts that an answer of the platform interface is one its description promises: its path and
+ * method (any method of the path, for 405) are described with this status, required headers are
+ * present, the body validates against its media type's schema (objects closed), and a problem's
+ * code is listed for the status.
+ */
+export function expectMatchesPlatformDescription(method: string, requestPath: string, response: HttpResponse): void {
+  const template = describedPlatformPath(requestPath);
+  expect(template, `${requestPath} is not described`).toBeDefined();
+  const item = platformDescription.paths[template!] as Record<string, OperationObject>;
+  const operation = item[method.toLowerCase()] ?? (response.status === 405 ? Object.values(item)[0] : undefined);
+  expect(operation, `${method} ${template} is not described`).toBeDefined();
+  const described = operation!.responses[String(response.status)];
+  expect(described, `${response.status} is not described for ${method} ${template}`).toBeDefined();
+  const headers = platformDescription.components.headers as Record<string, HeaderObject>;
+  for (const name of Object.keys(described!.headers ?? {})) {
+    if (headers[name]?.required) expect(response.headers[name.toLowerCase()], `${response.status} of ${method} ${template} lacks ${name}`).toBeDefined();
+  }
+  if (!described!.content) {
+    expect(response.text, `${response.status} of ${method} ${template} is described without a body`).toBe('');
+    return;
+  }
+  const mediaType = (response.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const media = described!.content[mediaType];
+  expect(media, `${mediaType} is not described for ${response.status} of ${method} ${template}`).toBeDefined();
+  const key = `${operation!.operationId} ${response.status} ${mediaType}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(forValidation(media!.schema, DOCUMENT_ID));
+    compiled.set(key, validate);
+  }
+  const body: unknown = mediaType.endsWith('json') ? response.json : response.text;
+  expect(validate(body) ? [] : validate.errors, `${method} ${requestPath} ${response.status} against the platform description`).toEqual([]);
+  if (mediaType === 'application/problem+json') expect(described!['x-problem-codes']).toContain(response.json.code);
+}
