@@ -3,6 +3,7 @@ import { daysBetween, MAX_WINDOW_NIGHTS } from '../../domain/availability/nights
 import { quoteStayFor } from '../../services/quotes.ts';
 import { defineOperation } from '../operations.ts';
 import { Money } from '../schemas/catalogue.ts';
+import { openEnum } from '../schemas/common.ts';
 
 const MAX_GUESTS = 30;
 const MAX_CHILD_AGE = 17;
@@ -53,7 +54,7 @@ const Quote = z
           type: z.string(),
           payable_at: z.string(),
           included_in_price: z.boolean(),
-          charge: z.enum(['amount', 'percent', 'unknown', 'may_apply']).meta({ description: '`amount`: the most charged, in `amount`; `percent`: a share the property computes (`percent_bp` of `percent_of`); `unknown`: the fee exists, its amount is not known (never zero); `may_apply`: the property has not said whether a tourist tax applies.' }),
+          charge: openEnum(['amount', 'percent', 'unknown', 'may_apply'], '`amount`: the most charged, in `amount`; `percent`: a share the property computes (`percent_bp` of `percent_of`); `unknown`: the fee exists, its amount is not known (never zero); `may_apply`: the property has not said whether a tourist tax applies.'),
           amount: Money.nullable(),
           percent_bp: z.int().nullable(),
           percent_of: z.string().nullable(),

@@ -1,3 +1,11 @@
 import { z } from 'zod';
 
 export const Instant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/).meta({ description: 'RFC 3339 UTC instant, whole seconds, ending in Z', example: '2026-11-22T09:30:00Z' });
+
+/**
+ * A string a channel reads whose known values are listed, never enforced: every enum is open
+ * ("unknown values must be accepted"), so a value added within v1 breaks no client that
+ * validates answers against this description.
+ */
+export const openEnum = (known: readonly string[], description: string) =>
+  z.string().meta({ description: `${description} Open enum: unknown values must be accepted. Known values: ${known.map((value) => `\`${value}\``).join(', ')}.`, examples: [...known] });
