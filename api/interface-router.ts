@@ -19,13 +19,20 @@ function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: 
   return parsed.data;
 }
 
+const scopeChallenge = (scopes: readonly string[]) => ({ 'WWW-Authenticate': `Bearer realm="distribution", error="insufficient_scope", scope="${scopes.join(' ')}"` });
+
 function requireScopes(operation: Operation): RequestHandler {
   return (_req, res, next) => {
-    const missing = missingScopes(callerOf(res).key.scopes, operation.scopes ?? []);
-    if (missing.length > 0) {
+    const held = callerOf(res).key.scopes;
+    const missing = missingScopes(held, operation.scopes ?? []);
+    if (missing.length > 0) throw new ProblemError('insufficient_scope', { required_scopes: missing, headers: scopeChallenge(missing) });
+    const alternatives = operation.anyOfScopes ?? [];
+    if (alternatives.length > 0 && !alternatives.some((scope) => held.includes(scope))) {
       throw new ProblemError('insufficient_scope', {
-        required_scopes: missing,
-        headers: { 'WWW-Authenticate': `Bearer realm="distribution", error="insufficient_scope", scope="${missing.join(' ')}"` },
+        required_scopes: alternatives,
+        required_scopes_match: 'any',
+        detail: `Needs any one of ${alternatives.join(', ')}`,
+        headers: scopeChallenge(alternatives),
       });
     }
     next();

@@ -134,8 +134,8 @@ export interface EventPage {
 export async function readEvents(deps: Deps, channel: { id: string; name: string }, scopes: readonly string[], query: { limit: number; cursor?: string | undefined }): Promise<EventPage> {
   const types = readableEventTypes(scopes);
   if (types.length === 0) {
-    const required: Scope[] = ['read:ari', 'read:catalog'];
-    throw new ProblemError('insufficient_scope', { required_scopes: required, detail: 'Reading events needs read:catalog or read:ari' });
+    const required: Scope[] = ['read:catalog', 'read:ari'];
+    throw new ProblemError('insufficient_scope', { required_scopes: required, required_scopes_match: 'any', detail: 'Needs any one of read:catalog, read:ari' });
   }
   const now = deps.clock.now();
   const hash = hashQuery({ kind: 'events', channel: channel.id });

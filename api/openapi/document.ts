@@ -109,7 +109,8 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
       summary: op.summary,
       description: `${op.description ? `${op.description}\n\n` : ''}**Authentication**: ${scopeText(op)}${planned}`,
       tags: op.tags,
-      security: op.scopes === null ? [] : [{ ApiKey: [...op.scopes] }],
+      // OpenAPI's alternatives: any one requirement of the list is enough.
+      security: op.scopes === null ? [] : op.anyOfScopes?.length ? op.anyOfScopes.map((scope) => ({ ApiKey: [...op.scopes!, scope] })) : [{ ApiKey: [...op.scopes] }],
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body
         ? { requestBody: { required: !op.body.safeParse({}).success, content: { 'application/json': { schema: schemas.convert(op.body, 'input', op.operationId) } } } }
@@ -117,6 +118,7 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
       responses: responsesOf(op),
       ...(op.deprecation ? { deprecated: true } : {}),
       ...(op.scopes !== null ? { 'x-required-scopes': [...op.scopes] } : {}),
+      ...(op.anyOfScopes?.length ? { 'x-required-scopes-any': [...op.anyOfScopes] } : {}),
       ...(op.planned ? { 'x-svc-availability': 'planned' as const } : {}),
     };
   }
