@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
-import { EVENT_TYPES, eventKind, isValidEventPattern, MAX_EVENT_PATTERNS, WILDCARD_PATTERN } from '../../domain/events.ts';
+import { EVENT_PATTERN_SOURCE, EVENT_TYPES, MAX_EVENT_PATTERN_LENGTH, MAX_EVENT_PATTERNS } from '../../domain/events.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { deliveryErrorTable } from '../../domain/webhooks/delivery-errors.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
@@ -15,7 +15,7 @@ import {
   rotateEndpointSecret,
 } from '../../services/webhooks.ts';
 import { defineOperation, type Operation } from '../operations.ts';
-import { Instant } from '../schemas/common.ts';
+import { Instant, matching } from '../schemas/common.ts';
 import { attemptRecord, deliveryRecord, endpointRecord, pingOutcomeRecord } from './webhook-records.ts';
 
 const WebhookId = z.string().meta({ description: 'A `whk_` id of this channel; any other value is answered `not_found`.' });
@@ -71,15 +71,31 @@ const PingOutcome = z
   })
   .meta({ id: 'WebhookPingOutcome', description: 'Outcome of one signed `webhook.ping`.' });
 
-/** Every pattern `isValidEventPattern` accepts, stated in the description (the handler checks them). */
-const EVENT_PATTERNS = [WILDCARD_PATTERN, ...new Set(EVENT_TYPES.map((type) => `${eventKind(type)}.*`)), ...EVENT_TYPES];
+const EventPattern = matching(new RegExp(EVENT_PATTERN_SOURCE), 'event_pattern', '`*`, `<kind>.*` or an event type `<kind>.<action>`, lowercase')
+  .max(MAX_EVENT_PATTERN_LENGTH)
+  .meta({
+    description:
+      `\`*\` (every event), \`<kind>.*\` (every event of a kind) or an exact type \`<kind>.<action>\`. Types known in this revision: ${EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}. ` +
+      'v1 only grows and adds event types: a kind or type not known yet is accepted, matches nothing until v1 adds it, and is then delivered like any other; subscribing to one needs both `read:catalog` and `read:ari`, since its scope is not known yet.',
+    examples: ['*', 'property.*', 'availability.updated'],
+  });
+
+const EventPatterns = z
+  .array(EventPattern)
+  .min(1)
+  .max(MAX_EVENT_PATTERNS)
+  .superRefine((events, ctx) => {
+    events.forEach((pattern, i) => {
+      if (events.indexOf(pattern) < i) ctx.addIssue({ code: 'custom', path: [i], message: 'each pattern appears once', params: { code: 'duplicate' } });
+    });
+  })
+  .meta({ uniqueItems: true, description: `1 to ${MAX_EVENT_PATTERNS} distinct types or patterns, each covered by the key's scopes.` });
 
 const CreateBody = z
   .object({
-    // The rules below are checked by the handler (one `invalid_parameters` entry per failure); the
-    // metadata only states them in the description.
-    url: z.string().max(2048).meta({ format: 'uri', pattern: '^https://' }),
-    events: z.array(z.string().max(100).meta({ enum: EVENT_PATTERNS })).min(1).max(MAX_EVENT_PATTERNS).meta({ uniqueItems: true }),
+    // Whether the address is public is the handler's check (`url_not_allowed`), beyond a pattern.
+    url: matching(/^https:\/\//, 'url_not_allowed', 'an https:// address').max(2048).meta({ format: 'uri' }),
+    events: EventPatterns,
     description: z.string().max(500).nullable().optional(),
   })
   .strict();
@@ -97,7 +113,7 @@ export const createWebhook = defineOperation({
   description:
     'The answer carries the signing `secret`, shown only here. At most 5 endpoints per channel; no two with the same URL. `url` is a public HTTPS address on port 443 ' +
     '(private, loopback, link-local, CGNAT, multicast, reserved and unspecified addresses are refused in every spelling with `url_not_allowed`; the address is checked again at every delivery). ' +
-    '`events` holds 1 to 20 types or patterns (`*`, `property.*`, exact types), each covered by the key\'s scopes. An endpoint receives the events of changes made after it was registered.',
+    '`events` holds 1 to 20 distinct types or patterns (`*`, `<kind>.*`, exact types, types v1 has not added yet included), each covered by the key\'s scopes. An endpoint receives the events of changes made after it was registered.',
   tags,
   scopes,
   body: CreateBody,
@@ -107,8 +123,6 @@ export const createWebhook = defineOperation({
     const checked = checkWebhookUrl(body.url, { allowLoopback: deps.config.webhooks.allowLocal });
     const errors = [
       ...(checked.ok ? [] : [{ detail: checked.reason, code: 'url_not_allowed', pointer: '/url' }]),
-      ...body.events.flatMap((pattern, i) => (isValidEventPattern(pattern) ? [] : [{ detail: `unknown event type or pattern "${pattern}"`, code: 'event_pattern', pointer: `/events/${i}` }])),
-      ...body.events.flatMap((pattern, i) => (body.events.indexOf(pattern) < i ? [{ detail: 'each pattern appears once', code: 'duplicate', pointer: `/events/${i}` }] : [])),
     ];
     if (errors.length > 0) throw new ProblemError('invalid_parameters', { errors });
     const url = checked.ok ? checked.url.href : body.url;

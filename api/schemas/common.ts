@@ -3,6 +3,16 @@ import { z } from 'zod';
 export const Instant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/).meta({ description: 'RFC 3339 UTC instant, whole seconds, ending in Z', example: '2026-11-22T09:30:00Z' });
 
 /**
+ * A string that must match `pattern`, refused with the rule `code`: the description's `pattern` is
+ * the very expression the validator tests, so the two cannot say different things.
+ */
+export const matching = (pattern: RegExp, code: string, message: string) =>
+  z
+    .string()
+    .refine((text) => pattern.test(text), { message, params: { code } })
+    .meta({ pattern: pattern.source });
+
+/**
  * A string a channel reads whose known values are listed, never enforced: every enum is open
  * ("unknown values must be accepted"), so a value added within v1 breaks no client that
  * validates answers against this description.
