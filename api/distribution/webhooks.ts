@@ -27,8 +27,16 @@ const EndpointRecord = z
     url: z.string(),
     events: z.array(z.string()),
     description: z.string().nullable(),
-    status: z.string().meta({ description: '`active`, or `inactive` while suspended (open enum).' }),
-    suspended_reason: z.string().nullable().meta({ description: '`failing` (every retry over 3 days failed) or `gone` (the endpoint answered 410); null while active.' }),
+    status: z.string().meta({ description: '`active`, or `inactive` while nothing is delivered to it: suspended, or every webhook of the channel held by the service\'s operators (open enum).', examples: ['active', 'inactive'] }),
+    suspended_reason: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Why the endpoint is `inactive`; null while active. `failing` (every retry over 3 days failed) or `gone` (the endpoint answered 410): enable it after fixing the receiver. ' +
+          '`platform`: the service\'s operators hold every webhook of the channel; nothing is delivered, registering and enabling answer 409 `webhooks_suspended_by_platform`, and once they resume each endpoint reads its own status again (an endpoint that was `active` receives the events of changes made from then on; nothing held is replayed: read `GET /events`). Open enum.',
+        examples: ['failing', 'gone', 'platform'],
+      }),
     secret: z.string().optional().meta({ description: '`whsec_` + base64; only in the answer of creation and rotation.' }),
     previous_secret_expires_at: Instant.nullable().meta({ description: 'While a rotated-out secret still signs beside the new one.' }),
     created_at: Instant,
@@ -127,7 +135,7 @@ export const createWebhook = defineOperation({
     if (errors.length > 0) throw new ProblemError('invalid_parameters', { errors });
     const url = checked.ok ? checked.url.href : body.url;
     const { endpoint, secret } = await createEndpoint(deps, caller, { url, events: body.events, description: body.description ?? null });
-    return { status: 201, body: endpointRecord(endpoint, deps.clock.now(), secret) };
+    return { status: 201, body: endpointRecord(endpoint, deps.clock.now(), caller.channel, secret) };
   },
 });
 
@@ -143,14 +151,14 @@ export const listWebhooks = defineOperation({
   problems: [],
   handler: async ({ caller, deps }) => {
     const now = deps.clock.now();
-    return { body: { data: (await listChannelEndpoints(deps, caller.channel)).map((e) => endpointRecord(e, now)), next_cursor: null } };
+    return { body: { data: (await listChannelEndpoints(deps, caller.channel)).map((e) => endpointRecord(e, now, caller.channel)), next_cursor: null } };
   },
 });
 
 export const getWebhook = defineOperation({
   operationId: 'getWebhook', method: 'get', path: '/webhooks/{webhook_id}', summary: 'One webhook endpoint', tags, scopes,
   params: IdParams, responses: { 200: { description: 'The endpoint', schema: EndpointRecord } }, problems: ['not_found'],
-  handler: async ({ params, caller, deps }) => ({ body: endpointRecord(await findChannelEndpoint(deps, caller.channel, params.webhook_id), deps.clock.now()) }),
+  handler: async ({ params, caller, deps }) => ({ body: endpointRecord(await findChannelEndpoint(deps, caller.channel, params.webhook_id), deps.clock.now(), caller.channel) }),
 });
 
 export const deleteWebhook = defineOperation({
@@ -173,7 +181,7 @@ export const enableWebhook = defineOperation({
   operationId: 'enableWebhook', method: 'post', path: '/webhooks/{webhook_id}/enable', summary: 'Re-enable an inactive endpoint after a successful ping',
   description: 'Sends a signed ping; only a 2xx answer makes the endpoint `active` again. Nothing missed while it was inactive is replayed: read `GET /events`. An active endpoint is answered as it is.',
   tags, scopes, params: IdParams, responses: { 200: { description: 'The endpoint, active', schema: EndpointRecord } }, problems: ['not_found', 'webhook_endpoint_still_failing', 'webhooks_suspended_by_platform'],
-  handler: async ({ params, caller, deps }) => ({ body: endpointRecord(await enableEndpoint(deps, caller.channel, params.webhook_id), deps.clock.now()) }),
+  handler: async ({ params, caller, deps }) => ({ body: endpointRecord(await enableEndpoint(deps, caller.channel, params.webhook_id), deps.clock.now(), caller.channel) }),
 });
 
 export const rotateWebhookSecret = defineOperation({
@@ -182,7 +190,7 @@ export const rotateWebhookSecret = defineOperation({
   tags, scopes, params: IdParams, body: RotateBody, responses: { 200: { description: 'The endpoint, with its new secret', schema: EndpointRecord } }, problems: ['not_found'],
   handler: async ({ params, body, caller, deps }) => {
     const { endpoint, secret } = await rotateEndpointSecret(deps, caller.channel, params.webhook_id, { expireImmediately: body.expire_immediately === true });
-    return { body: endpointRecord(endpoint, deps.clock.now(), secret) };
+    return { body: endpointRecord(endpoint, deps.clock.now(), caller.channel, secret) };
   },
 });
 

@@ -352,6 +352,21 @@ test('operators can suspend a channel\'s webhooks: no registration, no enabling,
   expect((await call(key.key, 'POST', `/webhooks/${endpoint.id}/enable`)).json).toMatchObject({ status: 'active' });
 });
 
+test('while operators hold a channel\'s webhooks its endpoints read inactive, reason platform; once resumed, their own state', async () => {
+  const { channel, key } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
+  const { json: live } = await call(key.key, 'POST', '/webhooks', { url: `${receiver.url}/held-live`, events: ['property.*'] });
+  const { json: failing } = await call(key.key, 'POST', '/webhooks', { url: `${receiver.url}/held-failing`, events: ['property.*'] });
+  await orm.em.fork().execute(`update webhook_endpoint set status = 'inactive', suspended_reason = 'failing' where id = ?`, [failing.id]);
+  await setWebhooksSuspended(ctx, channel.name, true);
+  const held = (await call(key.key, 'GET', '/webhooks')).json.data.map((e: { id: string; status: string; suspended_reason: string }) => [e.id, e.status, e.suspended_reason]);
+  expect(held).toEqual([[live.id, 'inactive', 'platform'], [failing.id, 'inactive', 'platform']]);
+  expect((await call(key.key, 'GET', `/webhooks/${live.id}`)).json).toMatchObject({ status: 'inactive', suspended_reason: 'platform' });
+  expect((await call(key.key, 'POST', `/webhooks/${live.id}/rotate-secret`, {})).json).toMatchObject({ status: 'inactive', suspended_reason: 'platform' });
+  await setWebhooksSuspended(ctx, channel.name, false);
+  const resumed = (await call(key.key, 'GET', '/webhooks')).json.data.map((e: { id: string; status: string; suspended_reason: string | null }) => [e.id, e.status, e.suspended_reason]);
+  expect(resumed).toEqual([[live.id, 'active', null], [failing.id, 'inactive', 'failing']]);
+});
+
 test('deliveries are kept 35 days', async () => {
   const key = await hooksKey();
   const { json: endpoint } = await call(key, 'POST', '/webhooks', { url: `${receiver.url}/kept`, events: ['property.*'] });
