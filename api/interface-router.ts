@@ -142,7 +142,11 @@ export function interfaceRouter<S extends string = Scope>(
   deps: AppDeps,
   // The default, the channel's guards, is for the distribution interface, whose scopes are `Scope`.
   guardsFor = channelGuards(deps) as unknown as (operation: Operation<unknown, unknown, unknown, S>) => RequestHandler[],
-  options: { bodyLimit?: string } = {},
+  options: {
+    bodyLimit?: string;
+    /** Counts a request that carries a usable key although it is answered before authentication (404, 405). */
+    countKey?: (req: Request, res: Response) => Promise<void>;
+  } = {},
 ): Router {
   const router = Router({ strict: true });
   router.use(noStore);
@@ -155,13 +159,23 @@ export function interfaceRouter<S extends string = Scope>(
     router[operation.method](path, markOperation(operation.operationId), deprecationHeaders(operation), ...guards, ...bodyOf, runOperation(operation, deps));
     methodsByPath.set(path, (methodsByPath.get(path) ?? new Set()).add(operation.method));
   }
+  const { countKey } = options;
+  const takesKey = new Set(operations.filter((operation) => operation.scopes !== null).map((operation) => expressPath(operation.path)));
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods].flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()])).join(', ');
-    router.all(path, (req, res) => {
+    router.all(path, async (req, res) => {
       res.setHeader('Allow', allow);
+      if (countKey && takesKey.has(path)) await countKey(req, res);
       if (req.method === 'OPTIONS') res.status(204).end();
       // Thrown, not sent: each interface's error handler gives the refusal its own shape.
       else throw new ProblemError('method_not_allowed');
+    });
+  }
+  if (countKey) {
+    // An unknown path under the interface's base: its 404, counted like the 405 above.
+    router.use(async (req, _res, next) => {
+      await countKey(req, _res);
+      next(new ProblemError('not_found'));
     });
   }
   return router;

@@ -33,8 +33,8 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
 
   function headersFor(op: DescribedOperation, status: number, codes: readonly ProblemCode[]): Record<string, Ref> {
     const names: HeaderName[] = ['Request-Id'];
-    const refusedBeforeKey = [401, 405, 413, 415].includes(status);
-    if (op.scopes !== null && !refusedBeforeKey) names.push(...RATE_LIMIT_HEADERS);
+    // Every answer to a request with a usable key counts and says so (a 405 too); a 401 had none.
+    if (op.scopes !== null && status !== 401) names.push(...RATE_LIMIT_HEADERS);
     if (isConditional(op) && (status === 200 || status === 304)) names.push('ETag');
     if (op.publicCache && (status === 200 || status === 304)) names.push('Cache-Control');
     if (status === 429 || status === 503) names.push('Retry-After');

@@ -66,7 +66,7 @@ Each operation names the scopes it needs in its description, in \`x-required-sco
 
 ## Rate limits
 
-Every authenticated request counts against the channel's per-minute limit (at least 600; \`rate_limit.per_minute\` of \`GET /channel\`), refusals included; an availability page costs \`max(1, ceil(nights / 1000))\` units. Over the limit the answer is 429 \`rate_limited\` with \`Retry-After\` in seconds. Once the key is accepted every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (the stable contract) and the provisional draft fields \`RateLimit-Policy\` and \`RateLimit\`.
+Every authenticated request counts against the channel's per-minute limit (at least 600; \`rate_limit.per_minute\` of \`GET /channel\`), refusals included; an availability page costs \`max(1, ceil(nights / 1000))\` units. Over the limit the answer is 429 \`rate_limited\` with \`Retry-After\` in seconds. Every answer to a request carrying a usable key carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (the stable contract) and the provisional draft fields \`RateLimit-Policy\` and \`RateLimit\`.
 
 ## Problem details
 
@@ -88,7 +88,7 @@ Operations marked \`x-svc-availability: planned\` are part of the contract but n
 ${chosen.join('\n')}
 - \`GET /events\` takes a key with \`read:catalog\` or \`read:ari\` (its security requirement lists the two alternatives, \`x-required-scopes-any\` names them); the events it returns follow the key's scopes by event kind. A key with neither is refused 403 \`insufficient_scope\` with \`required_scopes\` naming both and \`required_scopes_match: "any"\`: one of them is enough.
 - 405 \`method_not_allowed\` (with \`Allow\`) and 503 \`service_unavailable\` are listed on every operation, as the contract answers them the same way on every path.
-- \`RateLimit-*\` fields are absent from answers refused before the key was accepted (401, 403 \`partner_suspended\`, 429 \`too_many_failed_authentications\`, 413, 415).
+- An unknown path (404 \`not_found\`) and a known path with another method (405) are answered before authentication; a request among them that carries a usable key is still counted and carries the \`RateLimit-*\` fields (the answer stays 404 or 405, also past the limit), while an absent or refused key changes nothing and is not counted as a failed authentication. \`RateLimit-*\` fields are absent only from 401 answers, 429 \`too_many_failed_authentications\` and such 404 and 405 answers without a usable key; 403 \`partner_suspended\`, 413 and 415 carry them.
 - Every successful \`GET\` carries a weak \`ETag\` (lists as the contract says, and single resources, this description and its changelog alike) and answers 304 to a matching \`If-None-Match\`.
 - This description, its changelog and the page rendering it at \`/docs\` need no key.`;
 }
