@@ -177,7 +177,6 @@ function swapsOf(record: RecordText): { cuts: number[][]; swaps: string[]; size:
 export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>, channelId: string, query: AvailabilityPageQuery): Promise<AvailabilityPage> {
   const now = deps.clock.now();
   const since = query.updated_since === undefined ? undefined : new Date(query.updated_since);
-  if (since && since.getTime() < now.getTime() - RETENTION_MS) throw new ProblemError('sync_window_expired');
   const hash = hashQuery({ kind: 'availability', channel: channelId, from: query.from, to: query.to, property_id: query.property_id, updated_since: since?.toISOString() });
   let after: { i: string; d: string | null } | null = null;
   if (query.cursor !== undefined) {
@@ -185,6 +184,8 @@ export async function availabilityPage(deps: Pick<ServiceDeps, 'orm' | 'clock' |
     if (!decoded || typeof decoded.i !== 'string' || (decoded.d !== '' && typeof decoded.d !== 'string')) throw new ProblemError('invalid_cursor');
     after = { i: decoded.i, d: decoded.d === '' ? null : (decoded.d) };
   }
+  // After the cursor: a bad cursor is the request's own mistake, which a resync would not mend.
+  if (since && since.getTime() < now.getTime() - RETENTION_MS) throw new ProblemError('sync_window_expired');
   const em = deps.orm.em.fork();
   const candidateFilter = {
     ...(since ? { since } : {}),
