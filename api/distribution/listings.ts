@@ -8,8 +8,10 @@ import {
   MAX_STAT_COUNT,
   MAX_STATS_ENTRIES,
   REJECTION_REASON_PATTERN,
+  REPORT_RULES_SCHEMA,
   STATS_DAYS_BACK,
 } from '../../domain/listings/report.ts';
+import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { toInstant } from '../../domain/time.ts';
 import { getListingReport, postListingStats, putListingReport } from '../../services/listings.ts';
 import { defineOperation } from '../operations.ts';
@@ -57,6 +59,8 @@ export const ListingReportInput = z
   .meta({
     id: 'ListingReportInput',
     description: 'The whole report: it replaces the previous one. Absent optional fields take their default (`null`, `false`).',
+    // The rules tying fields together, as the service checks them after each field's own shape.
+    allOf: REPORT_RULES_SCHEMA,
     examples: [
       { status: 'published', public_url: 'https://travel.example/stay/1234', promoted: true, promoted_until: '2026-12-31T22:00:00Z' },
       { status: 'rejected', rejection: { reason: 'photos', text: 'The photos show another property.' } },
@@ -120,7 +124,9 @@ const Count = z.int().min(0).max(MAX_STAT_COUNT);
 
 const StatsEntry = z
   .object({
-    property_id: z.string().max(64).meta({ description: 'A `prp_` id the channel sees (active or inactive); any other is refused (rule code `not_found`).' }),
+    // The service checks the id with the other rules of the request (`isExternalId`), so that one
+    // refusal lists every failed rule; the description states the same pattern.
+    property_id: z.string().max(64).meta({ pattern: ID_PATTERNS.property.source, description: 'A `prp_` id the channel sees (active or inactive); any other is refused (rule code `not_found`).' }),
     date: z.iso.date({ message: 'a date YYYY-MM-DD' }).meta({ description: `The property's local date (its location's time zone), from ${STATS_DAYS_BACK} days before the property's today through today (rule codes \`too_old\`, \`in_the_future\`).` }),
     views: Count.meta({ description: 'Times the listing was shown that day: a non-negative integer.' }),
     clicks_to_booking: Count.meta({ description: 'Clicks from the listing towards booking that day: a non-negative integer, at most `views` (rule code `exceeds_views`).' }),
