@@ -21,7 +21,12 @@ const scopes = ['write:listings' as const];
 
 const PropertyParams = z.object({ property_id: z.string().meta({ description: 'A `prp_` id of this channel; a property the channel does not see (withdrawn and deleted included) or a malformed id is 404 `not_found`.' }) });
 
-const Instant = z.iso.datetime({ offset: true, message: 'an RFC 3339 instant such as 2026-11-22T09:30:00Z' }).transform((text) => toInstant(new Date(text)));
+// Years 1970 to 9999: an instant the database and every reader take back as it was written (a year
+// such as 0024 was stored and then broke every later read of the report).
+const Instant = z.iso
+  .datetime({ offset: true, message: 'an RFC 3339 instant such as 2026-11-22T09:30:00Z', abort: true })
+  .regex(/^(?:19[7-9]\d|[2-9]\d{3})-/, { message: 'an instant in the years 1970 to 9999' })
+  .transform((text) => toInstant(new Date(text)));
 
 const Status = z
   .string()
