@@ -14,6 +14,7 @@ import {
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { toInstant } from '../../domain/time.ts';
 import { getListingReport, postListingStats, putListingReport } from '../../services/listings.ts';
+import { PlainText } from '../schemas/common.ts';
 import { defineOperation } from '../operations.ts';
 
 const tags = ['Listing reports'];
@@ -46,7 +47,7 @@ const PublicUrl = z
 const Rejection = z
   .object({
     reason: z.string().regex(new RegExp(REJECTION_REASON_PATTERN), { message: 'a lowercase word (a-z, 0-9, _), at most 40 characters' }).meta({ pattern: REJECTION_REASON_PATTERN, description: 'Why moderation refused it, a lowercase word such as `photos`, `description`, `legal`, `duplicate`.' }),
-    text: z.string().max(MAX_REJECTION_TEXT_LENGTH).nullable().default(null).meta({ description: `The channel's explanation for the host, plain text, at most ${MAX_REJECTION_TEXT_LENGTH} characters; \`null\` or absent when there is none.` }),
+    text: PlainText.max(MAX_REJECTION_TEXT_LENGTH).nullable().default(null).meta({ description: `The channel's explanation for the host, plain text, at most ${MAX_REJECTION_TEXT_LENGTH} characters; \`null\` or absent when there is none.` }),
   })
   .strict();
 

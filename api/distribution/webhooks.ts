@@ -15,7 +15,7 @@ import {
   rotateEndpointSecret,
 } from '../../services/webhooks.ts';
 import { defineOperation, type Operation } from '../operations.ts';
-import { Instant, matching } from '../schemas/common.ts';
+import { Instant, matching, PlainText } from '../schemas/common.ts';
 import { attemptRecord, deliveryRecord, endpointRecord, pingOutcomeRecord } from './webhook-records.ts';
 
 const WebhookId = z.string().meta({ description: 'A `whk_` id of this channel; any other value is answered `not_found`.' });
@@ -104,7 +104,7 @@ const CreateBody = z
     // Whether the address is public is the handler's check (`url_not_allowed`), beyond a pattern.
     url: matching(/^https:\/\//, 'url_not_allowed', 'an https:// address').max(2048).meta({ format: 'uri' }),
     events: EventPatterns,
-    description: z.string().max(500).nullable().optional(),
+    description: PlainText.max(500).nullable().optional(),
   })
   .strict();
 

@@ -13,6 +13,12 @@ export const matching = (pattern: RegExp, code: string, message: string) =>
     .meta({ pattern: pattern.source });
 
 /**
+ * Text a channel sends for people to read (a rejection's explanation, an endpoint's description):
+ * no control characters but tab, line feed and carriage return. A NUL cannot even be stored.
+ */
+export const PlainText = matching(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, 'control_character', 'plain text without control characters (tab and line breaks allowed)');
+
+/**
  * A string a channel reads whose known values are listed, never enforced: every enum is open
  * ("unknown values must be accepted"), so a value added within v1 breaks no client that
  * validates answers against this description.

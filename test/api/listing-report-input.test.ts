@@ -48,3 +48,17 @@ describe('promoted_until is an instant the service can store and read back', () 
     expect(read.json.promoted_until).toBe(stored);
   });
 });
+
+describe('text for people to read carries no control characters', () => {
+  test.each(['\u0000', 'a\u0007b', '\u001b[31mred'])('a rejection text with %j is refused as invalid_parameters, not a failure of the service', async (text) => {
+    const res = await api.call('PUT', path, { key, body: { status: 'rejected', rejection: { reason: 'photos', text } } });
+    expectProblem(res, 400, 'invalid_parameters', ['errors']);
+    expect(res.json.errors).toEqual([expect.objectContaining({ code: 'control_character', pointer: '/rejection/text' })]);
+  });
+
+  test('tabs and line breaks are text', async () => {
+    const res = await api.call('PUT', path, { key, body: { status: 'rejected', rejection: { reason: 'photos', text: 'Line one\r\nLine\ttwo' } } });
+    expect(res.status).toBe(200);
+    expect(res.json.rejection.text).toBe('Line one\r\nLine\ttwo');
+  });
+});
