@@ -16,6 +16,7 @@ export const matching = (pattern: RegExp, code: string, message: string) =>
  * Text a channel sends for people to read (a rejection's explanation, an endpoint's description):
  * no control characters but tab, line feed and carriage return. A NUL cannot even be stored.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 export const PlainText = matching(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, 'control_character', 'plain text without control characters (tab and line breaks allowed)');
 
 /**
