@@ -22,13 +22,20 @@ function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: 
   return parsed?.data as T;
 }
 
+const scopeChallenge = (scopes: readonly string[]) => ({ 'WWW-Authenticate': `Bearer realm="distribution", error="insufficient_scope", scope="${scopes.join(' ')}"` });
+
 function requireScopes(operation: Operation): RequestHandler {
   return (_req, res, next) => {
-    const missing = missingScopes(callerOf(res).key.scopes, operation.scopes ?? []);
-    if (missing.length > 0) {
+    const held = callerOf(res).key.scopes;
+    const missing = missingScopes(held, operation.scopes ?? []);
+    if (missing.length > 0) throw new ProblemError('insufficient_scope', { required_scopes: missing, headers: scopeChallenge(missing) });
+    const alternatives = operation.anyOfScopes ?? [];
+    if (alternatives.length > 0 && !alternatives.some((scope) => held.includes(scope))) {
       throw new ProblemError('insufficient_scope', {
-        required_scopes: missing,
-        headers: { 'WWW-Authenticate': `Bearer realm="distribution", error="insufficient_scope", scope="${missing.join(' ')}"` },
+        required_scopes: alternatives,
+        required_scopes_match: 'any',
+        detail: `Needs any one of ${alternatives.join(', ')}`,
+        headers: scopeChallenge(alternatives),
       });
     }
     next();
@@ -148,7 +155,11 @@ export function interfaceRouter<S extends string = Scope>(
   deps: AppDeps,
   // The default, the channel's guards, is for the distribution interface, whose scopes are `Scope`.
   guardsFor = channelGuards(deps) as unknown as (operation: Operation<unknown, unknown, unknown, S>) => RequestHandler[],
-  options: { bodyLimit?: string } = {},
+  options: {
+    bodyLimit?: string;
+    /** Counts a request that carries a usable key although it is answered before authentication (404, 405). */
+    countKey?: (req: Request, res: Response) => Promise<void>;
+  } = {},
 ): Router {
   const router = Router({ strict: true });
   router.use(noStore);
@@ -161,13 +172,23 @@ export function interfaceRouter<S extends string = Scope>(
     router[operation.method](path, markOperation(operation.operationId), deprecationHeaders(operation), ...guards, ...bodyOf, runOperation(operation, deps));
     methodsByPath.set(path, (methodsByPath.get(path) ?? new Set()).add(operation.method));
   }
+  const { countKey } = options;
+  const takesKey = new Set(operations.filter((operation) => operation.scopes !== null).map((operation) => expressPath(operation.path)));
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods].flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()])).join(', ');
-    router.all(path, (req, res) => {
+    router.all(path, async (req, res) => {
       res.setHeader('Allow', allow);
+      if (countKey && takesKey.has(path)) await countKey(req, res);
       if (req.method === 'OPTIONS') res.status(204).end();
       // Thrown, not sent: each interface's error handler gives the refusal its own shape.
       else throw new ProblemError('method_not_allowed');
+    });
+  }
+  if (countKey) {
+    // An unknown path under the interface's base: its 404, counted like the 405 above.
+    router.use(async (req, _res, next) => {
+      await countKey(req, _res);
+      next(new ProblemError('not_found'));
     });
   }
   return router;

@@ -64,6 +64,11 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   tags: string[];
   /** null: no key needed (the description itself); [] : any valid key. Each interface has its own scopes. */
   scopes: S[] | null;
+  /**
+   * Besides `scopes`, the key must hold at least one of these (an operation serving either, like
+   * `/events`). Refused with `required_scopes` listing them and `required_scopes_match: any`.
+   */
+  anyOfScopes?: S[];
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
   body?: z.ZodType<B>;

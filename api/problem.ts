@@ -21,6 +21,7 @@ export function problemBody(req: Request, res: Response, code: ProblemCode, extr
     instance: `urn:uuid:${requestId}`,
     request_id: requestId,
     ...(fields.required_scopes ? { required_scopes: fields.required_scopes } : {}),
+    ...(fields.required_scopes_match ? { required_scopes_match: fields.required_scopes_match } : {}),
     ...(fields.errors ? { errors: fields.errors } : {}),
     ...(fields.horizon_end ? { horizon_end: fields.horizon_end } : {}),
   };

@@ -1,9 +1,11 @@
 // Event types, subscription patterns and the scopes they need.
 // Decisions where the contract is silent:
-// - a subscription pattern is `*`, `<kind>.*` for a kind that has at least one known type, or an
-//   exact known type; anything else matches nothing today and is refused;
+// - a subscription pattern is `*`, `<kind>.*` or an exact type `<kind>.<action>` (lowercase words):
+//   v1 only grows and new event types can appear, so a kind or type this revision does not know
+//   yet is accepted; it matches nothing until v1 adds it, then it is delivered like any other;
 // - a pattern needs every scope of the known types it can match, so `*` needs both `read:catalog`
-//   and `read:ari`;
+//   and `read:ari`; one naming a kind or type not known yet needs both too, since the scope of a
+//   type added later cannot be known when the endpoint is registered;
 // - `webhook.ping` is sent only by the test and enable operations, straight to one endpoint; it is
 //   not in the event log, not subscribable and not matched by `*`.
 
@@ -27,6 +29,12 @@ export type EventScope = 'read:catalog' | 'read:ari';
 export const PING_EVENT_TYPE = 'webhook.ping';
 export const WILDCARD_PATTERN = '*';
 export const MAX_EVENT_PATTERNS = 20;
+export const MAX_EVENT_PATTERN_LENGTH = 100;
+
+/** `*`, `<kind>.*` or `<kind>.<action>`, each name a lowercase word; also the description's pattern. */
+export const EVENT_PATTERN_SOURCE = '^(?:\\*|[a-z][a-z0-9_]*\\.(?:\\*|[a-z][a-z0-9_]*))$';
+const EVENT_PATTERN_SYNTAX = new RegExp(EVENT_PATTERN_SOURCE);
+const EVERY_EVENT_SCOPE: readonly EventScope[] = ['read:ari', 'read:catalog'];
 
 const EVENT_TYPE_SET: ReadonlySet<string> = new Set(EVENT_TYPES);
 const EVENT_KINDS: ReadonlySet<string> = new Set(EVENT_TYPES.map(eventKind));
@@ -46,6 +54,11 @@ export function scopeForEventType(type: EventType): EventScope {
 }
 
 export function isValidEventPattern(pattern: string): boolean {
+  return pattern.length <= MAX_EVENT_PATTERN_LENGTH && EVENT_PATTERN_SYNTAX.test(pattern);
+}
+
+/** A pattern naming only what this revision knows: `*`, a known kind's `.*`, a known type. */
+function namesKnownEvents(pattern: string): boolean {
   if (pattern === WILDCARD_PATTERN || isEventType(pattern)) return true;
   return pattern.endsWith('.*') && EVENT_KINDS.has(pattern.slice(0, -2));
 }
@@ -68,6 +81,7 @@ export function eventTypesForPattern(pattern: string): EventType[] {
 /** Scopes a key must hold to subscribe to `pattern`, sorted; empty for an invalid pattern. */
 export function scopesForPattern(pattern: string): EventScope[] {
   if (!isValidEventPattern(pattern)) return [];
+  if (!namesKnownEvents(pattern)) return [...EVERY_EVENT_SCOPE];
   return [...new Set(eventTypesForPattern(pattern).map(scopeForEventType))].sort();
 }
 

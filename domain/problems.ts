@@ -88,6 +88,8 @@ export interface ProblemExtras {
   detail?: string;
   errors?: ParameterError[];
   required_scopes?: string[];
+  /** `any`: one of `required_scopes` is enough. Absent: every one is needed. */
+  required_scopes_match?: 'any';
   horizon_end?: string;
   headers?: Record<string, string>;
 }

@@ -6,7 +6,10 @@
  * a key holding every grantable scope on the demo channel; then `schemathesis run` (from
  * .tools/venv, installed by scripts/tools.sh), bounded in examples and time, with positive and
  * negative (schema-invalid) input and the checks: no server error, status codes, content types,
- * headers and bodies as described, schema-invalid input refused. Exits with Schemathesis's code.
+ * headers and bodies as described, schema-invalid input refused; and it fails when schema-valid
+ * input is mostly refused (Schemathesis's "schema validation mismatch": the description is looser
+ * than the validators). Seeded ids and dates are bound to the parameters no schema can pin
+ * (scripts/fuzz-test-data.ts). Exits with Schemathesis's code.
  *
  * Confinement: the fuzzer registers webhook endpoints and pings them with URLs of its choosing.
  * WEBHOOK_ALLOW_LOCAL stays unset, so only public https URLs on port 443 are registered; none is
@@ -16,11 +19,12 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { withoutPytestBanner } from './fuzz-output.ts';
+import { fuzzTestData } from './fuzz-test-data.ts';
 import { confineToLoopback, startRefusingResolver } from './loopback-only.ts';
 
 confineToLoopback();
@@ -116,9 +120,12 @@ async function main(): Promise<number> {
   const { key } = await issueKey(ctx, { channel: DEMO_CHANNELS.first, scopes: GRANTABLE_SCOPES.join(',') });
   say(`API at ${api.url}; seeded ${seeded.properties.length} properties; key on ${DEMO_CHANNELS.first} with ${GRANTABLE_SCOPES.join(', ')}`);
 
+  // The committed settings, then this run's test data (ids and dates exist only once seeded).
+  const configFile = path.join(dataDir, 'schemathesis.toml');
+  await writeFile(configFile, `${await readFile(path.join(root, 'scripts/fuzz.schemathesis.toml'), 'utf8')}\n${await fuzzTestData(api.url, key, api.tls.certPath)}`);
   const reportDir = path.join(dataDir, 'report');
   const args = [
-    '--config-file', path.join(root, 'scripts/fuzz.schemathesis.toml'),
+    '--config-file', configFile,
     'run', `${api.url}/api/v1/distribution/openapi.json`,
     '--header', `Authorization: Bearer ${key}`,
     '--tls-verify', api.tls.certPath,

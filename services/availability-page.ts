@@ -91,9 +91,10 @@ function nightsPerPropertyGuess(query: AvailabilityPageQuery, now: Date): number
 export async function availabilityPage(deps: PageDeps, channelId: string, query: AvailabilityPageQuery): Promise<AvailabilityPage> {
   const now = deps.clock.now();
   const since = query.updated_since === undefined ? undefined : new Date(query.updated_since);
-  if (since && since.getTime() < now.getTime() - RETENTION_MS) throw new ProblemError('sync_window_expired');
   const hash = hashQuery({ kind: 'availability', channel: channelId, from: query.from, to: query.to, property_id: query.property_id, updated_since: since?.toISOString() });
   const after = query.cursor === undefined ? null : await readCursor(query.cursor, hash, deps);
+  // After the cursor: a bad cursor is the request's own mistake, which a resync would not mend.
+  if (since && since.getTime() < now.getTime() - RETENTION_MS) throw new ProblemError('sync_window_expired');
   const filter = { ...(since ? { since } : {}), ...(query.property_id !== undefined ? { externalId: query.property_id } : {}) };
   const guess = nightsPerPropertyGuess(query, now);
 

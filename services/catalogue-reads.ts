@@ -1,4 +1,3 @@
-import type { KeyRing } from '../domain/key-ring.ts';
 import type { ViewKind } from '../db/catalogue/projector.ts';
 import { findResource, listEvents, listResources, type ListPosition, type StoredRecord } from '../db/catalogue/reads.ts';
 import { servedAmenities } from '../db/amenities.ts';
@@ -43,20 +42,23 @@ interface NormalisedQuery {
   hash: string;
 }
 
-function normalise(kind: string, channelId: string, query: ListQuery, deps: Deps): NormalisedQuery {
+function normalise(kind: string, channelId: string, query: ListQuery): NormalisedQuery {
   const since = query.updated_since === undefined ? undefined : new Date(query.updated_since);
-  if (since && since.getTime() < deps.clock.now().getTime() - RETENTION_MS) {
-    throw new ProblemError('sync_window_expired', { detail: `updated_since is older than ${RETENTION_DAYS} days; resync without it` });
-  }
   const statuses = query.status;
   const hash = hashQuery({ kind, channel: channelId, updated_since: since?.toISOString(), status: statuses?.join(',') });
   return { limit: query.limit, cursor: query.cursor, since, statuses, hash };
 }
 
-async function position(query: NormalisedQuery, secret: KeyRing): Promise<CursorPosition | undefined> {
-  if (query.cursor === undefined) return undefined;
-  const decoded = await decodeCursor(query.cursor, query.hash, secret);
+/**
+ * Where the page starts. A bad cursor is refused before an old `updated_since` is: refusals of
+ * what the request got wrong come first, and a resync would not mend the cursor.
+ */
+async function position(query: NormalisedQuery, deps: Deps): Promise<CursorPosition | undefined> {
+  const decoded = query.cursor === undefined ? undefined : await decodeCursor(query.cursor, query.hash, deps.secrets.ring);
   if (decoded === null) throw new ProblemError('invalid_cursor');
+  if (query.since && query.since.getTime() < deps.clock.now().getTime() - RETENTION_MS) {
+    throw new ProblemError('sync_window_expired', { detail: `updated_since is older than ${RETENTION_DAYS} days; resync without it` });
+  }
   return decoded;
 }
 
@@ -73,8 +75,8 @@ function listPosition(position: CursorPosition | undefined): ListPosition | unde
  * its cursor.
  */
 export async function listView(deps: Deps, channelId: string, kind: ViewKind, query: ListQuery): Promise<Page<StoredRecord>> {
-  const normalised = normalise(kind, channelId, query, deps);
-  const after = listPosition(await position(normalised, deps.secrets.ring));
+  const normalised = normalise(kind, channelId, query);
+  const after = listPosition(await position(normalised, deps));
   const page = await listResources(deps.orm.em, channelId, kind, {
     limit: normalised.limit,
     ...(normalised.since ? { since: normalised.since } : {}),
@@ -96,8 +98,8 @@ export async function findProperty(deps: Pick<ServiceDeps, 'orm'>, channelId: st
 type AmenityListed = ReturnType<typeof amenityRecord> | { id: string; status: 'deleted'; version: number; updated_at: string };
 
 export async function listAmenities(deps: Deps, channelId: string, query: Omit<ListQuery, 'status'>): Promise<Page<AmenityListed>> {
-  const normalised = normalise('amenity', channelId, query, deps);
-  const after = listPosition(await position(normalised, deps.secrets.ring));
+  const normalised = normalise('amenity', channelId, query);
+  const after = listPosition(await position(normalised, deps));
   // Retired amenities are tombstones, listed only in a change listing like every other resource.
   const records = (await servedAmenities(deps.orm.em.fork()))
     .flatMap((row): AmenityListed[] => {
@@ -134,8 +136,8 @@ export interface EventPage {
 export async function readEvents(deps: Deps, channel: { id: string; name: string }, scopes: readonly string[], query: { limit: number; cursor?: string | undefined }): Promise<EventPage> {
   const types = readableEventTypes(scopes);
   if (types.length === 0) {
-    const required: Scope[] = ['read:ari', 'read:catalog'];
-    throw new ProblemError('insufficient_scope', { required_scopes: required, detail: 'Reading events needs read:catalog or read:ari' });
+    const required: Scope[] = ['read:catalog', 'read:ari'];
+    throw new ProblemError('insufficient_scope', { required_scopes: required, required_scopes_match: 'any', detail: 'Needs any one of read:catalog, read:ari' });
   }
   const now = deps.clock.now();
   const hash = hashQuery({ kind: 'events', channel: channel.id });

@@ -132,6 +132,7 @@ export const listEventsOperation = defineOperation({
     '`next_cursor` is always present: keep it and poll with it; `has_more` says whether the next page is already waiting. A cursor older than 35 days is answered 410 `event_cursor_expired`.',
   tags: ['Events'],
   scopes: [],
+  anyOfScopes: ['read:catalog', 'read:ari'],
   readsCallerIdentityOnly: true,
   paged: true,
   query: EventQuery,

@@ -2,17 +2,17 @@ import { z } from 'zod';
 import { SCOPES } from '../../domain/scopes.ts';
 import { toInstant } from '../../domain/time.ts';
 import { defineOperation } from '../operations.ts';
-import { Instant } from '../schemas/common.ts';
+import { Instant, openEnum } from '../schemas/common.ts';
 
 export const ChannelRecord = z
   .object({
     channel: z.string().meta({ description: "The channel's name in the interface; the `aud` of owner-connect tokens." }),
-    environment: z.enum(['sandbox', 'production']),
+    environment: openEnum(['sandbox', 'production'], 'The environment this deployment serves.'),
     key: z.object({
       last4: z.string().length(4).meta({ description: 'Last four characters of the key this request used.' }),
       created: Instant,
       expires_at: Instant.nullable(),
-      scopes: z.array(z.enum(SCOPES)),
+      scopes: z.array(openEnum(SCOPES, 'A scope the key holds.')),
     }),
     rate_limit: z.object({ per_minute: z.int().min(600) }),
     owner_connect: z.object({ redirect_url: z.url().nullable() }),
@@ -40,7 +40,7 @@ export const getChannel = defineOperation({
         last4: key.last4,
         created: toInstant(key.createdAt),
         expires_at: key.expiresAt ? toInstant(key.expiresAt) : null,
-        scopes: key.scopes as z.infer<typeof ChannelRecord>['key']['scopes'],
+        scopes: [...key.scopes],
       },
       rate_limit: { per_minute: channel.rateLimitPerMinute },
       owner_connect: { redirect_url: channel.redirectUrl ?? null },

@@ -8,10 +8,13 @@ import {
   MAX_STATS_ENTRIES,
   normalisePublicListingUrl,
   REJECTION_REASON_PATTERN,
+  REPORT_RULES_SCHEMA,
   STATS_DAYS_BACK,
 } from '../../domain/listings/report.ts';
+import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { toInstant } from '../../domain/time.ts';
 import { getListingReport, postListingStats, putListingReport } from '../../services/listings.ts';
+import { PlainText } from '../schemas/common.ts';
 import { defineOperation } from '../operations.ts';
 import { ReadBackInstant } from '../read-back.ts';
 
@@ -20,7 +23,12 @@ const scopes = ['write:listings' as const];
 
 const PropertyParams = z.object({ property_id: z.string().meta({ description: 'A `prp_` id of this channel; a property the channel does not see (withdrawn and deleted included) or a malformed id is 404 `not_found`.' }) });
 
-const Instant = z.iso.datetime({ offset: true, message: 'an RFC 3339 instant such as 2026-11-22T09:30:00Z' }).transform((text) => toInstant(new Date(text)));
+// Years 1970 to 9999: an instant the database and every reader take back as it was written (a year
+// such as 0024 was stored and then broke every later read of the report).
+const Instant = z.iso
+  .datetime({ offset: true, message: 'an RFC 3339 instant such as 2026-11-22T09:30:00Z', abort: true })
+  .regex(/^(?:19[7-9]\d|[2-9]\d{3})-/, { message: 'an instant in the years 1970 to 9999' })
+  .transform((text) => toInstant(new Date(text)));
 
 const Status = z
   .string()
@@ -52,7 +60,7 @@ const PublicUrl = z
 const Rejection = z
   .object({
     reason: z.string().regex(new RegExp(REJECTION_REASON_PATTERN), { message: 'a lowercase word (a-z, 0-9, _), at most 40 characters' }).meta({ pattern: REJECTION_REASON_PATTERN, description: 'Why moderation refused it, a lowercase word such as `photos`, `description`, `legal`, `duplicate`.' }),
-    text: z.string().max(MAX_REJECTION_TEXT_LENGTH).nullable().default(null).meta({ description: `The channel's explanation for the host, plain text, at most ${MAX_REJECTION_TEXT_LENGTH} characters; \`null\` or absent when there is none.` }),
+    text: PlainText.max(MAX_REJECTION_TEXT_LENGTH).nullable().default(null).meta({ description: `The channel's explanation for the host, plain text, at most ${MAX_REJECTION_TEXT_LENGTH} characters; \`null\` or absent when there is none.` }),
   })
   .strict();
 
@@ -70,6 +78,8 @@ export const ListingReportInput = z
   .meta({
     id: 'ListingReportInput',
     description: 'The whole report: it replaces the previous one. Absent optional fields take their default (`null`, `false`).',
+    // The rules tying fields together, as the service checks them after each field's own shape.
+    allOf: REPORT_RULES_SCHEMA,
     examples: [
       { status: 'published', public_url: 'https://travel.example/stay/1234', promoted: true, promoted_until: '2026-12-31T22:00:00Z' },
       { status: 'rejected', rejection: { reason: 'photos', text: 'The photos show another property.' } },
@@ -136,7 +146,9 @@ const Count = z.int().min(0).max(MAX_STAT_COUNT);
 
 const StatsEntry = z
   .object({
-    property_id: z.string().max(64).meta({ description: 'A `prp_` id the channel sees (active or inactive); any other is refused (rule code `not_found`).' }),
+    // The service checks the id with the other rules of the request (`isExternalId`), so that one
+    // refusal lists every failed rule; the description states the same pattern.
+    property_id: z.string().max(64).meta({ pattern: ID_PATTERNS.property.source, description: 'A `prp_` id the channel sees (active or inactive); any other is refused (rule code `not_found`).' }),
     date: z.iso.date({ message: 'a date YYYY-MM-DD' }).meta({ description: `The property's local date (its location's time zone), from ${STATS_DAYS_BACK} days before the property's today through today (rule codes \`too_old\`, \`in_the_future\`).` }),
     views: Count.meta({ description: 'Times the listing was shown that day: a non-negative integer.' }),
     clicks_to_booking: Count.meta({ description: 'Clicks from the listing towards booking that day: a non-negative integer, at most `views` (rule code `exceeds_views`).' }),

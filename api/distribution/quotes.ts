@@ -3,22 +3,19 @@ import { daysBetween, MAX_WINDOW_NIGHTS } from '../../domain/availability/nights
 import { quoteStayFor } from '../../services/quotes.ts';
 import { defineOperation } from '../operations.ts';
 import { Money } from '../schemas/catalogue.ts';
+import { matching, openEnum } from '../schemas/common.ts';
 
 const MAX_GUESTS = 30;
 const MAX_CHILD_AGE = 17;
 
 const LocalDate = z.iso.date({ message: 'a date YYYY-MM-DD' });
 
-const ChildAges = z
-  .string()
-  .transform((text, ctx) => {
-    const parts = text === '' ? [] : text.split(',').map((part) => part.trim());
-    if (parts.length > MAX_GUESTS || !parts.every((part) => /^\d{1,2}$/.test(part) && Number(part) <= MAX_CHILD_AGE)) {
-      ctx.addIssue({ code: 'custom', message: `comma-separated ages 0 to ${MAX_CHILD_AGE}, at most ${MAX_GUESTS}`, params: { code: 'child_ages' } });
-      return z.NEVER;
-    }
-    return parts.map(Number);
-  })
+/** What ChildAges accepts: empty, or up to MAX_GUESTS ages 0-17 (one or two digits), comma-separated, blanks around each allowed. */
+const AGE = '\\s*(?:0?\\d|1[0-7])\\s*';
+const CHILD_AGES_PATTERN = new RegExp(`^(?:${AGE}(?:,${AGE}){0,${MAX_GUESTS - 1}})?$`);
+
+const ChildAges = matching(CHILD_AGES_PATTERN, 'child_ages', `comma-separated ages 0 to ${MAX_CHILD_AGE}, at most ${MAX_GUESTS}`)
+  .transform((text) => (text === '' ? [] : text.split(',').map((part) => Number(part.trim()))))
   .optional()
   .meta({ description: `Comma-separated ages of the children, one per child (\`4,9\`), each 0 to ${MAX_CHILD_AGE}. Infants are counted apart (\`infants\`), never here.` });
 
@@ -53,7 +50,7 @@ const Quote = z
           type: z.string(),
           payable_at: z.string(),
           included_in_price: z.boolean(),
-          charge: z.enum(['amount', 'percent', 'unknown', 'may_apply']).meta({ description: '`amount`: the most charged, in `amount`; `percent`: a share the property computes (`percent_bp` of `percent_of`); `unknown`: the fee exists, its amount is not known (never zero); `may_apply`: the property has not said whether a tourist tax applies.' }),
+          charge: openEnum(['amount', 'percent', 'unknown', 'may_apply'], '`amount`: the most charged, in `amount`; `percent`: a share the property computes (`percent_bp` of `percent_of`); `unknown`: the fee exists, its amount is not known (never zero); `may_apply`: the property has not said whether a tourist tax applies.'),
           amount: Money.nullable(),
           percent_bp: z.int().nullable(),
           percent_of: z.string().nullable(),

@@ -1,3 +1,4 @@
+import type { Channel } from '../../db/entities/index.ts';
 import type { EndpointRow } from '../../db/webhook-endpoints.ts';
 import type { DeliveryRow, WebhookAttempt } from '../../db/webhooks.ts';
 import { toInstant } from '../../domain/time.ts';
@@ -7,15 +8,23 @@ import type { PingOutcome } from '../../services/webhooks.ts';
 
 // Webhook endpoints, deliveries and pings as the channel sees them.
 
-/** `secret` only when just created or rotated. */
-export function endpointRecord(endpoint: EndpointRow, now: Date, secret?: string): Record<string, unknown> {
+/** The reason an endpoint reads while the service's operators hold every webhook of its channel. */
+export const PLATFORM_SUSPENDED_REASON = 'platform';
+
+/**
+ * `secret` only when just created or rotated. While the operators hold the channel's webhooks
+ * nothing is delivered to any of its endpoints, so each reads `inactive` with reason `platform`
+ * over its own state, which it reads again once they resume (its own state is kept, not changed).
+ */
+export function endpointRecord(endpoint: EndpointRow, now: Date, channel: Pick<Channel, 'webhooksSuspendedAt'>, secret?: string): Record<string, unknown> {
+  const heldByPlatform = channel.webhooksSuspendedAt != null;
   return {
     id: endpoint.id,
     url: endpoint.url,
     events: endpoint.events,
     description: endpoint.description,
-    status: endpoint.status,
-    suspended_reason: endpoint.suspended_reason,
+    status: heldByPlatform ? 'inactive' : endpoint.status,
+    suspended_reason: heldByPlatform ? PLATFORM_SUSPENDED_REASON : endpoint.suspended_reason,
     ...(secret === undefined ? {} : { secret }),
     previous_secret_expires_at: previousSecretLive(endpoint, now) ? toInstant(new Date(endpoint.previous_secret_expires_at!)) : null,
     created_at: toInstant(new Date(endpoint.created_at)),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
-import { EVENT_TYPES, eventKind, isValidEventPattern, MAX_EVENT_PATTERNS, WILDCARD_PATTERN } from '../../domain/events.ts';
+import { EVENT_PATTERN_SOURCE, EVENT_TYPES, MAX_EVENT_PATTERN_LENGTH, MAX_EVENT_PATTERNS } from '../../domain/events.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { deliveryErrorTable } from '../../domain/webhooks/delivery-errors.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
@@ -15,7 +15,7 @@ import {
   rotateEndpointSecret,
 } from '../../services/webhooks.ts';
 import { defineOperation, type Operation } from '../operations.ts';
-import { Instant } from '../schemas/common.ts';
+import { Instant, matching, PlainText } from '../schemas/common.ts';
 import { attemptRecord, deliveryRecord, endpointRecord, pingOutcomeRecord } from './webhook-records.ts';
 
 const WebhookId = z.string().meta({ description: 'A `whk_` id of this channel; any other value is answered `not_found`.' });
@@ -27,8 +27,16 @@ const EndpointRecord = z
     url: z.string(),
     events: z.array(z.string()),
     description: z.string().nullable(),
-    status: z.string().meta({ description: '`active`, or `inactive` while suspended (open enum).' }),
-    suspended_reason: z.string().nullable().meta({ description: '`failing` (every retry over 3 days failed) or `gone` (the endpoint answered 410); null while active.' }),
+    status: z.string().meta({ description: '`active`, or `inactive` while nothing is delivered to it: suspended, or every webhook of the channel held by the service\'s operators (open enum).', examples: ['active', 'inactive'] }),
+    suspended_reason: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Why the endpoint is `inactive`; null while active. `failing` (every retry over 3 days failed) or `gone` (the endpoint answered 410): enable it after fixing the receiver. ' +
+          '`platform`: the service\'s operators hold every webhook of the channel; nothing is delivered, registering and enabling answer 409 `webhooks_suspended_by_platform`, and once they resume each endpoint reads its own status again (an endpoint that was `active` receives the events of changes made from then on; nothing held is replayed: read `GET /events`). Open enum.',
+        examples: ['failing', 'gone', 'platform'],
+      }),
     secret: z.string().optional().meta({ description: '`whsec_` + base64; only in the answer of creation and rotation.' }),
     previous_secret_expires_at: Instant.nullable().meta({ description: 'While a rotated-out secret still signs beside the new one.' }),
     created_at: Instant,
@@ -71,16 +79,32 @@ const PingOutcome = z
   })
   .meta({ id: 'WebhookPingOutcome', description: 'Outcome of one signed `webhook.ping`.' });
 
-/** Every pattern `isValidEventPattern` accepts, stated in the description (the handler checks them). */
-const EVENT_PATTERNS = [WILDCARD_PATTERN, ...new Set(EVENT_TYPES.map((type) => `${eventKind(type)}.*`)), ...EVENT_TYPES];
+const EventPattern = matching(new RegExp(EVENT_PATTERN_SOURCE), 'event_pattern', '`*`, `<kind>.*` or an event type `<kind>.<action>`, lowercase')
+  .max(MAX_EVENT_PATTERN_LENGTH)
+  .meta({
+    description:
+      `\`*\` (every event), \`<kind>.*\` (every event of a kind) or an exact type \`<kind>.<action>\`. Types known in this revision: ${EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}. ` +
+      'v1 only grows and adds event types: a kind or type not known yet is accepted, matches nothing until v1 adds it, and is then delivered like any other; subscribing to one needs both `read:catalog` and `read:ari`, since its scope is not known yet.',
+    examples: ['*', 'property.*', 'availability.updated'],
+  });
+
+const EventPatterns = z
+  .array(EventPattern)
+  .min(1)
+  .max(MAX_EVENT_PATTERNS)
+  .superRefine((events, ctx) => {
+    events.forEach((pattern, i) => {
+      if (events.indexOf(pattern) < i) ctx.addIssue({ code: 'custom', path: [i], message: 'each pattern appears once', params: { code: 'duplicate' } });
+    });
+  })
+  .meta({ uniqueItems: true, description: `1 to ${MAX_EVENT_PATTERNS} distinct types or patterns, each covered by the key's scopes.` });
 
 const CreateBody = z
   .object({
-    // The rules below are checked by the handler (one `invalid_parameters` entry per failure); the
-    // metadata only states them in the description.
-    url: z.string().max(2048).meta({ format: 'uri', pattern: '^https://' }),
-    events: z.array(z.string().max(100).meta({ enum: EVENT_PATTERNS })).min(1).max(MAX_EVENT_PATTERNS).meta({ uniqueItems: true }),
-    description: z.string().max(500).nullable().optional(),
+    // Whether the address is public is the handler's check (`url_not_allowed`), beyond a pattern.
+    url: matching(/^https:\/\//, 'url_not_allowed', 'an https:// address').max(2048).meta({ format: 'uri' }),
+    events: EventPatterns,
+    description: PlainText.max(500).nullable().optional(),
   })
   .strict();
 
@@ -97,7 +121,7 @@ export const createWebhook = defineOperation({
   description:
     'The answer carries the signing `secret`, shown only here. At most 5 endpoints per channel; no two with the same URL. `url` is a public HTTPS address on port 443 ' +
     '(private, loopback, link-local, CGNAT, multicast, reserved and unspecified addresses are refused in every spelling with `url_not_allowed`; the address is checked again at every delivery). ' +
-    '`events` holds 1 to 20 types or patterns (`*`, `property.*`, exact types), each covered by the key\'s scopes. An endpoint receives the events of changes made after it was registered.',
+    '`events` holds 1 to 20 distinct types or patterns (`*`, `<kind>.*`, exact types, types v1 has not added yet included), each covered by the key\'s scopes. An endpoint receives the events of changes made after it was registered.',
   tags,
   scopes,
   body: CreateBody,
@@ -107,13 +131,11 @@ export const createWebhook = defineOperation({
     const checked = checkWebhookUrl(body.url, { allowLoopback: deps.config.webhooks.allowLocal });
     const errors = [
       ...(checked.ok ? [] : [{ detail: checked.reason, code: 'url_not_allowed', pointer: '/url' }]),
-      ...body.events.flatMap((pattern, i) => (isValidEventPattern(pattern) ? [] : [{ detail: `unknown event type or pattern "${pattern}"`, code: 'event_pattern', pointer: `/events/${i}` }])),
-      ...body.events.flatMap((pattern, i) => (body.events.indexOf(pattern) < i ? [{ detail: 'each pattern appears once', code: 'duplicate', pointer: `/events/${i}` }] : [])),
     ];
     if (errors.length > 0) throw new ProblemError('invalid_parameters', { errors });
     const url = checked.ok ? checked.url.href : body.url;
     const { endpoint, secret } = await createEndpoint(deps, caller, { url, events: body.events, description: body.description ?? null });
-    return { status: 201, body: endpointRecord(endpoint, deps.clock.now(), secret) };
+    return { status: 201, body: endpointRecord(endpoint, deps.clock.now(), caller.channel, secret) };
   },
 });
 
@@ -129,14 +151,14 @@ export const listWebhooks = defineOperation({
   problems: [],
   handler: async ({ caller, deps }) => {
     const now = deps.clock.now();
-    return { body: { data: (await listChannelEndpoints(deps, caller.channel)).map((e) => endpointRecord(e, now)), next_cursor: null } };
+    return { body: { data: (await listChannelEndpoints(deps, caller.channel)).map((e) => endpointRecord(e, now, caller.channel)), next_cursor: null } };
   },
 });
 
 export const getWebhook = defineOperation({
   operationId: 'getWebhook', method: 'get', path: '/webhooks/{webhook_id}', summary: 'One webhook endpoint', tags, scopes,
   params: IdParams, responses: { 200: { description: 'The endpoint', schema: EndpointRecord } }, problems: ['not_found'],
-  handler: async ({ params, caller, deps }) => ({ body: endpointRecord(await findChannelEndpoint(deps, caller.channel, params.webhook_id), deps.clock.now()) }),
+  handler: async ({ params, caller, deps }) => ({ body: endpointRecord(await findChannelEndpoint(deps, caller.channel, params.webhook_id), deps.clock.now(), caller.channel) }),
 });
 
 export const deleteWebhook = defineOperation({
@@ -159,7 +181,7 @@ export const enableWebhook = defineOperation({
   operationId: 'enableWebhook', method: 'post', path: '/webhooks/{webhook_id}/enable', summary: 'Re-enable an inactive endpoint after a successful ping',
   description: 'Sends a signed ping; only a 2xx answer makes the endpoint `active` again. Nothing missed while it was inactive is replayed: read `GET /events`. An active endpoint is answered as it is.',
   tags, scopes, params: IdParams, responses: { 200: { description: 'The endpoint, active', schema: EndpointRecord } }, problems: ['not_found', 'webhook_endpoint_still_failing', 'webhooks_suspended_by_platform'],
-  handler: async ({ params, caller, deps }) => ({ body: endpointRecord(await enableEndpoint(deps, caller.channel, params.webhook_id), deps.clock.now()) }),
+  handler: async ({ params, caller, deps }) => ({ body: endpointRecord(await enableEndpoint(deps, caller.channel, params.webhook_id), deps.clock.now(), caller.channel) }),
 });
 
 export const rotateWebhookSecret = defineOperation({
@@ -168,7 +190,7 @@ export const rotateWebhookSecret = defineOperation({
   tags, scopes, params: IdParams, body: RotateBody, responses: { 200: { description: 'The endpoint, with its new secret', schema: EndpointRecord } }, problems: ['not_found'],
   handler: async ({ params, body, caller, deps }) => {
     const { endpoint, secret } = await rotateEndpointSecret(deps, caller.channel, params.webhook_id, { expireImmediately: body.expire_immediately === true });
-    return { body: endpointRecord(endpoint, deps.clock.now(), secret) };
+    return { body: endpointRecord(endpoint, deps.clock.now(), caller.channel, secret) };
   },
 });
 

@@ -7,7 +7,7 @@ import type { Operation } from '../operations.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { failedAuthenticationLockout, failedAuthentications, tooManyFailedAuthentications } from './auth-failures.ts';
 import { KeyCache } from './key-cache.ts';
-import { enforceLimit } from './rate-limit.ts';
+import { enforceLimit, setRateLimitHeaders } from './rate-limit.ts';
 
 const CHALLENGE = 'Bearer realm="distribution"';
 
@@ -100,5 +100,23 @@ export function authenticate(deps: AppDeps): (operation: Pick<Operation, 'readsC
     }
     await checked;
     next();
+  };
+}
+
+/**
+ * For answers given before authentication (404 of an unknown path, 405 of a known one): a request
+ * that carries a usable key is an authenticated request all the same, so it is counted against
+ * the channel's limit and says so in the RateLimit headers. Nothing else changes: the answer stays
+ * 404 or 405 (also past the limit), and an absent, malformed or unusable key is not a failed
+ * authentication, since nothing here asked for one.
+ */
+export function countUsableKey({ orm, clock, config }: AppDeps): (req: Request, res: Response) => Promise<void> {
+  return async (req, res) => {
+    const secret = bearerToken(req);
+    const parsed = secret === undefined ? null : parseApiKey(secret);
+    if (!secret || !parsed?.ok || parsed.environment !== config.environment) return;
+    const found = await findKeyAndCount(orm.em, hashApiKey(secret), clock.now());
+    if (!found || found.count === null || found.key.environment !== config.environment) return;
+    setRateLimitHeaders(res, found.key.channel.rateLimitPerMinute, found.count, found.resetSeconds);
   };
 }

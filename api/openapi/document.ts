@@ -80,8 +80,8 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
 
   function headersFor(op: DescribedOperation, status: number, codes: readonly ProblemCode[]): Record<string, Ref> {
     const names: HeaderName[] = ['Request-Id'];
-    const refusedBeforeKey = [401, 405, 413, 415].includes(status);
-    if (profile.rateLimited(op) && !refusedBeforeKey) names.push(...RATE_LIMIT_HEADERS);
+    // Every answer to a request with a usable key counts and says so (a 405 too); a 401 had none.
+    if (profile.rateLimited(op) && status !== 401) names.push(...RATE_LIMIT_HEADERS);
     if (isConditional(op) && (status === 200 || status === 304)) names.push('ETag');
     if (op.publicCache && (status === 200 || status === 304)) names.push('Cache-Control');
     if (status === 429 || status === 503) names.push('Retry-After');
@@ -152,6 +152,12 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
     return responses;
   }
 
+  function securityOf(op: DescribedOperation): Record<string, string[]>[] {
+    const scopes = [...(op.scopes ?? [])];
+    const scheme = profile.securityScheme.name;
+    return op.anyOfScopes?.length ? op.anyOfScopes.map((scope) => ({ [scheme]: [...scopes, scope] })) : [{ [scheme]: scopes }];
+  }
+
   function operationObject(op: DescribedOperation): OperationObject {
     const parameters = parametersOf(op);
     const planned = op.planned
@@ -162,7 +168,8 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
       summary: op.summary,
       description: `${op.description ? `${op.description}\n\n` : ''}**Authentication**: ${profile.authentication(op)}${planned}`,
       tags: op.tags,
-      security: profile.guarded(op) ? [{ [profile.securityScheme.name]: [...(op.scopes ?? [])] }] : [],
+      // OpenAPI's alternatives: any one requirement of the list is enough.
+      security: profile.guarded(op) ? securityOf(op) : [],
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body
         ? { requestBody: { required: !op.body.safeParse({}).success, content: { 'application/json': { schema: schemas.convert(op.body, 'input', op.operationId) } } } }
@@ -170,6 +177,7 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
       responses: responsesOf(op),
       ...(op.deprecation ? { deprecated: true } : {}),
       ...(op.scopes !== null ? { 'x-required-scopes': [...op.scopes] } : {}),
+      ...(op.anyOfScopes?.length ? { 'x-required-scopes-any': [...op.anyOfScopes] } : {}),
       ...(op.planned ? { 'x-svc-availability': 'planned' as const } : {}),
     };
   }

@@ -12,7 +12,7 @@ const text = { type: 'string' };
 /** Response headers of the interface, described once under `components.headers`. */
 export const HEADERS = {
   'Request-Id': { description: 'UUID of this request, on every answer; problem bodies repeat it as `request_id`. Quote it when reporting a problem.', required: true, schema: { type: 'string', format: 'uuid' } },
-  'RateLimit-Limit': { description: "Requests allowed in the current one-minute window: the channel's `rate_limit.per_minute`. Sent once the key was accepted.", schema: integer },
+  'RateLimit-Limit': { description: "Requests allowed in the current one-minute window: the channel's `rate_limit.per_minute`. On every answer to a request carrying a usable key, refusals included (403 `partner_suspended`, 413, 415, and the 404 and 405 given before authentication); absent on 401, and on a 404 or 405 to a request without a usable key.", schema: integer },
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: integer },
   'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: integer },
   'RateLimit-Policy': { description: 'Provisional (draft-ietf-httpapi-ratelimit-headers structured field), e.g. `"per-minute";q=600;w=60`. May change within v1; rely on the three `RateLimit-*` fields above.', schema: text },

@@ -26,9 +26,20 @@ const SCOPE_MEANINGS: Record<(typeof SCOPES)[number], string> = {
 /** Operations whose scope the contract does not show: the scope they need is this service's choice. */
 export const SCOPE_CHOSEN_HERE = new Set(['getListingReport', 'getOwnerConnectKeys', 'putOwnerConnection', 'deleteOwnerConnection', 'listEvents', 'listProperties', 'listWebhooks', 'getWebhook', 'deleteWebhook', 'getQuote']);
 
+const quoted = (scopes: readonly string[], joiner: string) => scopes.map((s) => `\`${s}\``).join(joiner);
+
+/** `a key with `read:catalog` or `read:ari``: what the operation's key must hold, in words. */
+function neededScopes(operation: Operation): string {
+  const all = operation.scopes ?? [];
+  const any = operation.anyOfScopes ?? [];
+  if (all.length === 0 && any.length === 0) return 'any valid key, no scope';
+  const parts = [...(all.length > 0 ? [quoted(all, ' and ')] : []), ...(any.length > 0 ? [`${any.length > 1 ? 'any one of ' : ''}${quoted(any, ' or ')}`] : [])];
+  return `a key with ${parts.join(' and ')}`;
+}
+
 export function scopeText(operation: Operation): string {
   if (operation.scopes === null) return 'No key needed.';
-  const needs = operation.scopes.length === 0 ? 'any valid key, no scope' : `a key with ${operation.scopes.map((s) => `\`${s}\``).join(' and ')}`;
+  const needs = neededScopes(operation);
   const chosen = SCOPE_CHOSEN_HERE.has(operation.operationId) ? ' The contract leaves this scope unshown; this revision chose it.' : '';
   return `Needs ${needs}.${chosen}`;
 }
@@ -36,7 +47,7 @@ export function scopeText(operation: Operation): string {
 export function infoDescription(operations: readonly Operation[], base: string): string {
   const chosen = operations
     .filter((op) => SCOPE_CHOSEN_HERE.has(op.operationId))
-    .map((op) => `- \`${op.method.toUpperCase()} ${op.path}\`: ${op.scopes?.length ? op.scopes.map((s) => `\`${s}\``).join(', ') : 'any valid key'}`);
+    .map((op) => `- \`${op.method.toUpperCase()} ${op.path}\`: ${op.scopes === null ? 'no key' : neededScopes(op).replace(/^a key with /, '')}`);
   return `The distribution interface of the Distribution Service: listing channels read what hosts publish to them, get a signed webhook for every change, and report back what they did with it. This description is generated from the registry the service routes from, so the two cannot drift apart.
 
 ## Authentication
@@ -51,11 +62,11 @@ The interface is served over HTTPS only (TLS 1.2 or later). Plain HTTP is refuse
 | - | - |
 ${SCOPES.map((scope) => `| \`${scope}\` | ${SCOPE_MEANINGS[scope]} |`).join('\n')}
 
-Each operation names the scopes it needs in its description, in \`x-required-scopes\`, and in its security requirement (\`ApiKey: [scopes]\`: OpenAPI 3.1 allows a scope list on any scheme, and bearer schemes have no other place for it). A key lacking one is answered 403 \`insufficient_scope\` with the missing scopes in \`required_scopes\`.
+Each operation names the scopes it needs in its description, in \`x-required-scopes\`, and in its security requirement (\`ApiKey: [scopes]\`: OpenAPI 3.1 allows a scope list on any scheme, and bearer schemes have no other place for it). A key lacking one is answered 403 \`insufficient_scope\` with the missing scopes in \`required_scopes\`; where one of several scopes is enough (\`GET /events\`), the security requirement lists each alternative, and the refusal lists them with \`required_scopes_match: "any"\`.
 
 ## Rate limits
 
-Every authenticated request counts against the channel's per-minute limit (at least 600; \`rate_limit.per_minute\` of \`GET /channel\`), refusals included; an availability page costs \`max(1, ceil(nights / 1000))\` units. Over the limit the answer is 429 \`rate_limited\` with \`Retry-After\` in seconds. Once the key is accepted every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (the stable contract) and the provisional draft fields \`RateLimit-Policy\` and \`RateLimit\`.
+Every authenticated request counts against the channel's per-minute limit (at least 600; \`rate_limit.per_minute\` of \`GET /channel\`), refusals included; an availability page costs \`max(1, ceil(nights / 1000))\` units. Over the limit the answer is 429 \`rate_limited\` with \`Retry-After\` in seconds. Every answer to a request carrying a usable key carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (the stable contract) and the provisional draft fields \`RateLimit-Policy\` and \`RateLimit\`.
 
 ## Problem details
 
@@ -75,9 +86,9 @@ Operations marked \`x-svc-availability: planned\` are part of the contract but n
 
 - Scopes the contract leaves unshown:
 ${chosen.join('\n')}
-- \`GET /events\` takes any valid key; the events it returns follow the key's scopes by event kind.
+- \`GET /events\` takes a key with \`read:catalog\` or \`read:ari\` (its security requirement lists the two alternatives, \`x-required-scopes-any\` names them); the events it returns follow the key's scopes by event kind. A key with neither is refused 403 \`insufficient_scope\` with \`required_scopes\` naming both and \`required_scopes_match: "any"\`: one of them is enough.
 - 405 \`method_not_allowed\` (with \`Allow\`) and 503 \`service_unavailable\` are listed on every operation, as the contract answers them the same way on every path.
-- \`RateLimit-*\` fields are absent from answers refused before the key was accepted (401, 403 \`partner_suspended\`, 429 \`too_many_failed_authentications\`, 413, 415).
+- An unknown path (404 \`not_found\`) and a known path with another method (405) are answered before authentication; a request among them that carries a usable key is still counted and carries the \`RateLimit-*\` fields (the answer stays 404 or 405, also past the limit), while an absent or refused key changes nothing and is not counted as a failed authentication. \`RateLimit-*\` fields are absent only from 401 answers, 429 \`too_many_failed_authentications\` and such 404 and 405 answers without a usable key; 403 \`partner_suspended\`, 413 and 415 carry them.
 - Every successful \`GET\` carries a weak \`ETag\` (lists as the contract says, and single resources, this description and its changelog alike) and answers 304 to a matching \`If-None-Match\`.
 - This description, its changelog and the page rendering it at \`/docs\` need no key.`;
 }

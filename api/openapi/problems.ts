@@ -17,7 +17,11 @@ export const Problem = z
     detail: z.string().optional().meta({ description: 'Detail of this occurrence.' }),
     instance: z.string().regex(/^urn:uuid:[0-9a-f-]{36}$/).meta({ description: '`urn:uuid:` followed by the `Request-Id`.' }),
     request_id: z.uuid().meta({ description: 'Equal to the `Request-Id` header.' }),
-    required_scopes: z.array(z.string()).optional().meta({ description: 'Only with `insufficient_scope`: the scopes the key lacks.' }),
+    required_scopes: z.array(z.string()).optional().meta({ description: 'Only with `insufficient_scope`: the scopes the key lacks; every one is needed unless `required_scopes_match` is `any`.' }),
+    required_scopes_match: z
+      .string()
+      .optional()
+      .meta({ description: 'Only with `insufficient_scope`, when one of `required_scopes` is enough (an operation that takes either of two scopes): `any`. Absent: every listed scope is needed. Open enum.', examples: ['any'] }),
     errors: z.array(ParameterError).optional().meta({ description: 'Only with `invalid_parameters`: one entry per failed rule.' }),
     horizon_end: z.iso.date().optional().meta({ description: "Only with `window_beyond_horizon`: the property's `horizon_end`." }),
   })

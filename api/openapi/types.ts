@@ -38,6 +38,8 @@ export interface OperationObject {
   responses: Record<string, ResponseObject>;
   deprecated?: boolean;
   'x-required-scopes'?: string[];
+  /** The key also needs one of these. */
+  'x-required-scopes-any'?: string[];
   'x-svc-availability'?: 'planned';
 }
 

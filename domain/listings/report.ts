@@ -62,6 +62,28 @@ export function normalisePublicListingUrl(text: string): PublicUrlCheck {
   return { url: parsed.href };
 }
 
+/**
+ * `reportRuleErrors` in JSON Schema (2020-12), for the description: what a report must hold given
+ * its status and `promoted`. Absent fields take their defaults (`null`, `false`), so "must be null"
+ * also allows absence. Held to `reportRuleErrors` by test/api/openapi-strictness.test.ts.
+ */
+export const REPORT_RULES_SCHEMA = [
+  {
+    if: { properties: { status: { const: 'published' } }, required: ['status'] },
+    then: { properties: { public_url: { type: 'string' } }, required: ['public_url'] },
+    else: { properties: { public_url: { type: 'null' } } },
+  },
+  {
+    if: { properties: { status: { const: 'rejected' } }, required: ['status'] },
+    then: { properties: { rejection: { type: 'object' } }, required: ['rejection'] },
+    else: { properties: { rejection: { type: 'null' } } },
+  },
+  {
+    if: { properties: { promoted: { const: true } }, required: ['promoted'] },
+    else: { properties: { promoted_until: { type: 'null' } } },
+  },
+];
+
 /** The rules tying the fields of a report together (each field's own shape is checked before). */
 export function reportRuleErrors(state: ReportedState): ReportRuleError[] {
   const errors: ReportRuleError[] = [];

@@ -399,7 +399,7 @@ describe('GET /events', () => {
     // read:ari sees only the availability of the property, announced when it was distributed.
     expect((await get(ari.key, '/events')).json.data.map((e: { type: string; data: { id: string } }) => [e.type, e.data.id])).toEqual([['availability.updated', first.json.data[0].data.id]]);
     const hooks = await channelWithKey(ctx, { scopes: ['manage:webhooks'] });
-    expectProblem(await get(hooks.key.key, '/events'), 403, 'insufficient_scope', ['required_scopes']);
+    expectProblem(await get(hooks.key.key, '/events'), 403, 'insufficient_scope', ['required_scopes', 'required_scopes_match']);
 
     clock.advance(36 * 86_400_000);
     expectProblem(await get(catalog.key.key, `/events?cursor=${encodeURIComponent(idle.json.next_cursor)}`), 410, 'event_cursor_expired');

@@ -99,13 +99,13 @@ describe('the problem envelope', () => {
     expect(notFound['x-problem-codes']).toEqual(['not_found']);
   });
 
-  test('headers: Retry-After on 429 and 503, WWW-Authenticate on 401 and scope refusals, Allow on 405, none of the rate limit before the key', () => {
+  test('headers: Retry-After on 429 and 503, WWW-Authenticate on 401 and scope refusals, Allow on 405, the rate limit on all but 401', () => {
     const responses = op('/things', 'get').responses;
     expect(Object.keys(responses['429']!.headers!)).toContain('Retry-After');
     expect(Object.keys(responses['503']!.headers!)).toContain('Retry-After');
     expect(Object.keys(responses['401']!.headers!)).toEqual(['Request-Id', 'WWW-Authenticate', 'Content-Language']);
     expect(Object.keys(responses['403']!.headers!)).toContain('WWW-Authenticate');
-    expect(Object.keys(responses['405']!.headers!)).toEqual(['Request-Id', 'Allow', 'Content-Language']);
+    expect(Object.keys(responses['405']!.headers!)).toEqual(['Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit', 'Allow', 'Content-Language']);
     expect(Object.keys(responses['200']!.headers!)).toEqual(['Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit', 'ETag']);
   });
 

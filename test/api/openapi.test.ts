@@ -178,7 +178,8 @@ describe('the document', () => {
     const op = (description.paths[path] as Record<string, OperationObject> | undefined)?.[method];
     expect(op, `${method} ${path}`).toBeDefined();
     const required = op!['x-required-scopes'];
-    expect(op!.security).toEqual([{ ApiKey: required }]);
+    const alternatives = op!['x-required-scopes-any'];
+    expect(op!.security).toEqual(alternatives ? alternatives.map((scope) => ({ ApiKey: [...required!, scope] })) : [{ ApiKey: required }]);
     if (scopes) expect(required).toEqual(scopes);
     for (const scope of required ?? []) expect(op!.description).toContain(`\`${scope}\``);
     expect(op!.responses['401']?.['x-problem-codes']).toEqual(['missing_api_key', 'invalid_api_key', 'api_key_wrong_environment', 'api_key_expired', 'api_key_revoked']);

@@ -113,13 +113,26 @@ describe('webhook endpoints', () => {
       expectProblem(res, 400, 'invalid_parameters', ['errors']);
       expect(res.json.errors).toEqual([expect.objectContaining({ code: 'url_not_allowed', pointer: '/url' })]);
     }
-    const pattern = await call(key, 'POST', '/webhooks', { url: receiver.url, events: ['property.exploded', 'property.*', 'property.*'] });
+    const pattern = await call(key, 'POST', '/webhooks', { url: receiver.url, events: ['Property.Exploded', 'property.*', 'property.*'] });
     expect(pattern.json.errors.map((e: { code: string }) => e.code)).toEqual(['event_pattern', 'duplicate']);
     const scope = await call(key, 'POST', '/webhooks', { url: receiver.url, events: ['availability.updated'] });
     expectProblem(scope, 403, 'insufficient_scope', ['required_scopes']);
     expect(scope.json.required_scopes).toEqual(['read:ari']);
     expectProblem(await call(key, 'POST', '/webhooks', { url: receiver.url, events: Array.from({ length: 21 }, () => '*') }), 400, 'invalid_parameters', ['errors']);
     expectProblem(await call(await hooksKey(['read:catalog']), 'GET', '/webhooks'), 403, 'insufficient_scope', ['required_scopes']);
+  });
+
+  test('a subscription holds up to 20 distinct entries, types v1 has not added yet included, which need both event scopes', async () => {
+    const twenty = ['*', 'property.*', 'availability.updated', ...Array.from({ length: 17 }, (_, i) => `booking.step_${i}`)];
+    const created = await call(await hooksKey(['manage:webhooks', 'read:catalog', 'read:ari']), 'POST', '/webhooks', { url: `${receiver.url}/twenty`, events: twenty });
+    expect(created.status).toBe(201);
+    expect(created.json.events).toEqual(twenty);
+    const tooMany = await call(await hooksKey(['manage:webhooks', 'read:catalog', 'read:ari']), 'POST', '/webhooks', { url: `${receiver.url}/more`, events: [...twenty, 'booking.step_17'] });
+    expectProblem(tooMany, 400, 'invalid_parameters', ['errors']);
+    expect(tooMany.json.errors).toEqual([expect.objectContaining({ code: 'max', pointer: '/events' })]);
+    const unknownScope = await call(await hooksKey(), 'POST', '/webhooks', { url: `${receiver.url}/later`, events: ['property.created'] });
+    expectProblem(unknownScope, 403, 'insufficient_scope', ['required_scopes']);
+    expect(unknownScope.json.required_scopes).toEqual(['read:ari']);
   });
 
   test('one URL once, five endpoints at most', async () => {
@@ -337,6 +350,21 @@ test('operators can suspend a channel\'s webhooks: no registration, no enabling,
   expectProblem(await call(key.key, 'POST', `/webhooks/${endpoint.id}/enable`), 409, 'webhooks_suspended_by_platform');
   await setWebhooksSuspended(ctx, channel.name, false);
   expect((await call(key.key, 'POST', `/webhooks/${endpoint.id}/enable`)).json).toMatchObject({ status: 'active' });
+});
+
+test('while operators hold a channel\'s webhooks its endpoints read inactive, reason platform; once resumed, their own state', async () => {
+  const { channel, key } = await channelWithKey(ctx, { scopes: ['manage:webhooks', 'read:catalog'] });
+  const { json: live } = await call(key.key, 'POST', '/webhooks', { url: `${receiver.url}/held-live`, events: ['property.*'] });
+  const { json: failing } = await call(key.key, 'POST', '/webhooks', { url: `${receiver.url}/held-failing`, events: ['property.*'] });
+  await orm.em.fork().execute(`update webhook_endpoint set status = 'inactive', suspended_reason = 'failing' where id = ?`, [failing.id]);
+  await setWebhooksSuspended(ctx, channel.name, true);
+  const held = (await call(key.key, 'GET', '/webhooks')).json.data.map((e: { id: string; status: string; suspended_reason: string }) => [e.id, e.status, e.suspended_reason]);
+  expect(held).toEqual([[live.id, 'inactive', 'platform'], [failing.id, 'inactive', 'platform']]);
+  expect((await call(key.key, 'GET', `/webhooks/${live.id}`)).json).toMatchObject({ status: 'inactive', suspended_reason: 'platform' });
+  expect((await call(key.key, 'POST', `/webhooks/${live.id}/rotate-secret`, {})).json).toMatchObject({ status: 'inactive', suspended_reason: 'platform' });
+  await setWebhooksSuspended(ctx, channel.name, false);
+  const resumed = (await call(key.key, 'GET', '/webhooks')).json.data.map((e: { id: string; status: string; suspended_reason: string | null }) => [e.id, e.status, e.suspended_reason]);
+  expect(resumed).toEqual([[live.id, 'active', null], [failing.id, 'inactive', 'failing']]);
 });
 
 test('deliveries are kept 35 days', async () => {
