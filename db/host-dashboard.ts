@@ -54,20 +54,21 @@ function filterCondition(filter: OverviewFilter): { sql: string; params: unknown
   return { sql: parts.map((part) => ` and ${part}`).join(''), params };
 }
 
-/** One page of the organization's properties that pass the filter, by reference, and how many pass in all. */
+/** One page of the organization's properties that pass the filter, by reference, and how many pass in all (a row joining two organizations shows in neither). */
 export async function organizationPropertiesPage(
   em: EntityManager, organizationId: string, filter: OverviewFilter, page: { limit: number; offset: number },
 ): Promise<{ rows: DashboardPropertyRow[]; total: number }> {
   const condition = filterCondition(filter);
   const rows = await em.execute<(DashboardPropertyRow & { total: string })[]>(
     `select ${PROPERTY_COLUMNS}, count(*) over () as total from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
-      where l.organization_id = ?${condition.sql} order by p.ref limit ? offset ?`,
+      where l.organization_id = ? and o.organization_id = l.organization_id${condition.sql} order by p.ref limit ? offset ?`,
     [organizationId, ...condition.params, page.limit, page.offset],
   );
   if (rows.length > 0 || page.offset === 0) return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
   // Past the end: the count alone, so the caller can go to the last page.
   const [counted] = await em.execute<{ total: string }[]>(
-    `select count(*) as total from property p join location l on l.id = p.location_id where l.organization_id = ?${condition.sql}`,
+    `select count(*) as total from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
+      where l.organization_id = ? and o.organization_id = l.organization_id${condition.sql}`,
     [organizationId, ...condition.params],
   );
   return { rows: [], total: Number(counted?.total ?? 0) };
@@ -78,8 +79,8 @@ export async function organizationChannels(em: EntityManager, organizationId: st
   const rows = await em.execute<{ name: string }[]>(
     `select distinct c.name from property p join location l on l.id = p.location_id
        join lateral (select d.channel_id from distribution d where d.property_id = p.id union select r.channel_id from listing_report r where r.property_id = p.id) x on true
-       join channel c on c.id = x.channel_id
-      where l.organization_id = ? order by c.name`,
+       join channel c on c.id = x.channel_id join owner o on o.id = p.owner_id
+      where l.organization_id = ? and o.organization_id = l.organization_id order by c.name`,
     [organizationId],
   );
   return rows.map((row) => row.name);

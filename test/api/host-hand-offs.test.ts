@@ -99,7 +99,7 @@ describe('the hand-off limits', () => {
     expect(refused.headers['retry-after']).toBe('45');
     expect(refused.headers['content-type']).toMatch(/^text\/html/);
     expect(refused.text).toContain('<html lang="ro">');
-    expect(refused.text).toContain('Încercați din nou peste 45 de secunde');
+    expect(refused.text).toContain('Încercați din nou peste 45 s.');
     expect(refused.text).not.toContain('id="hand-off"');
     expect(await tokensOf('ho-org-own-4')).toBe(0);
     // A token just minted is still answered again: it costs nothing.
