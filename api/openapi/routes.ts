@@ -25,7 +25,6 @@ export interface Representation {
 /** A body with its validator, computed once: descriptions and changelogs do not change while the process runs. */
 export const represent = (body: string): Representation => ({ body, etag: weakEtag(body), coded: new Map() });
 const descriptions = new Map<string, Representation>();
-let changelog: Representation | undefined;
 
 function description(req: Request): Representation {
   const origin = req.app.locals.publicOrigin as string;
@@ -109,34 +108,81 @@ export const asset = (file: string): RequestHandler => (_req, res, next) => {
   });
 };
 
-const onlyGet: RequestHandler = (req, res) => {
+/** The answer to any other method on a description's addresses: `refuse` in the interface's own shape. */
+export const onlyGet = (refuse: RequestHandler): RequestHandler => (req, res, next) => {
   res.setHeader('Allow', 'GET, HEAD');
   if (req.method === 'OPTIONS') res.status(204).end();
-  else sendProblem(req, res, 'method_not_allowed');
+  else refuse(req, res, next);
 };
 
+/** A description built once per public origin, serialized once: the registry does not change while the process runs. */
+export function perOrigin(build: (origin: string) => unknown): (req: Request) => Representation {
+  const serialized = new Map<string, Representation>();
+  return (req) => {
+    const origin = req.app.locals.publicOrigin as string;
+    let entry = serialized.get(origin);
+    if (!entry) {
+      entry = represent(JSON.stringify(build(origin)));
+      serialized.set(origin, entry);
+    }
+    return entry;
+  };
+}
+
+export interface DescribedInterface {
+  /** Router-relative prefix of `openapi.json` and `CHANGELOG.md`. */
+  prefix: string;
+  description: (req: Request) => Representation;
+  changelog: URL;
+  /** The docs page and its script (`docsPage`, `docsInit`), served at the router's DOCS_PATH. */
+  page: string;
+  init: string;
+  /** Whether this router also serves the renderer beside the page (else another does, on the same listener). */
+  serveRenderer: boolean;
+  /** Another method on the description's addresses, answered in the interface's shape. */
+  refuse: RequestHandler;
+}
+
 /**
- * The description at `{base}/openapi.json` with its changelog, and `/docs`, which renders it with
- * Swagger UI served from node_modules (no CDN: the machines have no internet). None needs a key.
+ * An interface's description, changelog and docs page on `router`. None needs a key or a token:
+ * they describe shapes and hold no data. The renderer is Swagger UI from node_modules (no CDN:
+ * the machines have no internet).
  */
-export function descriptionRouter(): Router {
-  const router = Router({ strict: true });
-  router.get(DISTRIBUTION_BASE + DESCRIPTION_PATH, (req, res) => {
-    sendConditional(req, res, 'application/json', description(req));
+export function mountDescription(router: Router, spec: DescribedInterface): void {
+  let changelog: Representation | undefined;
+  const paths = [spec.prefix + DESCRIPTION_PATH, spec.prefix + CHANGELOG_PATH];
+  router.get(paths[0]!, (req, res) => {
+    sendConditional(req, res, 'application/json', spec.description(req));
   });
-  router.get(DISTRIBUTION_BASE + CHANGELOG_PATH, (req, res) => {
-    changelog ??= represent(readFileSync(new URL('./CHANGELOG.md', import.meta.url), 'utf8'));
+  router.get(paths[1]!, (req, res) => {
+    changelog ??= represent(readFileSync(spec.changelog, 'utf8'));
     sendConditional(req, res, 'text/markdown; charset=utf-8', changelog);
   });
-  router.all([DISTRIBUTION_BASE + DESCRIPTION_PATH, DISTRIBUTION_BASE + CHANGELOG_PATH], onlyGet);
+  router.all(paths, onlyGet(spec.refuse));
   router.get(DOCS_PATH, (_req, res) => {
     allowOnPage(res, DOCS_PAGE_POLICY);
-    res.type('html').send(page);
+    res.type('html').send(spec.page);
   });
   router.get(`${DOCS_PATH}/init.js`, (_req, res) => {
-    res.type('text/javascript').send(init);
+    res.type('text/javascript').send(spec.init);
   });
-  router.get(`${DOCS_PATH}/swagger-ui-bundle.js`, asset('swagger-ui-bundle.js'));
-  router.get(`${DOCS_PATH}/swagger-ui.css`, asset('swagger-ui.css'));
+  if (spec.serveRenderer) {
+    router.get(`${DOCS_PATH}/swagger-ui-bundle.js`, asset('swagger-ui-bundle.js'));
+    router.get(`${DOCS_PATH}/swagger-ui.css`, asset('swagger-ui.css'));
+  }
+}
+
+/** The distribution interface's description (one per environment and origin), changelog and `/docs`. */
+export function descriptionRouter(): Router {
+  const router = Router({ strict: true });
+  mountDescription(router, {
+    prefix: DISTRIBUTION_BASE,
+    description,
+    changelog: new URL('./CHANGELOG.md', import.meta.url),
+    page,
+    init,
+    serveRenderer: true,
+    refuse: (req, res) => sendProblem(req, res, 'method_not_allowed'),
+  });
   return router;
 }
