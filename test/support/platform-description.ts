@@ -63,3 +63,20 @@ export function expectMatchesPlatformDescription(method: string, requestPath: st
   expect(validate(body) ? [] : validate.errors, `${method} ${requestPath} ${response.status} against the platform description`).toEqual([]);
   if (mediaType === 'application/problem+json') expect(described!['x-problem-codes']).toContain(response.json.code);
 }
+
+/**
+ * Whether the description's schema for the JSON body of an operation takes `body`: what a client
+ * validating against the description (or a fuzzer generating from it) would conclude.
+ */
+export function platformDescriptionTakesBody(method: string, template: string, body: unknown): boolean {
+  const operation = (platformDescription.paths[template] as Record<string, OperationObject> | undefined)?.[method.toLowerCase()];
+  const schema = (operation as { requestBody?: { content: Record<string, { schema: object }> } } | undefined)?.requestBody?.content['application/json']?.schema;
+  expect(schema, `${method} ${template} describes no JSON body`).toBeDefined();
+  const key = `${operation!.operationId} request`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(forValidation(schema!, DOCUMENT_ID));
+    compiled.set(key, validate);
+  }
+  return validate(body);
+}
