@@ -26,6 +26,8 @@ export interface FuzzTarget {
   /** TOML appended to the committed settings: the seeded values bound to the parameters. */
   testData: string;
   maxSeconds: number;
+  /** Schemathesis's `--rate-limit` (`110/m`): below a limit the service enforces whatever the fuzzer is given. */
+  rateLimit?: string;
 }
 
 export interface FuzzOutcome {
@@ -66,6 +68,7 @@ export async function runSchemathesis(target: FuzzTarget, options: FuzzRunOption
     '--max-examples', String(options.maxExamples),
     '--max-time', String(target.maxSeconds),
     '--request-timeout', '15',
+    ...(target.rateLimit ? ['--rate-limit', target.rateLimit] : []),
     // One worker: Hypothesis names filter lambdas by parsing their source with `ast.parse`, and
     // CPython 3.11's parser is not safe across threads (a two-worker run died inside Schemathesis
     // with "AST constructor recursion depth mismatch", no request of the service involved).
