@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { INTERNAL_BASE } from '../../api/internal/catalogue.ts';
 import { platformDocument } from '../../api/internal/openapi.ts';
 import type { OperationObject } from '../../api/openapi/document.ts';
+import type { JsonSchema } from '../../api/openapi/schemas.ts';
 import type { HeaderObject } from '../../api/openapi/headers.ts';
 import type { HttpResponse } from './https-client.ts';
 import { forValidation, TEST_ORIGIN } from './openapi-validator.ts';
@@ -70,7 +71,7 @@ export function expectMatchesPlatformDescription(method: string, requestPath: st
  */
 export function platformDescriptionTakesBody(method: string, template: string, body: unknown): boolean {
   const operation = (platformDescription.paths[template] as Record<string, OperationObject> | undefined)?.[method.toLowerCase()];
-  const schema = (operation as { requestBody?: { content: Record<string, { schema: object }> } } | undefined)?.requestBody?.content['application/json']?.schema;
+  const schema = (operation as { requestBody?: { content: Record<string, { schema: JsonSchema }> } } | undefined)?.requestBody?.content['application/json']?.schema;
   expect(schema, `${method} ${template} describes no JSON body`).toBeDefined();
   const key = `${operation!.operationId} request`;
   let validate = compiled.get(key);
