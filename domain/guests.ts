@@ -1,18 +1,14 @@
 import { z } from 'zod';
 import { Ref } from './catalogue/source.ts';
+import { trimmedText } from './trimmed-text.ts';
 
 /**
  * A guest as the platform writes it. Names are trimmed and must keep something printable; the
  * e-mail address and the phone number (E.164: `+`, country code, 7 to 15 digits in all) are
  * checked here so that nothing malformed is stored.
  */
-const PersonName = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(100)
-  // Control characters would break the CSV and vCard exports apps build from these fields.
-  .refine((value) => !/\p{Cc}/u.test(value), { message: 'must not contain control characters', params: { code: 'control_character' } });
+// Control characters would break the CSV and vCard exports apps build from these fields.
+const PersonName = trimmedText(100, { controlCharacters: false });
 
 export const E164 = /^\+[1-9][0-9]{6,14}$/;
 

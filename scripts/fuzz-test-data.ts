@@ -14,6 +14,7 @@ const SEEDED_SHARE = 0.9;
 const DAY_MS = 86_400_000;
 /** UTC dates `days` from now; two days' margin keeps them inside every zone's today and window. */
 const utcDate = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10);
+const dictionary = (name: string, value: string) => `[dictionaries.${name}]\nvalues = [${JSON.stringify(value)}]\n`;
 
 function getJson(url: string, key: string, ca: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -33,7 +34,6 @@ export async function fuzzTestData(apiUrl: string, key: string, caPath: string):
   const page = (await getJson(`${apiUrl}/api/v1/distribution/properties?status=active&limit=1`, key, await readFile(caPath, 'utf8'))) as { data: { id: string }[] };
   const propertyId = page.data[0]?.id;
   if (!propertyId) throw new Error('the seeded channel sees no active property');
-  const dictionary = (name: string, value: string) => `[dictionaries.${name}]\nvalues = [${JSON.stringify(value)}]\n`;
   const bind = (name: string) => `{ dictionary = "${name}", probability = ${SEEDED_SHARE} }`;
   return [
     dictionary('property', propertyId),
@@ -58,5 +58,69 @@ export async function fuzzTestData(apiUrl: string, key: string, caPath: string):
     `parameters = { "body.data[*].property_id" = ${bind('property')}, "body.data[*].date" = ${bind('stats_date')} }`,
     'phases = { coverage = { enabled = false }, examples = { enabled = false } }',
     '',
+  ].join('\n');
+}
+
+/** Records the seeded platform interface holds: the refs (and an installation's id) it is fuzzed with. */
+export interface PlatformSeeds {
+  organization: string;
+  /** An owner, a location and a property of `organization`; the location is in `country` and `zone`. */
+  owner: string;
+  location: string;
+  property: string;
+  /** Another property and guest for the deletions, so the others stay for the operations after them. */
+  spare_property: string;
+  guest: string;
+  spare_guest: string;
+  installation: string;
+  channel: string;
+  country: string;
+  zone: string;
+}
+
+/**
+ * TOML for the platform interface: its paths name the seeded records most of the time, so reads,
+ * replacements and deletions reach a record instead of a 404, and the refs inside bodies (a
+ * location's owner, a guest's organization, an availability update's property) name records that
+ * exist. As on the distribution interface, the coverage phase (which takes no test data) is left
+ * out for the operations whose schema-valid input names other records: there it could only be
+ * refused. Two writes check rules between fields no JSON Schema states (a property's rate plans,
+ * fees and capacity; an availability update's range of nights): their schema-valid input is
+ * mostly refused by design, so they are out of the warnings; every check still runs on them.
+ */
+export function platformTestData(seeds: PlatformSeeds): string {
+  const dictionaries = (Object.entries(seeds) as [string, string][]).map(([name, value]) => dictionary(name, value));
+  const bind = (name: string) => `{ dictionary = "${name}", probability = ${SEEDED_SHARE} }`;
+  const operations = (ids: string[], parameters: Record<string, string>, settings: string[] = []) => [
+    '[[operations]]',
+    `include-operation-id = ${JSON.stringify(ids)}`,
+    `parameters = { ${Object.entries(parameters).map(([parameter, seed]) => `${JSON.stringify(parameter)} = ${bind(seed)}`).join(', ')} }`,
+    ...settings,
+    '',
+  ];
+  const noCoverage = 'phases = { coverage = { enabled = false } }';
+  return [
+    ...dictionaries,
+    dictionary('from', utcDate(2)),
+    dictionary('to', utcDate(4)),
+    dictionary('stats_from', utcDate(-10)),
+    ...operations(['getOrganization', 'putOrganization', 'deleteOrganization', 'postInstallation'], { 'path.ref': 'organization' }),
+    ...operations(['getOwner', 'deleteOwner'], { 'path.ref': 'owner' }),
+    ...operations(['putOwner'], { 'path.ref': 'owner', 'body.organization': 'organization' }, [noCoverage]),
+    ...operations(['postOwnerConnect'], { 'path.ref': 'owner', 'body.channel': 'channel' }, [noCoverage]),
+    ...operations(['getLocation', 'deleteLocation'], { 'path.ref': 'location' }),
+    ...operations(['putLocation'], { 'path.ref': 'location', 'body.organization': 'organization', 'body.owner': 'owner', 'body.address.country': 'country', 'body.timezone': 'zone' }, [noCoverage]),
+    ...operations(['getSourceProperty', 'getDistribution', 'getPropertyListings'], { 'path.ref': 'property' }),
+    ...operations(['deleteProperty'], { 'path.ref': 'spare_property' }),
+    ...operations(['getPropertyStats'], { 'path.ref': 'property', 'query.from': 'stats_from', 'query.to': 'from' }, [noCoverage]),
+    ...operations(['putProperty'], { 'path.ref': 'property', 'body.location': 'location', 'body.owner': 'owner' }, ['warnings = false']),
+    ...operations(['putDistribution'], { 'path.ref': 'property', 'body.channels[*]': 'channel' }, [noCoverage]),
+    ...operations(['getInstallation', 'patchInstallation', 'postInstallationToken'], { 'path.id': 'installation' }),
+    ...operations(['getGuest'], { 'path.ref': 'guest' }),
+    ...operations(['deleteGuest'], { 'path.ref': 'spare_guest' }),
+    ...operations(['putGuest'], { 'path.ref': 'guest', 'body.organization': 'organization' }, [noCoverage]),
+    ...operations(['createHostSession'], { 'body.organization': 'organization' }, [noCoverage]),
+    ...operations(['getVatRates', 'putVatRates'], { 'path.country': 'country' }),
+    ...operations(['postAvailability'], { 'body.updates[*].property': 'property', 'body.updates[*].from': 'from', 'body.updates[*].to': 'to' }, ['warnings = false']),
   ].join('\n');
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trimmedText } from '../trimmed-text.ts';
 import { cancellationViolations } from './cancellation.ts';
 import { isAmenityCode } from './amenities.ts';
 import { PRECISION_RADII } from './geo.ts';
@@ -30,7 +31,7 @@ const HttpsUrl = z.url({ protocol: /^https$/, hostname: z.regexes.domain }).max(
 const Currency = z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 currency code');
 const Money = z.object({ amount: z.int().min(0).max(100_000_000_00), currency: Currency }).strict();
 const Word = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'a lowercase word (letters, digits, underscores)');
-const Name = z.string().trim().min(1).max(200);
+const Name = trimmedText(200);
 
 /**
  * At most this many languages in one text map: with each text at most 10,000 characters, a page of
@@ -60,20 +61,20 @@ export const OwnerInput = z
     organization: Ref,
     type: Word.meta({ description: '`company` or `individual`; other values are treated as an individual.' }),
     display_name: Name,
-    legal_form: z.string().trim().min(1).max(100).nullable().default(null),
+    legal_form: trimmedText(100).nullable().default(null),
     company: z
       .object({
         legal_name: Name,
-        tax_id: z.string().trim().min(1).max(40),
-        trade_register_no: z.string().trim().min(1).max(40).nullable().default(null),
+        tax_id: trimmedText(40),
+        trade_register_no: trimmedText(40).nullable().default(null),
         registered_office: z
           .object({
             street: Name,
-            number: z.string().trim().min(1).max(20).optional(),
-            building: z.string().trim().min(1).max(40).optional(),
+            number: trimmedText(20).optional(),
+            building: trimmedText(40).optional(),
             city: Name,
-            county: z.string().trim().min(1).max(100).optional(),
-            postal_code: z.string().trim().min(1).max(20).optional(),
+            county: trimmedText(100).optional(),
+            postal_code: trimmedText(20).optional(),
             country: CountryCode,
           })
           .strict(),
@@ -112,12 +113,12 @@ export const LocationInput = z
     address: z
       .object({
         country: CountryCode,
-        region: z.string().trim().min(1).max(100).optional(),
+        region: trimmedText(100).optional(),
         city: Name,
-        street: z.string().trim().min(1).max(200).optional(),
-        number: z.string().trim().min(1).max(20).optional(),
-        building: z.string().trim().min(1).max(40).optional(),
-        postal_code: z.string().trim().min(1).max(20).optional(),
+        street: trimmedText(200).optional(),
+        number: trimmedText(20).optional(),
+        building: trimmedText(40).optional(),
+        postal_code: trimmedText(20).optional(),
       })
       .strict(),
     geo: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).strict(),
@@ -217,8 +218,8 @@ export type FeeInput = z.infer<typeof Fee>;
 
 const Classification = z
   .object({
-    certificate_number: z.string().trim().min(1).max(60),
-    category: z.string().trim().min(1).max(60),
+    certificate_number: trimmedText(60),
+    category: trimmedText(60),
     rating_kind: Word,
     rating: z.number().min(0).max(10).nullable(),
     valid_until: Date,
@@ -229,9 +230,9 @@ const Classification = z
 const Identifier = z
   .object({
     scheme: z.string().refine(isIdentifierScheme, custom('identifier_scheme', 'a scheme is `<jurisdiction>.<name>` in lowercase, such as `it.cin`')),
-    value: z.string().trim().min(1).max(100),
+    value: trimmedText(100),
     valid_until: Date.nullable().default(null),
-    issued_by: z.string().trim().min(1).max(200).nullable().default(null),
+    issued_by: trimmedText(200).nullable().default(null),
   })
   .strict();
 
@@ -269,7 +270,7 @@ export const PropertyInput = z
     legal: z
       .object({
         classification: Classification.nullable().default(null),
-        registration_number: z.string().trim().min(1).max(60).nullable().default(null),
+        registration_number: trimmedText(60).nullable().default(null),
         identifiers: z.array(Identifier).max(20).default([]),
       })
       .strict()
@@ -329,7 +330,7 @@ export const PropertyInput = z
 export type PropertyInput = z.infer<typeof PropertyInput>;
 
 export const DistributionInput = z
-  .object({ channels: z.array(z.string().regex(/^[a-z][a-z0-9-]{1,62}$/, 'a channel name')).max(100) })
+  .object({ channels: z.array(z.string().regex(/^[a-z][a-z0-9-]{1,62}$/, 'a channel name')).max(100).meta({ uniqueItems: true, description: 'Each channel once.' }) })
   .strict()
   .superRefine((input, ctx) => {
     duplicates(input.channels).forEach((i) => ctx.addIssue({ code: 'custom', path: ['channels', i], message: 'each channel appears once', params: { code: 'duplicate' } }));

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { INTERNAL_BASE } from '../../api/internal/catalogue.ts';
 import { platformDocument } from '../../api/internal/openapi.ts';
 import type { OperationObject } from '../../api/openapi/document.ts';
+import type { JsonSchema } from '../../api/openapi/schemas.ts';
 import type { HeaderObject } from '../../api/openapi/headers.ts';
 import type { HttpResponse } from './https-client.ts';
 import { forValidation, TEST_ORIGIN } from './openapi-validator.ts';
@@ -62,4 +63,21 @@ export function expectMatchesPlatformDescription(method: string, requestPath: st
   const body: unknown = mediaType.endsWith('json') ? response.json : response.text;
   expect(validate(body) ? [] : validate.errors, `${method} ${requestPath} ${response.status} against the platform description`).toEqual([]);
   if (mediaType === 'application/problem+json') expect(described!['x-problem-codes']).toContain(response.json.code);
+}
+
+/**
+ * Whether the description's schema for the JSON body of an operation takes `body`: what a client
+ * validating against the description (or a fuzzer generating from it) would conclude.
+ */
+export function platformDescriptionTakesBody(method: string, template: string, body: unknown): boolean {
+  const operation = (platformDescription.paths[template] as Record<string, OperationObject> | undefined)?.[method.toLowerCase()];
+  const schema = (operation as { requestBody?: { content: Record<string, { schema: JsonSchema }> } } | undefined)?.requestBody?.content['application/json']?.schema;
+  expect(schema, `${method} ${template} describes no JSON body`).toBeDefined();
+  const key = `${operation!.operationId} request`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(forValidation(schema!, DOCUMENT_ID));
+    compiled.set(key, validate);
+  }
+  return validate(body);
 }
