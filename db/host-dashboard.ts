@@ -14,17 +14,8 @@ export interface DashboardPropertyRow {
   legal: Legal;
 }
 
-const PROPERTY_COLUMNS = `p.id, p.ref, p.content->'name' as name, o.ref as owner_ref, o.content->>'display_name' as owner_name,
+export const PROPERTY_COLUMNS = `p.id, p.ref, p.content->'name' as name, o.ref as owner_ref, o.content->>'display_name' as owner_name,
         l.content->>'timezone' as timezone, l.content->'address'->>'country' as country, p.content->'legal' as legal`;
-
-/** The organization's properties, by reference: at its locations and of its owners (a row joining two organizations shows in neither). */
-export async function organizationProperties(em: EntityManager, organizationId: string): Promise<DashboardPropertyRow[]> {
-  return em.execute(
-    `select ${PROPERTY_COLUMNS} from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
-      where l.organization_id = ? and o.organization_id = l.organization_id order by p.ref`,
-    [organizationId],
-  );
-}
 
 /** What the host narrows the overview to: properties on one channel, and/or with a channel whose last report is `status` (`none`: no report yet). */
 export interface OverviewFilter {
