@@ -202,17 +202,19 @@ async function organizationAttention(deps: Deps, organizationId: string, now: Da
 
 /** The page of the overview the query asks for (past the last is the last), the filter and the channels it can name. */
 async function overviewPage(deps: Deps, organizationId: string, query: OverviewQuery, now: Date): Promise<Omit<DashboardOverview, 'attention'>> {
-  const em = deps.orm.em.fork();
-  const channels = await organizationChannels(em, organizationId);
   const asked = query.filter ?? { channel: null, status: null };
-  const filter = { channel: asked.channel !== null && channels.includes(asked.channel) ? asked.channel : null, status: asked.status };
   const wanted = Math.max(1, Math.floor(query.page ?? 1));
-  const read = (page: number) => organizationPropertiesPage(em, organizationId, filter, { limit: OVERVIEW_PAGE_SIZE, offset: (page - 1) * OVERVIEW_PAGE_SIZE });
-  const first = await read(wanted);
+  const read = (filter: OverviewFilter, page: number) =>
+    organizationPropertiesPage(deps.orm.em.fork(), organizationId, filter, { limit: OVERVIEW_PAGE_SIZE, offset: (page - 1) * OVERVIEW_PAGE_SIZE });
+  // The page is read under the filter asked for while the channels are read; a channel the
+  // organization has nothing on is no filter, and only then is the page read again.
+  const [channels, optimistic] = await Promise.all([organizationChannels(deps.orm.em.fork(), organizationId), read(asked, wanted)]);
+  const filter = { channel: asked.channel !== null && channels.includes(asked.channel) ? asked.channel : null, status: asked.status };
+  const first = filter.channel === asked.channel ? optimistic : await read(filter, wanted);
   const pages = Math.max(1, Math.ceil(first.total / OVERVIEW_PAGE_SIZE));
   const page = Math.min(wanted, pages);
-  const { rows, total } = page === wanted ? first : await read(page);
-  const properties = propertiesOf(rows, await channelsOfProperties(em, rows.map((row) => row.id)), now);
+  const { rows, total } = page === wanted ? first : await read(filter, page);
+  const properties = propertiesOf(rows, await channelsOfProperties(deps.orm.em.fork(), rows.map((row) => row.id)), now);
   return { properties, total, page, pages, pageSize: OVERVIEW_PAGE_SIZE, channels, filter };
 }
 
