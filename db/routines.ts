@@ -4,6 +4,7 @@ import { Routine } from '@mikro-orm/core';
  * Every "valid through" date (YYYY-MM-DD) of a property's legal data: its certificate's and its
  * identifiers'. Indexed (GIN, migration HostOverviewIndexes), so the properties with a date near
  * today are found without reading every property; a malformed shape gives no date, not an error.
+ * The migration also declares its cost (1000), which this declaration cannot carry.
  */
 export const LegalValidUntilDates = new Routine({
   name: 'legal_valid_until_dates',

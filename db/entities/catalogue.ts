@@ -59,7 +59,7 @@ export const PropertySchema = defineEntity({
     updatedAt: p.datetime(),
   },
   // The legal data's "valid through" dates (db/routines.ts), to find the certificates lapsing soon.
-  indexes: [{ name: 'property_legal_valid_until', expression: `create index "property_legal_valid_until" on "property" using gin ("legal_valid_until_dates"("content"->'legal'))` }],
+  indexes: [{ name: 'property_legal_valid_until', expression: `create index "property_legal_valid_until" on "property" using gin ("legal_valid_until_dates"("content"->'legal')) with (fastupdate = off)` }],
 });
 
 /** The host's choice: this property goes to this channel. */
