@@ -14,17 +14,8 @@ export interface DashboardPropertyRow {
   legal: Legal;
 }
 
-const PROPERTY_COLUMNS = `p.id, p.ref, p.content->'name' as name, o.ref as owner_ref, o.content->>'display_name' as owner_name,
+export const PROPERTY_COLUMNS = `p.id, p.ref, p.content->'name' as name, o.ref as owner_ref, o.content->>'display_name' as owner_name,
         l.content->>'timezone' as timezone, l.content->'address'->>'country' as country, p.content->'legal' as legal`;
-
-/** The organization's properties, by reference: at its locations and of its owners (a row joining two organizations shows in neither). */
-export async function organizationProperties(em: EntityManager, organizationId: string): Promise<DashboardPropertyRow[]> {
-  return em.execute(
-    `select ${PROPERTY_COLUMNS} from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
-      where l.organization_id = ? and o.organization_id = l.organization_id order by p.ref`,
-    [organizationId],
-  );
-}
 
 /** What the host narrows the overview to: properties on one channel, and/or with a channel whose last report is `status` (`none`: no report yet). */
 export interface OverviewFilter {
@@ -54,14 +45,22 @@ function filterCondition(filter: OverviewFilter): { sql: string; params: unknown
   return { sql: parts.map((part) => ` and ${part}`).join(''), params };
 }
 
-/** One page of the organization's properties that pass the filter, by reference, and how many pass in all (a row joining two organizations shows in neither). */
+/**
+ * One page of the organization's properties that pass the filter, by reference, and how many pass
+ * in all (a row joining two organizations shows in neither). The page is chosen and counted on the
+ * references alone; only its rows' content is read.
+ */
 export async function organizationPropertiesPage(
   em: EntityManager, organizationId: string, filter: OverviewFilter, page: { limit: number; offset: number },
 ): Promise<{ rows: DashboardPropertyRow[]; total: number }> {
   const condition = filterCondition(filter);
   const rows = await em.execute<(DashboardPropertyRow & { total: string })[]>(
-    `select ${PROPERTY_COLUMNS}, count(*) over () as total from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
-      where l.organization_id = ? and o.organization_id = l.organization_id${condition.sql} order by p.ref limit ? offset ?`,
+    `with page as (
+       select p.id, count(*) over () as total from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
+        where l.organization_id = ? and o.organization_id = l.organization_id${condition.sql} order by p.ref limit ? offset ?
+     )
+     select ${PROPERTY_COLUMNS}, page.total from page join property p on p.id = page.id join location l on l.id = p.location_id join owner o on o.id = p.owner_id
+      order by p.ref`,
     [organizationId, ...condition.params, page.limit, page.offset],
   );
   if (rows.length > 0 || page.offset === 0) return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
@@ -77,11 +76,14 @@ export async function organizationPropertiesPage(
 /** The channels the organization's properties are distributed to or were reported on by, by name. */
 export async function organizationChannels(em: EntityManager, organizationId: string): Promise<string[]> {
   const rows = await em.execute<{ name: string }[]>(
-    `select distinct c.name from property p join location l on l.id = p.location_id
-       join lateral (select d.channel_id from distribution d where d.property_id = p.id union select r.channel_id from listing_report r where r.property_id = p.id) x on true
-       join channel c on c.id = x.channel_id join owner o on o.id = p.owner_id
-      where l.organization_id = ? and o.organization_id = l.organization_id order by c.name`,
-    [organizationId],
+    `select c.name from channel c
+      where c.id in (select d.channel_id from distribution d join property p on p.id = d.property_id join location l on l.id = p.location_id join owner o on o.id = p.owner_id
+                      where l.organization_id = ? and o.organization_id = l.organization_id
+                     union all
+                     select r.channel_id from listing_report r join property p on p.id = r.property_id join location l on l.id = p.location_id join owner o on o.id = p.owner_id
+                      where l.organization_id = ? and o.organization_id = l.organization_id)
+      order by c.name`,
+    [organizationId, organizationId],
   );
   return rows.map((row) => row.name);
 }
@@ -115,25 +117,31 @@ export interface DashboardChannelRow {
   received_at: Date | null;
 }
 
-/** Each channel a property is distributed to or was reported on by, with its view, the owner's connection and the current report. */
+/**
+ * Each channel a property is distributed to or was reported on by, with its view, the owner's
+ * connection and the current report. Each property's channels are looked up by the property and
+ * each of its rows by its key (the lateral reads and the subqueries), so the cost follows the
+ * properties asked for, not the size of the tables.
+ */
 export async function channelsOfProperties(em: EntityManager, propertyIds: readonly string[]): Promise<DashboardChannelRow[]> {
   if (propertyIds.length === 0) return [];
   return em.execute(
-    `with pairs as (
-       select property_id, channel_id from distribution where property_id = any(?::uuid[])
-       union select property_id, channel_id from listing_report where property_id = any(?::uuid[])
-     )
-     select x.property_id, c.name as channel, (d.channel_id is not null) as distributed, cr.status as view_status,
-            ocr.body->>'connected_at' as connected_at,
+    `select p.id as property_id, c.name as channel, x.distributed,
+            (select cr.status from channel_resource cr where cr.channel_id = x.channel_id and cr.kind = 'property' and cr.internal_id = p.id) as view_status,
+            (select ocr.body->>'connected_at' from channel_resource ocr where ocr.channel_id = x.channel_id and ocr.kind = 'owner' and ocr.internal_id = p.owner_id) as connected_at,
             r.status, r.public_url, r.promoted, r.promoted_until, r.rejection_reason, r.rejection_text, r.updated_at, r.received_at
-       from pairs x
+       from property p
+       cross join lateral (
+         select s.channel_id, bool_or(s.distributed) as distributed
+           from (select d.channel_id, true as distributed from distribution d where d.property_id = p.id
+                 union all select lr.channel_id, false from listing_report lr where lr.property_id = p.id) s
+          group by s.channel_id
+       ) x
        join channel c on c.id = x.channel_id
-       join property p on p.id = x.property_id
-       left join distribution d on d.property_id = x.property_id and d.channel_id = x.channel_id
-       left join channel_resource cr on cr.channel_id = x.channel_id and cr.kind = 'property' and cr.internal_id = x.property_id
-       left join channel_resource ocr on ocr.channel_id = x.channel_id and ocr.kind = 'owner' and ocr.internal_id = p.owner_id
-       left join listing_report r on r.channel_id = x.channel_id and r.property_id = x.property_id
-      order by x.property_id, c.name`,
-    [`{${propertyIds.join(',')}}`, `{${propertyIds.join(',')}}`],
+       -- offset 0 keeps this a lookup per pair rather than a join the planner may answer by reading the whole table
+       left join lateral (select * from listing_report lr where lr.channel_id = x.channel_id and lr.property_id = p.id offset 0) r on true
+      where p.id = any(?::uuid[])
+      order by p.id, c.name`,
+    [`{${propertyIds.join(',')}}`],
   );
 }

@@ -3,11 +3,13 @@ import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities/index.ts';
 import { migrate } from './migrate.ts';
 import { migrationsList } from './migrations/index.ts';
+import { routines } from './routines.ts';
 
 export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}): Options {
   return defineConfig({
     clientUrl,
     entities,
+    routines,
     extensions: [Migrator],
     migrations: {
       path: 'db/migrations',

@@ -1,5 +1,6 @@
+import { attentionCandidates, ownersNotConnected } from '../db/host-attention.ts';
 import {
-  channelsOfProperties, organizationChannels, organizationProperties, organizationPropertiesPage, organizationProperty,
+  channelsOfProperties, organizationChannels, organizationPropertiesPage, organizationProperty,
   type DashboardChannelRow, type DashboardPropertyRow, type OverviewFilter,
 } from '../db/host-dashboard.ts';
 import { statsOfProperty } from '../db/listings.ts';
@@ -118,22 +119,17 @@ function dashboardProperty(row: DashboardPropertyRow, channels: DashboardChannel
   };
 }
 
-/** What the host should act on, most urgent first: withdrawals, then lapses by date, then connections. */
-export function attentionItems(properties: readonly DashboardProperty[], rows: ReadonlyMap<string, DashboardPropertyRow>): AttentionItem[] {
+type NotConnectedItem = AttentionItem & { kind: 'not_connected' };
+
+/** The withdrawals of `properties`, then their certificates lapsing soon by date. */
+function lapseItems(properties: readonly DashboardProperty[], rows: ReadonlyMap<string, DashboardPropertyRow>): AttentionItem[] {
   const withdrawn: AttentionItem[] = [];
   const expiring: (AttentionItem & { kind: 'expiring' })[] = [];
-  const owners = new Map<string, { owner: string; ownerName: string; channel: string; properties: number }>();
   for (const property of properties) {
     const legal = legalProjection(legalSourceOf(rows.get(property.ref)!), property.today);
     for (const channel of property.channels) {
       if (channel.distributed && channel.visibility === 'withdrawn') {
         withdrawn.push({ kind: 'withdrawn', property: property.ref, propertyName: property.name, channel: channel.name, reason: legal.publishable ? 'other' : 'certificate' });
-      }
-      if (channel.visibility === 'shown' && channel.ownerConnectedAt === null) {
-        const key = `${property.ownerRef}\u0000${channel.name}`;
-        const entry = owners.get(key) ?? { owner: property.ownerRef, ownerName: property.ownerName, channel: channel.name, properties: 0 };
-        entry.properties += 1;
-        owners.set(key, entry);
       }
     }
     if (property.nextExpiry) {
@@ -143,7 +139,27 @@ export function attentionItems(properties: readonly DashboardProperty[], rows: R
     }
   }
   expiring.sort((a, b) => a.days - b.days);
-  return [...withdrawn, ...expiring, ...[...owners.values()].map((o): AttentionItem => ({ kind: 'not_connected', ...o }))];
+  return [...withdrawn, ...expiring];
+}
+
+/** Per owner and channel, the properties the channel shows while the owner is not connected to it; in the order the properties first name them. */
+function notConnectedItems(properties: readonly DashboardProperty[]): NotConnectedItem[] {
+  const owners = new Map<string, NotConnectedItem>();
+  for (const property of properties) {
+    for (const channel of property.channels) {
+      if (channel.visibility !== 'shown' || channel.ownerConnectedAt !== null) continue;
+      const key = `${property.ownerRef}\u0000${channel.name}`;
+      const entry = owners.get(key) ?? { kind: 'not_connected', owner: property.ownerRef, ownerName: property.ownerName, channel: channel.name, properties: 0 };
+      entry.properties += 1;
+      owners.set(key, entry);
+    }
+  }
+  return [...owners.values()];
+}
+
+/** What the host should act on, most urgent first: withdrawals, then lapses by date, then connections. */
+export function attentionItems(properties: readonly DashboardProperty[], rows: ReadonlyMap<string, DashboardPropertyRow>): AttentionItem[] {
+  return [...lapseItems(properties, rows), ...notConnectedItems(properties)];
 }
 
 function groupByProperty(rows: readonly DashboardChannelRow[]): Map<string, DashboardChannelRow[]> {
@@ -161,28 +177,51 @@ function propertiesOf(rows: readonly DashboardPropertyRow[], channels: readonly 
   return rows.map((row) => dashboardProperty(row, byProperty.get(row.id) ?? [], now));
 }
 
-/** What to act on across the organization: every property is looked at, not only a page's. */
+/**
+ * A property's today is its own zone's date, at most a day either side of the UTC date; the
+ * dates a certificate valid through which may lapse within the warning, for any zone.
+ */
+function lapseWindow(now: Date): string[] {
+  const utc = localDate(now, 'UTC');
+  return Array.from({ length: EXPIRY_WARNING_DAYS + 4 }, (_, i) => addDays(utc, i - 2));
+}
+
+/**
+ * What to act on across the organization, every property looked at: the withdrawals and lapses
+ * of the few properties that may have one, read whole; the owners' connections counted in SQL.
+ */
 async function organizationAttention(deps: Deps, organizationId: string, now: Date): Promise<AttentionItem[]> {
-  const em = deps.orm.em.fork();
-  const rows = await organizationProperties(em, organizationId);
-  const properties = propertiesOf(rows, await channelsOfProperties(em, rows.map((row) => row.id)), now);
-  return attentionItems(properties, new Map(rows.map((row) => [row.ref, row])));
+  const [rows, owners] = await Promise.all([
+    attentionCandidates(deps.orm.em.fork(), organizationId, lapseWindow(now)),
+    ownersNotConnected(deps.orm.em.fork(), organizationId),
+  ]);
+  const properties = propertiesOf(rows, await channelsOfProperties(deps.orm.em.fork(), rows.map((row) => row.id)), now);
+  const notConnected = owners.map((o): AttentionItem => ({ kind: 'not_connected', owner: o.owner_ref, ownerName: o.owner_name, channel: o.channel, properties: Number(o.properties) }));
+  return [...lapseItems(properties, new Map(rows.map((row) => [row.ref, row]))), ...notConnected];
+}
+
+/** The page of the overview the query asks for (past the last is the last), the filter and the channels it can name. */
+async function overviewPage(deps: Deps, organizationId: string, query: OverviewQuery, now: Date): Promise<Omit<DashboardOverview, 'attention'>> {
+  const asked = query.filter ?? { channel: null, status: null };
+  const wanted = Math.max(1, Math.floor(query.page ?? 1));
+  const read = (filter: OverviewFilter, page: number) =>
+    organizationPropertiesPage(deps.orm.em.fork(), organizationId, filter, { limit: OVERVIEW_PAGE_SIZE, offset: (page - 1) * OVERVIEW_PAGE_SIZE });
+  // The page is read under the filter asked for while the channels are read; a channel the
+  // organization has nothing on is no filter, and only then is the page read again.
+  const [channels, optimistic] = await Promise.all([organizationChannels(deps.orm.em.fork(), organizationId), read(asked, wanted)]);
+  const filter = { channel: asked.channel !== null && channels.includes(asked.channel) ? asked.channel : null, status: asked.status };
+  const first = filter.channel === asked.channel ? optimistic : await read(filter, wanted);
+  const pages = Math.max(1, Math.ceil(first.total / OVERVIEW_PAGE_SIZE));
+  const page = Math.min(wanted, pages);
+  const { rows, total } = page === wanted ? first : await read(filter, page);
+  const properties = propertiesOf(rows, await channelsOfProperties(deps.orm.em.fork(), rows.map((row) => row.id)), now);
+  return { properties, total, page, pages, pageSize: OVERVIEW_PAGE_SIZE, channels, filter };
 }
 
 export async function listingsOverview(deps: Deps, organizationId: string, query: OverviewQuery = {}): Promise<DashboardOverview> {
-  const em = deps.orm.em.fork();
   const now = deps.clock.now();
-  const channels = await organizationChannels(em, organizationId);
-  const asked = query.filter ?? { channel: null, status: null };
-  const filter = { channel: asked.channel !== null && channels.includes(asked.channel) ? asked.channel : null, status: asked.status };
-  const wanted = Math.max(1, Math.floor(query.page ?? 1));
-  const read = (page: number) => organizationPropertiesPage(em, organizationId, filter, { limit: OVERVIEW_PAGE_SIZE, offset: (page - 1) * OVERVIEW_PAGE_SIZE });
-  const [first, attention] = await Promise.all([read(wanted), organizationAttention(deps, organizationId, now)]);
-  const pages = Math.max(1, Math.ceil(first.total / OVERVIEW_PAGE_SIZE));
-  const page = Math.min(wanted, pages);
-  const { rows, total } = page === wanted ? first : await read(page);
-  const properties = propertiesOf(rows, await channelsOfProperties(em, rows.map((row) => row.id)), now);
-  return { properties, attention, total, page, pages, pageSize: OVERVIEW_PAGE_SIZE, channels, filter };
+  const [listed, attention] = await Promise.all([overviewPage(deps, organizationId, query, now), organizationAttention(deps, organizationId, now)]);
+  return { ...listed, attention };
 }
 
 export interface ChartSeries {

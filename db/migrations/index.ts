@@ -16,6 +16,7 @@ import { Migration20261122204945OwnerConnect } from './Migration20261122204945Ow
 import { Migration20261123090000AvailabilityChangeOrder } from './Migration20261123090000AvailabilityChangeOrder.ts';
 import { Migration20261123120000HandOffReuse } from './Migration20261123120000HandOffReuse.ts';
 import { Migration20261125150000AmenityDefinition } from './Migration20261125150000AmenityDefinition.ts';
+import { Migration20261126090000HostOverviewIndexes } from './Migration20261126090000HostOverviewIndexes.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -37,4 +38,5 @@ export const migrationsList = [
   { name: 'Migration20261123090000AvailabilityChangeOrder', class: Migration20261123090000AvailabilityChangeOrder },
   { name: 'Migration20261123120000HandOffReuse', class: Migration20261123120000HandOffReuse },
   { name: 'Migration20261125150000AmenityDefinition', class: Migration20261125150000AmenityDefinition },
+  { name: 'Migration20261126090000HostOverviewIndexes', class: Migration20261126090000HostOverviewIndexes },
 ];
