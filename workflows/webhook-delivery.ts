@@ -32,9 +32,9 @@ function setState(state: string): void {
  *
  * Versions: a delivery started with `attempts: 'local'` attempts through local activities and,
  * when its first attempt delivers, ends without updating `SvcState` (it stays `pending` on a
- * completed workflow: see README "Push"). One started without it (before this version, still
- * running or replayed) runs as it always did; the input is in the history, so a replay takes the
- * same branch, and no patch marker is recorded.
+ * completed workflow: see docs/benchmarks.md "Push: the cost of a delivery"). One started
+ * without it (before this version, still running or replayed) runs as it always did; the input
+ * is in the history, so a replay takes the same branch, and no patch marker is recorded.
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<DeliveryOutcome> {
   const startedAt = Date.now();

@@ -9,7 +9,8 @@ import { defineOperation, type Operation } from '../operations.ts';
 
 /**
  * The platform vouches for a host: it asks for a one-time link to the host pages for one of its
- * organizations and sends the host's browser there (see the README's "Host pages").
+ * organizations and sends the host's browser there (see docs/host-pages.md "How the platform
+ * opens them").
  */
 
 const HostSessionInput = z

@@ -126,7 +126,7 @@ export const ChannelResourceSchema = defineEntity({
 /**
  * One row per channel, locked by every transaction that changes the channel's view. The lock
  * orders those transactions, so stamps and positions taken under it grow in commit order (see
- * the README's architecture notes). `lastPosition` numbers the channel's events; a resource's
+ * docs/architecture.md "Commit order"). `lastPosition` numbers the channel's events; a resource's
  * `version` is the position of the event that announced it.
  */
 export const ChannelLogSchema = defineEntity({

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 /**
- * The folder layering the README's architecture section describes, held against the code: a
+ * The folder layering docs/architecture.md "Layers" describes, held against the code: a
  * value import may only run down this list (type-only imports are erased and may point anywhere).
  * Folders of one rank may not import each other.
  */
