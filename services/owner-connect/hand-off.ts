@@ -68,30 +68,16 @@ export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectSt
     const since = new Date(now.getTime() - HAND_OFF_REUSE_SECONDS * 1000);
     const reusable = await findReusableToken(em, { channelId: channel.id, ownerId: owner.id, propertyIds, hostSessionId: input.hostSessionId, locale: input.locale ?? null, since });
     if (reusable) {
-      const iat = reusable.issuedAt.getTime() / 1000;
-      const claims: OwnerConnectClaims = {
-        iss: deps.config.publicOrigin, aud: channel.name, sub: reusable.ownerExternalId, property_ids: reusable.propertyIds, iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti: reusable.jti,
-        ...(input.locale === undefined ? {} : { locale: input.locale }),
-      };
-      return { redirect_url: channel.redirectUrl, token: await sign(deps, claims, now), expires_at: toInstant(new Date(claims.exp * 1000)) };
+      const claims = tokenClaims(deps, channel.name, { sub: reusable.ownerExternalId, propertyIds: reusable.propertyIds, issuedAt: reusable.issuedAt, jti: reusable.jti }, input.locale);
+      return handOff(deps, channel.redirectUrl, claims, now);
     }
   }
   await chargeHandOff(deps, { organizationRef: owner.organizationRef, hostSessionId: input.hostSessionId });
 
   const issuedAt = wholeSeconds(now);
-  const iat = issuedAt.getTime() / 1000;
-  const claims: OwnerConnectClaims = {
-    iss: deps.config.publicOrigin,
-    aud: channel.name,
-    sub: view.externalId,
-    property_ids: propertyIds,
-    iat,
-    exp: iat + TOKEN_LIFETIME_SECONDS,
-    jti: randomBytes(16).toString('hex'),
-    ...(input.locale === undefined ? {} : { locale: input.locale }),
-  };
-  const token = await sign(deps, claims, now);
-  const confirmUntil = new Date((iat + CONFIRMATION_WINDOW_SECONDS) * 1000);
+  const claims = tokenClaims(deps, channel.name, { sub: view.externalId, propertyIds, issuedAt, jti: randomBytes(16).toString('hex') }, input.locale);
+  const answer = await handOff(deps, channel.redirectUrl, claims, now);
+  const confirmUntil = new Date((claims.iat + CONFIRMATION_WINDOW_SECONDS) * 1000);
 
   await writeTransaction(em, async (tx) => {
     await insertToken(tx, {
@@ -102,10 +88,31 @@ export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectSt
     // the record is rolled back. A workflow whose record failed to commit expires nothing.
     await deps.workflows.startOwnerConnect({ jti: claims.jti, channel: channel.name, ownerId: view.externalId, confirmUntil: toInstant(confirmUntil) });
   });
-  return { redirect_url: channel.redirectUrl, token, expires_at: toInstant(new Date(claims.exp * 1000)) };
+  return answer;
 }
 
-/** The compact JWS of the claims, under the key that signs tokens issued at `issuedAt`. */
+/** The claims of a token issued at `issuedAt` (whole seconds), valid for the contract's 300 seconds. */
+function tokenClaims(
+  deps: ServiceDeps, channelName: string, token: { sub: string; propertyIds: string[]; issuedAt: Date; jti: string }, locale: string | undefined,
+): OwnerConnectClaims {
+  const iat = token.issuedAt.getTime() / 1000;
+  return {
+    iss: deps.config.publicOrigin,
+    aud: channelName,
+    sub: token.sub,
+    property_ids: token.propertyIds,
+    iat,
+    exp: iat + TOKEN_LIFETIME_SECONDS,
+    jti: token.jti,
+    ...(locale === undefined ? {} : { locale }),
+  };
+}
+
+/** What the hand-off answers: where to send the host, the signed token and when it stops being accepted there. */
+async function handOff(deps: ServiceDeps, redirectUrl: string, claims: OwnerConnectClaims, now: Date): Promise<OwnerConnectHandOff> {
+  return { redirect_url: redirectUrl, token: await sign(deps, claims, now), expires_at: toInstant(new Date(claims.exp * 1000)) };
+}
+
 /**
  * Signs with the key that signs at `now`, not at `iat`, which is truncated to the second (and, for
  * a reused token, up to half a minute old): within the second of an emergency rotation the key
