@@ -5,6 +5,7 @@ import { INTEGRATION_RATE_LIMIT_PER_MINUTE, parseIntegrationToken, type Integrat
 import { checkIntegrationToken, type InstallationWithOrganization } from '../../services/integration.ts';
 import type { AppDeps } from '../context.ts';
 import { failedAuthenticationCounter, failedAuthenticationLockout } from '../middleware/auth-failures.ts';
+import { KeyCache } from '../middleware/key-cache.ts';
 import { setRateLimitHeaders } from '../middleware/rate-limit.ts';
 import type { Operation } from '../operations.ts';
 import { IntegrationError, type IntegrationErrorCode } from './errors.ts';
@@ -13,28 +14,6 @@ const CHALLENGE = 'Bearer realm="integration"';
 
 /** Tokens remembered per API process as accepted, so an address locked out does not lock out its good apps. */
 const KNOWN_TOKENS_CAPACITY = 10_000;
-
-/**
- * The SHA-256 of tokens this process last found accepted (no token is kept), least recently used
- * first. Consulted only while the caller's address is locked out for failed authentications: such
- * a token still goes on to its check, every other request is 429 without a lookup.
- */
-class KnownTokens {
-  readonly #hashes = new Set<string>();
-  has(hash: string): boolean {
-    if (!this.#hashes.delete(hash)) return false;
-    this.#hashes.add(hash);
-    return true;
-  }
-  add(hash: string): void {
-    this.#hashes.delete(hash);
-    this.#hashes.add(hash);
-    if (this.#hashes.size > KNOWN_TOKENS_CAPACITY) this.#hashes.delete(this.#hashes.values().next().value!);
-  }
-  delete(hash: string): void {
-    this.#hashes.delete(hash);
-  }
-}
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
@@ -64,7 +43,10 @@ function authenticate(deps: AppDeps): RequestHandler {
   const { orm, clock, config } = deps;
   const countFailure = failedAuthenticationCounter(deps);
   const lockout = failedAuthenticationLockout(deps);
-  const known = new KnownTokens();
+  // The SHA-256 of tokens this process last found accepted (no token is kept). Consulted only while
+  // the caller's address is locked out for failed authentications: such a token still goes on to
+  // its check, every other request is 429 without a lookup.
+  const known = new KeyCache<true>(KNOWN_TOKENS_CAPACITY);
   async function refuse(req: Request, code: IntegrationErrorCode, sent: boolean): Promise<never> {
     const retryAfter = await countFailure(req);
     if (retryAfter !== null) throw new IntegrationError('too_many_failed_authentications', { retryAfter });
@@ -74,14 +56,14 @@ function authenticate(deps: AppDeps): RequestHandler {
   return async (req, res, next) => {
     const token = bearerToken(req);
     const hash = token === undefined ? undefined : tokenHash(token);
-    const locked = hash !== undefined && known.has(hash) ? null : lockout(req);
+    const locked = hash !== undefined && known.get(hash) ? null : lockout(req);
     if (locked !== null) throw new IntegrationError('too_many_failed_authentications', { retryAfter: locked });
     if (!token || !hash) return refuse(req, 'missing_token', false);
     const parsed = parseIntegrationToken(token);
     if (!parsed.ok) return refuse(req, 'invalid_token', true);
     if (parsed.environment !== config.environment) return refuse(req, 'token_wrong_environment', true);
     const check = await checkIntegrationToken({ orm, clock }, token);
-    if (check.outcome === 'accepted') known.add(hash);
+    if (check.outcome === 'accepted') known.set(hash, true);
     else known.delete(hash);
     if (check.outcome === 'unknown') return refuse(req, 'invalid_token', true);
     if (check.outcome === 'revoked') return refuse(req, 'token_revoked', true);

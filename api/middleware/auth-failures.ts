@@ -3,10 +3,11 @@ import { addToWindow } from '../../db/counters.ts';
 import type { AppDeps } from '../context.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { clientOf } from './client-address.ts';
+import { KeyCache } from './key-cache.ts';
 
 type Deps = Pick<AppDeps, 'orm' | 'clock' | 'config'>;
 
-/** Far more addresses than one process sees locked out in a minute; past it the oldest go first. */
+/** Far more addresses than one process sees locked out in a minute; past it the least recently seen go first. */
 const LOCKOUT_CAPACITY = 100_000;
 
 /**
@@ -18,7 +19,7 @@ const LOCKOUT_CAPACITY = 100_000;
  * counter at its first failure from that address.
  */
 class Lockouts {
-  readonly #until = new Map<string, number>();
+  readonly #until = new KeyCache<number>(LOCKOUT_CAPACITY);
 
   /** Seconds left of the address's lockout at `now`, or null. */
   remaining(address: string, now: number): number | null {
@@ -32,9 +33,7 @@ class Lockouts {
   }
 
   lock(address: string, until: number): void {
-    this.#until.delete(address);
     this.#until.set(address, until);
-    if (this.#until.size > LOCKOUT_CAPACITY) this.#until.delete(this.#until.keys().next().value!);
   }
 }
 
