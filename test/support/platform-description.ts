@@ -1,22 +1,15 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
 import { expect } from 'vitest';
 import { INTERNAL_BASE } from '../../api/internal/catalogue.ts';
 import { platformDocument } from '../../api/internal/openapi.ts';
 import type { OperationObject } from '../../api/openapi/document.ts';
 import type { JsonSchema } from '../../api/openapi/schemas.ts';
-import type { HeaderObject } from '../../api/openapi/headers.ts';
 import type { HttpResponse } from './https-client.ts';
-import { forValidation, TEST_ORIGIN } from './openapi-validator.ts';
+import { describedAnswers } from './described-answers.ts';
+import { TEST_ORIGIN } from './openapi-validator.ts';
 
 export const platformDescription = platformDocument(TEST_ORIGIN);
 
-const DOCUMENT_ID = `${TEST_ORIGIN}${INTERNAL_BASE}/openapi.json`;
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-ajvFormats.default(ajv);
-ajv.addKeyword('example');
-ajv.addSchema(forValidation({ $id: DOCUMENT_ID, $defs: platformDescription.components.schemas }, DOCUMENT_ID));
-const compiled = new Map<string, ValidateFunction>();
+const answers = describedAnswers(`${TEST_ORIGIN}${INTERNAL_BASE}/openapi.json`, platformDescription, 'platform description');
 
 const templates = Object.keys(platformDescription.paths)
   .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`), params: template.split('{').length - 1 }))
@@ -41,28 +34,8 @@ export function expectMatchesPlatformDescription(method: string, requestPath: st
   const item = platformDescription.paths[template!] as Record<string, OperationObject>;
   const operation = item[method.toLowerCase()] ?? (response.status === 405 ? Object.values(item)[0] : undefined);
   expect(operation, `${method} ${template} is not described`).toBeDefined();
-  const described = operation!.responses[String(response.status)];
-  expect(described, `${response.status} is not described for ${method} ${template}`).toBeDefined();
-  const headers = platformDescription.components.headers as Record<string, HeaderObject>;
-  for (const name of Object.keys(described!.headers ?? {})) {
-    if (headers[name]?.required) expect(response.headers[name.toLowerCase()], `${response.status} of ${method} ${template} lacks ${name}`).toBeDefined();
-  }
-  if (!described!.content) {
-    expect(response.text, `${response.status} of ${method} ${template} is described without a body`).toBe('');
-    return;
-  }
-  const mediaType = (response.headers['content-type'] ?? '').split(';')[0]!.trim();
-  const media = described!.content[mediaType];
-  expect(media, `${mediaType} is not described for ${response.status} of ${method} ${template}`).toBeDefined();
-  const key = `${operation!.operationId} ${response.status} ${mediaType}`;
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(forValidation(media!.schema, DOCUMENT_ID));
-    compiled.set(key, validate);
-  }
-  const body: unknown = mediaType.endsWith('json') ? response.json : response.text;
-  expect(validate(body) ? [] : validate.errors, `${method} ${requestPath} ${response.status} against the platform description`).toEqual([]);
-  if (mediaType === 'application/problem+json') expect(described!['x-problem-codes']).toContain(response.json.code);
+  const checked = answers.expectDescribed(operation!, method, template!, requestPath, response);
+  if (checked?.mediaType === 'application/problem+json') expect(checked.described['x-problem-codes']).toContain(response.json.code);
 }
 
 /**
@@ -73,11 +46,5 @@ export function platformDescriptionTakesBody(method: string, template: string, b
   const operation = (platformDescription.paths[template] as Record<string, OperationObject> | undefined)?.[method.toLowerCase()];
   const schema = (operation as { requestBody?: { content: Record<string, { schema: JsonSchema }> } } | undefined)?.requestBody?.content['application/json']?.schema;
   expect(schema, `${method} ${template} describes no JSON body`).toBeDefined();
-  const key = `${operation!.operationId} request`;
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(forValidation(schema!, DOCUMENT_ID));
-    compiled.set(key, validate);
-  }
-  return validate(body);
+  return answers.validator(`${operation!.operationId} request`, schema!)(body);
 }
