@@ -4,7 +4,7 @@ import { applyAvailabilityUpdates, lockPropertiesByRef } from '../../db/availabi
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
+import { freshDatabase, waitingOnALock } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { devServerClient } from '../support/temporal.ts';
 
@@ -93,24 +93,6 @@ async function committedVersions(key: string): Promise<Map<string, number>> {
   return new Map((res.json.data as Record[]).map((record) => [record.property_id, record.version]));
 }
 
-function deferred() {
-  let release!: () => void;
-  const promise = new Promise<void>((resolve) => (release = resolve));
-  return { promise, release };
-}
-
-/** Waits (bounded) until a session of this test's database is blocked on a lock. */
-async function waitingOnALock(timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [row] = await orm.em.fork().execute<{ waiting: string }[]>(
-      `select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (Number(row!.waiting) > 0) return;
-    if (Date.now() > deadline) throw new Error(`no session waited on a lock within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 test('a property changed behind a paging reader, then one ahead of it, later: the next pass from the largest updated_at reads both', async () => {
   const { key } = await setup(['a', 'b', 'c', 'd']);
@@ -140,21 +122,21 @@ test('a writer that commits late is read on the next pass after one that committ
   await follower.poll(1);
   expect(follower.versions.size).toBe(0);
 
-  const gate = deferred();
-  const firstLocked = deferred();
+  const gate = Promise.withResolvers<void>();
+  const firstLocked = Promise.withResolvers<void>();
   const first = orm.em.fork().transactional(async (tx) => {
     await changeUnits(tx, ref('p1'), 0);
-    firstLocked.release();
+    firstLocked.resolve();
     await gate.promise; // stamped, not committed
   });
   await firstLocked.promise;
   // The second writer queues on the channel's lock instead of taking an earlier stamp first.
   const second = orm.em.fork().transactional((tx) => changeUnits(tx, ref('p2'), 0));
-  await waitingOnALock();
+  await waitingOnALock(orm);
   await follower.poll(1);
   expect(follower.versions.size).toBe(0);
 
-  gate.release();
+  gate.resolve();
   await Promise.all([first, second]);
   await follower.poll(1);
   expect(follower.versions).toEqual(await committedVersions(key));

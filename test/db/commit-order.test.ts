@@ -4,7 +4,7 @@ import { reproject } from '../../db/catalogue/projector.ts';
 import { startTestApi, TEST_SERVER_SECRET, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
+import { freshDatabase, waitingOnALock } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { devServerClient } from '../support/temporal.ts';
 
@@ -82,24 +82,6 @@ function reader(key: string) {
   };
 }
 
-function deferred() {
-  let release!: () => void;
-  const promise = new Promise<void>((resolve) => (release = resolve));
-  return { promise, release };
-}
-
-/** Waits (bounded) until a session of this test's database is blocked on a lock. */
-async function waitingOnALock(timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [row] = await orm.em.fork().execute<{ waiting: string }[]>(
-      `select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (Number(row!.waiting) > 0) return;
-    if (Date.now() > deadline) throw new Error(`no session waited on a lock within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 async function committed(key: string) {
   const events = (await api.call('GET', `${BASE}/events?limit=500`, { key })).json.data as { id: string }[];
@@ -113,21 +95,21 @@ test('a writer that commits late is still read after one that committed early, i
   await follower.poll();
   const seen = follower.events.length;
 
-  const gate = deferred();
-  const firstLocked = deferred();
+  const gate = Promise.withResolvers<void>();
+  const firstLocked = Promise.withResolvers<void>();
   const first = orm.em.fork().transactional(async (tx) => {
     await changeUnits(tx, ref('p1'), 2);
-    firstLocked.release();
+    firstLocked.resolve();
     await gate.promise; // stamped and numbered, not committed
   });
   await firstLocked.promise;
   // The second writer queues on the channel's lock instead of taking a later number first.
   const second = orm.em.fork().transactional((tx) => changeUnits(tx, ref('p2'), 3));
-  await waitingOnALock();
+  await waitingOnALock(orm);
   await follower.poll();
   expect(follower.events).toHaveLength(seen);
 
-  gate.release();
+  gate.resolve();
   await Promise.all([first, second]);
   await follower.poll();
   const truth = await committed(key);
