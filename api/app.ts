@@ -8,7 +8,7 @@ import { hostRouter } from './host/router.ts';
 import { INTEGRATION_BASE, integrationRouter } from './integration/index.ts';
 import { INTERNAL_BASE } from './internal/catalogue.ts';
 import { platformRouter } from './internal/router.ts';
-import { interfaceRouter } from './interface-router.ts';
+import { channelGuards, interfaceRouter } from './interface-router.ts';
 import { countUsableKey } from './middleware/authenticate.ts';
 import { errorHandler, notFound } from './middleware/errors.ts';
 import { descriptionRouter } from './openapi/routes.ts';
@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string; surfac
     // The host pages: hosts' browsers, signed in through a link the platform asked for.
     app.use(HOST_BASE, hostRouter(deps, HOST_PAGES));
     app.use(INTEGRATION_BASE, integrationRouter(deps));
-    app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps, undefined, { bodyLimit: DISTRIBUTION_BODY_LIMIT, countKey: countUsableKey(deps) }));
+    app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps, channelGuards(deps), { bodyLimit: DISTRIBUTION_BODY_LIMIT, countKey: countUsableKey(deps) }));
   }
   if (surface !== 'public') {
     app.use(INTERNAL_BASE, platformRouter(deps, { bodyLimit: PLATFORM_BODY_LIMIT }));

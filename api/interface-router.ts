@@ -8,7 +8,7 @@ import { markOperation } from './middleware/access-log.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
 import { settleCharge } from './middleware/rate-limit.ts';
-import { expressPath, isPlannedIn, type HttpMethod, type Operation, type OperationResult } from './operations.ts';
+import { expressPath, isPlannedIn, type HttpMethod, type OperationResult, type RoutedOperation } from './operations.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import { readBackErrors } from './read-back.ts';
 import { toParameterErrors, type InputLocation } from './validation.ts';
@@ -24,7 +24,7 @@ function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: 
 
 const scopeChallenge = (scopes: readonly string[]) => ({ 'WWW-Authenticate': `Bearer realm="distribution", error="insufficient_scope", scope="${scopes.join(' ')}"` });
 
-function requireScopes(operation: Operation): RequestHandler {
+function requireScopes(operation: RoutedOperation): RequestHandler {
   return (_req, res, next) => {
     const held = callerOf(res).key.scopes;
     const missing = missingScopes(held, operation.scopes ?? []);
@@ -42,7 +42,7 @@ function requireScopes(operation: Operation): RequestHandler {
   };
 }
 
-function deprecationHeaders<S extends string>(operation: Operation<unknown, unknown, unknown, S>): RequestHandler {
+function deprecationHeaders<S extends string>(operation: RoutedOperation<S>): RequestHandler {
   return (_req, res, next) => {
     const { deprecation } = operation;
     if (deprecation) {
@@ -69,7 +69,7 @@ function appendLink(res: Response, link: string): void {
 }
 
 /** Validates the input and runs the handler; throws a ProblemError on bad input. */
-async function execute<S extends string>(operation: Operation<unknown, unknown, unknown, S>, deps: AppDeps, input: { query?: unknown; params?: unknown; body?: unknown }, req: Request, res: Response): Promise<OperationResult> {
+async function execute<S extends string>(operation: RoutedOperation<S>, deps: AppDeps, input: { query?: unknown; params?: unknown; body?: unknown }, req: Request, res: Response): Promise<OperationResult> {
   if (isPlannedIn(operation, deps.config.environment) || !operation.handler) throw new ProblemError('not_implemented', { detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet` });
   // Only the inputs the operation reads: one that takes no query ignores it, NUL or not.
   const nul = requestNulErrors({
@@ -95,7 +95,7 @@ async function execute<S extends string>(operation: Operation<unknown, unknown, 
   });
 }
 
-function runOperation<S extends string>(operation: Operation<unknown, unknown, unknown, S>, deps: AppDeps): RequestHandler {
+function runOperation<S extends string>(operation: RoutedOperation<S>, deps: AppDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const result = await execute(operation, deps, { query: req.query, params: req.params, body: req.body ?? {} }, req, res);
     // A read may have run beside its key's check: a refused key or a spent limit is the answer
@@ -133,7 +133,7 @@ function runOperation<S extends string>(operation: Operation<unknown, unknown, u
 }
 
 /** The distribution interface's guards: channel key and rate limit, then the operation's scopes. */
-export function channelGuards(deps: AppDeps): (operation: Operation) => RequestHandler[] {
+export function channelGuards(deps: AppDeps): (operation: RoutedOperation) => RequestHandler[] {
   const auth = authenticate(deps);
   return (operation) => (operation.scopes === null ? [] : [auth(operation), requireScopes(operation)]);
 }
@@ -151,10 +151,9 @@ const noStore: RequestHandler = (_req, res, next) => {
  * caller sends is parsed.
  */
 export function interfaceRouter<S extends string = Scope>(
-  operations: readonly Operation<unknown, unknown, unknown, S>[],
+  operations: readonly RoutedOperation<S>[],
   deps: AppDeps,
-  // The default, the channel's guards, is for the distribution interface, whose scopes are `Scope`.
-  guardsFor = channelGuards(deps) as unknown as (operation: Operation<unknown, unknown, unknown, S>) => RequestHandler[],
+  guardsFor: (operation: RoutedOperation<S>) => RequestHandler[],
   options: {
     bodyLimit?: string;
     /** Counts a request that carries a usable key although it is answered before authentication (404, 405). */

@@ -98,11 +98,24 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult>;
 }
 
-/** The declaration as routed and described: a read-back's fields are folded into the body schema here, once. */
-export function defineOperation<Q = undefined, P = undefined, B = undefined, S extends string = Scope>(operation: Operation<Q, P, B, S>): Operation<Q, P, B, S> {
-  if (!operation.readBack) return operation;
-  if (!operation.body) throw new Error(`${operation.operationId}: a read-back needs a body`);
-  return { ...operation, body: withReadBack(operation.body, operation.readBack) };
+/**
+ * An operation as an interface's registry holds it: its query, path and body types erased, so
+ * declarations of any shape sit in one list (`Operation<Q, P, B, S>` is invariant in them, since
+ * its handler takes what its schemas give).
+ */
+export type RoutedOperation<S extends string = Scope> = Operation<unknown, unknown, unknown, S>;
+
+/**
+ * The declaration as routed and described: a read-back's fields are folded into the body schema
+ * here, once. The handler's input types are erased here and only here: the router parses query,
+ * path and body with the declaration's own schemas before it calls the handler, so what the
+ * handler receives is what its types say.
+ */
+export function defineOperation<Q = undefined, P = undefined, B = undefined, S extends string = Scope>(operation: Operation<Q, P, B, S>): RoutedOperation<S> {
+  const routed = operation as unknown as RoutedOperation<S>;
+  if (!routed.readBack) return routed;
+  if (!routed.body) throw new Error(`${routed.operationId}: a read-back needs a body`);
+  return { ...routed, body: withReadBack(routed.body, routed.readBack) };
 }
 
 /** True when the operation answers 501 `not_implemented` in this environment. */

@@ -70,7 +70,7 @@ function listOperation(kind: ViewKind, path: string, operationId: string, summar
         nextCursor: page.nextCursor,
       };
     },
-  }) as Operation;
+  });
 }
 
 export const listLocations = listOperation('location', '/locations', 'listLocations', 'Locations published to the channel', LocationPage);

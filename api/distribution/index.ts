@@ -13,18 +13,18 @@ export const DISTRIBUTION_BASE = '/api/v1/distribution';
 
 /** Every operation of the distribution interface, served or planned. */
 export const distributionOperations: Operation[] = [
-  getChannel as Operation,
+  getChannel,
   listLocations,
   listOwners,
   listProperties,
-  getProperty as Operation,
-  listAmenities as Operation,
-  listEventsOperation as Operation,
-  listAvailability as Operation,
-  getQuote as Operation,
-  getOwnerConnectKeys as Operation,
+  getProperty,
+  listAmenities,
+  listEventsOperation,
+  listAvailability,
+  getQuote,
+  getOwnerConnectKeys,
   ...webhookOperations,
-  ...(listingOperations as Operation[]),
+  ...listingOperations,
   ...ownerConnectOperations,
   ...plannedOperations,
 ];

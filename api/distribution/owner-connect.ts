@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { confirmOwnerConnection, removeOwnerConnection } from '../../services/owner-connect/connection.ts';
-import { defineOperation, type Operation } from '../operations.ts';
+import { defineOperation } from '../operations.ts';
 import { Instant } from '../schemas/common.ts';
 
 /**
@@ -53,4 +53,4 @@ export const deleteOwnerConnection = defineOperation({
   },
 });
 
-export const ownerConnectOperations = [putOwnerConnection, deleteOwnerConnection] as Operation[];
+export const ownerConnectOperations = [putOwnerConnection, deleteOwnerConnection];

@@ -14,7 +14,7 @@ import {
   pingEndpoint,
   rotateEndpointSecret,
 } from '../../services/webhooks.ts';
-import { defineOperation, type Operation } from '../operations.ts';
+import { defineOperation } from '../operations.ts';
 import { Instant, matching, PlainText } from '../schemas/common.ts';
 import { attemptRecord, deliveryRecord, endpointRecord, pingOutcomeRecord } from './webhook-records.ts';
 
@@ -226,4 +226,4 @@ export const getWebhookDelivery = defineOperation({
 
 export const webhookOperations = [
   createWebhook, listWebhooks, getWebhook, deleteWebhook, testWebhook, enableWebhook, rotateWebhookSecret, listWebhookDeliveries, getWebhookDelivery,
-] as Operation[];
+];

@@ -1,9 +1,7 @@
 import { Router } from 'express';
-import type { IntegrationScope } from '../../domain/integration-tokens.ts';
 import type { AppDeps } from '../context.ts';
 import { interfaceRouter } from '../interface-router.ts';
 import { docsInit, docsPage, DOCS_PATH, mountDescription, perOrigin } from '../openapi/routes.ts';
-import type { Operation } from '../operations.ts';
 import { integrationGuards } from './auth.ts';
 import { IntegrationError, integrationErrorHandler, integrationNotFound } from './errors.ts';
 import { listGuests } from './guests.ts';
@@ -12,7 +10,7 @@ import { buildIntegrationDocument, integrationDescriptionOperations, type Integr
 export const INTEGRATION_BASE = '/api/v1/integration';
 
 /** Every operation of the integration interface. */
-export const integrationOperations = [listGuests] as Operation<unknown, unknown, unknown, IntegrationScope>[];
+export const integrationOperations = [listGuests];
 
 /** Everything its description lists: the registry, and the description's own two addresses. */
 export const describedIntegrationOperations = [...integrationOperations, ...integrationDescriptionOperations];

@@ -3,11 +3,10 @@ import { INTEGRATION_RATE_LIMIT_PER_MINUTE, INTEGRATION_SCOPES, type Integration
 import { descriptionOperations, type DescribedOperation } from '../openapi/description-operations.ts';
 import { HEADERS } from '../openapi/headers.ts';
 import { SchemaComponents, type JsonSchema } from '../openapi/schemas.ts';
-import type { Operation } from '../operations.ts';
 import { INTEGRATION_ERRORS, RETRY_LATER_CODES, type IntegrationErrorCode } from './errors.ts';
 import { INTEGRATION_REVISION, integrationInfo } from './info.ts';
 
-type IntegrationOperation = Operation<unknown, unknown, unknown, IntegrationScope> & { mediaType?: string };
+type IntegrationOperation = DescribedOperation<IntegrationScope>;
 type Ref = { $ref: string };
 
 const ErrorBody = z
@@ -142,4 +141,4 @@ export function buildIntegrationDocument(operations: readonly IntegrationOperati
 export type IntegrationDocument = ReturnType<typeof buildIntegrationDocument>;
 
 /** The description's own two addresses, described in it as in the distribution interface's. */
-export const integrationDescriptionOperations = descriptionOperations as readonly DescribedOperation[] as unknown as readonly IntegrationOperation[];
+export const integrationDescriptionOperations: readonly IntegrationOperation[] = descriptionOperations;

@@ -7,7 +7,7 @@ import * as catalogue from '../../services/catalogue.ts';
 import { getPropertyWithLegalStatus } from '../../services/certificate-expiry.ts';
 import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
-import { defineOperation, type Operation, type OperationResult } from '../operations.ts';
+import { defineOperation, type OperationResult } from '../operations.ts';
 import { ReadBackInstant, type ReadBack } from '../read-back.ts';
 import { AvailabilityOutcome, Distribution, LocationRecord, OrganizationRecord, OwnerRecord, PropertyRecord, PropertyWithLegalStatus } from './records.ts';
 import { hostSessionOperations } from './host-sessions.ts';
@@ -177,4 +177,4 @@ export const internalOperations = [
   ...vatRateOperations,
   ...listingReadOperations,
   ...hostSessionOperations,
-] as Operation[];
+];

@@ -5,7 +5,7 @@ import { toInstant } from '../../domain/time.ts';
 import { createHostLink, HOST_LINK_SECONDS } from '../../services/host-sessions.ts';
 import { HOST_BASE } from '../host/paths.ts';
 import { Instant } from '../schemas/common.ts';
-import { defineOperation, type Operation } from '../operations.ts';
+import { defineOperation } from '../operations.ts';
 
 /**
  * The platform vouches for a host: it asks for a one-time link to the host pages for one of its
@@ -46,4 +46,4 @@ export const createHostSession = defineOperation({
   },
 });
 
-export const hostSessionOperations = [createHostSession] as Operation[];
+export const hostSessionOperations = [createHostSession];

@@ -5,7 +5,7 @@ import { INTEGRATION_SCOPES } from '../../domain/integration-tokens.ts';
 import { toInstant } from '../../domain/time.ts';
 import * as integration from '../../services/integration.ts';
 import type { InstallationWithOrganization, StoredGuest } from '../../services/integration.ts';
-import { defineOperation, type Operation } from '../operations.ts';
+import { defineOperation } from '../operations.ts';
 import { ReadBackInstant } from '../read-back.ts';
 import { Installation, IssuedToken, PlatformGuest } from './records.ts';
 
@@ -105,4 +105,4 @@ export const deleteGuest = defineOperation({
   },
 });
 
-export const integrationPlatformOperations = [postInstallation, getInstallation, patchInstallation, postInstallationToken, putGuest, getGuest, deleteGuest] as Operation[];
+export const integrationPlatformOperations = [postInstallation, getInstallation, patchInstallation, postInstallationToken, putGuest, getGuest, deleteGuest];

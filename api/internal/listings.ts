@@ -3,7 +3,7 @@ import { daysBetween } from '../../domain/availability/nights.ts';
 import { Ref } from '../../domain/catalogue/source.ts';
 import { MAX_STATS_RANGE_DAYS } from '../../domain/listings/report.ts';
 import { propertyListings, propertyStats } from '../../services/listing-reads.ts';
-import { defineOperation, type Operation } from '../operations.ts';
+import { defineOperation } from '../operations.ts';
 import { PropertyListings, PropertyStats } from './records.ts';
 
 /** The platform reads what channels reported about a property (for the host's dashboard). */
@@ -41,4 +41,4 @@ export const getPropertyStats = defineOperation({
   handler: async ({ params, query, deps }) => ({ body: await propertyStats(deps, params.ref, query.from, query.to) }),
 });
 
-export const listingReadOperations = [getPropertyListings, getPropertyStats] as Operation[];
+export const listingReadOperations = [getPropertyListings, getPropertyStats];

@@ -1,6 +1,6 @@
 import { CountryParams, VatSchedule } from '../../domain/pricing/vat.ts';
 import * as quotes from '../../services/quotes.ts';
-import { defineOperation, type Operation } from '../operations.ts';
+import { defineOperation } from '../operations.ts';
 
 /**
  * The platform supplies VAT rates per country: each rate applies from its date (the property's
@@ -21,4 +21,4 @@ export const getVatRates = defineOperation({
   handler: async ({ params, deps }) => ({ body: await quotes.getVatSchedule(deps, params.country) }),
 });
 
-export const vatRateOperations = [putVatRates, getVatRates] as Operation[];
+export const vatRateOperations = [putVatRates, getVatRates];

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { Operation } from '../operations.ts';
+import type { Scope } from '../../domain/scopes.ts';
+import type { RoutedOperation } from '../operations.ts';
 
 /** An operation whose answer is not JSON names its media type. */
-export type DescribedOperation = Operation & { mediaType?: string };
+export type DescribedOperation<S extends string = Scope> = RoutedOperation<S> & { mediaType?: string };
 
 export const DESCRIPTION_PATH = '/openapi.json';
 export const CHANGELOG_PATH = '/CHANGELOG.md';
@@ -10,8 +11,9 @@ export const CHANGELOG_PATH = '/CHANGELOG.md';
 /**
  * The description describes itself and its changelog, so a client finds both from it. They are
  * served by `descriptionRouter`, not the interface router: they need no key and are not JSON only.
+ * Needing no scope (`never`), they fit every interface's list of operations.
  */
-export const descriptionOperations: DescribedOperation[] = [
+export const descriptionOperations: DescribedOperation<never>[] = [
   {
     operationId: 'getOpenApiDescription',
     method: 'get',

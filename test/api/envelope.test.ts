@@ -1,7 +1,7 @@
 import express from 'express';
 import { z } from 'zod';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { interfaceRouter } from '../../api/interface-router.ts';
+import { channelGuards, interfaceRouter } from '../../api/interface-router.ts';
 import { errorHandler, notFound } from '../../api/middleware/errors.ts';
 import { parseJsonBody, requireJsonBody } from '../../api/middleware/json-body.ts';
 import { requestId } from '../../api/middleware/request-id.ts';
@@ -59,7 +59,8 @@ beforeAll(async () => {
   app.set('etag', false);
   app.locals.publicOrigin = 'https://distribution.test';
   app.use(requestId, requireJsonBody, parseJsonBody);
-  app.use('/t', interfaceRouter([...raising, validating, deprecated], adminContext(orm, temporal, systemClock)));
+  const deps = adminContext(orm, temporal, systemClock);
+  app.use('/t', interfaceRouter([...raising, validating, deprecated], deps, channelGuards(deps)));
   app.use(notFound);
   app.use(errorHandler(createLogger('silent')));
   const tls = await loadTlsMaterial({ dataDir: config.dataDir });
