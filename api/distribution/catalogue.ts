@@ -4,7 +4,9 @@ import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor
 import { RESOURCE_STATUSES, type ResourceStatus } from '../../domain/catalogue/status.ts';
 import { findProperty, listAmenities as amenityPage, listView, readEvents } from '../../services/catalogue-reads.ts';
 import { defineOperation, type Operation } from '../operations.ts';
-import { AmenityPage, EventPage, LocationPage, OwnerPage, PropertyOrTombstone, PropertyPage } from '../schemas/catalogue.ts';
+import { AmenityPage } from '../schemas/amenities.ts';
+import { LocationPage, OwnerPage, PropertyOrTombstone, PropertyPage } from '../schemas/catalogue.ts';
+import { EventPage } from '../schemas/events.ts';
 
 const Limit = z.coerce
   .number()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { daysBetween, MAX_WINDOW_NIGHTS } from '../../domain/availability/nights.ts';
 import { quoteStayFor } from '../../services/quotes.ts';
 import { defineOperation } from '../operations.ts';
-import { Money } from '../schemas/catalogue.ts';
+import { Money } from '../schemas/records.ts';
 import { matching, openEnum } from '../schemas/common.ts';
 
 const MAX_GUESTS = 30;

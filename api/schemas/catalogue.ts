@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { AMENITY_CODE_PATTERN } from '../../domain/catalogue/amenities.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { Instant, openEnum } from './common.ts';
+import { Checksum, CountryCode, CurrencyCode, LanguageTag, LocalDate, Money, Status, TextMap, TimeOfDay, TimeZone, Tombstone, UpdatedAt, Version, page } from './records.ts';
 
 /**
  * Response bodies of the catalogue reads of the distribution interface, for the OpenAPI
@@ -9,59 +9,6 @@ import { Instant, openEnum } from './common.ts';
  * `presentResource`). Every enum is open ("unknown values must be accepted"), so known values are
  * documented, never enforced.
  */
-
-
-
-const Status = openEnum(['active', 'inactive', 'withdrawn', 'deleted'], 'Resource status. A full record is `active` or `inactive`; `withdrawn` and `deleted` come only as a tombstone.');
-
-const Version = z.int().min(1).meta({ description: 'Grows on every change visible to the channel; not a counter. Apply a resource only when its version is higher than the one held.' });
-
-const UpdatedAt = Instant.meta({ description: 'Instant of the last change visible to the channel.', example: '2026-11-22T09:30:00Z' });
-
-const TimeOfDay = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/).meta({ description: 'Local time of day, `HH:MM`.', example: '15:00' });
-
-const LocalDate = z.iso.date().meta({ description: 'Local date, `YYYY-MM-DD`.' });
-
-const CountryCode = z.string().meta({ description: 'ISO 3166-1 alpha-2 country code.', example: 'RO' });
-
-const CurrencyCode = z.string().meta({ description: 'ISO 4217 currency code.', example: 'RON' });
-
-const TimeZone = z.string().meta({ description: 'IANA time zone name.', example: 'Europe/Bucharest' });
-
-const Checksum = z.string().meta({ description: '`sha256:` followed by 64 lowercase hex digits.' });
-
-const LanguageTag = z.string().meta({ description: 'BCP 47 language tag.', example: 'ro' });
-
-export const TextMap = z.record(z.string(), z.string()).meta({
-  id: 'TextMap',
-  description: "BCP 47 language tag → plain text (no HTML, links, e-mail addresses or phone numbers; the service refuses host text that breaks these with a heuristic filter, which also reads look-alike spellings such as full-width or other-script digits and zero-width characters, so a channel that must be certain still checks). Always contains the source language: `ro` in Romania, the property's own language elsewhere; other languages appear once the host has written them.",
-  example: { ro: 'Apartament cu vedere la mare', en: 'Apartment with sea view' },
-});
-
-export const Money = z
-  .object({
-    amount: z.int().min(0).meta({ description: 'Integer in ISO 4217 minor units of `currency`.' }),
-    currency: CurrencyCode,
-  })
-  .meta({ id: 'Money', description: 'An amount of money.' });
-
-export const Tombstone = z
-  .object({
-    id: z.string().meta({ description: "The resource's id (an amenity's code for an amenity)." }),
-    status: Status.meta({ description: '`withdrawn` (may come back under the same id with a higher version) or `deleted` (final; the id is never used again). Open enum: unknown values must be accepted.', examples: ['withdrawn', 'deleted'] }),
-    version: Version,
-    updated_at: UpdatedAt,
-  })
-  .strict()
-  .meta({ id: 'Tombstone', description: 'A `withdrawn` or `deleted` resource is exactly `{id, status, version, updated_at}` and nothing else, on every resource.' });
-
-const page = <T extends z.ZodType>(item: T, id: string, description: string) =>
-  z
-    .object({
-      data: z.array(item),
-      next_cursor: z.string().nullable().meta({ description: 'Cursor of the next page, bound to the query that produced it; null at the end.' }),
-    })
-    .meta({ id, description });
 
 // --- Location -----------------------------------------------------------------------------
 
@@ -265,55 +212,3 @@ export const Property = z
 export const PropertyOrTombstone = z.union([Property, Tombstone]).meta({ id: 'PropertyOrTombstone', description: 'The full record, or a Tombstone when `withdrawn` or `deleted`.' });
 
 export const PropertyPage = page(PropertyOrTombstone, 'PropertyPage', 'A page of properties; tombstones appear only with `updated_since`.');
-
-// --- Amenity ------------------------------------------------------------------------------
-
-const OtaCode = z.object({
-  list: z.string().meta({ description: 'OpenTravel code list: `HAC` (Hotel Amenity Code) or `RMA` (Room Amenity Type). Open enum: unknown values must be accepted.', examples: ['HAC', 'RMA'] }),
-  code: z.int().meta({ description: 'Code in that list.' }),
-});
-
-export const Amenity = z
-  .object({
-    id: z.string().regex(AMENITY_CODE_PATTERN).meta({ description: 'Equal to `code`.' }),
-    status: Status,
-    version: Version,
-    updated_at: UpdatedAt,
-    code: z.string().regex(AMENITY_CODE_PATTERN).meta({ description: 'Lowercase word; never renamed or reused.', example: 'wifi' }),
-    category: z.string().meta({ description: 'For example `internet`, `kitchen`, `outdoor`.', examples: ['general', 'internet', 'parking', 'kitchen'] }),
-    name: TextMap,
-    ota_code: OtaCode.nullable().meta({ description: 'First of `ota_codes` (HAC preferred); null when there is no exact OpenTravel equivalent.' }),
-    ota_codes: z.array(OtaCode).meta({ description: 'Exact OpenTravel equivalents only.' }),
-  })
-  .meta({ id: 'Amenity', description: 'An amenity of the catalogue. A release that changes its name, category or OTA codes gives it a higher `version` and `updated_at` (`amenity.updated`); a retired one appears as a `deleted` Tombstone in a change listing (`amenity.deleted`).' });
-
-export const AmenityPage = page(z.union([Amenity, Tombstone]), 'AmenityPage', 'A page of amenities; tombstones appear only with `updated_since`.');
-
-// --- Event --------------------------------------------------------------------------------
-
-export const Event = z
-  .object({
-    id: z.string().regex(ID_PATTERNS.event).meta({ description: '`evt_` id.' }),
-    type: openEnum(
-      ['property.updated', 'property.withdrawn', 'property.distributed', 'property.deleted', 'location.updated', 'location.deleted', 'owner.updated', 'owner.deleted', 'amenity.updated', 'amenity.deleted', 'availability.updated'],
-      'Event type, `<kind>.<change>`.',
-    ),
-    occurred_at: Instant,
-    channel: z.string().meta({ description: "The channel's name." }),
-    data: z.object({
-      object: z.string().meta({ description: 'Resource kind. Open enum: unknown values must be accepted.', examples: ['property', 'location', 'owner'] }),
-      id: z.string().meta({ description: "The resource's id." }),
-      version: z.int().min(1).optional().meta({ description: 'Version of the resource this event announces; absent on `availability.updated`.' }),
-      from: z.iso.date().optional().meta({ description: '`availability.updated` only: first changed night.' }),
-      to: z.iso.date().optional().meta({ description: '`availability.updated` only: end of the changed nights (exclusive).' }),
-    }),
-  })
-  .meta({ id: 'Event', description: 'A change visible to the channel.' });
-
-export const EventPage = z
-  .object({
-    data: z.array(Event),
-    next_cursor: z.string().meta({ description: 'Always present: the position to resume from.' }),
-    has_more: z.boolean(),
-  })
-  .meta({ id: 'EventPage', description: 'A page of events.' });
