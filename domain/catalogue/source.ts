@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { trimmedText } from '../trimmed-text.ts';
-import { cancellationViolations } from './cancellation.ts';
 import { isAmenityCode } from './amenities.ts';
 import { PRECISION_RADII } from './geo.ts';
-import { isIdentifierScheme } from './legal.ts';
-import { isLanguageTag } from './text.ts';
 import { priceListErrors } from '../pricing/price-lists.ts';
+import { custom, Ref, CountryCode, LanguageTag, TimeOfDay, HttpsUrl, Word, Name, TextMapInput, TimeZone } from './source-fields.ts';
+import { Photo, RatePlan, Fee, Classification, Identifier, PROPERTY_TYPES, FromUntil } from './property-source-parts.ts';
+
+export { Ref, MAX_TEXT_LANGUAGES } from './source-fields.ts';
 
 /**
  * What the property-management platform writes through `/internal/v1`: the source model the
@@ -16,42 +17,6 @@ import { priceListErrors } from '../pricing/price-lists.ts';
  * idempotent PUT and a repeated seed changes nothing.
  */
 
-const custom = (code: string, message: string) => ({ message, params: { code } });
-
-export const Ref = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, 'a reference is 1-64 characters: letters, digits, `.`, `_`, `:` and `-`, starting with a letter or digit')
-  .meta({ description: "The platform's own reference for a record; the path segment of its PUT." });
-
-const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals');
-const LanguageTag = z.string().refine(isLanguageTag, custom('language_tag', 'a BCP 47 language tag such as `ro` or `en-GB`'));
-const Date = z.iso.date();
-const TimeOfDay = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, custom('time_format', 'a time of day `HH:MM`'));
-const HttpsUrl = z.url({ protocol: /^https$/, hostname: z.regexes.domain }).max(2048);
-const Currency = z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 currency code');
-const Money = z.object({ amount: z.int().min(0).max(100_000_000_00), currency: Currency }).strict();
-const Word = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'a lowercase word (letters, digits, underscores)');
-const Name = trimmedText(200);
-
-/**
- * At most this many languages in one text map: with each text at most 10,000 characters, a page of
- * a list is then bounded in bytes, not only in items.
- */
-export const MAX_TEXT_LANGUAGES = 30;
-
-/** Shape only; the source language and the text rules are checked against the location's country. */
-export const TextMapInput = z
-  .record(z.string(), z.string().max(10_000))
-  .refine((map) => Object.keys(map).length <= MAX_TEXT_LANGUAGES, custom('too_many_languages', `at most ${MAX_TEXT_LANGUAGES} languages`));
-
-const TimeZone = z.string().refine((zone) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone.includes('/') || zone === 'UTC';
-  } catch {
-    return false;
-  }
-}, custom('time_zone', 'an IANA time zone name such as `Europe/Bucharest`'));
 
 export const OrganizationInput = z.object({ name: Name, country: CountryCode }).strict();
 export type OrganizationInput = z.infer<typeof OrganizationInput>;
@@ -130,115 +95,6 @@ export const LocationInput = z
   .strict();
 export type LocationInput = z.infer<typeof LocationInput>;
 
-const Photo = z
-  .object({
-    key: Ref,
-    url: HttpsUrl,
-    content_type: z.enum(['image/jpeg', 'image/png', 'image/webp']),
-    width: z.int().min(1).max(20_000),
-    height: z.int().min(1).max(20_000),
-    checksum: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'sha256:<64 hex digits>'),
-    room: Word.nullable().default(null),
-    caption: TextMapInput.nullable().default(null),
-  })
-  .strict();
-
-const AgeBand = z.object({ age_from: z.int().min(0).max(17), age_to: z.int().min(0).max(17) }).strict();
-
-const RatePlan = z
-  .object({
-    key: Ref,
-    name: TextMapInput,
-    meal_plan: Word.default('none'),
-    currency: Currency,
-    lower_price_reasons: z.array(Word).max(10).default([]),
-    child_age_bands: z.array(AgeBand).max(6).default([]),
-    cancellation: z
-      .object({
-        refundable: z.boolean(),
-        free_until_days_before: z.int().min(0).max(365).nullable(),
-        penalty: Word,
-        penalty_percent: z.int().min(1).max(100).nullable().default(null),
-      })
-      .strict(),
-    /**
-     * Prices of the nights the daily horizon roll adds; absent: those nights are closed on this plan. Not shown to channels.
-     * The same rules as a night's prices: one per number of adults up to `capacity.max_adults`, one per age band.
-     */
-    default_rates: z
-      .object({
-        prices_by_occupancy: z.array(z.object({ adults: z.int().min(1).max(100), amount: z.int().min(0).max(100_000_000_00) }).strict()).min(1).max(100),
-        child_prices: z.array(z.object({ age_from: z.int().min(0).max(17), age_to: z.int().min(0).max(17), amount: z.int().min(0).max(100_000_000_00) }).strict()).max(6).default([]),
-        child_price: z.int().min(0).max(100_000_000_00).nullable().default(null),
-        infant_price: z.int().min(0).max(100_000_000_00).nullable().default(null),
-        min_stay: z.int().min(1).max(365).nullable().default(null),
-      })
-      .strict()
-      .nullable()
-      .optional(),
-  })
-  .strict()
-  .superRefine((plan, ctx) => {
-    for (const violation of cancellationViolations(plan.cancellation)) {
-      ctx.addIssue({ code: 'custom', path: ['cancellation', violation.path], message: violation.detail, params: { code: violation.code } });
-    }
-    plan.child_age_bands.forEach((band, index) => {
-      if (band.age_from > band.age_to) ctx.addIssue({ code: 'custom', path: ['child_age_bands', index, 'age_to'], message: 'age_to is at least age_from', params: { code: 'age_band' } });
-      const overlaps = plan.child_age_bands.some((other, j) => j < index && other.age_from <= band.age_to && band.age_from <= other.age_to);
-      if (overlaps) ctx.addIssue({ code: 'custom', path: ['child_age_bands', index], message: 'age bands do not overlap', params: { code: 'age_band_overlap' } });
-    });
-  });
-export type RatePlanInput = z.infer<typeof RatePlan>;
-
-const Fee = z
-  .object({
-    type: z.enum(['cleaning', 'city_tax']),
-    basis: z.enum(['fixed', 'percent']).nullable(),
-    amount: Money.nullable().default(null),
-    percent_bp: z.int().min(1).max(10_000).nullable().default(null),
-    percent_of: Word.nullable().default(null),
-    per: z.enum(['stay', 'night', 'guest_night']),
-    included_in_price: z.boolean().default(false),
-    payable_at: z.enum(['booking', 'property']),
-    max_nights: z.int().min(1).max(365).nullable().default(null),
-    exempts_children: z.boolean().nullable().default(null),
-  })
-  .strict()
-  .superRefine((fee, ctx) => {
-    const issue = (path: string, message: string, code = 'fee_basis') => ctx.addIssue({ code: 'custom', path: [path], message, params: { code } });
-    if (fee.basis === null && fee.type !== 'city_tax') issue('basis', 'only a tourist tax may have an unknown basis');
-    if (fee.basis !== 'fixed' && fee.amount !== null) issue('amount', 'an amount goes with basis `fixed`');
-    if (fee.basis !== 'percent' && (fee.percent_bp !== null || fee.percent_of !== null)) issue('percent_bp', 'a percentage goes with basis `percent`');
-    if (fee.basis === 'percent' && fee.percent_of === null) issue('percent_of', 'a percentage names what it applies to', 'required');
-    if (fee.basis === 'percent' && fee.exempts_children !== null) issue('exempts_children', 'a percentage fee does not exempt children', 'fee_basis');
-    if (fee.type === 'cleaning' && fee.amount === null) issue('amount', 'a cleaning fee has an amount', 'required');
-    if (fee.type === 'cleaning' && fee.per !== 'stay') issue('per', 'a cleaning fee is charged once per stay', 'fee_per');
-  });
-export type FeeInput = z.infer<typeof Fee>;
-
-const Classification = z
-  .object({
-    certificate_number: trimmedText(60),
-    category: trimmedText(60),
-    rating_kind: Word,
-    rating: z.number().min(0).max(10).nullable(),
-    valid_until: Date,
-    country: CountryCode,
-  })
-  .strict();
-
-const Identifier = z
-  .object({
-    scheme: z.string().refine(isIdentifierScheme, custom('identifier_scheme', 'a scheme is `<jurisdiction>.<name>` in lowercase, such as `it.cin`')),
-    value: trimmedText(100),
-    valid_until: Date.nullable().default(null),
-    issued_by: trimmedText(200).nullable().default(null),
-  })
-  .strict();
-
-export const PROPERTY_TYPES = ['apartment', 'studio', 'room', 'house', 'villa', 'cabin', 'guesthouse_room', 'hotel_room', 'other'] as const;
-
-const FromUntil = z.object({ from: TimeOfDay, until: TimeOfDay }).strict();
 
 export const PropertyInput = z
   .object({
