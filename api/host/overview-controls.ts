@@ -1,5 +1,5 @@
 import type { OverviewFilter } from '../../db/host-dashboard.ts';
-import type { DashboardOverview, OverviewQuery } from '../../services/host-dashboard.ts';
+import type { DashboardOverview, OverviewQuery } from '../../services/host-dashboard-model.ts';
 import { html, raw, type SafeHtml } from './html.ts';
 import type { ListingsTextKey, ListingsTranslate } from './listings-texts.ts';
 import { HOST_BASE } from './paths.ts';

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { listingsOverview, OVERVIEW_PAGE_SIZE } from '../../services/host-dashboard.ts';
+import { OVERVIEW_PAGE_SIZE } from '../../services/host-dashboard-model.ts';
+import { listingsOverview } from '../../services/host-dashboard.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';

@@ -1,5 +1,6 @@
 import type { HostLocale } from '../../../domain/host-locale.ts';
-import { listingsOverview, propertyDashboard, type AttentionItem, type DashboardChannel, type DashboardProperty, type DashboardReport } from '../../../services/host-dashboard.ts';
+import { listingsOverview, propertyDashboard } from '../../../services/host-dashboard.ts';
+import type { AttentionItem, DashboardChannel, DashboardProperty, DashboardReport } from '../../../services/host-dashboard-model.ts';
 import { fill, html, raw, type SafeHtml } from '../html.ts';
 import { formatDate, formatInstant } from '../formats.ts';
 import { channelChart } from '../listing-chart.ts';

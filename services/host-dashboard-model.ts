@@ -1,0 +1,168 @@
+import { type DashboardChannelRow, type DashboardPropertyRow, type OverviewFilter } from '../db/host-dashboard.ts';
+import { legalProjection, nextWithdrawal, type LegalSource } from '../domain/catalogue/legal.ts';
+import type { ReportedState } from '../domain/listings/report.ts';
+import { localDate, toInstant } from '../domain/time.ts';
+import { reportedState } from './listings.ts';
+import { daysBetween } from '../domain/availability/nights.ts';
+
+/**
+ * The listings dashboard's model built from its rows: per property and channel the channel's last
+ * report and visibility, and the attention items (withdrawals, lapsing certificates, owners not
+ * connected) in the order the host should act on them. No I/O: services/host-dashboard.ts reads.
+ */
+
+/** A certificate lapsing within this many days is announced. */
+export const EXPIRY_WARNING_DAYS = 30;
+/** The property page's chart covers this many days, ending on the property's today. */
+export const CHART_DAYS = 30;
+
+export interface DashboardReport extends ReportedState {
+  updated_at: string;
+  received_at: string;
+}
+
+export interface DashboardChannel {
+  name: string;
+  /** The host distributes the property to this channel now. */
+  distributed: boolean;
+  /** `shown` (active or inactive in the channel's view), `withdrawn`, `deleted`, or `pending` (distributed, not shown yet). */
+  visibility: 'shown' | 'withdrawn' | 'deleted' | 'pending';
+  ownerConnectedAt: string | null;
+  /** The channel's last report, or null when it sent none. */
+  report: DashboardReport | null;
+}
+
+export interface DashboardProperty {
+  ref: string;
+  name: Record<string, string>;
+  ownerRef: string;
+  ownerName: string;
+  timezone: string;
+  /** The property's local date now. */
+  today: string;
+  channels: DashboardChannel[];
+  /** The next lapse of a dated identifier that withdraws it, when one lies ahead. */
+  nextExpiry: { on: string; scheme: string } | null;
+}
+
+export type AttentionItem =
+  | { kind: 'withdrawn'; property: string; propertyName: Record<string, string>; channel: string; reason: 'certificate' | 'other' }
+  | { kind: 'expiring'; property: string; propertyName: Record<string, string>; on: string; days: number; channels: string[] }
+  | { kind: 'not_connected'; owner: string; ownerName: string; channel: string; properties: number };
+
+/** The overview shows this many properties a page. */
+export const OVERVIEW_PAGE_SIZE = 20;
+
+export interface OverviewQuery {
+  /** 1-based; past the last page is the last page. */
+  page?: number;
+  filter?: OverviewFilter;
+}
+
+export interface DashboardOverview {
+  /** This page's properties. */
+  properties: DashboardProperty[];
+  /** What to act on across the whole organization, whatever the page and the filter. */
+  attention: AttentionItem[];
+  /** The properties that pass the filter, on every page. */
+  total: number;
+  page: number;
+  pages: number;
+  pageSize: number;
+  /** The channels the filter can name: those of the organization's properties. */
+  channels: string[];
+  /** The filter applied (a channel the organization has nothing on is no filter). */
+  filter: OverviewFilter;
+}
+
+function legalSourceOf(row: DashboardPropertyRow): LegalSource {
+  return { country: row.country, classification: row.legal?.classification ?? null, registration_number: row.legal?.registration_number ?? null, identifiers: row.legal?.identifiers ?? [] };
+}
+
+function dashboardReport(row: DashboardChannelRow): DashboardReport | null {
+  if (row.status === null || row.updated_at === null || row.received_at === null) return null;
+  return {
+    ...reportedState({ status: row.status, public_url: row.public_url, promoted: row.promoted ?? false, promoted_until: row.promoted_until, rejection_reason: row.rejection_reason, rejection_text: row.rejection_text }),
+    updated_at: toInstant(new Date(row.updated_at)),
+    received_at: toInstant(new Date(row.received_at)),
+  };
+}
+
+function visibilityOf(status: string | null): DashboardChannel['visibility'] {
+  if (status === 'active' || status === 'inactive') return 'shown';
+  if (status === 'withdrawn' || status === 'deleted') return status;
+  return 'pending';
+}
+
+export function dashboardProperty(row: DashboardPropertyRow, channels: DashboardChannelRow[], now: Date): DashboardProperty {
+  const today = localDate(now, row.timezone);
+  const lapse = nextWithdrawal(legalSourceOf(row), today);
+  return {
+    ref: row.ref,
+    name: row.name,
+    ownerRef: row.owner_ref,
+    ownerName: row.owner_name,
+    timezone: row.timezone,
+    today,
+    channels: channels.map((c) => ({ name: c.channel, distributed: c.distributed, visibility: visibilityOf(c.view_status), ownerConnectedAt: c.connected_at, report: dashboardReport(c) })),
+    nextExpiry: lapse && { on: lapse.on, scheme: lapse.identifier.scheme },
+  };
+}
+
+type NotConnectedItem = AttentionItem & { kind: 'not_connected' };
+
+/** The withdrawals of `properties`, then their certificates lapsing soon by date. */
+export function lapseItems(properties: readonly DashboardProperty[], rows: ReadonlyMap<string, DashboardPropertyRow>): AttentionItem[] {
+  const withdrawn: AttentionItem[] = [];
+  const expiring: (AttentionItem & { kind: 'expiring' })[] = [];
+  for (const property of properties) {
+    const legal = legalProjection(legalSourceOf(rows.get(property.ref)!), property.today);
+    for (const channel of property.channels) {
+      if (channel.distributed && channel.visibility === 'withdrawn') {
+        withdrawn.push({ kind: 'withdrawn', property: property.ref, propertyName: property.name, channel: channel.name, reason: legal.publishable ? 'other' : 'certificate' });
+      }
+    }
+    if (property.nextExpiry) {
+      const days = daysBetween(property.today, property.nextExpiry.on);
+      const channels = property.channels.filter((c) => c.visibility === 'shown').map((c) => c.name);
+      if (days <= EXPIRY_WARNING_DAYS && channels.length > 0) expiring.push({ kind: 'expiring', property: property.ref, propertyName: property.name, on: property.nextExpiry.on, days, channels });
+    }
+  }
+  expiring.sort((a, b) => a.days - b.days);
+  return [...withdrawn, ...expiring];
+}
+
+/** Per owner and channel, the properties the channel shows while the owner is not connected to it; in the order the properties first name them. */
+function notConnectedItems(properties: readonly DashboardProperty[]): NotConnectedItem[] {
+  const owners = new Map<string, NotConnectedItem>();
+  for (const property of properties) {
+    for (const channel of property.channels) {
+      if (channel.visibility !== 'shown' || channel.ownerConnectedAt !== null) continue;
+      const key = `${property.ownerRef}\u0000${channel.name}`;
+      const entry = owners.get(key) ?? { kind: 'not_connected', owner: property.ownerRef, ownerName: property.ownerName, channel: channel.name, properties: 0 };
+      entry.properties += 1;
+      owners.set(key, entry);
+    }
+  }
+  return [...owners.values()];
+}
+
+/** What the host should act on, most urgent first: withdrawals, then lapses by date, then connections. */
+export function attentionItems(properties: readonly DashboardProperty[], rows: ReadonlyMap<string, DashboardPropertyRow>): AttentionItem[] {
+  return [...lapseItems(properties, rows), ...notConnectedItems(properties)];
+}
+
+function groupByProperty(rows: readonly DashboardChannelRow[]): Map<string, DashboardChannelRow[]> {
+  const byProperty = new Map<string, DashboardChannelRow[]>();
+  for (const row of rows) {
+    const list = byProperty.get(row.property_id);
+    if (list) list.push(row);
+    else byProperty.set(row.property_id, [row]);
+  }
+  return byProperty;
+}
+
+export function propertiesOf(rows: readonly DashboardPropertyRow[], channels: readonly DashboardChannelRow[], now: Date): DashboardProperty[] {
+  const byProperty = groupByProperty(channels);
+  return rows.map((row) => dashboardProperty(row, byProperty.get(row.id) ?? [], now));
+}
