@@ -1,23 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../domain/clock.ts';
 import { newExternalId, type IdKind } from '../../domain/catalogue/ids.ts';
-import {
-  canonicalJson,
-  derivedStatus,
-  projectLocation,
-  projectOwner,
-  projectProperty,
-  publishedPlace,
-  type ProjectedBody,
-  type PublishedPlace,
-} from '../../domain/catalogue/projection.ts';
-import type { LocationInput, OwnerInput, PropertyInput } from '../../domain/catalogue/source.ts';
+import { canonicalJson, derivedStatus, projectLocation, projectOwner, projectProperty, publishedPlace, type ProjectedBody, type PublishedPlace } from '../../domain/catalogue/projection.ts';
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import type { EventType } from '../../domain/events.ts';
 import { localDate, toInstant, wholeSeconds } from '../../domain/time.ts';
 import { announceNowVisible } from '../availability.ts';
 import { pgArray } from '../sql.ts';
 import { withChannelLog, type LockedChannelLog } from './channel-log.ts';
+import { type PropertyRow, type LocationRow, type OwnerRow, type ViewRow, type Source, ID_KIND } from './projector-source.ts';
 
 export type ViewKind = 'property' | 'location' | 'owner';
 
@@ -36,41 +27,6 @@ export interface ProjectorDeps {
   secret: Uint8Array;
 }
 
-interface PropertyRow {
-  id: string;
-  location_id: string;
-  owner_id: string;
-  content: PropertyInput;
-}
-interface LocationRow {
-  id: string;
-  owner_id: string;
-  content: LocationInput;
-}
-interface OwnerRow {
-  id: string;
-  content: OwnerInput;
-}
-interface ViewRow {
-  kind: ViewKind;
-  internal_id: string;
-  external_id: string;
-  status: ResourceStatus;
-  body: ProjectedBody;
-  location_id: string | null;
-  owner_id: string | null;
-}
-
-interface Source {
-  properties: Map<string, PropertyRow>;
-  locations: Map<string, LocationRow>;
-  owners: Map<string, OwnerRow>;
-  places: Map<string, PublishedPlace>;
-  /** `connected_at` of each owner in this channel's view only (`owner_connection`). */
-  connections: Map<string, string>;
-}
-
-const ID_KIND: Record<ViewKind, IdKind> = { property: 'property', location: 'location', owner: 'owner' };
 
 /**
  * Brings every channel's view of the affected records in line with the source, inside the
