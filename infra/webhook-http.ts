@@ -7,6 +7,7 @@ import type { LookupFunction, Socket } from 'node:net';
 import tls from 'node:tls';
 import type { DeliveryError } from '../domain/webhooks/delivery-errors.ts';
 import { checkWebhookUrl, isAllowedAddress } from '../domain/webhooks/url-safety.ts';
+import { caresLookup, normaliseAnswer } from './webhook-dns.ts';
 
 export interface WebhookTransportOptions {
   /** Development and tests only: loopback targets and any port are allowed. */
@@ -233,46 +234,6 @@ export async function postWebhook(
 }
 
 /** Not-found answers for one family are no error when the other family has addresses. */
-const NO_RECORDS = new Set(['ENODATA', 'ENOTFOUND']);
-
-/** A `lookup` for `net` that asks c-ares for A and AAAA records together. */
-function caresLookup(resolver: InstanceType<typeof dnsPromises.Resolver>, allowLocal: boolean): LookupFunction {
-  return (hostname, _options, callback) => {
-    if (allowLocal && (hostname === 'localhost' || hostname.endsWith('.localhost'))) {
-      callback(null, [{ address: '127.0.0.1', family: 4 }]);
-      return;
-    }
-    void Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]).then(([v4, v6]) => {
-      const addresses = [
-        ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
-        ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
-      ];
-      const errors = [v4, v6].flatMap((result) => (result.status === 'rejected' ? [result.reason as NodeJS.ErrnoException] : []));
-      // Only the addresses received are checked and connected to, so one family failing (a
-      // resolver that drops AAAA queries) leaves the other usable.
-      if (addresses.length > 0) callback(null, addresses);
-      else callback(errors.find((error) => !NO_RECORDS.has(String(error.code))) ?? errors[0] ?? Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
-    });
-  };
-}
-
-function buildHeaders(given: Record<string, string>, body: string): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-  for (const [name, value] of Object.entries(given)) {
-    const key = name.toLowerCase();
-    if (TRANSPORT_HEADERS.has(key)) throw new TypeError(`header ${key} is set by the webhook transport`);
-    headers[key] = value;
-  }
-  headers['content-length'] = String(Buffer.byteLength(body, 'utf8'));
-  return headers;
-}
-
-function normaliseAnswer(answer: string | LookupAddress[], family: number | undefined): LookupAddress[] {
-  const list = typeof answer === 'string' ? [{ address: answer, family: family ?? 0 }] : answer;
-  // The family net connects with comes from the address itself, not from what the resolver claimed.
-  return list.map((entry) => ({ address: entry.address, family: isIP(entry.address) === 6 ? 6 : 4 }));
-}
-
 function statusVerdict(statusCode: number | null): Failure | null {
   if (statusCode === null) return { reason: 'invalid_response', detail: 'no status' };
   if (statusCode >= 200 && statusCode < 300) return null;
@@ -331,4 +292,15 @@ function oneLine(text: string): string {
 function clip(text: string): string {
   const line = oneLine(text);
   return line.length > MAX_ERROR_CHARS ? `${line.slice(0, MAX_ERROR_CHARS - 1)}…` : line;
+}
+
+function buildHeaders(given: Record<string, string>, body: string): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+  for (const [name, value] of Object.entries(given)) {
+    const key = name.toLowerCase();
+    if (TRANSPORT_HEADERS.has(key)) throw new TypeError(`header ${key} is set by the webhook transport`);
+    headers[key] = value;
+  }
+  headers['content-length'] = String(Buffer.byteLength(body, 'utf8'));
+  return headers;
 }
