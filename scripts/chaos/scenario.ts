@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
 import { generate } from 'selfsigned';
 import { checkDeliveries, type DeliveryFindings, type RegisteredEndpoint } from './check.ts';
 import { ownsConnection, startChaosReceiver } from './receiver.ts';
-import { freePort, ROOT, sleep, startChaosPostgres, startChaosTemporal, type StopMode } from './servers.ts';
+import { freePort, sleep, startChaosPostgres, startChaosTemporal, type StopMode } from './servers.ts';
 import { apiClient, startServiceProcess, waitForLive, waitForLog, type ApiClient, type ServiceProcess } from './service.ts';
 import { platformWrites } from './writes.ts';
+import { waitUntil, channelKey, allEvents, pollingIdentities } from './observe.ts';
 
 export interface ChaosOptions {
   /** Platform changes written, alternately through each API process. */
@@ -225,68 +224,5 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     while (cleanups.length > 0) await cleanups.pop()!().catch((error: unknown) => failures.push(error));
     if (!options.keep) await rm(dir, { recursive: true, force: true });
     if (failures.length > 0) log(`cleanup: ${failures.map(String).join('; ')}`);
-  }
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) return false;
-    await sleep(20);
-  }
-  return true;
-}
-
-/** A channel and a key that reads the catalogue and availability and manages webhooks, through the operator CLI. */
-async function channelKey(env: Record<string, string>, channel: string): Promise<string> {
-  const admin = async (...args: string[]) => {
-    const child = spawn(process.execPath, ['scripts/admin.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(timer);
-    if (code !== 0) throw new Error(`admin ${args.join(' ')} exited with ${String(code)}: ${stderr}`);
-    return JSON.parse(stdout) as Record<string, unknown>;
-  };
-  await admin('channel', 'create', channel, '--rate-limit', '1000000');
-  const issued = await admin('key', 'issue', channel, '--scopes', 'read:catalog,read:ari,manage:webhooks');
-  return String(issued.key);
-}
-
-/** Every event of the channel, read page by page from GET /events. */
-async function allEvents(api: ApiClient, key: string, deadline: number): Promise<{ id: string; type: string }[]> {
-  const events: { id: string; type: string }[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < 10_000; page += 1) {
-    const route = `/api/v1/distribution/events?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const answer = await api.call('GET', route, key);
-    if (answer.status !== 200) {
-      if (Date.now() > deadline) throw new Error(`GET /events answered ${answer.status}: ${answer.text}`);
-      await sleep(500);
-      continue;
-    }
-    const page = answer.json as { data: { id: string; type: string }[]; next_cursor: string; has_more: boolean };
-    events.push(...page.data);
-    cursor = page.next_cursor;
-    if (!page.has_more) return events;
-  }
-  throw new Error('GET /events: more than 10 000 pages');
-}
-
-/** Identities of the workers polling a task queue (workflow or activity tasks), as the server lists them. */
-async function pollingIdentities(address: string, taskQueue: string): Promise<Set<string>> {
-  const connection = await Connection.connect({ address, connectTimeout: 5000 });
-  try {
-    const identities = new Set<string>();
-    for (const taskQueueType of [1, 2]) {
-      const described = await connection.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue }, taskQueueType });
-      for (const poller of described.pollers ?? []) if (poller.identity) identities.add(poller.identity);
-    }
-    return identities;
-  } finally {
-    await connection.close();
   }
 }
