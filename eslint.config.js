@@ -33,7 +33,10 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'scripts/*.cjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'scripts/*.cjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -43,13 +46,20 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
     },
   },
-  { files: ['workflows/**/*.ts', 'domain/**/*.ts'], ignores: ['workflows/worker*.ts', 'workflows/bundle*.ts'], rules: deterministicImports },
+  {
+    files: ['workflows/**/*.ts', 'domain/**/*.ts'],
+    ignores: ['workflows/worker*.ts', 'workflows/bundle*.ts'],
+    rules: deterministicImports,
+  },
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
   // The Node preflight runs on any old node: CommonJS, no types.
   {
     files: ['**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', process: 'readonly' },
+    },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
   {

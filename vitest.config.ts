@@ -15,7 +15,14 @@ export default defineConfig({
     maxWorkers: 2,
     ...(jsonReport ? { reporters: ['default', ['json', { outputFile: jsonReport }]] } : {}),
     projects: [
-      { test: { name: 'unit', include: selfCheck ? ['test/self-check/*.unit.ts'] : ['test/domain/**/*.test.ts', 'test/architecture/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'unit',
+          include: selfCheck
+            ? ['test/self-check/*.unit.ts']
+            : ['test/domain/**/*.test.ts', 'test/architecture/**/*.test.ts'],
+        },
+      },
       {
         test: {
           name: 'integration',

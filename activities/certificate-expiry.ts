@@ -19,7 +19,8 @@ export function certificateExpiryActivities(deps: ActivityDeps) {
     async applyCertificateExpiry(propertyId: string, nowMs: number): Promise<{ before: string[]; after: string[] }> {
       const result = await expiry.applyCertificateExpiry(deps, propertyId, new Date(nowMs));
       const withdrawnFrom = result.before.filter((name) => !result.after.includes(name));
-      if (withdrawnFrom.length > 0) log.info('property withdrawn: a legal identifier lapsed', { propertyId, channels: withdrawnFrom });
+      if (withdrawnFrom.length > 0)
+        log.info('property withdrawn: a legal identifier lapsed', { propertyId, channels: withdrawnFrom });
       return result;
     },
   };

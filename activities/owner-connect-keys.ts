@@ -9,7 +9,10 @@ export function ownerConnectKeyActivities(deps: ActivityDeps) {
      * later (the database was away) acts at its own later instant, never earlier: a key's
      * publication is stamped no earlier than it became visible, so its 24 hours are whole.
      */
-    async advanceOwnerConnectKeys(atMs: number, rotationDays: number): Promise<{ applied: string[]; nextAtMs: number }> {
+    async advanceOwnerConnectKeys(
+      atMs: number,
+      rotationDays: number,
+    ): Promise<{ applied: string[]; nextAtMs: number }> {
       const at = new Date(Math.max(atMs, deps.clock.now().getTime()));
       const { applied, nextAt } = await advanceKeyRotation(deps, at, rotationDays);
       return { applied, nextAtMs: nextAt.getTime() };

@@ -32,7 +32,11 @@ export interface DeliveryInput {
 }
 
 /** Runs `work` on every item, at most `limit` at a time; fails with the first failure once all have settled. */
-async function eachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+async function eachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const failures: unknown[] = [];
   const lane = async () => {
@@ -48,7 +52,6 @@ async function eachConcurrently<T>(items: readonly T[], limit: number, work: (it
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   if (failures.length > 0) throw failures[0];
 }
-
 
 export function webhookActivities(deps: ActivityDeps) {
   const { orm, clock, log } = deps;
@@ -73,12 +76,26 @@ export function webhookActivities(deps: ActivityDeps) {
         const planned: (Omit<DeliveryInput, 'deliveryId'> & { id: string; payload: string })[] = [];
         for (const event of events) {
           const occurredAt = Date.parse(event.occurred_at);
-          const body = webhookBody({ id: event.id, type: event.type, occurredAt: new Date(occurredAt), channel: channel.name, data: event.data });
+          const body = webhookBody({
+            id: event.id,
+            type: event.type,
+            occurredAt: new Date(occurredAt),
+            channel: channel.name,
+            data: event.data,
+          });
           for (const endpoint of endpoints) {
             // An endpoint gets the events after the log's end when it was registered or last enabled.
             if (Number(event.position) <= endpoint.resumeAfter) continue;
             if (!matchesAnyEventPattern(endpoint.events, event.type)) continue;
-            planned.push({ id: '', endpointId: endpoint.id, eventId: event.id, eventType: event.type, channel: channel.name, payload: body, attempts: 'local' });
+            planned.push({
+              id: '',
+              endpointId: endpoint.id,
+              eventId: event.id,
+              eventType: event.type,
+              channel: channel.name,
+              payload: body,
+              attempts: 'local',
+            });
           }
         }
         // Deliveries are listed by (created_at, id): the batch shares one instant, and its ids,
@@ -92,7 +109,9 @@ export function webhookActivities(deps: ActivityDeps) {
         for (let from = 0; from < planned.length; from += INSERT_CHUNK) {
           const chunk = planned.slice(from, from + INSERT_CHUNK);
           const ids = await deliveryStore.upsertDeliveries(em, chunk, createdAt);
-          chunk.forEach(({ id: _id, payload: _payload, ...input }, i) => inputs.push({ ...input, deliveryId: ids[i]! }));
+          chunk.forEach(({ id: _id, payload: _payload, ...input }, i) =>
+            inputs.push({ ...input, deliveryId: ids[i]! }),
+          );
         }
         await eachConcurrently(inputs, START_CONCURRENCY, (input) => deps.workflows.startWebhookDelivery(input));
         started += inputs.length;
@@ -102,12 +121,19 @@ export function webhookActivities(deps: ActivityDeps) {
     },
 
     /** One attempt: signs with every live secret, POSTs, records the attempt (one read, one write). */
-    async attemptDelivery(deliveryId: string): Promise<{ outcome: AttemptOutcome; statusCode: number | null; attempt: number }> {
+    async attemptDelivery(
+      deliveryId: string,
+    ): Promise<{ outcome: AttemptOutcome; statusCode: number | null; attempt: number }> {
       const em = orm.em.fork();
       const context = await deliveryStore.attemptContext(em, deliveryId);
       if (!context) return { outcome: 'cancelled', statusCode: null, attempt: 0 };
       const { delivery, endpoint, channel } = context;
-      if (delivery.state !== 'pending') return { outcome: delivery.state === 'delivered' ? 'delivered' : 'cancelled', statusCode: null, attempt: delivery.attempts };
+      if (delivery.state !== 'pending')
+        return {
+          outcome: delivery.state === 'delivered' ? 'delivered' : 'cancelled',
+          statusCode: null,
+          attempt: delivery.attempts,
+        };
       if (!endpoint || endpoint.status !== 'active' || !channel || !channelReceivesWebhooks(channel)) {
         await deliveryStore.finishDelivery(em, deliveryId, 'cancelled', clock.now());
         return { outcome: 'cancelled', statusCode: null, attempt: delivery.attempts };
@@ -117,7 +143,15 @@ export function webhookActivities(deps: ActivityDeps) {
       const outcome = outcomeOf(response);
       const number = delivery.attempts + 1;
       // The channel is shown only the reason; the detail (addresses, codes) is for the operator.
-      if (response.error !== null) log.info('webhook attempt failed', { deliveryId, endpointId: endpoint.id, attempt: number, reason: response.error, statusCode: response.statusCode, detail: response.detail });
+      if (response.error !== null)
+        log.info('webhook attempt failed', {
+          deliveryId,
+          endpointId: endpoint.id,
+          attempt: number,
+          reason: response.error,
+          statusCode: response.statusCode,
+          detail: response.detail,
+        });
       await deliveryStore.recordAttempt(em, {
         deliveryId,
         number,
@@ -161,9 +195,20 @@ export function webhookActivities(deps: ActivityDeps) {
         log.warn('webhook endpoint suspended; the channel has no technical contact to tell', { endpointId, reason });
         return { sent: false };
       }
-      const mail = suspensionMail({ to: contact.email, channel: contact.channel, endpointId, url: contact.url, reason, suspendedAt: toInstant(clock.now()) });
+      const mail = suspensionMail({
+        to: contact.email,
+        channel: contact.channel,
+        endpointId,
+        url: contact.url,
+        reason,
+        suspendedAt: toInstant(clock.now()),
+      });
       const result = await deps.mailer.send(mail);
-      if (!result.sent) log.warn('webhook endpoint suspended; no SMTP configured to tell the technical contact', { endpointId, reason });
+      if (!result.sent)
+        log.warn('webhook endpoint suspended; no SMTP configured to tell the technical contact', {
+          endpointId,
+          reason,
+        });
       return { sent: result.sent };
     },
 
@@ -171,6 +216,5 @@ export function webhookActivities(deps: ActivityDeps) {
     async destroyPreviousSecret(endpointId: string, generation: number): Promise<boolean> {
       return endpointStore.destroyPreviousSecret(orm.em.fork(), endpointId, generation);
     },
-
   };
 }

@@ -8,12 +8,21 @@ import { AdminError } from './errors.ts';
 
 export const MIN_RATE_LIMIT = 600;
 
-export const ChannelName = z.string().regex(/^[a-z][a-z0-9-]{1,62}$/, 'a channel name is 2-63 characters: lowercase letters, digits and hyphens, starting with a letter');
+export const ChannelName = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9-]{1,62}$/,
+    'a channel name is 2-63 characters: lowercase letters, digits and hyphens, starting with a letter',
+  );
 
 const CreateChannelInput = z.object({
   name: ChannelName,
   redirectUrl: z.url({ protocol: /^https$/ }).optional(),
-  rateLimit: z.coerce.number().int().min(MIN_RATE_LIMIT, `the rate limit is at least ${MIN_RATE_LIMIT} per minute`).default(MIN_RATE_LIMIT),
+  rateLimit: z.coerce
+    .number()
+    .int()
+    .min(MIN_RATE_LIMIT, `the rate limit is at least ${MIN_RATE_LIMIT} per minute`)
+    .default(MIN_RATE_LIMIT),
   contact: z.email().optional(),
 });
 
@@ -23,8 +32,14 @@ const orNone = <T extends z.ZodType>(schema: T) => z.union([z.literal('none').tr
 const UpdateChannelInput = z
   .object({
     name: z.string().min(1),
-    redirectUrl: orNone(z.url({ protocol: /^https$/, message: 'the redirect URL is an https:// URL, or none' })).optional(),
-    rateLimit: z.coerce.number().int().min(MIN_RATE_LIMIT, `the rate limit is at least ${MIN_RATE_LIMIT} per minute`).optional(),
+    redirectUrl: orNone(
+      z.url({ protocol: /^https$/, message: 'the redirect URL is an https:// URL, or none' }),
+    ).optional(),
+    rateLimit: z.coerce
+      .number()
+      .int()
+      .min(MIN_RATE_LIMIT, `the rate limit is at least ${MIN_RATE_LIMIT} per minute`)
+      .optional(),
     contact: orNone(z.email({ message: 'the contact is an e-mail address, or none' })).optional(),
   })
   .refine((input) => input.redirectUrl !== undefined || input.rateLimit !== undefined || input.contact !== undefined, {
@@ -46,17 +61,32 @@ export function channelDocument(channel: Channel) {
 
 export async function createChannel(ctx: AdminContext, input: z.input<typeof CreateChannelInput>) {
   const parsed = CreateChannelInput.safeParse(input);
-  if (!parsed.success) throw new AdminError(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    throw new AdminError(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
   const { name, rateLimit, redirectUrl, contact } = parsed.data;
-  return channelDocument(await channels.createChannel(ctx, { name, rateLimitPerMinute: rateLimit, redirectUrl: redirectUrl ?? null, technicalContactEmail: contact ?? null }));
+  return channelDocument(
+    await channels.createChannel(ctx, {
+      name,
+      rateLimitPerMinute: rateLimit,
+      redirectUrl: redirectUrl ?? null,
+      technicalContactEmail: contact ?? null,
+    }),
+  );
 }
 
 /** `channel update`: the settings of this deployment's environment. */
 export async function updateChannel(ctx: AdminContext, input: z.input<typeof UpdateChannelInput>) {
   const parsed = UpdateChannelInput.safeParse(input);
-  if (!parsed.success) throw new AdminError(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    throw new AdminError(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
   const { name, rateLimit, redirectUrl, contact } = parsed.data;
-  return channelDocument(await channels.updateChannel(ctx, name, { rateLimitPerMinute: rateLimit, redirectUrl, technicalContactEmail: contact }));
+  return channelDocument(
+    await channels.updateChannel(ctx, name, {
+      rateLimitPerMinute: rateLimit,
+      redirectUrl,
+      technicalContactEmail: contact,
+    }),
+  );
 }
 
 export async function setChannelStatus(ctx: AdminContext, name: string, status: 'active' | 'suspended') {

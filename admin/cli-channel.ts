@@ -18,16 +18,25 @@ function channelSettings(args: string[]) {
     options: { 'redirect-url': { type: 'string' }, 'rate-limit': { type: 'string' }, contact: { type: 'string' } },
   });
   if (positionals.length !== 1) throw new AdminError('expected exactly one channel name');
-  return { name: positionals[0]!, redirectUrl: values['redirect-url'], rateLimit: values['rate-limit'], contact: values.contact };
+  return {
+    name: positionals[0]!,
+    redirectUrl: values['redirect-url'],
+    rateLimit: values['rate-limit'],
+    contact: values.contact,
+  };
 }
 
 export const channelCommands = {
   create: (args: string[], ctx: AdminContext) => createChannel(ctx, channelSettings(args)),
   update: (args: string[], ctx: AdminContext) => updateChannel(ctx, channelSettings(args)),
-  suspend: (args: string[], ctx: AdminContext) => setChannelStatus(ctx, onePositional(args, 'channel name'), 'suspended'),
-  reinstate: (args: string[], ctx: AdminContext) => setChannelStatus(ctx, onePositional(args, 'channel name'), 'active'),
-  'suspend-webhooks': (args: string[], ctx: AdminContext) => setWebhooksSuspended(ctx, onePositional(args, 'channel name'), true),
-  'resume-webhooks': (args: string[], ctx: AdminContext) => setWebhooksSuspended(ctx, onePositional(args, 'channel name'), false),
+  suspend: (args: string[], ctx: AdminContext) =>
+    setChannelStatus(ctx, onePositional(args, 'channel name'), 'suspended'),
+  reinstate: (args: string[], ctx: AdminContext) =>
+    setChannelStatus(ctx, onePositional(args, 'channel name'), 'active'),
+  'suspend-webhooks': (args: string[], ctx: AdminContext) =>
+    setWebhooksSuspended(ctx, onePositional(args, 'channel name'), true),
+  'resume-webhooks': (args: string[], ctx: AdminContext) =>
+    setWebhooksSuspended(ctx, onePositional(args, 'channel name'), false),
   list: (args: string[], ctx: AdminContext) => {
     parseArgs({ args, strict: true });
     return listChannels(ctx);

@@ -17,7 +17,12 @@ export const keyCommands = {
     return issueKey(ctx, { channel: positionals[0]!, scopes: values.scopes, expiresAt: values['expires-at'] });
   },
   revoke: async (args: string[], ctx: AdminContext) => {
-    const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options: { leaked: { type: 'boolean' } } });
+    const { positionals, values } = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: { leaked: { type: 'boolean' } },
+    });
     if (positionals.length !== 1) throw new AdminError('expected exactly one key id');
     return revokeKey(ctx, positionals[0]!, { leaked: values.leaked ?? false });
   },

@@ -39,7 +39,11 @@ export function demoAvailability(writes: readonly DemoWrite[], now: Date): Avail
   const updates: AvailabilityUpdate[] = [];
   // Each property's year starts on its own local today: around midnight Bucharest is a day ahead
   // of Rome and Madrid.
-  const zones = new Map(writes.filter((w) => w.operationId === 'putLocation').map((w) => [w.ref, (w.body as { timezone: string }).timezone]));
+  const zones = new Map(
+    writes
+      .filter((w) => w.operationId === 'putLocation')
+      .map((w) => [w.ref, (w.body as { timezone: string }).timezone]),
+  );
   for (const write of writes) {
     if (write.operationId !== 'putProperty') continue;
     const property = write.body as PropertyBody;
@@ -49,7 +53,11 @@ export function demoAvailability(writes: readonly DemoWrite[], now: Date): Avail
     const today = localDate(now, zone);
     const perNight = [...datesIn(today, horizonEnd(today))].map((date): AvailabilityUpdate => {
       const factor = season(date) * (isWeekendNight(date) ? 1.15 : 1);
-      const maintenance = date.slice(5, 7) === '02' && Number(date.slice(8, 10)) >= 9 && Number(date.slice(8, 10)) <= 15 && property.type === 'villa';
+      const maintenance =
+        date.slice(5, 7) === '02' &&
+        Number(date.slice(8, 10)) >= 9 &&
+        Number(date.slice(8, 10)) <= 15 &&
+        property.type === 'villa';
       const high = season(date) >= 1.4;
       return {
         property: write.ref,
@@ -65,8 +73,15 @@ export function demoAvailability(writes: readonly DemoWrite[], now: Date): Avail
           const bands = plan.child_age_bands ?? [];
           return {
             rate_plan: plan.key,
-            prices_by_occupancy: adults.map((n) => ({ adults: n, amount: n <= 2 ? double : double + (n - 2) * Math.round(double * 0.25) })),
-            child_prices: bands.map((band) => ({ age_from: band.age_from, age_to: band.age_to, amount: band.age_to <= 2 ? 0 : Math.round(double * 0.15) })),
+            prices_by_occupancy: adults.map((n) => ({
+              adults: n,
+              amount: n <= 2 ? double : double + (n - 2) * Math.round(double * 0.25),
+            })),
+            child_prices: bands.map((band) => ({
+              age_from: band.age_from,
+              age_to: band.age_to,
+              amount: band.age_to <= 2 ? 0 : Math.round(double * 0.15),
+            })),
             child_price: bands.length === 0 ? Math.round(double * 0.2) : null,
             infant_price: 0,
             closed: maintenance,
@@ -77,7 +92,11 @@ export function demoAvailability(writes: readonly DemoWrite[], now: Date): Avail
     // Merge runs of identical nights into one update each.
     for (const night of perNight) {
       const last = updates.at(-1);
-      const same = last && last.property === night.property && last.to === night.from && JSON.stringify({ ...last, from: '', to: '' }) === JSON.stringify({ ...night, from: '', to: '' });
+      const same =
+        last &&
+        last.property === night.property &&
+        last.to === night.from &&
+        JSON.stringify({ ...last, from: '', to: '' }) === JSON.stringify({ ...night, from: '', to: '' });
       if (same) last.to = night.to;
       else updates.push(night);
     }

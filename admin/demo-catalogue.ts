@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import type { DistributionInput, LocationInput, OrganizationInput, OwnerInput, PropertyInput } from '../domain/catalogue/source.ts';
+import type {
+  DistributionInput,
+  LocationInput,
+  OrganizationInput,
+  OwnerInput,
+  PropertyInput,
+} from '../domain/catalogue/source.ts';
 
 /**
  * The demo catalogue `npm run admin -- seed demo` writes through the platform write interface:
@@ -31,7 +37,11 @@ const CDN = 'https://cdn.example.com/demo';
 /** The date `days` after `date` (both `YYYY-MM-DD`), in UTC calendar arithmetic. */
 export function addDays(date: string, days: number): string {
   const parsed = new Date(`${date}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date) {
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(date) ||
+    Number.isNaN(parsed.getTime()) ||
+    parsed.toISOString().slice(0, 10) !== date
+  ) {
     throw new RangeError(`not a date YYYY-MM-DD: ${date}`);
   }
   parsed.setUTCDate(parsed.getUTCDate() + days);
@@ -43,7 +53,14 @@ function checksum(url: string): string {
   return `sha256:${createHash('sha256').update(url).digest('hex')}`;
 }
 
-function photo(folder: string, key: string, room: string | null, width: number, height: number, caption: TextMap | null): PhotoBody {
+function photo(
+  folder: string,
+  key: string,
+  room: string | null,
+  width: number,
+  height: number,
+  caption: TextMap | null,
+): PhotoBody {
   const url = `${CDN}/${folder}/${key}.jpg`;
   return { key, url, content_type: 'image/jpeg', width, height, checksum: checksum(url), room, caption };
 }
@@ -99,9 +116,18 @@ const owners: [string, OwnerBody][] = [
       logo: { url: casaBranLogo, content_type: 'image/png', checksum: checksum(casaBranLogo), width: 512, height: 512 },
     },
   ],
-  [OWNER_POPESCU, { organization: ORG_CARPATHIA, type: 'individual', display_name: 'Andrei Popescu', languages: ['ro', 'en', 'fr'] }],
-  [OWNER_ROSSI, { organization: ORG_TOSCANA, type: 'individual', display_name: 'Giulia Rossi', languages: ['it', 'en'] }],
-  [OWNER_ORTEGA, { organization: ORG_ANDALUCIA, type: 'individual', display_name: 'Carmen Ortega', languages: ['es', 'en', 'de'] }],
+  [
+    OWNER_POPESCU,
+    { organization: ORG_CARPATHIA, type: 'individual', display_name: 'Andrei Popescu', languages: ['ro', 'en', 'fr'] },
+  ],
+  [
+    OWNER_ROSSI,
+    { organization: ORG_TOSCANA, type: 'individual', display_name: 'Giulia Rossi', languages: ['it', 'en'] },
+  ],
+  [
+    OWNER_ORTEGA,
+    { organization: ORG_ANDALUCIA, type: 'individual', display_name: 'Carmen Ortega', languages: ['es', 'en', 'de'] },
+  ],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -120,7 +146,14 @@ const locations: [string, LocationBody][] = [
       owner: OWNER_CASA_BRAN,
       name: 'Pensiunea Casa Bran',
       category: 'guesthouse',
-      address: { country: 'RO', region: 'Brașov', city: 'Bran', street: 'Strada General Traian Moșoiu', number: '24', postal_code: '507025' },
+      address: {
+        country: 'RO',
+        region: 'Brașov',
+        city: 'Bran',
+        street: 'Strada General Traian Moșoiu',
+        number: '24',
+        postal_code: '507025',
+      },
       geo: { lat: 45.51632, lng: 25.36784 },
       address_visibility: 'exact',
       timezone: 'Europe/Bucharest',
@@ -133,7 +166,14 @@ const locations: [string, LocationBody][] = [
       owner: OWNER_POPESCU,
       name: 'Casa din Șchei',
       category: 'building',
-      address: { country: 'RO', region: 'Brașov', city: 'Brașov', street: 'Strada Prundului', number: '17', postal_code: '500123' },
+      address: {
+        country: 'RO',
+        region: 'Brașov',
+        city: 'Brașov',
+        street: 'Strada Prundului',
+        number: '17',
+        postal_code: '500123',
+      },
       geo: { lat: 45.63781, lng: 25.58463 },
       address_visibility: 'approximate',
       precision_m: 200,
@@ -147,7 +187,14 @@ const locations: [string, LocationBody][] = [
       owner: OWNER_ROSSI,
       name: 'Palazzo Serragli',
       category: 'building',
-      address: { country: 'IT', region: 'Toscana', city: 'Firenze', street: 'Via dei Serragli', number: '42', postal_code: '50124' },
+      address: {
+        country: 'IT',
+        region: 'Toscana',
+        city: 'Firenze',
+        street: 'Via dei Serragli',
+        number: '42',
+        postal_code: '50124',
+      },
       geo: { lat: 43.76561, lng: 11.24598 },
       // No address_visibility: an individual owner's location is approximate by default.
       precision_m: 500,
@@ -161,7 +208,14 @@ const locations: [string, LocationBody][] = [
       owner: OWNER_ORTEGA,
       name: 'Villa Los Almendros',
       category: 'house',
-      address: { country: 'ES', region: 'Andalucía', city: 'Nerja', street: 'Camino de Frigiliana', number: '8', postal_code: '29780' },
+      address: {
+        country: 'ES',
+        region: 'Andalucía',
+        city: 'Nerja',
+        street: 'Camino de Frigiliana',
+        number: '8',
+        postal_code: '29780',
+      },
       geo: { lat: 36.77218, lng: -3.87402 },
       address_visibility: 'approximate',
       precision_m: 1000,
@@ -198,7 +252,11 @@ function casaBranPlans(): RatePlanBody[] {
     },
     {
       key: 'nonref-breakfast',
-      name: { ro: 'Nerambursabil, cu mic dejun', en: 'Non-refundable, breakfast included', de: 'Nicht erstattbar, mit Frühstück' },
+      name: {
+        ro: 'Nerambursabil, cu mic dejun',
+        en: 'Non-refundable, breakfast included',
+        de: 'Nicht erstattbar, mit Frühstück',
+      },
       meal_plan: 'breakfast',
       currency: 'RON',
       lower_price_reasons: ['promo_code'],
@@ -228,8 +286,20 @@ const CASA_BRAN_RULES: PropertyBody['house_rules'] = {
 };
 
 const CASA_BRAN_AMENITIES = [
-  'wifi', 'free_parking', 'private_bathroom', 'shower', 'hair_dryer', 'toiletries', 'tv', 'heating',
-  'garden', 'terrace', 'bbq_grill', 'smoke_detector', 'first_aid_kit', 'luggage_storage',
+  'wifi',
+  'free_parking',
+  'private_bathroom',
+  'shower',
+  'hair_dryer',
+  'toiletries',
+  'tv',
+  'heating',
+  'garden',
+  'terrace',
+  'bbq_grill',
+  'smoke_detector',
+  'first_aid_kit',
+  'luggage_storage',
 ];
 
 function casaBranRoom(today: string, channels: { first: string; second: string }) {
@@ -270,16 +340,36 @@ function casaBranRoom(today: string, channels: { first: string; second: string }
   const double: PropertyBody = {
     ...common,
     units: 4,
-    name: { ro: 'Cameră dublă cu vedere spre castel', en: 'Double room with castle view', de: 'Doppelzimmer mit Blick auf das Schloss' },
+    name: {
+      ro: 'Cameră dublă cu vedere spre castel',
+      en: 'Double room with castle view',
+      de: 'Doppelzimmer mit Blick auf das Schloss',
+    },
     description: {
       ro: 'Cameră luminoasă la etajul întâi, cu pat dublu, mobilier din lemn de brad și fereastră spre Castelul Bran. Micul dejun tradițional se servește în sala de mese de la parter.',
       en: 'A bright first-floor room with a double bed, pine furniture and a window facing Bran Castle. A traditional breakfast is served in the ground-floor dining room.',
       de: 'Helles Zimmer im ersten Stock mit Doppelbett, Kiefernholzmöbeln und Fenster zum Schloss Bran. Das traditionelle Frühstück wird im Speisesaal im Erdgeschoss serviert.',
     },
-    capacity: { max_guests: 3, max_adults: 2, max_children: 1, max_infants: 1, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }] },
+    capacity: {
+      max_guests: 3,
+      max_adults: 2,
+      max_children: 1,
+      max_infants: 1,
+      bedrooms: 1,
+      bathrooms: 1,
+      beds: [{ type: 'double', count: 1 }],
+    },
     photos: [
-      photo(folder, 'double-bedroom', 'bedroom', 2400, 1600, { ro: 'Camera dublă', en: 'The double room', de: 'Das Doppelzimmer' }),
-      photo(folder, 'double-bathroom', 'bathroom', 1600, 2400, { ro: 'Baia cu duș', en: 'Bathroom with shower', de: 'Bad mit Dusche' }),
+      photo(folder, 'double-bedroom', 'bedroom', 2400, 1600, {
+        ro: 'Camera dublă',
+        en: 'The double room',
+        de: 'Das Doppelzimmer',
+      }),
+      photo(folder, 'double-bathroom', 'bathroom', 1600, 2400, {
+        ro: 'Baia cu duș',
+        en: 'Bathroom with shower',
+        de: 'Bad mit Dusche',
+      }),
       exterior,
     ],
     area_sqm: 22,
@@ -306,11 +396,22 @@ function casaBranRoom(today: string, channels: { first: string; second: string }
       max_infants: 1,
       bedrooms: 1,
       bathrooms: 1,
-      beds: [{ type: 'double', count: 1 }, { type: 'single', count: 2 }],
+      beds: [
+        { type: 'double', count: 1 },
+        { type: 'single', count: 2 },
+      ],
     },
     photos: [
-      photo(folder, 'family-bedroom', 'bedroom', 2400, 1600, { ro: 'Camera de familie', en: 'The family room', fr: 'La chambre familiale' }),
-      photo(folder, 'garden-playground', 'garden', 2400, 1600, { ro: 'Locul de joacă din grădină', en: 'The playground in the garden', de: 'Der Spielplatz im Garten' }),
+      photo(folder, 'family-bedroom', 'bedroom', 2400, 1600, {
+        ro: 'Camera de familie',
+        en: 'The family room',
+        fr: 'La chambre familiale',
+      }),
+      photo(folder, 'garden-playground', 'garden', 2400, 1600, {
+        ro: 'Locul de joacă din grădină',
+        en: 'The playground in the garden',
+        de: 'Der Spielplatz im Garten',
+      }),
       exterior,
     ],
     area_sqm: 30,
@@ -335,12 +436,27 @@ function casaBranRoom(today: string, channels: { first: string; second: string }
       max_infants: 1,
       bedrooms: 1,
       bathrooms: 1.5,
-      beds: [{ type: 'king', count: 1 }, { type: 'sofa_bed', count: 1 }],
+      beds: [
+        { type: 'king', count: 1 },
+        { type: 'sofa_bed', count: 1 },
+      ],
     },
     photos: [
-      photo(folder, 'attic-living', 'living', 2400, 1600, { ro: 'Livingul cu șemineu', en: 'Living room with fireplace', de: 'Wohnzimmer mit Kamin' }),
-      photo(folder, 'attic-bedroom', 'bedroom', 2400, 1600, { ro: 'Dormitorul de sub grinzi', en: 'The bedroom under the beams', de: 'Das Schlafzimmer unter den Balken' }),
-      photo(folder, 'attic-bathroom', 'bathroom', 1600, 2400, { ro: 'Baia cu cadă', en: 'Bathroom with bathtub', de: 'Bad mit Badewanne' }),
+      photo(folder, 'attic-living', 'living', 2400, 1600, {
+        ro: 'Livingul cu șemineu',
+        en: 'Living room with fireplace',
+        de: 'Wohnzimmer mit Kamin',
+      }),
+      photo(folder, 'attic-bedroom', 'bedroom', 2400, 1600, {
+        ro: 'Dormitorul de sub grinzi',
+        en: 'The bedroom under the beams',
+        de: 'Das Schlafzimmer unter den Balken',
+      }),
+      photo(folder, 'attic-bathroom', 'bathroom', 1600, 2400, {
+        ro: 'Baia cu cadă',
+        en: 'Bathroom with bathtub',
+        de: 'Bad mit Badewanne',
+      }),
       exterior,
     ],
     area_sqm: 38,
@@ -360,15 +476,34 @@ function brasovApartment(today: string): PropertyBody {
     status: 'active',
     type: 'apartment',
     units: 1,
-    name: { ro: 'Apartament în Șchei, lângă Poarta Schei', en: 'Apartment in Schei, by the Schei Gate', fr: 'Appartement à Schei, près de la porte Schei' },
+    name: {
+      ro: 'Apartament în Șchei, lângă Poarta Schei',
+      en: 'Apartment in Schei, by the Schei Gate',
+      fr: 'Appartement à Schei, près de la porte Schei',
+    },
     description: {
       ro: 'Apartament cu două camere într-o casă veche din cartierul Șchei, la zece minute de mers pe jos de Piața Sfatului. Bucătărie complet utilată, mașină de spălat și acces independent cu cod.',
       en: 'A two-room apartment in an old house in the Schei quarter, a ten-minute walk from the Council Square. Fully equipped kitchen, washing machine and self check-in with a key code.',
       fr: 'Appartement de deux pièces dans une maison ancienne du quartier Schei, à dix minutes à pied de la place du Conseil. Cuisine équipée, lave-linge et arrivée autonome avec code.',
     },
-    capacity: { max_guests: 4, max_adults: 4, max_children: 2, max_infants: 1, bedrooms: 1, bathrooms: 1, beds: [{ type: 'queen', count: 1 }, { type: 'sofa_bed', count: 1 }] },
+    capacity: {
+      max_guests: 4,
+      max_adults: 4,
+      max_children: 2,
+      max_infants: 1,
+      bedrooms: 1,
+      bathrooms: 1,
+      beds: [
+        { type: 'queen', count: 1 },
+        { type: 'sofa_bed', count: 1 },
+      ],
+    },
     photos: [
-      photo(folder, 'living', 'living', 2400, 1600, { ro: 'Livingul cu canapea extensibilă', en: 'Living room with sofa bed', fr: 'Séjour avec canapé-lit' }),
+      photo(folder, 'living', 'living', 2400, 1600, {
+        ro: 'Livingul cu canapea extensibilă',
+        en: 'Living room with sofa bed',
+        fr: 'Séjour avec canapé-lit',
+      }),
       photo(folder, 'bedroom', 'bedroom', 2400, 1600, { ro: 'Dormitorul', en: 'The bedroom', fr: 'La chambre' }),
       photo(folder, 'kitchen', 'kitchen', 2400, 1600, { ro: 'Bucătăria', en: 'The kitchen', fr: 'La cuisine' }),
     ],
@@ -382,7 +517,16 @@ function brasovApartment(today: string): PropertyBody {
         cancellation: { refundable: true, free_until_days_before: 14, penalty: 'percent', penalty_percent: 50 },
       },
     ],
-    fees: [{ type: 'cleaning', basis: 'fixed', amount: { amount: 8000, currency: 'RON' }, per: 'stay', included_in_price: false, payable_at: 'booking' }],
+    fees: [
+      {
+        type: 'cleaning',
+        basis: 'fixed',
+        amount: { amount: 8000, currency: 'RON' },
+        per: 'stay',
+        included_in_price: false,
+        payable_at: 'booking',
+      },
+    ],
     city_tax_status: 'undeclared',
     legal: {
       classification: {
@@ -401,8 +545,29 @@ function brasovApartment(today: string): PropertyBody {
     area_sqm: 54,
     floor: 2,
     elevator: false,
-    amenities: ['wifi', 'kitchen', 'refrigerator', 'stove', 'oven', 'coffee_maker', 'cookware', 'washing_machine', 'iron', 'heating', 'tv', 'street_parking', 'self_check_in', 'smoke_detector'],
-    house_rules: { smoking: false, pets: true, parties: false, quiet_hours: { from: '22:00', until: '07:00' }, min_age: 18 },
+    amenities: [
+      'wifi',
+      'kitchen',
+      'refrigerator',
+      'stove',
+      'oven',
+      'coffee_maker',
+      'cookware',
+      'washing_machine',
+      'iron',
+      'heating',
+      'tv',
+      'street_parking',
+      'self_check_in',
+      'smoke_detector',
+    ],
+    house_rules: {
+      smoking: false,
+      pets: true,
+      parties: false,
+      quiet_hours: { from: '22:00', until: '07:00' },
+      min_age: 18,
+    },
   };
 }
 
@@ -414,17 +579,34 @@ function firenzeApartment(): PropertyBody {
     status: 'active',
     type: 'apartment',
     units: 1,
-    name: { it: "Appartamento in Oltrarno con vista sui tetti", en: 'Oltrarno apartment with rooftop views' },
+    name: { it: 'Appartamento in Oltrarno con vista sui tetti', en: 'Oltrarno apartment with rooftop views' },
     description: {
-      it: "Appartamento al terzo piano di un palazzo storico in Oltrarno, a pochi passi da Palazzo Pitti e dal Ponte Vecchio. Soggiorno con travi a vista, cucina attrezzata, camera matrimoniale e aria condizionata.",
+      it: 'Appartamento al terzo piano di un palazzo storico in Oltrarno, a pochi passi da Palazzo Pitti e dal Ponte Vecchio. Soggiorno con travi a vista, cucina attrezzata, camera matrimoniale e aria condizionata.',
       en: 'A third-floor apartment in a historic palazzo in Oltrarno, a short walk from Palazzo Pitti and the Ponte Vecchio. Living room with exposed beams, equipped kitchen, double bedroom and air conditioning.',
     },
-    capacity: { max_guests: 3, max_adults: 3, max_children: 1, max_infants: 1, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }, { type: 'sofa_bed', count: 1 }] },
+    capacity: {
+      max_guests: 3,
+      max_adults: 3,
+      max_children: 1,
+      max_infants: 1,
+      bedrooms: 1,
+      bathrooms: 1,
+      beds: [
+        { type: 'double', count: 1 },
+        { type: 'sofa_bed', count: 1 },
+      ],
+    },
     photos: [
-      photo(folder, 'living', 'living', 2400, 1600, { it: 'Il soggiorno con travi a vista', en: 'The living room with exposed beams' }),
+      photo(folder, 'living', 'living', 2400, 1600, {
+        it: 'Il soggiorno con travi a vista',
+        en: 'The living room with exposed beams',
+      }),
       photo(folder, 'bedroom', 'bedroom', 2400, 1600, { it: 'La camera matrimoniale', en: 'The double bedroom' }),
       photo(folder, 'bathroom', 'bathroom', 1600, 2400, { it: 'Il bagno con doccia', en: 'The bathroom with shower' }),
-      photo(folder, 'view', 'view', 2400, 1600, { it: 'I tetti di Firenze dalla finestra', en: 'The rooftops of Florence from the window' }),
+      photo(folder, 'view', 'view', 2400, 1600, {
+        it: 'I tetti di Firenze dalla finestra',
+        en: 'The rooftops of Florence from the window',
+      }),
     ],
     check_in: { from: '15:00', until: '20:00' },
     check_out: { until: '10:30' },
@@ -445,7 +627,14 @@ function firenzeApartment(): PropertyBody {
       },
     ],
     fees: [
-      { type: 'cleaning', basis: 'fixed', amount: { amount: 6000, currency: 'EUR' }, per: 'stay', included_in_price: false, payable_at: 'booking' },
+      {
+        type: 'cleaning',
+        basis: 'fixed',
+        amount: { amount: 6000, currency: 'EUR' },
+        per: 'stay',
+        included_in_price: false,
+        payable_at: 'booking',
+      },
       {
         type: 'city_tax',
         basis: 'fixed',
@@ -461,13 +650,29 @@ function firenzeApartment(): PropertyBody {
     legal: {
       classification: null,
       registration_number: null,
-      identifiers: [{ scheme: 'it.cin', value: 'IT048017C2R7M4Q9KX', valid_until: null, issued_by: 'Ministero del Turismo' }],
+      identifiers: [
+        { scheme: 'it.cin', value: 'IT048017C2R7M4Q9KX', valid_until: null, issued_by: 'Ministero del Turismo' },
+      ],
     },
     booking: redirect('prenota.palazzo-serragli.example.com', 'oltrarno'),
     area_sqm: 65,
     floor: 3,
     elevator: false,
-    amenities: ['wifi', 'air_conditioning', 'heating', 'kitchen', 'dishwasher', 'coffee_maker', 'washing_machine', 'hair_dryer', 'bidet', 'tv', 'blackout_curtains', 'smoke_detector', 'first_aid_kit'],
+    amenities: [
+      'wifi',
+      'air_conditioning',
+      'heating',
+      'kitchen',
+      'dishwasher',
+      'coffee_maker',
+      'washing_machine',
+      'hair_dryer',
+      'bidet',
+      'tv',
+      'blackout_curtains',
+      'smoke_detector',
+      'first_aid_kit',
+    ],
     house_rules: { smoking: false, pets: false, parties: false, quiet_hours: { from: '23:00', until: '08:00' } },
   };
 }
@@ -480,7 +685,11 @@ function nerjaVilla(): PropertyBody {
     status: 'active',
     type: 'villa',
     units: 1,
-    name: { es: 'Villa Los Almendros con piscina privada', en: 'Villa Los Almendros with private pool', de: 'Villa Los Almendros mit privatem Pool' },
+    name: {
+      es: 'Villa Los Almendros con piscina privada',
+      en: 'Villa Los Almendros with private pool',
+      de: 'Villa Los Almendros mit privatem Pool',
+    },
     description: {
       es: 'Villa andaluza entre almendros, sobre las colinas de Nerja, con vistas al mar, piscina privada, barbacoa y tres dormitorios. La playa de Burriana está a diez minutos en coche.',
       en: 'An Andalusian villa among almond trees in the hills above Nerja, with sea views, a private pool, a barbecue and three bedrooms. Burriana beach is a ten-minute drive away.',
@@ -493,10 +702,18 @@ function nerjaVilla(): PropertyBody {
       max_infants: 1,
       bedrooms: 3,
       bathrooms: 2,
-      beds: [{ type: 'king', count: 1 }, { type: 'double', count: 1 }, { type: 'single', count: 2 }, { type: 'sofa_bed', count: 1 }],
+      beds: [
+        { type: 'king', count: 1 },
+        { type: 'double', count: 1 },
+        { type: 'single', count: 2 },
+        { type: 'sofa_bed', count: 1 },
+      ],
     },
     photos: [
-      photo(folder, 'pool', 'pool', 2400, 1600, { es: 'La piscina privada con vistas al mar', en: 'The private pool with sea views' }),
+      photo(folder, 'pool', 'pool', 2400, 1600, {
+        es: 'La piscina privada con vistas al mar',
+        en: 'The private pool with sea views',
+      }),
       photo(folder, 'living', 'living', 2400, 1600, { es: 'El salón', en: 'The living room' }),
       photo(folder, 'bedroom-main', 'bedroom', 2400, 1600, { es: 'El dormitorio principal', en: 'The main bedroom' }),
       photo(folder, 'terrace', 'terrace', 2400, 1600, { es: 'La terraza al atardecer', en: 'The terrace at sunset' }),
@@ -508,34 +725,80 @@ function nerjaVilla(): PropertyBody {
         key: 'flexible',
         name: { es: 'Tarifa flexible', en: 'Flexible rate' },
         currency: 'EUR',
-        child_age_bands: [{ age_from: 0, age_to: 1 }, { age_from: 2, age_to: 12 }],
+        child_age_bands: [
+          { age_from: 0, age_to: 1 },
+          { age_from: 2, age_to: 12 },
+        ],
         cancellation: { refundable: true, free_until_days_before: 30, penalty: 'percent', penalty_percent: 50 },
       },
       {
         key: 'non-refundable',
         name: { es: 'Tarifa no reembolsable', en: 'Non-refundable rate' },
         currency: 'EUR',
-        child_age_bands: [{ age_from: 0, age_to: 1 }, { age_from: 2, age_to: 12 }],
+        child_age_bands: [
+          { age_from: 0, age_to: 1 },
+          { age_from: 2, age_to: 12 },
+        ],
         cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null },
       },
     ],
-    fees: [{ type: 'cleaning', basis: 'fixed', amount: { amount: 15000, currency: 'EUR' }, per: 'stay', included_in_price: false, payable_at: 'booking' }],
+    fees: [
+      {
+        type: 'cleaning',
+        basis: 'fixed',
+        amount: { amount: 15000, currency: 'EUR' },
+        per: 'stay',
+        included_in_price: false,
+        payable_at: 'booking',
+      },
+    ],
     // Andalusia levies no tourist tax.
     city_tax_status: 'none',
     legal: {
       classification: null,
       registration_number: null,
-      identifiers: [{ scheme: 'es.ri', value: 'ESFCTU000029075000123456000000000000000VFT/MA/23456', valid_until: null, issued_by: 'Registro Único de Arrendamientos' }],
+      identifiers: [
+        {
+          scheme: 'es.ri',
+          value: 'ESFCTU000029075000123456000000000000000VFT/MA/23456',
+          valid_until: null,
+          issued_by: 'Registro Único de Arrendamientos',
+        },
+      ],
     },
     booking: redirect('reservas.villa-almendros.example.com', 'villa'),
     area_sqm: 180,
     floor: 0,
     elevator: false,
     amenities: [
-      'wifi', 'air_conditioning', 'private_pool', 'outdoor_pool', 'terrace', 'garden', 'bbq_grill', 'free_parking', 'kitchen', 'dishwasher',
-      'oven', 'microwave', 'washing_machine', 'iron', 'tv', 'crib', 'high_chair', 'smoke_detector', 'fire_extinguisher', 'first_aid_kit',
+      'wifi',
+      'air_conditioning',
+      'private_pool',
+      'outdoor_pool',
+      'terrace',
+      'garden',
+      'bbq_grill',
+      'free_parking',
+      'kitchen',
+      'dishwasher',
+      'oven',
+      'microwave',
+      'washing_machine',
+      'iron',
+      'tv',
+      'crib',
+      'high_chair',
+      'smoke_detector',
+      'fire_extinguisher',
+      'first_aid_kit',
     ],
-    house_rules: { smoking: false, pets: true, parties: false, quiet_hours: { from: '23:00', until: '08:00' }, min_age: 25 },
+    house_rules: {
+      smoking: false,
+      pets: true,
+      parties: false,
+      quiet_hours: { from: '23:00', until: '08:00' },
+      min_age: 25,
+    },
   };
 }
 

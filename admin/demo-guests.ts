@@ -16,10 +16,15 @@ const GUESTS: [ref: string, organization: string, first: string, last: string, p
   ['demo-guest-lucia-moreno', 'demo-org-andalucia', 'Lucía', 'Moreno', '+34600100302'],
 ];
 
-export const DEMO_APP = { organization: 'demo-org-carpathia', app: 'demo-crm', scopes: ['guests.read'] as IntegrationScope[] };
+export const DEMO_APP = {
+  organization: 'demo-org-carpathia',
+  app: 'demo-crm',
+  scopes: ['guests.read'] as IntegrationScope[],
+};
 
 function refused(what: string, error: unknown): never {
-  if (error instanceof ProblemError) throw new AdminError(`${what}: ${error.code} ${JSON.stringify(error.extras.errors ?? error.extras.detail ?? '')}`);
+  if (error instanceof ProblemError)
+    throw new AdminError(`${what}: ${error.code} ${JSON.stringify(error.extras.errors ?? error.extras.detail ?? '')}`);
   throw error;
 }
 
@@ -31,15 +36,34 @@ function refused(what: string, error: unknown): never {
 export async function seedDemoIntegration(ctx: AdminContext) {
   const guests: string[] = [];
   for (const [ref, organization, first, last, phone] of GUESTS) {
-    const body = GuestInput.parse({ organization, first_name: first, last_name: last, email: `${ref.slice('demo-guest-'.length)}@example.com`, phone });
+    const body = GuestInput.parse({
+      organization,
+      first_name: first,
+      last_name: last,
+      email: `${ref.slice('demo-guest-'.length)}@example.com`,
+      phone,
+    });
     await integration.putGuest(ctx, ref, body).catch((error: unknown) => refused(`guest ${ref}`, error));
     guests.push(ref);
   }
-  const existing = (await integration.installationsWithTokens(ctx, DEMO_APP.organization)).find(({ installation }) => installation.app === DEMO_APP.app);
+  const existing = (await integration.installationsWithTokens(ctx, DEMO_APP.organization)).find(
+    ({ installation }) => installation.app === DEMO_APP.app,
+  );
   if (existing) {
-    return { guests, installation: { id: existing.installation.id, app: DEMO_APP.app, created: false, token: null, note: 'the token was shown when the installation was created; POST /internal/v1/installations/{id}/token issues a new one' } };
+    return {
+      guests,
+      installation: {
+        id: existing.installation.id,
+        app: DEMO_APP.app,
+        created: false,
+        token: null,
+        note: 'the token was shown when the installation was created; POST /internal/v1/installations/{id}/token issues a new one',
+      },
+    };
   }
-  const installation = await integration.createInstallation(ctx, DEMO_APP.organization, { app: DEMO_APP.app, scopes: DEMO_APP.scopes }).catch((error: unknown) => refused('installation', error));
+  const installation = await integration
+    .createInstallation(ctx, DEMO_APP.organization, { app: DEMO_APP.app, scopes: DEMO_APP.scopes })
+    .catch((error: unknown) => refused('installation', error));
   const { token } = await integration.issueIntegrationToken(ctx, installation.id);
   return { guests, installation: { id: installation.id, app: DEMO_APP.app, created: true, token } };
 }

@@ -16,24 +16,51 @@ const DAY_MS = 86_400_000;
 
 type Step = { daysAgo: number; state: Omit<ReportedState, 'public_url'> & { live?: boolean } };
 
-const published = (extra: Partial<ReportedState> = {}) => ({ status: 'published', live: true, promoted: false, promoted_until: null, rejection: null, ...extra });
-const plain = (status: string, rejection: ReportedState['rejection'] = null) => ({ status, promoted: false, promoted_until: null, rejection });
+const published = (extra: Partial<ReportedState> = {}) => ({
+  status: 'published',
+  live: true,
+  promoted: false,
+  promoted_until: null,
+  rejection: null,
+  ...extra,
+});
+const plain = (status: string, rejection: ReportedState['rejection'] = null) => ({
+  status,
+  promoted: false,
+  promoted_until: null,
+  rejection,
+});
 
 /** Each channel's story per property (by the end of the platform's reference); others are simply published a month ago. */
 function story(channel: 'first' | 'second', ref: string, now: Date): Step[] {
   const promotedUntil = `${new Date(now.getTime() + 14 * DAY_MS).toISOString().slice(0, 10)}T22:00:00Z`;
   const stories: Record<'first' | 'second', Record<string, Step[]>> = {
     first: {
-      'brasov-schei-apartment': [{ daysAgo: 20, state: plain('pending_review') }, { daysAgo: 18, state: published({ promoted: true, promoted_until: promotedUntil }) }],
+      'brasov-schei-apartment': [
+        { daysAgo: 20, state: plain('pending_review') },
+        { daysAgo: 18, state: published({ promoted: true, promoted_until: promotedUntil }) },
+      ],
       'casa-bran-attic': [
         { daysAgo: 10, state: plain('pending_review') },
-        { daysAgo: 8, state: plain('rejected', { reason: 'photos', text: 'The attic photos are too dark to show the room; please add brighter ones.' }) },
+        {
+          daysAgo: 8,
+          state: plain('rejected', {
+            reason: 'photos',
+            text: 'The attic photos are too dark to show the room; please add brighter ones.',
+          }),
+        },
       ],
-      'casa-bran-double': [{ daysAgo: 25, state: plain('pending_review') }, { daysAgo: 24, state: published() }],
+      'casa-bran-double': [
+        { daysAgo: 25, state: plain('pending_review') },
+        { daysAgo: 24, state: published() },
+      ],
       'casa-bran-family': [{ daysAgo: 2, state: plain('pending_review') }],
     },
     second: {
-      'casa-bran-double': [{ daysAgo: 28, state: published() }, { daysAgo: 5, state: plain('unpublished') }],
+      'casa-bran-double': [
+        { daysAgo: 28, state: published() },
+        { daysAgo: 5, state: plain('unpublished') },
+      ],
       'casa-bran-family': [{ daysAgo: 21, state: published({ promoted: true }) }],
     },
   };
@@ -48,7 +75,10 @@ function unit(text: string): number {
   return (hash >>> 0) / 2 ** 32;
 }
 
-export async function seedDemoListings(ctx: AdminContext, channels: { first: string; second: string }): Promise<{ reports_written: number; days: number }> {
+export async function seedDemoListings(
+  ctx: AdminContext,
+  channels: { first: string; second: string },
+): Promise<{ reports_written: number; days: number }> {
   const now = ctx.clock.now();
   const ids = await channelIdsByName(ctx.orm.em.fork(), [channels.first, channels.second]);
   let reports = 0;
@@ -59,14 +89,25 @@ export async function seedDemoListings(ctx: AdminContext, channels: { first: str
     if (!channelId) continue;
     const properties = await propertiesSeenBy(ctx.orm.em.fork(), channelId);
     const stats: StatsEntry[] = [];
-    const zones = new Map((await listingSubjects(ctx.orm.em.fork(), channelId, properties.map((p) => p.external_id))).map((s) => [s.external_id, s.timezone]));
+    const zones = new Map(
+      (
+        await listingSubjects(
+          ctx.orm.em.fork(),
+          channelId,
+          properties.map((p) => p.external_id),
+        )
+      ).map((s) => [s.external_id, s.timezone]),
+    );
     for (const property of properties) {
       const steps = story(which, property.ref, now);
       if (!(await findReport(ctx.orm.em.fork(), channelId, property.internal_id))) {
         for (const { daysAgo, state } of steps) {
           const { live, ...reported } = state;
           const clock = { now: () => new Date(now.getTime() - daysAgo * DAY_MS) };
-          await putListingReport({ orm: ctx.orm, clock }, channelId, property.external_id, { ...reported, public_url: live ? `https://${name}.example/stay/${property.external_id}` : null });
+          await putListingReport({ orm: ctx.orm, clock }, channelId, property.external_id, {
+            ...reported,
+            public_url: live ? `https://${name}.example/stay/${property.external_id}` : null,
+          });
           reports += 1;
         }
       }
@@ -75,7 +116,11 @@ export async function seedDemoListings(ctx: AdminContext, channels: { first: str
       for (let back = 29; back >= 0; back -= 1) {
         const date = addDays(today, -back);
         const weekend = [0, 6].includes(new Date(`${date}T00:00:00Z`).getUTCDay()) ? 1.6 : 1;
-        const views = Math.round((live ? 60 + 240 * unit(`${name}|${property.ref}|${date}|v`) : 8 * unit(`${name}|${property.ref}|${date}|v`)) * weekend);
+        const views = Math.round(
+          (live
+            ? 60 + 240 * unit(`${name}|${property.ref}|${date}|v`)
+            : 8 * unit(`${name}|${property.ref}|${date}|v`)) * weekend,
+        );
         const clicks = Math.floor(views * (0.02 + 0.08 * unit(`${name}|${property.ref}|${date}|c`)));
         stats.push({ property_id: property.external_id, date, views, clicks_to_booking: clicks });
       }

@@ -6,7 +6,12 @@ import { AdminError } from './errors.ts';
 
 /** `--organization REF` and nothing else. */
 function organizationOf(args: string[]): string {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options: { organization: { type: 'string' } } });
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { organization: { type: 'string' } },
+  });
   if (positionals.length > 0) throw new AdminError(`unexpected argument ${positionals[0]}`);
   if (values.organization === undefined) throw new AdminError('name the organization: --organization REF');
   return values.organization;

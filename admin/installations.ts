@@ -28,7 +28,10 @@ export const installationCommands = {
   },
   /** `installation revoke-token <installation-id>`: the app is refused (401) until the platform issues a new token. */
   'revoke-token': async (args: string[], ctx: AdminContext) => {
-    const { installation, revoked } = await integration.revokeIntegrationToken(ctx, onePositional(args, 'installation id'));
+    const { installation, revoked } = await integration.revokeIntegrationToken(
+      ctx,
+      onePositional(args, 'installation id'),
+    );
     return { ...installationDocument(installation, null), revoked_tokens: revoked };
   },
 };

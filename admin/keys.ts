@@ -8,12 +8,19 @@ import { AdminError } from './errors.ts';
 
 const Scopes = z
   .string()
-  .transform((list) => list.split(',').map((s) => s.trim()).filter(Boolean))
+  .transform((list) =>
+    list
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.string()).min(1, 'name at least one scope'))
   .superRefine((scopes, ctx) => {
     for (const scope of scopes) {
-      if (!isScope(scope)) ctx.addIssue({ code: 'custom', message: `unknown scope "${scope}" (known: ${GRANTABLE_SCOPES.join(', ')})` });
-      else if (!GRANTABLE_SCOPES.includes(scope)) ctx.addIssue({ code: 'custom', message: `scope "${scope}" is reserved and not granted` });
+      if (!isScope(scope))
+        ctx.addIssue({ code: 'custom', message: `unknown scope "${scope}" (known: ${GRANTABLE_SCOPES.join(', ')})` });
+      else if (!GRANTABLE_SCOPES.includes(scope))
+        ctx.addIssue({ code: 'custom', message: `scope "${scope}" is reserved and not granted` });
     }
   })
   .transform((scopes) => [...new Set(scopes)] as Scope[]);
@@ -21,11 +28,17 @@ const Scopes = z
 const IssueKeyInput = z.object({
   channel: z.string().min(1),
   scopes: Scopes,
-  expiresAt: z.iso.datetime({ offset: true, message: 'expires-at is an RFC 3339 instant, e.g. 2027-01-31T00:00:00Z' }).optional(),
+  expiresAt: z.iso
+    .datetime({ offset: true, message: 'expires-at is an RFC 3339 instant, e.g. 2027-01-31T00:00:00Z' })
+    .optional(),
 });
 
 export function keyDocument(key: ApiKey, now: Date) {
-  const state = key.revokedAt ? 'revoked' : key.expiredAt || (key.expiresAt && key.expiresAt <= now) ? 'expired' : 'active';
+  const state = key.revokedAt
+    ? 'revoked'
+    : key.expiredAt || (key.expiresAt && key.expiresAt <= now)
+      ? 'expired'
+      : 'active';
   return {
     id: key.id,
     last4: key.last4,
@@ -43,7 +56,11 @@ export async function issueKey(ctx: AdminContext, input: z.input<typeof IssueKey
   const parsed = IssueKeyInput.safeParse(input);
   if (!parsed.success) throw new AdminError(parsed.error.issues.map((i) => i.message).join('; '));
   const expiresAt = parsed.data.expiresAt ? new Date(parsed.data.expiresAt) : null;
-  const { secret, key } = await keys.issueKey(ctx, { channel: parsed.data.channel, scopes: parsed.data.scopes, expiresAt });
+  const { secret, key } = await keys.issueKey(ctx, {
+    channel: parsed.data.channel,
+    scopes: parsed.data.scopes,
+    expiresAt,
+  });
   return { key: secret, id: key.id, last4: key.last4, expires_at: expiresAt ? toInstant(expiresAt) : null };
 }
 

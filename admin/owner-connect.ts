@@ -11,15 +11,27 @@ import { AdminError } from './errors.ts';
  * answer then says the workflow was not told, and its next wake or the next worker start finds them.
  */
 async function rotateKey(args: string[], ctx: AdminContext) {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, strict: true, options: { compromised: { type: 'boolean' }, kid: { type: 'string' } } });
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { compromised: { type: 'boolean' }, kid: { type: 'string' } },
+  });
   if (positionals.length > 0) throw new AdminError(`unexpected argument ${positionals[0]}`);
-  const rotation = await rotateKeyEarly(ctx, { at: ctx.clock.now(), compromised: values.compromised ?? false, ...(values.kid !== undefined ? { kid: values.kid } : {}) });
+  const rotation = await rotateKeyEarly(ctx, {
+    at: ctx.clock.now(),
+    compromised: values.compromised ?? false,
+    ...(values.kid !== undefined ? { kid: values.kid } : {}),
+  });
   let workflowTold = true;
   try {
     await ctx.workflows.planOwnerConnectKeys(ctx.config.ownerConnectKeyRotationDays);
   } catch (error) {
     workflowTold = false;
-    ctx.log.warn('could not signal the owner-connect key rotation; its next wake or the next worker start plans from the new keys', { error: String(error) });
+    ctx.log.warn(
+      'could not signal the owner-connect key rotation; its next wake or the next worker start plans from the new keys',
+      { error: String(error) },
+    );
   }
   return {
     next_kid: rotation.kid,

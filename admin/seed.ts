@@ -3,7 +3,14 @@ import { countEvents } from '../db/catalogue/channel-log.ts';
 import { channelIdsByName } from '../db/catalogue/distribution.ts';
 import { firstOrganizationCreatedAt } from '../db/catalogue/sources.ts';
 import { AvailabilityBatch } from '../domain/availability/nights.ts';
-import { DistributionInput, LocationInput, OrganizationInput, OwnerInput, PropertyInput, Ref } from '../domain/catalogue/source.ts';
+import {
+  DistributionInput,
+  LocationInput,
+  OrganizationInput,
+  OwnerInput,
+  PropertyInput,
+  Ref,
+} from '../domain/catalogue/source.ts';
 import { jsonPointer } from '../domain/json-pointer.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { localDate } from '../domain/time.ts';
@@ -25,7 +32,13 @@ const ANCHOR_ZONE = 'Europe/Bucharest';
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    throw new ProblemError('invalid_parameters', { errors: parsed.error.issues.map((issue) => ({ detail: issue.message, code: issue.code, pointer: jsonPointer(issue.path) })) });
+    throw new ProblemError('invalid_parameters', {
+      errors: parsed.error.issues.map((issue) => ({
+        detail: issue.message,
+        code: issue.code,
+        pointer: jsonPointer(issue.path),
+      })),
+    });
   }
   return parsed.data;
 }
@@ -76,7 +89,8 @@ export async function seedDemo(ctx: AdminContext) {
   const channels = [];
   for (const name of [DEMO_CHANNELS.first, DEMO_CHANNELS.second]) {
     const exists = (await channelIdsByName(ctx.orm.em.fork(), [name])).has(name);
-    if (!exists) await createChannel(ctx, { name, rateLimit: 600, redirectUrl: `https://${name}.example/owner-connect` });
+    if (!exists)
+      await createChannel(ctx, { name, rateLimit: 600, redirectUrl: `https://${name}.example/owner-connect` });
     channels.push({ name, created: !exists });
   }
 
@@ -90,7 +104,10 @@ export async function seedDemo(ctx: AdminContext) {
     try {
       await apply(ctx, write, written);
     } catch (error) {
-      if (error instanceof ProblemError) throw new AdminError(`${write.operationId} ${write.ref}: ${error.code} ${JSON.stringify(error.extras.errors ?? error.extras.detail ?? '')}`);
+      if (error instanceof ProblemError)
+        throw new AdminError(
+          `${write.operationId} ${write.ref}: ${error.code} ${JSON.stringify(error.extras.errors ?? error.extras.detail ?? '')}`,
+        );
       throw error;
     }
   }
@@ -98,7 +115,10 @@ export async function seedDemo(ctx: AdminContext) {
   const availability = demoAvailability(writes, ctx.clock.now());
   let nightsChanged = 0;
   for (let i = 0; i < availability.length; i += 1000) {
-    const { results } = await postAvailability(ctx, parse(AvailabilityBatch, { updates: availability.slice(i, i + 1000) }));
+    const { results } = await postAvailability(
+      ctx,
+      parse(AvailabilityBatch, { updates: availability.slice(i, i + 1000) }),
+    );
     nightsChanged += results.reduce((sum, r) => sum + r.changed_nights, 0);
   }
   const { distribution, ...records } = written;

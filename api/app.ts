@@ -57,7 +57,13 @@ export function createApp(deps: AppDeps, options: { publicOrigin: string; surfac
     // The host pages: hosts' browsers, signed in through a link the platform asked for.
     app.use(HOST_BASE, hostRouter(deps, HOST_PAGES));
     app.use(INTEGRATION_BASE, integrationRouter(deps));
-    app.use(DISTRIBUTION_BASE, interfaceRouter(distributionOperations, deps, channelGuards(deps), { bodyLimit: DISTRIBUTION_BODY_LIMIT, countKey: countUsableKey(deps) }));
+    app.use(
+      DISTRIBUTION_BASE,
+      interfaceRouter(distributionOperations, deps, channelGuards(deps), {
+        bodyLimit: DISTRIBUTION_BODY_LIMIT,
+        countKey: countUsableKey(deps),
+      }),
+    );
   }
   if (surface !== 'public') {
     app.use(INTERNAL_BASE, platformRouter(deps, { bodyLimit: PLATFORM_BODY_LIMIT }));

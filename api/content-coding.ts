@@ -72,10 +72,20 @@ export function codingFor(req: Request, bytes: number): ContentCoding {
   return bytes < COMPRESSION_THRESHOLD ? 'identity' : negotiateContentCoding(req.get('accept-encoding'));
 }
 
-function compressor(coding: Exclude<ContentCoding, 'identity'>, sizeHint: number): zlib.Gzip | zlib.BrotliCompress | zlib.ZstdCompress {
+function compressor(
+  coding: Exclude<ContentCoding, 'identity'>,
+  sizeHint: number,
+): zlib.Gzip | zlib.BrotliCompress | zlib.ZstdCompress {
   const { constants } = zlib;
   if (coding === 'zstd') return zlib.createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: 3 } });
-  if (coding === 'br') return zlib.createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: sizeHint } });
+  if (coding === 'br')
+    return zlib.createBrotliCompress({
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 4,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: sizeHint,
+      },
+    });
   return zlib.createGzip({ level: 6 });
 }
 
@@ -83,7 +93,10 @@ function compressor(coding: Exclude<ContentCoding, 'identity'>, sizeHint: number
 export function compressSync(coding: Exclude<ContentCoding, 'identity'>, body: Buffer): Buffer {
   const { constants } = zlib;
   if (coding === 'zstd') return zlib.zstdCompressSync(body, { params: { [constants.ZSTD_c_compressionLevel]: 3 } });
-  if (coding === 'br') return zlib.brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } });
+  if (coding === 'br')
+    return zlib.brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+    });
   return zlib.gzipSync(body, { level: 6 });
 }
 

@@ -50,11 +50,14 @@ export function health({ orm, workflows, clock }: AppDeps): RequestHandler {
   let last: Readiness | undefined;
   return async (_req, res) => {
     const now = clock.now().getTime();
-    if (!last || now < last.checkedAt || now - last.checkedAt >= READINESS_REUSE_MS) last = { checkedAt: now, result: run() };
+    if (!last || now < last.checkedAt || now - last.checkedAt >= READINESS_REUSE_MS)
+      last = { checkedAt: now, result: run() };
     const current = last;
     const checks = await current.result;
     const ok = checks.postgres === 'ok' && checks.temporal === 'ok';
     res.setHeader('Cache-Control', 'no-store');
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks, checked_at: new Date(current.checkedAt).toISOString() });
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ok' : 'unavailable', checks, checked_at: new Date(current.checkedAt).toISOString() });
   };
 }

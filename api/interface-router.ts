@@ -15,20 +15,28 @@ import { toParameterErrors, type InputLocation } from './validation.ts';
 import { requestNulErrors } from './nul-characters.ts';
 
 /** `also`: failed rules found beside the schema's, refused in the same answer. */
-function parseInput<T>(schema: z.ZodType<T> | undefined, value: unknown, where: InputLocation, also: ParameterError[] = []): T {
+function parseInput<T>(
+  schema: z.ZodType<T> | undefined,
+  value: unknown,
+  where: InputLocation,
+  also: ParameterError[] = [],
+): T {
   const parsed = schema?.safeParse(value);
   const errors = [...(parsed?.success === false ? toParameterErrors(parsed.error, where, value) : []), ...also];
   if (errors.length > 0) throw new ProblemError('invalid_parameters', { errors });
   return parsed?.data as T;
 }
 
-const scopeChallenge = (scopes: readonly string[]) => ({ 'WWW-Authenticate': `Bearer realm="distribution", error="insufficient_scope", scope="${scopes.join(' ')}"` });
+const scopeChallenge = (scopes: readonly string[]) => ({
+  'WWW-Authenticate': `Bearer realm="distribution", error="insufficient_scope", scope="${scopes.join(' ')}"`,
+});
 
 function requireScopes(operation: RoutedOperation): RequestHandler {
   return (_req, res, next) => {
     const held = callerOf(res).key.scopes;
     const missing = missingScopes(held, operation.scopes ?? []);
-    if (missing.length > 0) throw new ProblemError('insufficient_scope', { required_scopes: missing, headers: scopeChallenge(missing) });
+    if (missing.length > 0)
+      throw new ProblemError('insufficient_scope', { required_scopes: missing, headers: scopeChallenge(missing) });
     const alternatives = operation.anyOfScopes ?? [];
     if (alternatives.length > 0 && !alternatives.some((scope) => held.includes(scope))) {
       throw new ProblemError('insufficient_scope', {
@@ -69,8 +77,17 @@ function appendLink(res: Response, link: string): void {
 }
 
 /** Validates the input and runs the handler; throws a ProblemError on bad input. */
-async function execute<S extends string>(operation: RoutedOperation<S>, deps: AppDeps, input: { query?: unknown; params?: unknown; body?: unknown }, req: Request, res: Response): Promise<OperationResult> {
-  if (isPlannedIn(operation, deps.config.environment) || !operation.handler) throw new ProblemError('not_implemented', { detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet` });
+async function execute<S extends string>(
+  operation: RoutedOperation<S>,
+  deps: AppDeps,
+  input: { query?: unknown; params?: unknown; body?: unknown },
+  req: Request,
+  res: Response,
+): Promise<OperationResult> {
+  if (isPlannedIn(operation, deps.config.environment) || !operation.handler)
+    throw new ProblemError('not_implemented', {
+      detail: `${operation.method.toUpperCase()} ${operation.path} is planned and not served yet`,
+    });
   // Only the inputs the operation reads: one that takes no query ignores it, NUL or not.
   const nul = requestNulErrors({
     ...(operation.params ? { params: input.params } : {}),
@@ -97,13 +114,26 @@ async function execute<S extends string>(operation: RoutedOperation<S>, deps: Ap
 
 function runOperation<S extends string>(operation: RoutedOperation<S>, deps: AppDeps): RequestHandler {
   return async (req: Request, res: Response) => {
-    const result = await execute(operation, deps, { query: req.query, params: req.params, body: req.body ?? {} }, req, res);
+    const result = await execute(
+      operation,
+      deps,
+      { query: req.query, params: req.params, body: req.body ?? {} },
+      req,
+      res,
+    );
     // A read may have run beside its key's check: a refused key or a spent limit is the answer
     // whatever the read found (a refusal thrown above waits for the check in the error handler).
     await settleCharge(res);
     for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
     if (typeof result.nextCursor === 'string') appendLink(res, `<${nextPageUrl(req, result.nextCursor)}>; rel="next"`);
-    const status = result.status ?? (result.body === undefined && result.json === undefined && result.jsonChunks === undefined && result.html === undefined ? 204 : 200);
+    const status =
+      result.status ??
+      (result.body === undefined &&
+      result.json === undefined &&
+      result.jsonChunks === undefined &&
+      result.html === undefined
+        ? 204
+        : 200);
     if (result.html !== undefined) {
       res.status(status).type('html').end(result.html);
       return;
@@ -168,11 +198,20 @@ export function interfaceRouter<S extends string = Scope>(
     const path = expressPath(operation.path);
     const guards = guardsFor(operation);
     const bodyOf = operation.bodyLimit ? [requireJsonBody, jsonBodyParser(operation.bodyLimit)] : body;
-    router[operation.method](path, markOperation(operation.operationId), deprecationHeaders(operation), ...guards, ...bodyOf, runOperation(operation, deps));
+    router[operation.method](
+      path,
+      markOperation(operation.operationId),
+      deprecationHeaders(operation),
+      ...guards,
+      ...bodyOf,
+      runOperation(operation, deps),
+    );
     methodsByPath.set(path, (methodsByPath.get(path) ?? new Set()).add(operation.method));
   }
   const { countKey } = options;
-  const takesKey = new Set(operations.filter((operation) => operation.scopes !== null).map((operation) => expressPath(operation.path)));
+  const takesKey = new Set(
+    operations.filter((operation) => operation.scopes !== null).map((operation) => expressPath(operation.path)),
+  );
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods].flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()])).join(', ');
     router.all(path, async (req, res) => {

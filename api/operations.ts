@@ -111,7 +111,9 @@ export type RoutedOperation<S extends string = Scope> = Operation<unknown, unkno
  * path and body with the declaration's own schemas before it calls the handler, so what the
  * handler receives is what its types say.
  */
-export function defineOperation<Q = undefined, P = undefined, B = undefined, S extends string = Scope>(operation: Operation<Q, P, B, S>): RoutedOperation<S> {
+export function defineOperation<Q = undefined, P = undefined, B = undefined, S extends string = Scope>(
+  operation: Operation<Q, P, B, S>,
+): RoutedOperation<S> {
   const routed = operation as unknown as RoutedOperation<S>;
   if (!routed.readBack) return routed;
   if (!routed.body) throw new Error(`${routed.operationId}: a read-back needs a body`);
@@ -119,7 +121,10 @@ export function defineOperation<Q = undefined, P = undefined, B = undefined, S e
 }
 
 /** True when the operation answers 501 `not_implemented` in this environment. */
-export function isPlannedIn(operation: Pick<Operation, 'planned' | 'plannedIn'>, environment: DeploymentEnvironment): boolean {
+export function isPlannedIn(
+  operation: Pick<Operation, 'planned' | 'plannedIn'>,
+  environment: DeploymentEnvironment,
+): boolean {
   return operation.planned === true || (operation.plannedIn?.includes(environment) ?? false);
 }
 

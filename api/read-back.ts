@@ -17,7 +17,10 @@ export interface ReadBack {
 }
 
 /** Any RFC 3339 instant: what the read answered, or a value copied through a client that reformatted it. */
-export const ReadBackInstant = z.iso.datetime({ offset: true, message: 'an RFC 3339 instant such as 2026-11-22T09:30:00Z' });
+export const ReadBackInstant = z.iso.datetime({
+  offset: true,
+  message: 'an RFC 3339 instant such as 2026-11-22T09:30:00Z',
+});
 
 const NOTE = 'Read-only: answered by the read, accepted back on this write in that shape and ignored.';
 
@@ -30,18 +33,28 @@ export function withReadBack<T>(body: z.ZodType<T>, readBack: ReadBack): z.ZodTy
   if (!(body instanceof z.ZodObject)) throw new Error('a read-back is declared on an object body');
   const fields: Record<string, z.ZodType> = {};
   for (const [name, schema] of Object.entries(readBack.readOnly)) {
-    fields[name] = schema.optional().meta({ readOnly: true, description: `${schema.description ?? ''} ${NOTE}`.trim() });
+    fields[name] = schema
+      .optional()
+      .meta({ readOnly: true, description: `${schema.description ?? ''} ${NOTE}`.trim() });
   }
   const identity = readBack.identity;
   if (identity) {
-    fields[identity.field] = z.string().optional().meta({ readOnly: true, description: `As the read answers it. When sent, it equals the path's \`${identity.param}\` (rule code \`path_mismatch\`).` });
+    fields[identity.field] = z
+      .string()
+      .optional()
+      .meta({
+        readOnly: true,
+        description: `As the read answers it. When sent, it equals the path's \`${identity.param}\` (rule code \`path_mismatch\`).`,
+      });
   }
   const dropped = Object.keys(fields);
   const clash = dropped.filter((name) => name in body.shape);
   if (clash.length > 0) throw new Error(`read-back fields ${clash.join(', ')} are fields the write takes`);
   const meta = body.meta();
   const extended = body.safeExtend(fields);
-  const withoutReadBack = extended.transform((value) => Object.fromEntries(Object.entries(value).filter(([name]) => !dropped.includes(name))) as T);
+  const withoutReadBack = extended.transform(
+    (value) => Object.fromEntries(Object.entries(value).filter(([name]) => !dropped.includes(name))) as T,
+  );
   return meta ? withoutReadBack.meta(meta) : withoutReadBack;
 }
 
@@ -52,5 +65,11 @@ export function readBackErrors(readBack: ReadBack | undefined, params: unknown, 
   const sent = (body as Record<string, unknown>)[identity.field];
   const named = (params as Record<string, unknown> | undefined)?.[identity.param];
   if (typeof sent !== 'string' || sent === named) return [];
-  return [{ pointer: `/${identity.field}`, code: 'path_mismatch', detail: `\`${identity.field}\` names another record than the path's \`${identity.param}\`` }];
+  return [
+    {
+      pointer: `/${identity.field}`,
+      code: 'path_mismatch',
+      detail: `\`${identity.field}\` names another record than the path's \`${identity.param}\``,
+    },
+  ];
 }

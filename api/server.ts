@@ -44,7 +44,14 @@ function closeServer(server: http.Server | https.Server): Promise<void> {
  */
 export async function listen(
   app: Express,
-  options: { host: string; port: number; plainPort: number | null; tls: TlsMaterial; publicOrigin: string; internal?: { app: Express; host: string; port: number } },
+  options: {
+    host: string;
+    port: number;
+    plainPort: number | null;
+    tls: TlsMaterial;
+    publicOrigin: string;
+    internal?: { app: Express; host: string; port: number };
+  },
 ): Promise<Listening> {
   const secure = https.createServer(serverTlsOptions(options.tls), app);
   const securePort = await listenOn(secure, options.host, options.port);

@@ -1,6 +1,15 @@
 import { ConnectionException } from '@mikro-orm/core';
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 /**
  * PostgreSQL's codes for "no connection", and only those: connection_exception, connection does
  * not exist, connection failure, unable to establish, rejected establishment, admin / crash
@@ -12,7 +21,8 @@ const POSTGRES_UNAVAILABLE = new Set(['08000', '08003', '08006', '08001', '08004
 const GRPC_UNAVAILABLE = 14;
 const GRPC_DEADLINE_EXCEEDED = 4;
 /** The pg client's and pool's own words for a lost or unobtainable connection (they carry no code). */
-const CONNECTION_MESSAGES = /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i;
+const CONNECTION_MESSAGES =
+  /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i;
 
 /** True when the failure is a dependency out of reach rather than a fault of this code. */
 export function isServiceUnavailable(error: unknown): boolean {

@@ -16,9 +16,15 @@ import type { AdminContext } from '../admin/context.ts';
  * Why the CLI found no server to work on, said so that a second shell can find the running
  * service: a running `npm start` is found only through the DATA_DIR it was started with.
  */
-export function noRunningService(what: 'database' | 'Temporal', variable: 'DATABASE_URL' | 'TEMPORAL_ADDRESS', dataDir: string): string {
-  return `no ${what}: no running \`npm start\` found in DATA_DIR ${path.resolve(dataDir)} (where \`npm start\` keeps its data and runtime.json; default .data in the project directory). ` +
-    `If the service runs with another DATA_DIR, give this command the same one (DATA_DIR=/path/to/data npm run admin -- …); otherwise start it with \`npm start\`, or set ${variable}.`;
+export function noRunningService(
+  what: 'database' | 'Temporal',
+  variable: 'DATABASE_URL' | 'TEMPORAL_ADDRESS',
+  dataDir: string,
+): string {
+  return (
+    `no ${what}: no running \`npm start\` found in DATA_DIR ${path.resolve(dataDir)} (where \`npm start\` keeps its data and runtime.json; default .data in the project directory). ` +
+    `If the service runs with another DATA_DIR, give this command the same one (DATA_DIR=/path/to/data npm run admin -- …); otherwise start it with \`npm start\`, or set ${variable}.`
+  );
 }
 
 /**
@@ -42,7 +48,10 @@ export async function openAdminContext(): Promise<{ ctx: AdminContext; close: ()
     secrets: await loadSecrets(config),
     temporal: async () => {
       if (!temporalAddress) throw new Error(noRunningService('Temporal', 'TEMPORAL_ADDRESS', config.dataDir));
-      temporal ??= await connectTemporalClient({ ...config.temporal, address: temporalAddress }, config.temporal.namespace);
+      temporal ??= await connectTemporalClient(
+        { ...config.temporal, address: temporalAddress },
+        config.temporal.namespace,
+      );
       return temporal.client;
     },
   });

@@ -65,9 +65,17 @@ const environmentSchema = z.object({
   /** PEM file of an extra CA trusted for webhook targets (a local receiver's certificate). Development and tests only. */
   WEBHOOK_CA_FILE: z.string().min(1).optional(),
   /** How often the event dispatcher looks at the log when no write woke it. */
-  DISPATCH_POLL_SECONDS: z.coerce.number().int().min(1).max(86_400 * 30).default(30),
+  DISPATCH_POLL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400 * 30)
+    .default(30),
   /** The API starts the daily horizon roll of a zone it sees for the first time (the worker starts those of every zone in use when it starts). */
-  HORIZON_ROLLS_FROM_API: z.enum(['true', 'false', '1', '0']).default('true').transform((v) => v === 'true' || v === '1'),
+  HORIZON_ROLLS_FROM_API: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   /** Days between two switches of the owner-connect token signing key (the next key is published a day before). */
   OWNER_CONNECT_KEY_ROTATION_DAYS: z.coerce.number().int().min(2).max(365).default(30),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
@@ -130,7 +138,13 @@ export interface ServiceConfig {
 }
 
 /** Variables that carry a secret: each may instead name a file holding it (`NAME_FILE`). */
-export const SECRET_VARIABLES = ['SERVER_SECRET', 'PLATFORM_TOKEN', 'DATABASE_URL', 'SMTP_URL', 'TEMPORAL_API_KEY'] as const;
+export const SECRET_VARIABLES = [
+  'SERVER_SECRET',
+  'PLATFORM_TOKEN',
+  'DATABASE_URL',
+  'SMTP_URL',
+  'TEMPORAL_API_KEY',
+] as const;
 
 /** `NAME_FILE` read into `NAME` (one trailing newline dropped), so secrets need not sit in the environment. */
 function withSecretFiles(env: NodeJS.ProcessEnv, problems: string[]): NodeJS.ProcessEnv {
@@ -166,7 +180,9 @@ function trustProxy(value: string | undefined, problems: string[]): TrustProxy {
   if (text === '' || text === 'false' || text === '0') return false;
   if (/^\d+$/.test(text)) return Number(text);
   if (text === 'true') {
-    problems.push('TRUST_PROXY: `true` trusts every hop, so any client could choose its own address; give the number of proxies in front (e.g. 1) or their addresses / CIDRs');
+    problems.push(
+      'TRUST_PROXY: `true` trusts every hop, so any client could choose its own address; give the number of proxies in front (e.g. 1) or their addresses / CIDRs',
+    );
     return false;
   }
   const entries = text.split(',').map((entry) => entry.trim());
@@ -179,20 +195,30 @@ function trustProxy(value: string | undefined, problems: string[]): TrustProxy {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const problems: string[] = [];
   const parsed = environmentSchema.safeParse(withSecretFiles(env, problems));
-  if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  if (!parsed.success)
+    problems.push(...parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   const e = parsed.data;
   const trust = trustProxy(e?.TRUST_PROXY, problems);
   if (e && (e.WEBHOOK_ALLOW_LOCAL || e.WEBHOOK_CA_FILE) && e.NODE_ENV !== 'development' && e.NODE_ENV !== 'test') {
-    problems.push('WEBHOOK_ALLOW_LOCAL and WEBHOOK_CA_FILE are for development and tests (NODE_ENV=development or test); a deployment delivers only to public HTTPS addresses');
+    problems.push(
+      'WEBHOOK_ALLOW_LOCAL and WEBHOOK_CA_FILE are for development and tests (NODE_ENV=development or test); a deployment delivers only to public HTTPS addresses',
+    );
   }
-  if (e && Boolean(e.TEMPORAL_TLS_CERT) !== Boolean(e.TEMPORAL_TLS_KEY)) problems.push('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together');
-  if (!e || problems.length > 0) throw new Error(`invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
+  if (e && Boolean(e.TEMPORAL_TLS_CERT) !== Boolean(e.TEMPORAL_TLS_KEY))
+    problems.push('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together');
+  if (!e || problems.length > 0)
+    throw new Error(`invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
   // Production keeps the platform interface off the public listener unless told otherwise.
   const internalPort = e.INTERNAL_PORT ?? (e.SVC_ENVIRONMENT === 'production' ? 8444 : undefined);
   return {
     environment: e.SVC_ENVIRONMENT,
     databaseUrl: e.DATABASE_URL,
-    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE, ...temporalSecurity(e) },
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      ...temporalSecurity(e),
+    },
     dataDir: e.DATA_DIR,
     http: {
       host: e.HOST,
@@ -210,7 +236,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     platformToken: e.PLATFORM_TOKEN,
     authFailureLimit: e.AUTH_FAILURE_LIMIT,
     handOffLimits: { perSession: e.HAND_OFF_SESSION_LIMIT, perOrganization: e.HAND_OFF_ORGANIZATION_LIMIT },
-    webhooks: { allowLocal: e.WEBHOOK_ALLOW_LOCAL, caFile: e.WEBHOOK_CA_FILE, dispatchPollSeconds: e.DISPATCH_POLL_SECONDS },
+    webhooks: {
+      allowLocal: e.WEBHOOK_ALLOW_LOCAL,
+      caFile: e.WEBHOOK_CA_FILE,
+      dispatchPollSeconds: e.DISPATCH_POLL_SECONDS,
+    },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, allowPlain: e.SMTP_ALLOW_PLAIN },
     horizonRollsFromApi: e.HORIZON_ROLLS_FROM_API,
     ownerConnectKeyRotationDays: e.OWNER_CONNECT_KEY_ROTATION_DAYS,
@@ -220,7 +250,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
 }
 
 function temporalSecurity(e: Environment): Pick<TemporalSettings, 'tls' | 'apiKey'> {
-  const tlsWanted = e.TEMPORAL_TLS || e.TEMPORAL_TLS_CERT || e.TEMPORAL_TLS_CA || e.TEMPORAL_TLS_SERVER_NAME || e.TEMPORAL_API_KEY;
+  const tlsWanted =
+    e.TEMPORAL_TLS || e.TEMPORAL_TLS_CERT || e.TEMPORAL_TLS_CA || e.TEMPORAL_TLS_SERVER_NAME || e.TEMPORAL_API_KEY;
   return {
     ...(tlsWanted
       ? {

@@ -22,7 +22,13 @@ export function watchWorkerDatabase(orm: MikroORM, clock: Clock): () => void {
   });
 }
 
-const LEVELS: Record<LogLevel, 'debug' | 'info' | 'warn' | 'error'> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
+const LEVELS: Record<LogLevel, 'debug' | 'info' | 'warn' | 'error'> = {
+  TRACE: 'debug',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+};
 
 /**
  * The Temporal SDK's logger in our terms: its lines (the worker's state, workflow `log` calls with
@@ -30,7 +36,8 @@ const LEVELS: Record<LogLevel, 'debug' | 'info' | 'warn' | 'error'> = { TRACE: '
  * warnings) become JSON lines of ours, redacted the same way.
  */
 export function temporalLogger(log: Logger): TemporalLogger {
-  const write = (level: LogLevel, message: string, meta?: LogMetadata) => log[LEVELS[level]](message, { source: 'temporal', ...meta });
+  const write = (level: LogLevel, message: string, meta?: LogMetadata) =>
+    log[LEVELS[level]](message, { source: 'temporal', ...meta });
   return {
     log: write,
     trace: (message, meta) => write('TRACE', message, meta),
@@ -50,12 +57,15 @@ export function temporalLogger(log: Logger): TemporalLogger {
  */
 export function installTemporalRuntime(config: ServiceConfig, log: Logger): { metricsUrl: string | undefined } {
   const { host, temporalPort } = config.metrics;
-  const bindAddress = temporalPort === undefined ? undefined : `${host.includes(':') ? `[${host}]` : host}:${temporalPort}`;
+  const bindAddress =
+    temporalPort === undefined ? undefined : `${host.includes(':') ? `[${host}]` : host}:${temporalPort}`;
   Runtime.install({
     logger: temporalLogger(log),
     telemetryOptions: {
       logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} },
-      ...(bindAddress ? { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } : {}),
+      ...(bindAddress
+        ? { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } }
+        : {}),
     },
   });
   return { metricsUrl: bindAddress ? `http://${bindAddress}/metrics` : undefined };

@@ -29,17 +29,38 @@ export interface Endpoints {
 }
 
 /** Opens the database (migrating it), connects Temporal and serves the API over TLS. */
-export async function startApiProcess(config: ServiceConfig, endpoints: Endpoints, log: Logger, clock: Clock = systemClock) {
+export async function startApiProcess(
+  config: ServiceConfig,
+  endpoints: Endpoints,
+  log: Logger,
+  clock: Clock = systemClock,
+) {
   const orm = await openDatabase(endpoints.databaseUrl);
-  const temporal = await connectTemporalClient({ ...config.temporal, address: endpoints.temporalAddress }, config.temporal.namespace);
-  const tls = await loadTlsMaterial({ certPath: config.http.tlsCert, keyPath: config.http.tlsKey, dataDir: config.dataDir });
+  const temporal = await connectTemporalClient(
+    { ...config.temporal, address: endpoints.temporalAddress },
+    config.temporal.namespace,
+  );
+  const tls = await loadTlsMaterial({
+    certPath: config.http.tlsCert,
+    keyPath: config.http.tlsKey,
+    dataDir: config.dataDir,
+  });
   const { publicOrigin } = config;
   const secrets = await loadSecrets(config);
   const deps = serviceDeps({ orm, temporal: temporal.client, config, clock, log, secrets });
   // With INTERNAL_PORT the platform interface has a listener of its own and the public one lacks it.
   const app = createApp(deps, { publicOrigin, surface: config.internal ? 'public' : 'all' });
-  const internal = config.internal ? { ...config.internal, app: createApp(deps, { publicOrigin, surface: 'internal' }) } : undefined;
-  const listening = await listen(app, { host: config.http.host, port: config.http.port, plainPort: config.http.plainPort, tls, publicOrigin, ...(internal ? { internal } : {}) });
+  const internal = config.internal
+    ? { ...config.internal, app: createApp(deps, { publicOrigin, surface: 'internal' }) }
+    : undefined;
+  const listening = await listen(app, {
+    host: config.http.host,
+    port: config.http.port,
+    plainPort: config.http.plainPort,
+    tls,
+    publicOrigin,
+    ...(internal ? { internal } : {}),
+  });
   // Housekeeping every API process may do; each statement is idempotent, so several processes may.
   const sweep = setInterval(() => {
     void dropPastWindows(orm.em.fork(), clock.now()).catch(() => undefined);
@@ -64,7 +85,12 @@ export async function startApiProcess(config: ServiceConfig, endpoints: Endpoint
 }
 
 /** Opens the database and runs the Temporal worker until stopped. */
-export async function startWorkerProcess(config: ServiceConfig, endpoints: Endpoints, log: Logger, options: { prebuilt?: boolean } = {}) {
+export async function startWorkerProcess(
+  config: ServiceConfig,
+  endpoints: Endpoints,
+  log: Logger,
+  options: { prebuilt?: boolean } = {},
+) {
   const orm = await openDatabase(endpoints.databaseUrl);
   const settings = { ...config.temporal, address: endpoints.temporalAddress };
   const connection = await NativeConnection.connect(temporalConnectionOptions(settings));

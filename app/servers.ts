@@ -3,7 +3,12 @@ import path from 'node:path';
 import type { ServiceConfig } from './config.ts';
 import { ensureDatabase } from '../db/scratch.ts';
 import { startEmbeddedPostgres } from '../infra/embedded-postgres.ts';
-import { EMBEDDED_TEMPORAL_PORT, EMBEDDED_TEMPORAL_UI_PORT, ensurePortFree, startDevServer } from '../infra/embedded-temporal.ts';
+import {
+  EMBEDDED_TEMPORAL_PORT,
+  EMBEDDED_TEMPORAL_UI_PORT,
+  ensurePortFree,
+  startDevServer,
+} from '../infra/embedded-temporal.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 
 export interface ResolvedServices {
@@ -35,7 +40,13 @@ export async function resolveServices(config: ServiceConfig, log: (line: string)
   let temporalAddress = config.temporal.address;
   let temporalUiUrl: string | undefined;
   if (!temporalAddress) {
-    const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES, dataDir: config.dataDir, port: EMBEDDED_TEMPORAL_PORT, ui: true, uiPort: EMBEDDED_TEMPORAL_UI_PORT });
+    const temporal = await startDevServer({
+      searchAttributes: SEARCH_ATTRIBUTES,
+      dataDir: config.dataDir,
+      port: EMBEDDED_TEMPORAL_PORT,
+      ui: true,
+      uiPort: EMBEDDED_TEMPORAL_UI_PORT,
+    });
     stops.unshift(temporal.stop);
     temporalAddress = temporal.address;
     temporalUiUrl = temporal.uiUrl;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { NativeConnection} from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
 
@@ -33,8 +33,16 @@ export interface WorkerSetup {
   overrides?: Partial<WorkerOptions>;
 }
 
-export async function createWorker({ connection, namespace, taskQueue, deps, prebuilt, overrides }: WorkerSetup): Promise<Worker> {
-  if (prebuilt && !existsSync(WORKFLOW_BUNDLE_PATH)) throw new Error(`no workflow bundle at ${WORKFLOW_BUNDLE_PATH}: run npm run build:workflows`);
+export async function createWorker({
+  connection,
+  namespace,
+  taskQueue,
+  deps,
+  prebuilt,
+  overrides,
+}: WorkerSetup): Promise<Worker> {
+  if (prebuilt && !existsSync(WORKFLOW_BUNDLE_PATH))
+    throw new Error(`no workflow bundle at ${WORKFLOW_BUNDLE_PATH}: run npm run build:workflows`);
   const usePrebuilt = prebuilt ?? false;
   return Worker.create({
     connection,

@@ -34,7 +34,15 @@ export interface PullReport {
   latencyMs: number[];
   wireBytes: number[];
   decodeMs: number[];
-  checked: { received: number; properties: number; nightsPerProperty: number[]; planIds: number; pageNights: number[]; checkMs: number[]; fullMs: number[] };
+  checked: {
+    received: number;
+    properties: number;
+    nightsPerProperty: number[];
+    planIds: number;
+    pageNights: number[];
+    checkMs: number[];
+    fullMs: number[];
+  };
   /** CPU of this process over the pull (from its first timed request), in ms. */
   clientCpuMs: number;
 }
@@ -69,7 +77,13 @@ function get(path: string): Promise<Page> {
             const raw = Buffer.concat(chunks, wire);
             const started = performance.now();
             const decoded =
-              encoding === 'zstd' ? zlib.zstdDecompressSync(raw) : encoding === 'br' ? zlib.brotliDecompressSync(raw) : encoding === 'gzip' ? zlib.gunzipSync(raw) : raw;
+              encoding === 'zstd'
+                ? zlib.zstdDecompressSync(raw)
+                : encoding === 'br'
+                  ? zlib.brotliDecompressSync(raw)
+                  : encoding === 'gzip'
+                    ? zlib.gunzipSync(raw)
+                    : raw;
             done({ body: decoded, wire, encoding, decodeMs: performance.now() - started });
           });
           res.on('error', fail);
@@ -96,13 +110,19 @@ const base = (limit: number) => `/api/v1/distribution/availability?limit=${limit
  * (`sequential`) once this body has arrived and its `next_cursor` is read, on one connection.
  */
 async function pull(): Promise<PullReport> {
-  const checker = new Worker(new URL('./availability-check.ts', import.meta.url), { workerData: { today: job.today, fullEvery: job.fullEvery } });
+  const checker = new Worker(new URL('./availability-check.ts', import.meta.url), {
+    workerData: { today: job.today, fullEvery: job.fullEvery },
+  });
   const checked = new Promise<PullReport['checked'] & { cpuMs: number }>((resolve, reject) => {
-    checker.on('message', (message: { error?: string }) => (message.error ? reject(new Error(message.error)) : resolve(message as never)));
+    checker.on('message', (message: { error?: string }) =>
+      message.error ? reject(new Error(message.error)) : resolve(message as never),
+    );
     checker.on('error', reject);
   });
   // The connections and TLS sessions, not timed.
-  await Promise.all(Array.from({ length: job.mode === 'linked' ? 2 : 1 }, () => get(base(1)).then((page) => page.body)));
+  await Promise.all(
+    Array.from({ length: job.mode === 'linked' ? 2 : 1 }, () => get(base(1)).then((page) => page.body)),
+  );
   const latencyMs: number[] = [];
   const wireBytes: number[] = [];
   const decodeMs: number[] = [];
@@ -120,16 +140,22 @@ async function pull(): Promise<PullReport> {
     // Linked: the following request leaves now, before this body is read.
     next = job.mode === 'linked' && page.link && more() ? request(page.link) : null;
     const res = await page.body;
-    if (page.status !== 200) throw new Error(`GET /availability answered ${page.status}: ${res.body.subarray(0, 500).toString()}`);
-    if ((res.encoding ?? 'identity') !== job.coding) throw new Error(`asked for ${job.coding}, got ${res.encoding ?? 'identity'}`);
+    if (page.status !== 200)
+      throw new Error(`GET /availability answered ${page.status}: ${res.body.subarray(0, 500).toString()}`);
+    if ((res.encoding ?? 'identity') !== job.coding)
+      throw new Error(`asked for ${job.coding}, got ${res.encoding ?? 'identity'}`);
     latencyMs.push(performance.now() - sent);
     wireBytes.push(res.wire);
     decodeMs.push(res.decodeMs);
     const cursor = cursorOf(res.body);
     const linked: string | null = page.link === null ? null : new URL(page.link, job.url).searchParams.get('cursor');
     if (linked !== cursor) throw new Error(`the Link header names cursor ${linked}, the body ${cursor}`);
-    if (job.mode === 'sequential') next = cursor && more() ? request(`${base(job.limit)}&cursor=${encodeURIComponent(cursor)}`) : null;
-    const body = res.body.byteOffset === 0 && res.body.byteLength === res.body.buffer.byteLength ? res.body : Buffer.from(res.body);
+    if (job.mode === 'sequential')
+      next = cursor && more() ? request(`${base(job.limit)}&cursor=${encodeURIComponent(cursor)}`) : null;
+    const body =
+      res.body.byteOffset === 0 && res.body.byteLength === res.body.buffer.byteLength
+        ? res.body
+        : Buffer.from(res.body);
     checker.postMessage({ page: body.buffer }, [body.buffer as ArrayBuffer]);
   }
   checker.postMessage({ done: true });
@@ -139,7 +165,15 @@ async function pull(): Promise<PullReport> {
   await checker.terminate();
   agent.destroy();
   const { cpuMs: _checkerCpuMs, ...rest } = report;
-  return { pages: latencyMs.length, seconds, latencyMs, wireBytes, decodeMs, checked: rest, clientCpuMs: (cpu.user + cpu.system) / 1000 };
+  return {
+    pages: latencyMs.length,
+    seconds,
+    latencyMs,
+    wireBytes,
+    decodeMs,
+    checked: rest,
+    clientCpuMs: (cpu.user + cpu.system) / 1000,
+  };
 }
 
 process.once('message', (message: PullRequest) => {

@@ -58,26 +58,45 @@ if (!Number.isInteger(FULL_EVERY) || FULL_EVERY < 1) throw new Error('BENCH_FULL
 
 function summary(samples: number[], digits = 2): { median: number; p95: number; p99: number; max: number; n: number } {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(digits));
+  const at = (q: number) =>
+    Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(digits));
   return { median: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1), n: samples.length };
 }
 
 const seconds = (ms: number) => Number((ms / 1000).toFixed(2));
 
-
-
-const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
+const scratch = await createScratchDatabase(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  'svc_bench',
+);
 const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
 const client = await connectTemporalClient(temporal.address, 'default');
 const orm = await openDatabase(scratch.url);
 const sql = new pg.Client({ connectionString: scratch.url });
 await sql.connect();
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATA_DIR: os.tmpdir() + '/svc-bench', SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij' });
+const config = loadConfig({
+  ...process.env,
+  LOG_LEVEL: 'silent',
+  DATA_DIR: os.tmpdir() + '/svc-bench',
+  SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij',
+});
 const secrets = await loadSecrets(config);
-const deps = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log: createLogger('silent'), secrets });
+const deps = serviceDeps({
+  orm,
+  temporal: client.client,
+  config,
+  clock: systemClock,
+  log: createLogger('silent'),
+  secrets,
+});
 
 try {
-  const { key, counts, today, templateSeconds, loadedSeconds, vacuumSeconds, setupSeconds } = await setUpPull(deps, sql, CHANNEL, PROPERTIES);
+  const { key, counts, today, templateSeconds, loadedSeconds, vacuumSeconds, setupSeconds } = await setUpPull(
+    deps,
+    sql,
+    CHANNEL,
+    PROPERTIES,
+  );
 
   // --- The pull -----------------------------------------------------------------------------
   const tls = await loadTlsMaterial({ dataDir: config.dataDir });
@@ -105,7 +124,13 @@ try {
     }
     app(req as never, res as never);
   }) as unknown as typeof app;
-  const server = await listen(timed, { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
+  const server = await listen(timed, {
+    host: '127.0.0.1',
+    port: 0,
+    plainPort: null,
+    tls,
+    publicOrigin: 'https://bench.test',
+  });
 
   // Every property's window: its today up to `horizon_end`, at most MAX_WINDOW_NIGHTS (the default `to`).
   const windowNights = Math.min(daysBetween(today, horizonEnd(today)), MAX_WINDOW_NIGHTS);
@@ -118,12 +143,27 @@ try {
     timing.endMs = [];
     timing.finishMs = [];
     timing.threadCpuMs = [];
-    const job: PullRequest = { url: server.url, key, ca: tls.cert.toString(), limit: LIMIT, coding, maxPages, mode, fullEvery: FULL_EVERY, today };
+    const job: PullRequest = {
+      url: server.url,
+      key,
+      ca: tls.cert.toString(),
+      limit: LIMIT,
+      coding,
+      maxPages,
+      mode,
+      fullEvery: FULL_EVERY,
+      today,
+    };
     const processCpu = process.cpuUsage();
     const postgresBefore = await postgresCpu();
-    const channel = fork(new URL('./availability-client.ts', import.meta.url), { serialization: 'advanced', stdio: 'inherit' });
+    const channel = fork(new URL('./availability-client.ts', import.meta.url), {
+      serialization: 'advanced',
+      stdio: 'inherit',
+    });
     const report = await new Promise<PullReport>((resolve, reject) => {
-      channel.on('message', (message: { error?: string }) => (message.error ? reject(new Error(message.error)) : resolve(message as PullReport)));
+      channel.on('message', (message: { error?: string }) =>
+        message.error ? reject(new Error(message.error)) : resolve(message as PullReport),
+      );
       channel.on('error', reject);
       channel.on('exit', (code) => (code ? reject(new Error(`the channel process exited with ${code}`)) : undefined));
       channel.send(job);
@@ -146,12 +186,19 @@ try {
         'server ms per page, arrival → res.end (body produced, compressed)': summary(timing.endMs),
         'server ms per page, arrival → last byte taken by the socket': summary(timing.finishMs),
         'server thread CPU ms per page': summary(timing.threadCpuMs),
-        'server process CPU ms per page (thread, compressors, garbage collector)': Number((serverCpuMs / report.pages).toFixed(1)),
-        'PostgreSQL CPU ms per page (its backends for this database)': postgresMs === null ? 'unknown' : Number((postgresMs / report.pages).toFixed(1)),
+        'server process CPU ms per page (thread, compressors, garbage collector)': Number(
+          (serverCpuMs / report.pages).toFixed(1),
+        ),
+        'PostgreSQL CPU ms per page (its backends for this database)':
+          postgresMs === null ? 'unknown' : Number((postgresMs / report.pages).toFixed(1)),
         'client ms per page, request sent → last byte received (server + TLS + transfer)': summary(report.latencyMs),
         'client ms per page, decode': summary(report.decodeMs),
-        'client ms per page, byte scan of the page (own thread, overlaps the next page)': summary(report.checked.checkMs),
-        [`client ms per page, JSON.parse + field check (one page in ${FULL_EVERY}, besides the scan)`]: summary(report.checked.fullMs),
+        'client ms per page, byte scan of the page (own thread, overlaps the next page)': summary(
+          report.checked.checkMs,
+        ),
+        [`client ms per page, JSON.parse + field check (one page in ${FULL_EVERY}, besides the scan)`]: summary(
+          report.checked.fullMs,
+        ),
         'client CPU ms per page': Number((report.clientCpuMs / report.pages).toFixed(1)),
         bytes_on_the_wire_per_page: { median: wire.median, p95: wire.p95, max: wire.max },
         total_mib_on_the_wire: Math.round(report.wireBytes.reduce((a, b) => a + b, 0) / 2 ** 20),
@@ -163,9 +210,13 @@ try {
   const verify = ({ report: { checked } }: Awaited<ReturnType<typeof pull>>) => {
     const short = checked.nightsPerProperty.filter((nights) => nights !== windowNights);
     if (checked.received !== expected || checked.properties !== PROPERTIES || short.length > 0) {
-      throw new Error(`received ${checked.received} nights of ${checked.properties} properties, expected ${expected} of ${PROPERTIES}` + (short.length ? `; ${short.length} properties short` : ''));
+      throw new Error(
+        `received ${checked.received} nights of ${checked.properties} properties, expected ${expected} of ${PROPERTIES}` +
+          (short.length ? `; ${short.length} properties short` : ''),
+      );
     }
-    if (checked.planIds !== 2 * PROPERTIES) throw new Error(`${checked.planIds} distinct rate plan ids, expected ${2 * PROPERTIES}`);
+    if (checked.planIds !== 2 * PROPERTIES)
+      throw new Error(`${checked.planIds} distinct rate plan ids, expected ${2 * PROPERTIES}`);
     return checked;
   };
   // Untimed: the first pages warm the server's code and caches, so both timed pulls start alike.
@@ -177,24 +228,46 @@ try {
   verify(sequential);
   const samplePages = Math.min(CODING_PAGES, full.report.pages);
   const codings = [];
-  for (const coding of ['identity', 'gzip', 'br', 'zstd'] as const) codings.push((await pull(coding, samplePages)).figures);
+  for (const coding of ['identity', 'gzip', 'br', 'zstd'] as const)
+    codings.push((await pull(coding, samplePages)).figures);
   await server.close();
 
   const cpus = os.cpus();
   const postgres = (await sql.query<{ server_version: string }>('show server_version')).rows[0]?.server_version;
-  console.log(JSON.stringify({
-    machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, postgres, platform: `${os.type()} ${os.release()}`, load_average_at_end: os.loadavg().map((l) => Number(l.toFixed(2))) },
-    properties: PROPERTIES,
-    limit: LIMIT,
-    nights_per_property: windowNights,
-    setup_seconds: { total: setupSeconds, template_through_operations: templateSeconds, clone_sql: loadedSeconds, vacuum_analyze: vacuumSeconds, stored_nights: Number(counts.nights), ari_night_mib: Number(counts.mib) },
-    // The whole pull, identity, until the last page was received and checked: following the
-    // Link header on two connections, then one page after the other on one.
-    pull: { ...full.figures, nights: received, nights_per_page: summary(checked.pageNights, 0) },
-    pull_sequential: sequential.figures,
-    [`by content coding, the first ${samplePages} pages each`]: codings,
-    rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        machine: {
+          cpu: cpus[0]?.model,
+          cores: cpus.length,
+          memory_gib: Math.round(os.totalmem() / 2 ** 30),
+          node: process.version,
+          postgres,
+          platform: `${os.type()} ${os.release()}`,
+          load_average_at_end: os.loadavg().map((l) => Number(l.toFixed(2))),
+        },
+        properties: PROPERTIES,
+        limit: LIMIT,
+        nights_per_property: windowNights,
+        setup_seconds: {
+          total: setupSeconds,
+          template_through_operations: templateSeconds,
+          clone_sql: loadedSeconds,
+          vacuum_analyze: vacuumSeconds,
+          stored_nights: Number(counts.nights),
+          ari_night_mib: Number(counts.mib),
+        },
+        // The whole pull, identity, until the last page was received and checked: following the
+        // Link header on two connections, then one page after the other on one.
+        pull: { ...full.figures, nights: received, nights_per_page: summary(checked.pageNights, 0) },
+        pull_sequential: sequential.figures,
+        [`by content coding, the first ${samplePages} pages each`]: codings,
+        rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
+      },
+      null,
+      2,
+    ),
+  );
 } finally {
   await sql.end();
   await orm.close(true);

@@ -24,13 +24,19 @@ export interface BareServer {
   close(): Promise<void>;
 }
 
-export async function startBareCatalogue(databaseUrl: string, tls: TlsMaterial, channelId: string): Promise<BareServer> {
+export async function startBareCatalogue(
+  databaseUrl: string,
+  tls: TlsMaterial,
+  channelId: string,
+): Promise<BareServer> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   const server = https.createServer(serverTlsOptions(tls), (req, res) => {
     const url = new URL(req.url ?? '/', 'https://bare.test');
     const limit = Number(url.searchParams.get('limit') ?? 100);
     const cursor = url.searchParams.get('cursor');
-    const after = cursor ? (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { u: string; i: string }) : null;
+    const after = cursor
+      ? (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { u: string; i: string })
+      : null;
     const sql = `select external_id, status, version, updated_at, updated_at::text as position, body::text as body from channel_resource
       where channel_id = $1 and kind = 'property' and status in ('active', 'inactive') ${after ? 'and (updated_at, external_id) > ($3::timestamptz, $4)' : ''}
       order by updated_at, external_id limit $2`;
@@ -43,9 +49,15 @@ export async function startBareCatalogue(databaseUrl: string, tls: TlsMaterial, 
           return `${opening},"version":${Number(row.version)},"updated_at":${JSON.stringify(`${row.updated_at.toISOString().slice(0, 19)}Z`)}${row.body.slice(opening.length)}`;
         });
         const last = page.at(-1);
-        const next = rows.length > limit && last ? Buffer.from(JSON.stringify({ u: last.position, i: last.external_id })).toString('base64url') : null;
+        const next =
+          rows.length > limit && last
+            ? Buffer.from(JSON.stringify({ u: last.position, i: last.external_id })).toString('base64url')
+            : null;
         const body = `{"data":[${items.join(',')}],"next_cursor":${JSON.stringify(next)}}`;
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+        });
         res.end(body);
       })
       .catch((error: unknown) => {
@@ -76,7 +88,13 @@ export interface Throughput {
  * through its cursors, over and over, for `seconds`. The cursor is cut from the answer's tail, so
  * the client spends the same on either server whatever the page holds.
  */
-export async function readPages(target: { url: string; headers: Record<string, string> }, ca: string, clients: number, seconds: number, limit = 100): Promise<Throughput> {
+export async function readPages(
+  target: { url: string; headers: Record<string, string> },
+  ca: string,
+  clients: number,
+  seconds: number,
+  limit = 100,
+): Promise<Throughput> {
   const latencies: number[] = [];
   let pages = 0;
   const cpu = process.cpuUsage();
@@ -88,7 +106,11 @@ export async function readPages(target: { url: string; headers: Record<string, s
     try {
       while (performance.now() < deadline) {
         const began = performance.now();
-        const text = await fetchText(agent, `${target.url}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, target.headers);
+        const text = await fetchText(
+          agent,
+          `${target.url}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          target.headers,
+        );
         latencies.push(performance.now() - began);
         pages += 1;
         const tail = text.slice(text.lastIndexOf('"next_cursor":') + '"next_cursor":'.length, -1);
@@ -100,7 +122,12 @@ export async function readPages(target: { url: string; headers: Record<string, s
   };
   await Promise.all(Array.from({ length: clients }, walk));
   const used = process.cpuUsage(cpu);
-  return { pages, seconds: (performance.now() - start) / 1000, latencies, processCpuMs: (used.user + used.system) / 1000 };
+  return {
+    pages,
+    seconds: (performance.now() - start) / 1000,
+    latencies,
+    processCpuMs: (used.user + used.system) / 1000,
+  };
 }
 
 function fetchText(agent: https.Agent, url: string, headers: Record<string, string>): Promise<string> {
@@ -109,7 +136,11 @@ function fetchText(agent: https.Agent, url: string, headers: Record<string, stri
       .get(url, { agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${url} answered ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(Buffer.concat(chunks).toString('utf8'))
+            : reject(new Error(`${url} answered ${res.statusCode}`)),
+        );
       })
       .on('error', reject);
   });

@@ -22,7 +22,13 @@ import { createApp } from '../api/app.ts';
 import { listen } from '../api/server.ts';
 import { openDatabase } from '../db/orm.ts';
 import { createScratchDatabase } from '../db/scratch.ts';
-import { DistributionInput, LocationInput, OrganizationInput, OwnerInput, PropertyInput } from '../domain/catalogue/source.ts';
+import {
+  DistributionInput,
+  LocationInput,
+  OrganizationInput,
+  OwnerInput,
+  PropertyInput,
+} from '../domain/catalogue/source.ts';
 import { systemClock } from '../domain/clock.ts';
 import { startDevServer } from '../infra/embedded-temporal.ts';
 import { createLogger } from '../infra/logger.ts';
@@ -55,17 +61,33 @@ async function timed<T>(samples: number[], work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
+const scratch = await createScratchDatabase(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  'svc_bench',
+);
 const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
 const client = await connectTemporalClient(temporal.address, 'default');
 const orm = await openDatabase(scratch.url);
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATA_DIR: os.tmpdir() + '/svc-bench', SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij' });
+const config = loadConfig({
+  ...process.env,
+  LOG_LEVEL: 'silent',
+  DATA_DIR: os.tmpdir() + '/svc-bench',
+  SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij',
+});
 const secrets = await loadSecrets(config);
-const deps = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log: createLogger('silent'), secrets });
+const deps = serviceDeps({
+  orm,
+  temporal: client.client,
+  config,
+  clock: systemClock,
+  log: createLogger('silent'),
+  secrets,
+});
 const ctx = deps;
 
 try {
-  for (const name of [DEMO_CHANNELS.first, DEMO_CHANNELS.second]) await createChannel(ctx, { name, rateLimit: 1_000_000 });
+  for (const name of [DEMO_CHANNELS.first, DEMO_CHANNELS.second])
+    await createChannel(ctx, { name, rateLimit: 1_000_000 });
   const key = (await issueKey(ctx, { channel: DEMO_CHANNELS.first, scopes: 'read:catalog' })).key;
 
   // The demo's shapes, multiplied: each demo property becomes many, five per location.
@@ -97,12 +119,20 @@ try {
     created.add(locationRef);
     const ref = `bench-${i}`;
     await timed(writeSamples, () => put.property(ref, { ...body, location: locationRef }));
-    await timed(distributeSamples, () => put.distribution(ref, { channels: [DEMO_CHANNELS.first, DEMO_CHANNELS.second] }));
+    await timed(distributeSamples, () =>
+      put.distribution(ref, { channels: [DEMO_CHANNELS.first, DEMO_CHANNELS.second] }),
+    );
   }
 
   const tls = await loadTlsMaterial({ dataDir: config.dataDir });
   const app = createApp(deps, { publicOrigin: 'https://bench.test' });
-  const server = await listen(app, { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
+  const server = await listen(app, {
+    host: '127.0.0.1',
+    port: 0,
+    plainPort: null,
+    tls,
+    publicOrigin: 'https://bench.test',
+  });
   const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
   interface Page {
     data: { id: string }[];
@@ -114,7 +144,9 @@ try {
         .get(new URL(`${BASE}${path}`, server.url), { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Page }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Page }),
+          );
         })
         .on('error', reject);
     });
@@ -129,7 +161,9 @@ try {
     ids = [];
     let cursor: string | null = null;
     do {
-      const res = await timed(pageSamples, () => get(`/properties?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`));
+      const res = await timed(pageSamples, () =>
+        get(`/properties?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+      );
       if (res.status !== 200) throw new Error(`list answered ${res.status}`);
       ids.push(...res.json.data.map((p) => p.id));
       cursor = res.json.next_cursor;
@@ -138,19 +172,25 @@ try {
   for (const id of ids.slice(0, 200)) await timed(propertySamples, () => get(`/properties/${id}`));
   let eventCursor: string | null = null;
   for (let i = 0; i < 20; i += 1) {
-    const res = await timed(eventSamples, () => get(`/events?limit=500${eventCursor ? `&cursor=${encodeURIComponent(eventCursor)}` : ''}`));
+    const res = await timed(eventSamples, () =>
+      get(`/events?limit=500${eventCursor ? `&cursor=${encodeURIComponent(eventCursor)}` : ''}`),
+    );
     eventCursor = res.json.next_cursor;
   }
   for (let i = 0; i < 50; i += 1) {
     const since = new Date().toISOString();
     const template = properties[i % properties.length]!.body as { location: string };
-    await timed(changeSamples, () => put.property(`bench-${i}`, { ...template, location: `${template.location}-${Math.floor(i / 5)}`, units: 50 + i }));
+    await timed(changeSamples, () =>
+      put.property(`bench-${i}`, { ...template, location: `${template.location}-${Math.floor(i / 5)}`, units: 50 + i }),
+    );
     await timed(syncSamples, () => get(`/properties?updated_since=${since}`));
   }
   agent.destroy();
 
   // Pages per second against the bare floor, interleaved round by round.
-  const [channel] = await orm.em.getConnection().execute<{ id: string }[]>('select id from channel where name = ?', [DEMO_CHANNELS.first]);
+  const [channel] = await orm.em
+    .getConnection()
+    .execute<{ id: string }[]>('select id from channel where name = ?', [DEMO_CHANNELS.first]);
   const bare = await startBareCatalogue(scratch.url, tls, channel!.id);
   const targets = {
     service: { url: `${server.url}${BASE}/properties`, headers: { authorization: `Bearer ${key}` } },
@@ -166,7 +206,10 @@ try {
     return { ...run, postgresCpuMs: before === null || after === null ? null : after - before };
   };
   for (const clients of [1, 8]) {
-    const runs: Record<keyof typeof targets, (Throughput & { postgresCpuMs: number | null })[]> = { service: [], bare: [] };
+    const runs: Record<keyof typeof targets, (Throughput & { postgresCpuMs: number | null })[]> = {
+      service: [],
+      bare: [],
+    };
     for (const name of ['service', 'bare'] as const) await readPages(targets[name], tls.cert, clients, 1);
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const name of ['service', 'bare'] as const) runs[name].push(await measured(name, clients));
@@ -174,9 +217,12 @@ try {
     const perPage = (list: typeof runs.service, cost: (run: (typeof list)[number]) => number | null) => {
       const costs = list.map(cost);
       if (costs.some((c) => c === null)) return 'unknown';
-      return Number(((costs as number[]).reduce((a, b) => a + b, 0) / list.reduce((n, run) => n + run.pages, 0)).toFixed(2));
+      return Number(
+        ((costs as number[]).reduce((a, b) => a + b, 0) / list.reduce((n, run) => n + run.pages, 0)).toFixed(2),
+      );
     };
-    const rate = (list: Throughput[]) => list.reduce((n, run) => n + run.pages, 0) / list.reduce((t, run) => t + run.seconds, 0);
+    const rate = (list: Throughput[]) =>
+      list.reduce((n, run) => n + run.pages, 0) / list.reduce((t, run) => t + run.seconds, 0);
     const service = rate(runs.service);
     const floor = rate(runs.bare);
     throughput[`${clients} client${clients === 1 ? '' : 's'}`] = {
@@ -185,37 +231,56 @@ try {
       ratio: Number((service / floor).toFixed(2)),
       service_ms: summary(runs.service.flatMap((run) => run.latencies)),
       bare_ms: summary(runs.bare.flatMap((run) => run.latencies)),
-      median_round_ratio: summary(runs.service.map((run, i) => run.pages / run.seconds / (runs.bare[i]!.pages / runs.bare[i]!.seconds))).median,
+      median_round_ratio: summary(
+        runs.service.map((run, i) => run.pages / run.seconds / (runs.bare[i]!.pages / runs.bare[i]!.seconds)),
+      ).median,
       // The clients run in this process too and cost the same per page on either server, so the
       // difference between the two is the service's own.
-      process_cpu_ms_per_page: { service: perPage(runs.service, (run) => run.processCpuMs), bare: perPage(runs.bare, (run) => run.processCpuMs) },
-      postgres_cpu_ms_per_page: { service: perPage(runs.service, (run) => run.postgresCpuMs), bare: perPage(runs.bare, (run) => run.postgresCpuMs) },
+      process_cpu_ms_per_page: {
+        service: perPage(runs.service, (run) => run.processCpuMs),
+        bare: perPage(runs.bare, (run) => run.processCpuMs),
+      },
+      postgres_cpu_ms_per_page: {
+        service: perPage(runs.service, (run) => run.postgresCpuMs),
+        bare: perPage(runs.bare, (run) => run.postgresCpuMs),
+      },
     };
   }
   await bare.close();
   await server.close();
 
   const cpus = os.cpus();
-  console.log(JSON.stringify({
-    machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}` },
-    properties: PROPERTIES,
-    listed: ids.length,
-    ms: {
-      'PUT property, new (no channel yet)': summary(writeSamples),
-      'PUT property, changed (re-projects 2 channels)': summary(changeSamples),
-      'PUT distribution (2 channels)': summary(distributeSamples),
-      'GET /properties?limit=100 page': summary(pageSamples),
-      'GET /properties/{id}': summary(propertySamples),
-      'GET /events?limit=500 page': summary(eventSamples),
-      'GET /properties?updated_since (1 change)': summary(syncSamples),
-    },
-    'GET /properties?limit=100 pages per second, service against bare node:https + pg': throughput,
-    rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        machine: {
+          cpu: cpus[0]?.model,
+          cores: cpus.length,
+          memory_gib: Math.round(os.totalmem() / 2 ** 30),
+          node: process.version,
+          platform: `${os.type()} ${os.release()}`,
+        },
+        properties: PROPERTIES,
+        listed: ids.length,
+        ms: {
+          'PUT property, new (no channel yet)': summary(writeSamples),
+          'PUT property, changed (re-projects 2 channels)': summary(changeSamples),
+          'PUT distribution (2 channels)': summary(distributeSamples),
+          'GET /properties?limit=100 page': summary(pageSamples),
+          'GET /properties/{id}': summary(propertySamples),
+          'GET /events?limit=500 page': summary(eventSamples),
+          'GET /properties?updated_since (1 change)': summary(syncSamples),
+        },
+        'GET /properties?limit=100 pages per second, service against bare node:https + pg': throughput,
+        rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
+      },
+      null,
+      2,
+    ),
+  );
 } finally {
   await orm.close(true);
   await client.close();
   await temporal.stop();
   await scratch.drop();
 }
-

@@ -37,11 +37,15 @@ const ORGANIZATION_PROPERTIES = Number(process.env.BENCH_ORGANIZATION_PROPERTIES
 
 function summary(samples: number[]): { median: number; p99: number; n: number } {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(2));
+  const at = (q: number) =>
+    Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(2));
   return { median: at(0.5), p99: at(0.99), n: samples.length };
 }
 
-async function timed(runs: number, work: (i: number) => Promise<unknown>): Promise<{ median: number; p99: number; n: number }> {
+async function timed(
+  runs: number,
+  work: (i: number) => Promise<unknown>,
+): Promise<{ median: number; p99: number; n: number }> {
   const samples: number[] = [];
   for (let i = 0; i < runs; i += 1) {
     const start = performance.now();
@@ -51,34 +55,78 @@ async function timed(runs: number, work: (i: number) => Promise<unknown>): Promi
   return summary(samples);
 }
 
-const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
+const scratch = await createScratchDatabase(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  'svc_bench',
+);
 const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
 const client = await connectTemporalClient(temporal.address, 'default');
 const orm = await openDatabase(scratch.url);
 try {
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATA_DIR: `${os.tmpdir()}/svc-bench`, SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij' });
-  const deps = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log: createLogger('silent'), secrets: await loadSecrets(config) });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: `${os.tmpdir()}/svc-bench`,
+    SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij',
+  });
+  const deps = serviceDeps({
+    orm,
+    temporal: client.client,
+    config,
+    clock: systemClock,
+    log: createLogger('silent'),
+    secrets: await loadSecrets(config),
+  });
   await seedDemo(deps);
   const channelId = (await channelIdsByName(orm.em.fork(), [DEMO_CHANNELS.first])).get(DEMO_CHANNELS.first)!;
   const properties = await propertiesSeenBy(orm.em.fork(), channelId);
   const property = properties[0]!;
   const today = localDate(new Date(), 'Europe/Bucharest');
   // Every day of the window the two zones share, for every property the channel sees.
-  const window = properties.flatMap((p) => Array.from({ length: 35 }, (_, d) => ({ property_id: p.external_id, date: addDays(today, -d - 1), views: 100 + d, clicks_to_booking: d % 9 })));
+  const window = properties.flatMap((p) =>
+    Array.from({ length: 35 }, (_, d) => ({
+      property_id: p.external_id,
+      date: addDays(today, -d - 1),
+      views: 100 + d,
+      clicks_to_booking: d % 9,
+    })),
+  );
   const states = [
-    { status: 'published', public_url: 'https://demo-travel.example/stay/1', promoted: false, promoted_until: null, rejection: null },
+    {
+      status: 'published',
+      public_url: 'https://demo-travel.example/stay/1',
+      promoted: false,
+      promoted_until: null,
+      rejection: null,
+    },
     { status: 'pending_review', public_url: null, promoted: false, promoted_until: null, rejection: null },
   ];
-  const org = (await orm.em.fork().execute<{ id: string }[]>("select id from organization where ref = 'demo-org-carpathia'"))[0]!.id;
+  const org = (
+    await orm.em.fork().execute<{ id: string }[]>("select id from organization where ref = 'demo-org-carpathia'")
+  )[0]!.id;
   const from = addDays(today, -30);
   const result = {
-    machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, load_1m: Number(os.loadavg()[0]!.toFixed(2)) },
+    machine: {
+      cpu: os.cpus()[0]?.model,
+      cores: os.cpus().length,
+      memory_gib: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      load_1m: Number(os.loadavg()[0]!.toFixed(2)),
+    },
     runs: RUNS,
-    'PUT listing, state changes (report + history row), ms': await timed(RUNS, (i) => putListingReport(deps, channelId, property.external_id, states[i % 2]!)),
-    'PUT listing, same state again (received_at only), ms': await timed(RUNS, () => putListingReport(deps, channelId, property.external_id, states[1]!)),
-    [`POST listing-stats, ${window.length} days replaced, ms`]: await timed(Math.max(1, Math.floor(RUNS / 4)), () => postListingStats(deps, channelId, window)),
+    'PUT listing, state changes (report + history row), ms': await timed(RUNS, (i) =>
+      putListingReport(deps, channelId, property.external_id, states[i % 2]!),
+    ),
+    'PUT listing, same state again (received_at only), ms': await timed(RUNS, () =>
+      putListingReport(deps, channelId, property.external_id, states[1]!),
+    ),
+    [`POST listing-stats, ${window.length} days replaced, ms`]: await timed(Math.max(1, Math.floor(RUNS / 4)), () =>
+      postListingStats(deps, channelId, window),
+    ),
     'platform read: listings with history, ms': await timed(RUNS, () => propertyListings(deps, property.ref)),
-    'platform read: stats, 31 days, ms': await timed(RUNS, () => propertyStats(deps, property.ref, from, addDays(today, 1))),
+    'platform read: stats, 31 days, ms': await timed(RUNS, () =>
+      propertyStats(deps, property.ref, from, addDays(today, 1)),
+    ),
     'dashboard model: overview, ms': await timed(RUNS, () => listingsOverview(deps, org)),
     'dashboard model: property page, ms': await timed(RUNS, () => propertyDashboard(deps, org, property.ref)),
     ...(await overviewOfLargeOrganization(deps, config.dataDir, ORGANIZATION_PROPERTIES, RUNS, timed)),

@@ -15,9 +15,18 @@ import { sha256 } from '../infra/secrets.ts';
 import { publishedKeySet, signingKeyForToken, verificationKey } from '../services/owner-connect/signing-keys.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 500);
-const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
+const scratch = await createScratchDatabase(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  'svc_bench',
+);
 const orm = await openDatabase(scratch.url);
-const deps = { orm, secrets: { ring: singleKeyRing(new TextEncoder().encode('bench-server-secret-0123456789abcdefghij')), platformTokenHash: sha256('unused') } };
+const deps = {
+  orm,
+  secrets: {
+    ring: singleKeyRing(new TextEncoder().encode('bench-server-secret-0123456789abcdefghij')),
+    platformTokenHash: sha256('unused'),
+  },
+};
 
 async function timed(work: () => Promise<unknown>): Promise<{ median: number; p95: number }> {
   for (let i = 0; i < 20; i += 1) await work(); // warm up
@@ -37,7 +46,12 @@ try {
   let token = '';
   const sign = await timed(async () => {
     const { kid, privateKey } = await signingKeyForToken(deps, now);
-    token = await new SignJWT({ property_ids: ['prp_x'] }).setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid }).setSubject('own_x').setIssuedAt().setExpirationTime('5m').sign(privateKey);
+    token = await new SignJWT({ property_ids: ['prp_x'] })
+      .setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid })
+      .setSubject('own_x')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
   });
   const { kid } = await signingKeyForToken(deps, now);
   const verify = await timed(async () => {
@@ -46,13 +60,25 @@ try {
   });
   const set = await timed(() => publishedKeySet(deps, now));
   const cpus = os.cpus();
-  console.log(JSON.stringify({
-    machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, load_1m: os.loadavg()[0] },
-    rounds: ROUNDS,
-    'signingKeyForToken + ES256 sign, ms': sign,
-    'verificationKey + verify, ms': verify,
-    'publishedKeySet, ms': set,
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        machine: {
+          cpu: cpus[0]?.model,
+          cores: cpus.length,
+          memory_gib: Math.round(os.totalmem() / 2 ** 30),
+          node: process.version,
+          load_1m: os.loadavg()[0],
+        },
+        rounds: ROUNDS,
+        'signingKeyForToken + ES256 sign, ms': sign,
+        'verificationKey + verify, ms': verify,
+        'publishedKeySet, ms': set,
+      },
+      null,
+      2,
+    ),
+  );
 } finally {
   await orm.close(true);
   await scratch.drop();

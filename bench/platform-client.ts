@@ -4,7 +4,12 @@ import https from 'node:https';
 
 export interface BenchClient {
   /** One request with a bearer token; the answer's status and JSON body (`{}` when empty). */
-  call: (method: string, route: string, token: string, body?: unknown) => Promise<{ status: number; json: Record<string, unknown> }>;
+  call: (
+    method: string,
+    route: string,
+    token: string,
+    body?: unknown,
+  ) => Promise<{ status: number; json: Record<string, unknown> }>;
   /** A platform write under `/internal/v1`; throws on anything but success. */
   put: (route: string, body: unknown) => Promise<void>;
 }
@@ -13,18 +18,27 @@ export function benchClient(origin: string, agent: https.Agent, platformToken: s
   const call: BenchClient['call'] = (method, route, token, body) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
-      const req = https.request(new URL(route, origin), {
-        method,
-        agent,
-        headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
-        });
-      });
+      const req = https.request(
+        new URL(route, origin),
+        {
+          method,
+          agent,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(payload
+              ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }
+              : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} });
+          });
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -40,18 +54,55 @@ export function benchClient(origin: string, agent: https.Agent, platformToken: s
 export async function putBenchPlace(put: BenchClient['put']): Promise<void> {
   await put('/organizations/bench-org', { name: 'Bench', country: 'RO' });
   await put('/owners/bench-own', { organization: 'bench-org', type: 'individual', display_name: 'Bench Owner' });
-  await put('/locations/bench-loc', { organization: 'bench-org', owner: 'bench-own', name: 'Bench', category: 'house', address: { country: 'RO', city: 'Brașov' }, geo: { lat: 45.65, lng: 25.6 }, timezone: 'Europe/Bucharest' });
+  await put('/locations/bench-loc', {
+    organization: 'bench-org',
+    owner: 'bench-own',
+    name: 'Bench',
+    category: 'house',
+    address: { country: 'RO', city: 'Brașov' },
+    geo: { lat: 45.65, lng: 25.6 },
+    timezone: 'Europe/Bucharest',
+  });
 }
 
 /** A publishable apartment of `units` units at the bench place (a change of `units` is one `property.updated`). */
 export const benchProperty = (units: number) => ({
-  location: 'bench-loc', owner: 'bench-own', type: 'apartment', units,
-  name: { ro: 'Apartament', en: 'Apartment' }, description: { ro: 'Luminos.' },
-  capacity: { max_guests: 2, max_adults: 2, max_children: 0, max_infants: 0, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }] },
-  check_in: { from: '15:00', until: '22:00' }, check_out: { until: '11:00' },
-  rate_plans: [{ key: 'flex', name: { ro: 'Flexibil' }, currency: 'RON', cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null } }],
+  location: 'bench-loc',
+  owner: 'bench-own',
+  type: 'apartment',
+  units,
+  name: { ro: 'Apartament', en: 'Apartment' },
+  description: { ro: 'Luminos.' },
+  capacity: {
+    max_guests: 2,
+    max_adults: 2,
+    max_children: 0,
+    max_infants: 0,
+    bedrooms: 1,
+    bathrooms: 1,
+    beds: [{ type: 'double', count: 1 }],
+  },
+  check_in: { from: '15:00', until: '22:00' },
+  check_out: { until: '11:00' },
+  rate_plans: [
+    {
+      key: 'flex',
+      name: { ro: 'Flexibil' },
+      currency: 'RON',
+      cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null },
+    },
+  ],
   city_tax_status: 'none',
-  legal: { classification: { certificate_number: 'B-1', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: '2035-12-31', country: 'RO' } },
+  legal: {
+    classification: {
+      certificate_number: 'B-1',
+      category: 'apartament',
+      rating_kind: 'stars',
+      rating: 3,
+      valid_until: '2035-12-31',
+      country: 'RO',
+    },
+  },
   booking: { method: 'redirect', url: 'https://bench.example/book' },
   house_rules: { smoking: false, pets: false, parties: false },
 });

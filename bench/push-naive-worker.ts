@@ -24,7 +24,11 @@ function post(id: string): Promise<number> {
       method: 'POST',
       agent: false,
       secureContext,
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'webhook-id': id },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'webhook-id': id,
+      },
       timeout: 10_000,
     };
     const req = https.request(options, (res) => {

@@ -78,7 +78,12 @@ export async function startReceiver() {
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** Waits (bounded) until `count` arrivals pass `filter`. */
-export async function arrivalsOf(receiver: Receiver, filter: (a: Arrival) => boolean, count: number, timeoutMs: number): Promise<Arrival[]> {
+export async function arrivalsOf(
+  receiver: Receiver,
+  filter: (a: Arrival) => boolean,
+  count: number,
+  timeoutMs: number,
+): Promise<Arrival[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = receiver.arrivals.filter(filter);
@@ -111,8 +116,16 @@ export function pidWith(needle: string): number {
 }
 
 /** Starts a Node child on this repository's sources; resolves once it printed `ready` (on stdout or stderr). */
-export async function startChild(script: string, args: string[], env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startChild(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: string,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr.pipe(process.stderr);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -150,7 +163,11 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Runs `work` on every item, at most `limit` at a time. */
-export async function eachConcurrently<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function eachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
@@ -172,9 +189,21 @@ export const round = (value: number, digits = 1) => Number(value.toFixed(digits)
  * A drain: deliveries per second from the first arrival to the last, and the CPU the worker and
  * the server spent per delivery over that span (readings taken at the first and last arrival).
  */
-export async function measureDrain(receiver: Receiver, options: { filter: (a: Arrival) => boolean; count: number; pids: () => { worker: number; server: number }; timeoutMs: number; start: () => Promise<void> }) {
+export async function measureDrain(
+  receiver: Receiver,
+  options: {
+    filter: (a: Arrival) => boolean;
+    count: number;
+    pids: () => { worker: number; server: number };
+    timeoutMs: number;
+    start: () => Promise<void>;
+  },
+) {
   const readings: { at: number; worker: number; server: number }[] = [];
-  const read = () => { const pids = options.pids(); return { at: performance.now(), worker: cpuMs(pids.worker), server: cpuMs(pids.server) }; };
+  const read = () => {
+    const pids = options.pids();
+    return { at: performance.now(), worker: cpuMs(pids.worker), server: cpuMs(pids.server) };
+  };
   let seen = 0;
   receiver.onArrival((arrival) => {
     if (!options.filter(arrival)) return;
@@ -184,7 +213,7 @@ export async function measureDrain(receiver: Receiver, options: { filter: (a: Ar
   await options.start();
   const arrived = await arrivalsOf(receiver, options.filter, options.count, options.timeoutMs);
   receiver.onArrival(undefined);
-  const [first, last] = readings as [typeof readings[0], typeof readings[0]];
+  const [first, last] = readings as [(typeof readings)[0], (typeof readings)[0]];
   const span = (last.at - first.at) / 1000;
   const n = options.count - 1;
   return {

@@ -33,7 +33,17 @@ import { connectTemporalClient } from '../infra/temporal.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
-import { arrivalsOf, eachConcurrently, measureDrain, percentile, pidWith, round, startChild, startReceiver, stopChild } from './push-support.ts';
+import {
+  arrivalsOf,
+  eachConcurrently,
+  measureDrain,
+  percentile,
+  pidWith,
+  round,
+  startChild,
+  startReceiver,
+  stopChild,
+} from './push-support.ts';
 import { benchClient, benchProperty, putBenchPlace } from './platform-client.ts';
 
 const TOTAL = Number(process.env.BENCH_DELIVERIES ?? 2000);
@@ -45,7 +55,10 @@ const SERVER_SECRET = 'bench-server-secret-0123456789abcdefghij';
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 const receiver = await startReceiver();
-const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench_push');
+const scratch = await createScratchDatabase(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  'svc_bench_push',
+);
 const dataDir = path.join(os.tmpdir(), `svc-bench-push-${process.pid}`);
 const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES, dataDir });
 const serverPid = pidWith(path.join(dataDir, 'temporal.sqlite'));
@@ -66,9 +79,22 @@ const env = {
 };
 const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
 const secrets = await loadSecrets(config);
-const deps = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log: createLogger('silent'), secrets });
+const deps = serviceDeps({
+  orm,
+  temporal: client.client,
+  config,
+  clock: systemClock,
+  log: createLogger('silent'),
+  secrets,
+});
 const tls = await loadTlsMaterial({ dataDir: config.dataDir });
-const server = await listen(createApp(deps, { publicOrigin: 'https://bench.test' }), { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
+const server = await listen(createApp(deps, { publicOrigin: 'https://bench.test' }), {
+  host: '127.0.0.1',
+  port: 0,
+  plainPort: null,
+  tls,
+  publicOrigin: 'https://bench.test',
+});
 const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 8 });
 const children: ChildProcess[] = [];
 
@@ -83,7 +109,12 @@ async function write(): Promise<void> {
 
 let worker: ChildProcess | undefined;
 async function startWorker(): Promise<void> {
-  worker = await startChild(path.resolve(here('../scripts/worker.ts')), [], { ...env, DATABASE_URL: scratch.url, TEMPORAL_ADDRESS: temporal.address }, 'worker running');
+  worker = await startChild(
+    path.resolve(here('../scripts/worker.ts')),
+    [],
+    { ...env, DATABASE_URL: scratch.url, TEMPORAL_ADDRESS: temporal.address },
+    'worker running',
+  );
   children.push(worker);
 }
 async function stopWorker(): Promise<void> {
@@ -108,11 +139,21 @@ async function pipelineDrain(paths: string[], count: number, writesNeeded: numbe
 
 try {
   // (a) The naive baseline.
-  const naiveWorker = await startChild(here('./push-naive-worker.ts'), [temporal.address, 'bench-naive', `${receiver.origin}/naive`, receiver.caFile], {}, 'ready');
+  const naiveWorker = await startChild(
+    here('./push-naive-worker.ts'),
+    [temporal.address, 'bench-naive', `${receiver.origin}/naive`, receiver.caFile],
+    {},
+    'ready',
+  );
   children.push(naiveWorker);
-  const startNaive = (prefix: string, n: number) => eachConcurrently(Array.from({ length: n }), 32, async (_, i) => {
-    await client.client.workflow.start('naiveDelivery', { workflowId: `${prefix}-${i}`, taskQueue: 'bench-naive', args: [`${prefix}-${i}`] });
-  });
+  const startNaive = (prefix: string, n: number) =>
+    eachConcurrently(Array.from({ length: n }), 32, async (_, i) => {
+      await client.client.workflow.start('naiveDelivery', {
+        workflowId: `${prefix}-${i}`,
+        taskQueue: 'bench-naive',
+        args: [`${prefix}-${i}`],
+      });
+    });
   await startNaive('naive-warm', 50);
   await arrivalsOf(receiver, (a) => a.id.startsWith('naive-warm-'), 50, 120_000);
   const naive = await measureDrain(receiver, {
@@ -128,7 +169,10 @@ try {
   await createChannel(deps, { name: 'bench-channel', rateLimit: 1_000_000 });
   const key = (await issueKey(deps, { channel: 'bench-channel', scopes: 'read:catalog,manage:webhooks' })).key;
   const addEndpoint = async (route: string) => {
-    const created = await call('POST', '/api/v1/distribution/webhooks', key, { url: `${receiver.origin}${route}`, events: ['property.*'] });
+    const created = await call('POST', '/api/v1/distribution/webhooks', key, {
+      url: `${receiver.origin}${route}`,
+      events: ['property.*'],
+    });
     if (created.status !== 201) throw new Error(`webhook creation answered ${created.status}`);
     receiver.verifyWith(route, String(created.json.secret));
   };
@@ -144,8 +188,12 @@ try {
   const one = await pipelineDrain(['/e1'], TOTAL, TOTAL);
 
   // Latency at half the 1-endpoint rate: one writer, paced, so write i is the i-th event of the log.
-  const [{ id: channelId }] = await orm.em.fork().execute<[{ id: string }]>("select id from channel where name = 'bench-channel'");
-  const [{ last_position: before }] = await orm.em.fork().execute<[{ last_position: string }]>('select last_position from channel_log where channel_id = ?', [channelId]);
+  const [{ id: channelId }] = await orm.em
+    .fork()
+    .execute<[{ id: string }]>("select id from channel where name = 'bench-channel'");
+  const [{ last_position: before }] = await orm.em
+    .fork()
+    .execute<[{ last_position: string }]>('select last_position from channel_log where channel_id = ?', [channelId]);
   const pace = 1000 / (one.perSecond / 2);
   const answered: number[] = [];
   const latencyStart = performance.now();
@@ -156,10 +204,20 @@ try {
     answered.push(performance.now());
   }
   const latencyRate = LATENCY_WRITES / ((answered.at(-1)! - latencyStart) / 1000);
-  const events = await orm.em.fork().execute<{ id: string }[]>('select id from event where channel_id = ? and position > ? order by position', [channelId, before]);
+  const events = await orm.em
+    .fork()
+    .execute<{ id: string }[]>('select id from event where channel_id = ? and position > ? order by position', [
+      channelId,
+      before,
+    ]);
   if (events.length !== LATENCY_WRITES) throw new Error(`${events.length} events for ${LATENCY_WRITES} writes`);
   const wanted = new Set(events.map((e) => e.id));
-  const latencyArrivals = await arrivalsOf(receiver, (a) => a.path === '/e1' && wanted.has(a.id), LATENCY_WRITES, 120_000);
+  const latencyArrivals = await arrivalsOf(
+    receiver,
+    (a) => a.path === '/e1' && wanted.has(a.id),
+    LATENCY_WRITES,
+    120_000,
+  );
   const receivedAt = new Map(latencyArrivals.map((a) => [a.id, a.at]));
   const latencies = events.map((e, i) => receivedAt.get(e.id)! - answered[i]!);
 
@@ -176,21 +234,43 @@ try {
   const slowDrainS = (Math.max(...slowArrivals.map((a) => a.at)) - slowSince) / 1000;
 
   const cpus = os.cpus();
-  console.log(JSON.stringify({
-    machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, note: 'shared with other work during measurement' },
-    '(a) naive: workflow + one activity POSTing': naive,
-    '(b) service, 1 endpoint': one,
-    '(b) service, 5 endpoints': five,
-    'ratio (b)/(a) deliveries per second': { '1 endpoint': round(one.perSecond / naive.perSecond, 2), '5 endpoints': round(five.perSecond / naive.perSecond, 2) },
-    'ratio worker CPU per delivery (b)/(a)': { '1 endpoint': round(one.workerCpuMsPerDelivery / naive.workerCpuMsPerDelivery, 2), '5 endpoints': round(five.workerCpuMsPerDelivery / naive.workerCpuMsPerDelivery, 2) },
-    [`write answered → delivery received, ms, at ${round(latencyRate)} writes/s (half the 1-endpoint rate), ${LATENCY_WRITES} writes`]: { median: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) },
-    'one endpoint answering after 9 s, four others': {
-      'four fast endpoints, deliveries per second': fast.perSecond,
-      'the same four in the all-fast 5-endpoint run (4/5 of its rate)': round((five.perSecond * 4) / 5),
-      'slow endpoint: deliveries, all received after s': { deliveries: slowArrivals.length, seconds: round(slowDrainS) },
-    },
-    'signatures failing standardwebhooks verification': receiver.unverified(),
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        machine: {
+          cpu: cpus[0]?.model,
+          cores: cpus.length,
+          memory_gib: Math.round(os.totalmem() / 2 ** 30),
+          node: process.version,
+          note: 'shared with other work during measurement',
+        },
+        '(a) naive: workflow + one activity POSTing': naive,
+        '(b) service, 1 endpoint': one,
+        '(b) service, 5 endpoints': five,
+        'ratio (b)/(a) deliveries per second': {
+          '1 endpoint': round(one.perSecond / naive.perSecond, 2),
+          '5 endpoints': round(five.perSecond / naive.perSecond, 2),
+        },
+        'ratio worker CPU per delivery (b)/(a)': {
+          '1 endpoint': round(one.workerCpuMsPerDelivery / naive.workerCpuMsPerDelivery, 2),
+          '5 endpoints': round(five.workerCpuMsPerDelivery / naive.workerCpuMsPerDelivery, 2),
+        },
+        [`write answered → delivery received, ms, at ${round(latencyRate)} writes/s (half the 1-endpoint rate), ${LATENCY_WRITES} writes`]:
+          { median: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) },
+        'one endpoint answering after 9 s, four others': {
+          'four fast endpoints, deliveries per second': fast.perSecond,
+          'the same four in the all-fast 5-endpoint run (4/5 of its rate)': round((five.perSecond * 4) / 5),
+          'slow endpoint: deliveries, all received after s': {
+            deliveries: slowArrivals.length,
+            seconds: round(slowDrainS),
+          },
+        },
+        'signatures failing standardwebhooks verification': receiver.unverified(),
+      },
+      null,
+      2,
+    ),
+  );
 } finally {
   for (const child of children) await stopChild(child);
   await server.close();

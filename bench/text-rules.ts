@@ -43,7 +43,9 @@ const REPEATS = 5;
 /** Of the random search, this many slowest candidates per rule join the measured inputs. */
 const KEEP = 5;
 
-const moduleUrl = options.module ? pathToFileURL(path.resolve(options.module)).href : new URL('../domain/catalogue/text.ts', import.meta.url).href;
+const moduleUrl = options.module
+  ? pathToFileURL(path.resolve(options.module)).href
+  : new URL('../domain/catalogue/text.ts', import.meta.url).href;
 const { textViolations } = (await import(moduleUrl)) as { textViolations: (text: string) => TextRule[] };
 
 /** `unit` repeated between `prefix` and `suffix` to exactly `length` characters. */
@@ -75,11 +77,32 @@ const RULES: Record<TextRule, Rule> = {
       'full-width <a': pump('＜ａ'),
       '< zero-width a': pump('<\u200ba'),
     },
-    alphabet: ['<', '>', '/', '!', ' ', '\t', 'a', 'B', '&', ';', '#', 'x', '1', 'amp', '<!', '</', 'lt', '＜', '＆', '\u200b'],
+    alphabet: [
+      '<',
+      '>',
+      '/',
+      '!',
+      ' ',
+      '\t',
+      'a',
+      'B',
+      '&',
+      ';',
+      '#',
+      'x',
+      '1',
+      'amp',
+      '<!',
+      '</',
+      'lt',
+      '＜',
+      '＆',
+      '\u200b',
+    ],
   },
   url: {
     built: {
-      'a': pump('a'),
+      a: pump('a'),
       'a.': pump('a.'),
       'a-': pump('a-'),
       'a-.': pump('a-.'),
@@ -97,7 +120,34 @@ const RULES: Record<TextRule, Rule> = {
       'ﷺ (NFKC: eighteen characters)': pump('\ufdfa'),
       '⒜. (NFKC: four characters)': pump('⒜.'),
     },
-    alphabet: ['a', 'Z', '0', '-', '.', '..', '_', 'com', 'ro', 'www', 'www.', 'http', 's', ':', '/', '//', 'ftp', ' ', 'x.co', '。', '．', '·', '\u200b', '\u00ad', '…', 'ｃｏｍ'],
+    alphabet: [
+      'a',
+      'Z',
+      '0',
+      '-',
+      '.',
+      '..',
+      '_',
+      'com',
+      'ro',
+      'www',
+      'www.',
+      'http',
+      's',
+      ':',
+      '/',
+      '//',
+      'ftp',
+      ' ',
+      'x.co',
+      '。',
+      '．',
+      '·',
+      '\u200b',
+      '\u00ad',
+      '…',
+      'ｃｏｍ',
+    ],
   },
   email: {
     built: {
@@ -108,7 +158,7 @@ const RULES: Record<TextRule, Rule> = {
       'a [at] b [dot] c ': pump('a [at] b [dot] c '),
       '[at][dot]': pump('[at][dot]'),
       '[ at ] wide': pump('[' + ' '.repeat(40) + 'at' + ' '.repeat(40) + ']'),
-      'a': pump('a'),
+      a: pump('a'),
       'a@': pump('a@'),
       'a.': pump('a.', 'x@y'),
       'a then @': pump('a', '', '@'),
@@ -120,16 +170,43 @@ const RULES: Record<TextRule, Rule> = {
       'full-width a[at]': pump('ａ［ａｔ］'),
       'ﷺ then [at]': pump('\ufdfa[at]'),
     },
-    alphabet: ['a', 'x', '@', '.', 'ab', '[at]', '(at)', ' at ', '[dot]', '(dot)', ' dot ', '[', ']', '(', ')', ' ', 'at', 'dot', '<', 'x.com', '＠', '﹫', '。', '\u200d', '⒜', '\ufdfa'],
+    alphabet: [
+      'a',
+      'x',
+      '@',
+      '.',
+      'ab',
+      '[at]',
+      '(at)',
+      ' at ',
+      '[dot]',
+      '(dot)',
+      ' dot ',
+      '[',
+      ']',
+      '(',
+      ')',
+      ' ',
+      'at',
+      'dot',
+      '<',
+      'x.com',
+      '＠',
+      '﹫',
+      '。',
+      '\u200d',
+      '⒜',
+      '\ufdfa',
+    ],
   },
   phone: {
     built: {
-      'digits': pump('1'),
+      digits: pump('1'),
       'digits and spaces': pump('1 '),
       'digits and two separators': pump('1 -'),
       'digits and three separators': pump('1 - '),
       '+1': pump('+1'),
-      'dates': pump('01.05.2025 '),
+      dates: pump('01.05.2025 '),
       'dates glued': pump('01.05.2025'),
       'phone numbers': pump('0722 123 456; '),
       '12.12.': pump('12.12.'),
@@ -139,7 +216,30 @@ const RULES: Record<TextRule, Rule> = {
       '⒇ (NFKC: (20))': pump('⒇'),
       'digits of many scripts': pump('3٣۳३３'),
     },
-    alphabet: ['0', '1', '7', '9', '+', ' ', '.', '-', '/', '(', ')', '\u00a0', '2025', '31.12.', ':', ';', '–', '٣', '०', '１', '\u200b', '⒇'],
+    alphabet: [
+      '0',
+      '1',
+      '7',
+      '9',
+      '+',
+      ' ',
+      '.',
+      '-',
+      '/',
+      '(',
+      ')',
+      '\u00a0',
+      '2025',
+      '31.12.',
+      ':',
+      ';',
+      '–',
+      '٣',
+      '०',
+      '１',
+      '\u200b',
+      '⒇',
+    ],
   },
 };
 
@@ -151,11 +251,16 @@ function check(text: string): number {
 
 /** Pumped texts of the rule's alphabet, the slowest KEEP of SEARCH candidates. */
 function search(alphabet: string[], seed: number): Record<string, string> {
-  const piece = (maxLength: number) => fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength, size: 'max' }).map((p) => p.join(''));
+  const piece = (maxLength: number) =>
+    fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength, size: 'max' }).map((p) => p.join(''));
   const candidates = fc.sample(fc.tuple(piece(3), piece(6), piece(3)), { numRuns: SEARCH, seed });
   const timed = candidates.map(([prefix, unit, suffix]) => {
     const text = pump(unit, prefix, suffix);
-    return { name: `search: ${JSON.stringify(prefix)} + ${JSON.stringify(unit)}… + ${JSON.stringify(suffix)}`, text, ms: check(text) };
+    return {
+      name: `search: ${JSON.stringify(prefix)} + ${JSON.stringify(unit)}… + ${JSON.stringify(suffix)}`,
+      text,
+      ms: check(text),
+    };
   });
   timed.sort((a, b) => b.ms - a.ms);
   return Object.fromEntries(timed.slice(0, KEEP).map(({ name, text }) => [name, text]));
@@ -205,7 +310,13 @@ const cpus = os.cpus();
 console.log(
   JSON.stringify(
     {
-      machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}` },
+      machine: {
+        cpu: cpus[0]?.model,
+        cores: cpus.length,
+        memory_gib: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+        platform: `${os.type()} ${os.release()}`,
+      },
       module: options.module ?? 'domain/catalogue/text.ts',
       length: LENGTH,
       budget_ms: BUDGET_MS,

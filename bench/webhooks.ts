@@ -55,7 +55,10 @@ const receiver = https.createServer({ cert: pems.cert, key: pems.private }, (req
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `https://localhost:${(receiver.address() as AddressInfo).port}/hooks`;
 
-const scratch = await createScratchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'svc_bench');
+const scratch = await createScratchDatabase(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  'svc_bench',
+);
 const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
 const client = await connectTemporalClient(temporal.address, 'default');
 const orm = await openDatabase(scratch.url);
@@ -90,7 +93,13 @@ const worker = await createWorker({
 const running = worker.run();
 const tls = await loadTlsMaterial({ dataDir: config.dataDir });
 const app = createApp(deps, { publicOrigin: 'https://bench.test' });
-const server = await listen(app, { host: '127.0.0.1', port: 0, plainPort: null, tls, publicOrigin: 'https://bench.test' });
+const server = await listen(app, {
+  host: '127.0.0.1',
+  port: 0,
+  plainPort: null,
+  tls,
+  publicOrigin: 'https://bench.test',
+});
 const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
 
 const { call, put } = benchClient(server.url, agent, PLATFORM_TOKEN);
@@ -101,7 +110,10 @@ try {
   const ctx = deps;
   await createChannel(ctx, { name: 'bench-channel', rateLimit: 1_000_000 });
   const key = (await issueKey(ctx, { channel: 'bench-channel', scopes: 'read:catalog,manage:webhooks' })).key;
-  const created = await call('POST', '/api/v1/distribution/webhooks', key, { url: receiverUrl, events: ['property.*'] });
+  const created = await call('POST', '/api/v1/distribution/webhooks', key, {
+    url: receiverUrl,
+    events: ['property.*'],
+  });
   if (created.status !== 201) throw new Error(`webhook creation answered ${created.status}`);
 
   await putBenchPlace(put);
@@ -119,13 +131,25 @@ try {
     samples.push(performance.now() - answered);
   }
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(1));
+  const at = (q: number) =>
+    Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(1));
   const cpus = os.cpus();
-  console.log(JSON.stringify({
-    machine: { cpu: cpus[0]?.model, cores: cpus.length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-    changes: CHANGES,
-    'write answered → webhook received, ms': { median: at(0.5), p95: at(0.95), max: at(1) },
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        machine: {
+          cpu: cpus[0]?.model,
+          cores: cpus.length,
+          memory_gib: Math.round(os.totalmem() / 2 ** 30),
+          node: process.version,
+        },
+        changes: CHANGES,
+        'write answered → webhook received, ms': { median: at(0.5), p95: at(0.95), max: at(1) },
+      },
+      null,
+      2,
+    ),
+  );
 } finally {
   await server.close();
   agent.destroy();

@@ -1,5 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AMENITY_CATALOGUE_RELEASE, amenityFingerprint, type AmenityDefinition } from '../domain/catalogue/amenities.ts';
+import {
+  AMENITY_CATALOGUE_RELEASE,
+  amenityFingerprint,
+  type AmenityDefinition,
+} from '../domain/catalogue/amenities.ts';
 import { wholeSeconds } from '../domain/time.ts';
 import { withChannelLog } from './catalogue/channel-log.ts';
 import { AmenityReleaseSchema, type AmenityRelease } from './entities/index.ts';
@@ -27,7 +31,13 @@ export async function applyAmenityRelease(
     const served = new Map((await tx.find(AmenityReleaseSchema, {})).map((row) => [row.code, row]));
     if (served.size === 0) {
       for (const amenity of shipped) {
-        tx.create(AmenityReleaseSchema, { code: amenity.code, status: 'active', version: AMENITY_CATALOGUE_RELEASE.version, updatedAt: new Date(AMENITY_CATALOGUE_RELEASE.updated_at), definition: amenityFingerprint(amenity) });
+        tx.create(AmenityReleaseSchema, {
+          code: amenity.code,
+          status: 'active',
+          version: AMENITY_CATALOGUE_RELEASE.version,
+          updatedAt: new Date(AMENITY_CATALOGUE_RELEASE.updated_at),
+          definition: amenityFingerprint(amenity),
+        });
       }
       await tx.flush();
       return { added: shipped.map((amenity) => amenity.code), changed: [], retired: [] };
@@ -37,7 +47,14 @@ export async function applyAmenityRelease(
     const stamp = new Date(Math.max(wholeSeconds(now).getTime(), latest));
     const wanted = new Set(shipped.map((amenity) => amenity.code));
     const added = shipped.filter((amenity) => !served.has(amenity.code));
-    for (const amenity of added) tx.create(AmenityReleaseSchema, { code: amenity.code, status: 'active', version: 1, updatedAt: stamp, definition: amenityFingerprint(amenity) });
+    for (const amenity of added)
+      tx.create(AmenityReleaseSchema, {
+        code: amenity.code,
+        status: 'active',
+        version: 1,
+        updatedAt: stamp,
+        definition: amenityFingerprint(amenity),
+      });
     const changed: AmenityRelease[] = [];
     for (const amenity of shipped) {
       const row = served.get(amenity.code);
@@ -64,11 +81,16 @@ export async function applyAmenityRelease(
       const channels = await tx.execute<{ id: string }[]>('select id from channel order by id');
       for (const channel of channels) {
         await withChannelLog(tx, channel.id, stamp, async (log) => {
-          for (const { type, row } of announced) await log.append(type, () => ({ object: 'amenity', id: row.code, version: row.version }), clock);
+          for (const { type, row } of announced)
+            await log.append(type, () => ({ object: 'amenity', id: row.code, version: row.version }), clock);
         });
       }
     }
-    return { added: added.map((amenity) => amenity.code), changed: changed.map((row) => row.code).sort(), retired: retired.map((row) => row.code).sort() };
+    return {
+      added: added.map((amenity) => amenity.code),
+      changed: changed.map((row) => row.code).sort(),
+      retired: retired.map((row) => row.code).sort(),
+    };
   });
 }
 

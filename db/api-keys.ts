@@ -107,7 +107,12 @@ export function keyState(key: ApiKey, now: Date): KeyState {
 }
 
 /** Keys of `channel` in `environment` that are neither revoked nor expired at `now`. */
-export function countLiveKeys(em: EntityManager, channel: Channel, environment: ApiKey['environment'], now: Date): Promise<number> {
+export function countLiveKeys(
+  em: EntityManager,
+  channel: Channel,
+  environment: ApiKey['environment'],
+  now: Date,
+): Promise<number> {
   return em.count(ApiKeySchema, {
     channel,
     environment,

@@ -40,7 +40,11 @@ export interface CandidateFilter {
  * orders with the stamp (a page is a range scan, with no sort of the channel's properties); the
  * position names the channel's id, looked up here.
  */
-export async function availabilityCandidates(em: EntityManager, channelId: string, filter: CandidateFilter): Promise<AvailabilityCandidate[]> {
+export async function availabilityCandidates(
+  em: EntityManager,
+  channelId: string,
+  filter: CandidateFilter,
+): Promise<AvailabilityCandidate[]> {
   const where = [`cr.status in ('active', 'inactive')`];
   const params: unknown[] = [channelId];
   if (filter.since) {

@@ -33,17 +33,28 @@ export const NIGHTS_PER_PIECE = 96;
  * per property, not hundreds), and with each slice's first piece the channel's ids of its rate
  * plans (a range on the primary key).
  */
-export async function nightsOfSlices(em: EntityManager, channelId: string, slices: readonly NightSlice[]): Promise<SliceNights[]> {
+export async function nightsOfSlices(
+  em: EntityManager,
+  channelId: string,
+  slices: readonly NightSlice[],
+): Promise<SliceNights[]> {
   if (slices.length === 0) return [];
   const pieces: { slice: number; propertyId: string; start: string; stop: string }[] = [];
   for (const [i, slice] of slices.entries()) {
     const count = Math.max(1, Math.ceil(slice.take / NIGHTS_PER_PIECE));
     for (let piece = 0; piece < count; piece += 1) {
       const stop = addDays(slice.start, Math.min((piece + 1) * NIGHTS_PER_PIECE, slice.take));
-      pieces.push({ slice: i, propertyId: slice.propertyId, start: addDays(slice.start, piece * NIGHTS_PER_PIECE), stop: stop < slice.to ? stop : slice.to });
+      pieces.push({
+        slice: i,
+        propertyId: slice.propertyId,
+        start: addDays(slice.start, piece * NIGHTS_PER_PIECE),
+        stop: stop < slice.to ? stop : slice.to,
+      });
     }
   }
-  const rows = await em.execute<{ n: string; data: string; count: number; last: string | null; plans: string | null }[]>(
+  const rows = await em.execute<
+    { n: string; data: string; count: number; last: string | null; plans: string | null }[]
+  >(
     `select p.n, array_to_string(b.bodies, ',') as data, cardinality(b.bodies) as count,
             (select to_char(max(night), 'YYYY-MM-DD') from ari_night where property_id = p.pid and night >= p.start and night < p.stop) as last,
             case when p.first then (select string_agg(c.internal_key || ' ' || c.external_id, ' ') from channel_id c

@@ -34,7 +34,12 @@ export interface PropertyAri {
 }
 
 function plansOf(content: PropertyInput): PlanShape[] {
-  return content.rate_plans.map((plan) => ({ key: plan.key, currency: plan.currency, default_rates: plan.default_rates ?? null, child_age_bands: plan.child_age_bands }));
+  return content.rate_plans.map((plan) => ({
+    key: plan.key,
+    currency: plan.currency,
+    default_rates: plan.default_rates ?? null,
+    child_age_bands: plan.child_age_bands,
+  }));
 }
 
 /**
@@ -83,7 +88,12 @@ async function writeNights(tx: EntityManager, propertyId: string, changed: Map<s
  * last stamp. Those stamps grow in commit order for every channel, and availability is read in
  * stamp order (`availabilityCandidates`): `updated_since` then skips nothing, as on the lists.
  */
-async function announce(tx: EntityManager, propertyId: string, ranges: { from: string; to: string }[], clock: Clock): Promise<void> {
+async function announce(
+  tx: EntityManager,
+  propertyId: string,
+  ranges: { from: string; to: string }[],
+  clock: Clock,
+): Promise<void> {
   const channels = await tx.execute<{ channel_id: string; external_id: string }[]>(
     `select channel_id, external_id from channel_resource where kind = 'property' and internal_id = ? and status in ('active', 'inactive') order by channel_id`,
     [propertyId],
@@ -93,13 +103,24 @@ async function announce(tx: EntityManager, propertyId: string, ranges: { from: s
     await withChannelLog(tx, channel.channel_id, stamp, async (log) => {
       if (log.stamp > stamp) stamp = log.stamp;
       for (const range of ranges) {
-        await log.append('availability.updated', () => ({ object: 'property', id: channel.external_id, from: range.from, to: range.to }), clock);
+        await log.append(
+          'availability.updated',
+          () => ({ object: 'property', id: channel.external_id, from: range.from, to: range.to }),
+          clock,
+        );
       }
     });
   }
   // Every channel locked above moves to the common stamp, so none has a later committed one.
-  await raiseLogStamps(tx, channels.map((c) => c.channel_id), stamp);
-  await tx.execute('update ari_property set version = version + 1, updated_at = ? where property_id = ?', [stamp, propertyId]);
+  await raiseLogStamps(
+    tx,
+    channels.map((c) => c.channel_id),
+    stamp,
+  );
+  await tx.execute('update ari_property set version = version + 1, updated_at = ? where property_id = ?', [
+    stamp,
+    propertyId,
+  ]);
 }
 
 /**
@@ -108,12 +129,25 @@ async function announce(tx: EntityManager, propertyId: string, ranges: { from: s
  * caller holds, and its availability is stamped no earlier than that lock's stamp, so
  * `updated_since` lists it. Other channels that see it read a higher version of the same nights.
  */
-export async function announceNowVisible(tx: EntityManager, log: LockedChannelLog, propertyId: string, externalId: string, clock: Clock): Promise<void> {
+export async function announceNowVisible(
+  tx: EntityManager,
+  log: LockedChannelLog,
+  propertyId: string,
+  externalId: string,
+  clock: Clock,
+): Promise<void> {
   const ari = await ariRow(tx, propertyId, true);
   if (!ari) return;
   const today = localDate(clock.now(), ari.timezone);
-  await log.append('availability.updated', () => ({ object: 'property', id: externalId, from: today, to: ari.horizon_end }), clock);
-  await tx.execute('update ari_property set version = version + 1, updated_at = greatest(updated_at, ?) where property_id = ?', [log.stamp, propertyId]);
+  await log.append(
+    'availability.updated',
+    () => ({ object: 'property', id: externalId, from: today, to: ari.horizon_end }),
+    clock,
+  );
+  await tx.execute(
+    'update ari_property set version = version + 1, updated_at = greatest(updated_at, ?) where property_id = ?',
+    [log.stamp, propertyId],
+  );
 }
 
 /**
@@ -133,17 +167,26 @@ export async function syncPropertyAvailability(tx: EntityManager, property: Prop
       [property.propertyId, currencyOf(property.content), wholeSeconds(clock.now()), end, property.timezone],
     );
     const rendered = new Map<string, string>();
-    for (const date of datesIn(today, end)) rendered.set(date, renderFor(defaultNight(date, property.content.units, plans), property.content, plans));
+    for (const date of datesIn(today, end))
+      rendered.set(date, renderFor(defaultNight(date, property.content.units, plans), property.content, plans));
     await writeNights(tx, property.propertyId, rendered);
     return;
   }
   if (existing.timezone !== property.timezone || existing.currency !== currencyOf(property.content)) {
-    await tx.execute('update ari_property set timezone = ?, currency = ? where property_id = ?', [property.timezone, currencyOf(property.content), property.propertyId]);
+    await tx.execute('update ari_property set timezone = ?, currency = ? where property_id = ?', [
+      property.timezone,
+      currencyOf(property.content),
+      property.propertyId,
+    ]);
   }
   const stored = await nights(tx, property.propertyId, today, existing.horizon_end);
   const changed = new Map<string, string>();
   for (const [date, body] of stored) {
-    const rerendered = renderFor(nightFromRendered(JSON.parse(body) as Record<string, unknown>), property.content, plans);
+    const rerendered = renderFor(
+      nightFromRendered(JSON.parse(body) as Record<string, unknown>),
+      property.content,
+      plans,
+    );
     if (rerendered !== body) changed.set(date, rerendered);
   }
   await writeNights(tx, property.propertyId, changed);
@@ -161,18 +204,35 @@ export interface UpdateOutcome {
  * or from its horizon end are not kept and are ignored). Unchanged nights are not written; the
  * changed ones are announced as contiguous ranges, one event each.
  */
-export async function applyAvailabilityUpdates(tx: EntityManager, property: PropertyAri & { ref: string }, updates: readonly AvailabilityUpdate[], clock: Clock): Promise<UpdateOutcome> {
+export async function applyAvailabilityUpdates(
+  tx: EntityManager,
+  property: PropertyAri & { ref: string },
+  updates: readonly AvailabilityUpdate[],
+  clock: Clock,
+): Promise<UpdateOutcome> {
   const ari = await ariRow(tx, property.propertyId, true);
   if (!ari) return { property: property.ref, changed_nights: 0, ranges: [] };
   const today = localDate(clock.now(), ari.timezone);
   const plans = plansOf(property.content);
   const from = updates.reduce((min, u) => (u.from < min ? u.from : min), ari.horizon_end);
   const to = updates.reduce((max, u) => (u.to > max ? u.to : max), today);
-  const stored = await nights(tx, property.propertyId, from < today ? today : from, to > ari.horizon_end ? ari.horizon_end : to);
+  const stored = await nights(
+    tx,
+    property.propertyId,
+    from < today ? today : from,
+    to > ari.horizon_end ? ari.horizon_end : to,
+  );
   const states = new Map<string, NightState>();
   for (const update of updates) {
-    for (const date of datesIn(update.from < today ? today : update.from, update.to > ari.horizon_end ? ari.horizon_end : update.to)) {
-      const current = states.get(date) ?? (stored.has(date) ? nightFromRendered(JSON.parse(stored.get(date)!) as Record<string, unknown>) : defaultNight(date, property.content.units, plans));
+    for (const date of datesIn(
+      update.from < today ? today : update.from,
+      update.to > ari.horizon_end ? ari.horizon_end : update.to,
+    )) {
+      const current =
+        states.get(date) ??
+        (stored.has(date)
+          ? nightFromRendered(JSON.parse(stored.get(date)!) as Record<string, unknown>)
+          : defaultNight(date, property.content.units, plans));
       states.set(date, patchNight(current, update));
     }
   }
@@ -192,7 +252,11 @@ export async function applyAvailabilityUpdates(tx: EntityManager, property: Prop
  * adds the nights up to the new horizon at their defaults, and announces the added range.
  * Idempotent: a second run on the same local date finds nothing to do.
  */
-export async function rollZone(tx: EntityManager, zone: string, clock: Clock): Promise<{ properties: number; rolled: number }> {
+export async function rollZone(
+  tx: EntityManager,
+  zone: string,
+  clock: Clock,
+): Promise<{ properties: number; rolled: number }> {
   const today = localDate(clock.now(), zone);
   const end = horizonEnd(today);
   // Locked, so two rolls of one zone (a retried activity beside a slow first attempt) never both
@@ -207,11 +271,14 @@ export async function rollZone(tx: EntityManager, zone: string, clock: Clock): P
     await tx.execute('delete from ari_night where property_id = ? and night < ?::date', [row.property_id, today]);
     if (row.horizon_end >= end) continue;
     // Read after the lock: the rate plans as last committed.
-    const [property] = await tx.execute<{ content: PropertyInput }[]>('select content from property where id = ?', [row.property_id]);
+    const [property] = await tx.execute<{ content: PropertyInput }[]>('select content from property where id = ?', [
+      row.property_id,
+    ]);
     const plans = plansOf(property!.content);
     const start = row.horizon_end > today ? row.horizon_end : today;
     const added = new Map<string, string>();
-    for (const date of datesIn(start, end)) added.set(date, renderFor(defaultNight(date, property!.content.units, plans), property!.content, plans));
+    for (const date of datesIn(start, end))
+      added.set(date, renderFor(defaultNight(date, property!.content.units, plans), property!.content, plans));
     await writeNights(tx, row.property_id, added);
     await tx.execute('update ari_property set horizon_end = ?::date where property_id = ?', [end, row.property_id]);
     await announce(tx, row.property_id, [{ from: start, to: end }], clock);
@@ -222,7 +289,10 @@ export async function rollZone(tx: EntityManager, zone: string, clock: Clock): P
 
 /** The nights of a location's properties follow its zone. */
 export async function followLocationZone(tx: EntityManager, locationId: string, timezone: string): Promise<void> {
-  await tx.execute('update ari_property set timezone = ? where property_id in (select id from property where location_id = ?)', [timezone, locationId]);
+  await tx.execute(
+    'update ari_property set timezone = ? where property_id in (select id from property where location_id = ?)',
+    [timezone, locationId],
+  );
 }
 
 /** A property a batch of updates names, with the zone of its location. */

@@ -2,7 +2,11 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ChannelSchema, type Channel } from './entities/index.ts';
 
-export function findChannelByName(em: EntityManager, name: string, options: { lock?: boolean } = {}): Promise<Channel | null> {
+export function findChannelByName(
+  em: EntityManager,
+  name: string,
+  options: { lock?: boolean } = {},
+): Promise<Channel | null> {
   return em.findOne(ChannelSchema, { name }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
 }
 

@@ -26,10 +26,15 @@ export async function addToWindow(em: EntityManager, bucket: string, units: numb
 /** The one-minute window `now` falls in: its start (the counter's key) and the whole seconds left in it. */
 export function windowAt(now: Date): { windowStart: Date; resetSeconds: number } {
   const windowStart = new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
-  return { windowStart, resetSeconds: Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now.getTime()) / 1000)) };
+  return {
+    windowStart,
+    resetSeconds: Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now.getTime()) / 1000)),
+  };
 }
 
 /** Past windows are worthless; dropping them keeps the table to a few rows per active client. */
 export async function dropPastWindows(em: EntityManager, now: Date): Promise<void> {
-  await em.getConnection().execute('delete from request_counter where window_start < ?', [new Date(now.getTime() - 2 * WINDOW_MS)]);
+  await em
+    .getConnection()
+    .execute('delete from request_counter where window_start < ?', [new Date(now.getTime() - 2 * WINDOW_MS)]);
 }

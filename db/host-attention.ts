@@ -18,7 +18,11 @@ const IN_ORGANIZATION = `l.organization_id = ? and o.organization_id = l.organiz
  * certificate or an identifier valid through one of `dates`. The caller applies the rules to
  * these few rows.
  */
-export async function attentionCandidates(em: EntityManager, organizationId: string, dates: readonly string[]): Promise<DashboardPropertyRow[]> {
+export async function attentionCandidates(
+  em: EntityManager,
+  organizationId: string,
+  dates: readonly string[],
+): Promise<DashboardPropertyRow[]> {
   return em.execute(
     `with candidate as (
        select cr.internal_id as id from channel_resource cr

@@ -35,7 +35,9 @@ function filterCondition(filter: OverviewFilter): { sql: string; params: unknown
       where not exists (select 1 from listing_report r where r.property_id = p.id and r.channel_id = x.channel_id)${onChannel})`);
     if (filter.channel !== null) params.push(filter.channel);
   } else if (filter.status !== null) {
-    parts.push(`exists (select 1 from listing_report r join channel c on c.id = r.channel_id where r.property_id = p.id and r.status = ?${onChannel})`);
+    parts.push(
+      `exists (select 1 from listing_report r join channel c on c.id = r.channel_id where r.property_id = p.id and r.status = ?${onChannel})`,
+    );
     params.push(filter.status);
     if (filter.channel !== null) params.push(filter.channel);
   } else if (filter.channel !== null) {
@@ -51,7 +53,10 @@ function filterCondition(filter: OverviewFilter): { sql: string; params: unknown
  * references alone; only its rows' content is read.
  */
 export async function organizationPropertiesPage(
-  em: EntityManager, organizationId: string, filter: OverviewFilter, page: { limit: number; offset: number },
+  em: EntityManager,
+  organizationId: string,
+  filter: OverviewFilter,
+  page: { limit: number; offset: number },
 ): Promise<{ rows: DashboardPropertyRow[]; total: number }> {
   const condition = filterCondition(filter);
   const rows = await em.execute<(DashboardPropertyRow & { total: string })[]>(
@@ -63,7 +68,8 @@ export async function organizationPropertiesPage(
       order by p.ref`,
     [organizationId, ...condition.params, page.limit, page.offset],
   );
-  if (rows.length > 0 || page.offset === 0) return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
+  if (rows.length > 0 || page.offset === 0)
+    return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
   // Past the end: the count alone, so the caller can go to the last page.
   const [counted] = await em.execute<{ total: string }[]>(
     `select count(*) as total from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
@@ -89,7 +95,11 @@ export async function organizationChannels(em: EntityManager, organizationId: st
 }
 
 /** One property of the organization under its reference; null for another organization's or an unknown one. */
-export async function organizationProperty(em: EntityManager, organizationId: string, ref: string): Promise<DashboardPropertyRow | null> {
+export async function organizationProperty(
+  em: EntityManager,
+  organizationId: string,
+  ref: string,
+): Promise<DashboardPropertyRow | null> {
   const [row] = await em.execute<DashboardPropertyRow[]>(
     `select ${PROPERTY_COLUMNS} from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
       where l.organization_id = ? and o.organization_id = l.organization_id and p.ref = ?`,
@@ -123,7 +133,10 @@ export interface DashboardChannelRow {
  * each of its rows by its key (the lateral reads and the subqueries), so the cost follows the
  * properties asked for, not the size of the tables.
  */
-export async function channelsOfProperties(em: EntityManager, propertyIds: readonly string[]): Promise<DashboardChannelRow[]> {
+export async function channelsOfProperties(
+  em: EntityManager,
+  propertyIds: readonly string[],
+): Promise<DashboardChannelRow[]> {
   if (propertyIds.length === 0) return [];
   return em.execute(
     `select p.id as property_id, c.name as channel, x.distributed,

@@ -1,13 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { HostLinkSchema, HostSessionSchema, OwnerSchema, type HostLink, type HostSession, type Organization } from './entities/index.ts';
+import {
+  HostLinkSchema,
+  HostSessionSchema,
+  OwnerSchema,
+  type HostLink,
+  type HostSession,
+  type Organization,
+} from './entities/index.ts';
 
 /** Host links and host sessions (the host pages' sign-in), and the reads the host pages show. */
 
-export function addHostLink(em: EntityManager, row: Omit<HostLink, 'organization' | 'usedAt'> & { organization: Organization }): HostLink {
+export function addHostLink(
+  em: EntityManager,
+  row: Omit<HostLink, 'organization' | 'usedAt'> & { organization: Organization },
+): HostLink {
   return em.create(HostLinkSchema, { ...row, usedAt: null });
 }
 
-export type LinkUse = { outcome: 'opened'; organizationId: string; locale: string } | { outcome: 'used' | 'expired' | 'unknown' };
+export type LinkUse =
+  { outcome: 'opened'; organizationId: string; locale: string } | { outcome: 'used' | 'expired' | 'unknown' };
 
 /**
  * Marks the link used, in one statement, if it is unused and not expired: two browsers opening
@@ -27,7 +38,11 @@ export async function useHostLink(em: EntityManager, tokenHash: string, now: Dat
 }
 
 /** The organization and locale of a link that would open now (unused, not expired), without using it; null otherwise. */
-export async function usableHostLink(em: EntityManager, tokenHash: string, now: Date): Promise<{ organizationId: string; organizationName: string; locale: string } | null> {
+export async function usableHostLink(
+  em: EntityManager,
+  tokenHash: string,
+  now: Date,
+): Promise<{ organizationId: string; organizationName: string; locale: string } | null> {
   const [row] = await em.getConnection().execute<{ organization_id: string; name: string; locale: string }[]>(
     `select l.organization_id, o.name, l.locale from host_link l join organization o on o.id = l.organization_id
       where l.token_hash = ? and l.used_at is null and l.expires_at > ?`,
@@ -36,7 +51,10 @@ export async function usableHostLink(em: EntityManager, tokenHash: string, now: 
   return row ? { organizationId: row.organization_id, organizationName: row.name, locale: row.locale } : null;
 }
 
-export function addHostSession(em: EntityManager, row: Omit<HostSession, 'organization' | 'endedAt'> & { organizationId: string }): HostSession {
+export function addHostSession(
+  em: EntityManager,
+  row: Omit<HostSession, 'organization' | 'endedAt'> & { organizationId: string },
+): HostSession {
   const { organizationId, ...rest } = row;
   return em.create(HostSessionSchema, { ...rest, organization: organizationId, endedAt: null });
 }
@@ -53,7 +71,18 @@ export interface SessionRow {
 }
 
 export async function findHostSession(em: EntityManager, secretHash: string): Promise<SessionRow | null> {
-  const rows = await em.getConnection().execute<{ id: string; organization_id: string; ref: string; name: string; locale: string; last_seen_at: string | Date; expires_at: string | Date; ended_at: string | Date | null }[]>(
+  const rows = await em.getConnection().execute<
+    {
+      id: string;
+      organization_id: string;
+      ref: string;
+      name: string;
+      locale: string;
+      last_seen_at: string | Date;
+      expires_at: string | Date;
+      ended_at: string | Date | null;
+    }[]
+  >(
     `select s.id, s.organization_id, o.ref, o.name, s.locale, s.last_seen_at, s.expires_at, s.ended_at
        from host_session s join organization o on o.id = s.organization_id
       where s.secret_hash = ?`,
@@ -95,19 +124,42 @@ export interface OpenSessionRow {
 }
 
 /** The organization's sessions not ended, not past their lifetime and seen since `seenSince` (not idle too long), newest first. */
-export async function openHostSessions(em: EntityManager, organizationId: string, now: Date, seenSince: Date): Promise<OpenSessionRow[]> {
-  const rows = await em.find(HostSessionSchema, { organization: organizationId, endedAt: null, expiresAt: { $gt: now }, lastSeenAt: { $gt: seenSince } }, { orderBy: { createdAt: 'desc' } });
-  return rows.map(({ id, locale, createdAt, lastSeenAt, expiresAt }) => ({ id, locale, createdAt, lastSeenAt, expiresAt }));
+export async function openHostSessions(
+  em: EntityManager,
+  organizationId: string,
+  now: Date,
+  seenSince: Date,
+): Promise<OpenSessionRow[]> {
+  const rows = await em.find(
+    HostSessionSchema,
+    { organization: organizationId, endedAt: null, expiresAt: { $gt: now }, lastSeenAt: { $gt: seenSince } },
+    { orderBy: { createdAt: 'desc' } },
+  );
+  return rows.map(({ id, locale, createdAt, lastSeenAt, expiresAt }) => ({
+    id,
+    locale,
+    createdAt,
+    lastSeenAt,
+    expiresAt,
+  }));
 }
 
 /** Ends every session of the organization that has not ended; answers how many. */
 export function endOrganizationSessions(em: EntityManager, organizationId: string, now: Date): Promise<number> {
-  return em.nativeUpdate(HostSessionSchema, { organization: organizationId, endedAt: null, expiresAt: { $gt: now } }, { endedAt: now });
+  return em.nativeUpdate(
+    HostSessionSchema,
+    { organization: organizationId, endedAt: null, expiresAt: { $gt: now } },
+    { endedAt: now },
+  );
 }
 
 /** Spends every link of the organization not yet opened, so none opens a session; answers how many. */
 export function spendOrganizationLinks(em: EntityManager, organizationId: string, now: Date): Promise<number> {
-  return em.nativeUpdate(HostLinkSchema, { organization: organizationId, usedAt: null, expiresAt: { $gt: now } }, { usedAt: now });
+  return em.nativeUpdate(
+    HostLinkSchema,
+    { organization: organizationId, usedAt: null, expiresAt: { $gt: now } },
+    { usedAt: now },
+  );
 }
 
 /** Links and sessions past their end by more than a day: nothing reads them any more. */
@@ -133,7 +185,11 @@ export interface OwnerChannelRow {
  * Only properties at a location of the owner's organization count: a row joining two
  * organizations shows neither of them the other's channels.
  */
-export function ownersWithChannels(em: EntityManager, organizationId: string, ownerRef?: string): Promise<OwnerChannelRow[]> {
+export function ownersWithChannels(
+  em: EntityManager,
+  organizationId: string,
+  ownerRef?: string,
+): Promise<OwnerChannelRow[]> {
   return em.getConnection().execute<OwnerChannelRow[]>(
     `select distinct o.ref as owner_ref, o.content->>'display_name' as display_name, c.name as channel,
             cr.body->>'connected_at' as connected_at, c.status = 'suspended' as channel_suspended

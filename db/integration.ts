@@ -1,7 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { GuestSchema, InstallationSchema, IntegrationTokenSchema, OrganizationSchema, type Guest, type Installation, type IntegrationToken, type Organization } from './entities/index.ts';
+import {
+  GuestSchema,
+  InstallationSchema,
+  IntegrationTokenSchema,
+  OrganizationSchema,
+  type Guest,
+  type Installation,
+  type IntegrationToken,
+  type Organization,
+} from './entities/index.ts';
 
 /** Installations, their tokens and the organizations' guests: every statement of the integration interface. */
 
@@ -13,7 +22,10 @@ export function findOrganizationByRef(em: EntityManager, ref: string): Promise<O
   return em.findOne(OrganizationSchema, { ref });
 }
 
-export function findInstallation(em: EntityManager, id: string): Promise<(Installation & { organization: Organization }) | null> {
+export function findInstallation(
+  em: EntityManager,
+  id: string,
+): Promise<(Installation & { organization: Organization }) | null> {
   return em.findOne(InstallationSchema, { id }, { populate: ['organization'] });
 }
 
@@ -22,16 +34,29 @@ export function lockInstallation(em: EntityManager, id: string): Promise<Install
   return em.findOne(InstallationSchema, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
 }
 
-export function findInstallationOfApp(em: EntityManager, organization: Organization, app: string): Promise<Installation | null> {
+export function findInstallationOfApp(
+  em: EntityManager,
+  organization: Organization,
+  app: string,
+): Promise<Installation | null> {
   return em.findOne(InstallationSchema, { organization, app });
 }
 
-export function addInstallation(em: EntityManager, row: Omit<Installation, 'organization'> & { organization: Organization }): Installation {
+export function addInstallation(
+  em: EntityManager,
+  row: Omit<Installation, 'organization'> & { organization: Organization },
+): Installation {
   return em.create(InstallationSchema, row);
 }
 
-export function listInstallations(em: EntityManager, organizationRef?: string): Promise<(Installation & { organization: Organization })[]> {
-  return em.find(InstallationSchema, organizationRef ? { organization: { ref: organizationRef } } : {}, { populate: ['organization'], orderBy: { createdAt: 'asc', id: 'asc' } });
+export function listInstallations(
+  em: EntityManager,
+  organizationRef?: string,
+): Promise<(Installation & { organization: Organization })[]> {
+  return em.find(InstallationSchema, organizationRef ? { organization: { ref: organizationRef } } : {}, {
+    populate: ['organization'],
+    orderBy: { createdAt: 'asc', id: 'asc' },
+  });
 }
 
 /** The installation's live token, if any. */
@@ -44,7 +69,10 @@ export function revokeTokensOf(em: EntityManager, installation: Installation, no
   return em.nativeUpdate(IntegrationTokenSchema, { installation, revokedAt: null }, { revokedAt: now });
 }
 
-export function addIntegrationToken(em: EntityManager, row: Omit<IntegrationToken, 'revokedAt' | 'installation'> & { installation: Installation }): IntegrationToken {
+export function addIntegrationToken(
+  em: EntityManager,
+  row: Omit<IntegrationToken, 'revokedAt' | 'installation'> & { installation: Installation },
+): IntegrationToken {
   return em.create(IntegrationTokenSchema, { ...row, revokedAt: null });
 }
 
@@ -53,12 +81,19 @@ export type TokenWithInstallation = IntegrationToken & { installation: Installat
 /** The token whose hash matches, with its installation; the final comparison is constant-time. */
 export async function findTokenBySecret(em: EntityManager, token: string): Promise<TokenWithInstallation | null> {
   const hash = hashIntegrationToken(token);
-  const found = await em.findOne(IntegrationTokenSchema, { secretHash: hash }, { populate: ['installation', 'installation.organization'] });
+  const found = await em.findOne(
+    IntegrationTokenSchema,
+    { secretHash: hash },
+    { populate: ['installation', 'installation.organization'] },
+  );
   if (!found || !timingSafeEqual(Buffer.from(found.secretHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
   return found;
 }
 
-export function findGuestByRef(em: EntityManager, ref: string): Promise<(Guest & { organization: Organization }) | null> {
+export function findGuestByRef(
+  em: EntityManager,
+  ref: string,
+): Promise<(Guest & { organization: Organization }) | null> {
   return em.findOne(GuestSchema, { ref }, { populate: ['organization'] });
 }
 
@@ -103,5 +138,8 @@ export function newestGuests(em: EntityManager, organizationId: string, limit: n
 
 /** Guests and installations keep an organization in use. */
 export async function countIntegrationMembers(em: EntityManager, organizationId: string): Promise<number> {
-  return (await em.count(GuestSchema, { organization: organizationId })) + (await em.count(InstallationSchema, { organization: organizationId }));
+  return (
+    (await em.count(GuestSchema, { organization: organizationId })) +
+    (await em.count(InstallationSchema, { organization: organizationId }))
+  );
 }

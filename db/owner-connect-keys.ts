@@ -70,13 +70,24 @@ export async function insertKey(tx: EntityManager, key: NewKey): Promise<void> {
 }
 
 /** The key starts signing at `at`. */
-export async function activateKey(tx: EntityManager, kid: string, at: Date, signedAtOnce: 'bootstrap' | 'emergency' | null): Promise<void> {
-  await tx.execute(`update owner_connect_key set activated_at = ?, signed_at_once = ? where kid = ? and activated_at is null`, [at, signedAtOnce, kid]);
+export async function activateKey(
+  tx: EntityManager,
+  kid: string,
+  at: Date,
+  signedAtOnce: 'bootstrap' | 'emergency' | null,
+): Promise<void> {
+  await tx.execute(
+    `update owner_connect_key set activated_at = ?, signed_at_once = ? where kid = ? and activated_at is null`,
+    [at, signedAtOnce, kid],
+  );
 }
 
 /** The key stops signing at `at` and leaves the set at `unpublishedAt`. */
 export async function retireKey(tx: EntityManager, kid: string, at: Date, unpublishedAt: Date): Promise<void> {
-  await tx.execute(`update owner_connect_key set retired_at = coalesce(retired_at, ?), unpublished_at = ? where kid = ?`, [at, unpublishedAt, kid]);
+  await tx.execute(
+    `update owner_connect_key set retired_at = coalesce(retired_at, ?), unpublished_at = ? where kid = ?`,
+    [at, unpublishedAt, kid],
+  );
 }
 
 /** A compromised key: out of the set and its private part destroyed, at once. */
@@ -98,13 +109,22 @@ export async function destroyPrivatePart(tx: EntityManager, kid: string, at: Dat
 }
 
 /** Keys whose sealed private part does not start with `prefix` (sealed under another server key). */
-export async function keysSealedOtherwise(em: EntityManager, prefix: string): Promise<Pick<OwnerConnectKeyRow, 'kid' | 'private_jwk'>[]> {
+export async function keysSealedOtherwise(
+  em: EntityManager,
+  prefix: string,
+): Promise<Pick<OwnerConnectKeyRow, 'kid' | 'private_jwk'>[]> {
   const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return em.execute(`select kid, private_jwk from owner_connect_key where private_jwk is not null and private_jwk not like ?`, [pattern]);
+  return em.execute(
+    `select kid, private_jwk from owner_connect_key where private_jwk is not null and private_jwk not like ?`,
+    [pattern],
+  );
 }
 
 /** Replaces a sealed private part with the same key sealed again, unless it changed meanwhile; true when it did. */
 export async function resealPrivatePart(em: EntityManager, kid: string, from: string, to: string): Promise<boolean> {
-  const changed = await em.execute<{ kid: string }[]>(`update owner_connect_key set private_jwk = ? where kid = ? and private_jwk = ? returning kid`, [to, kid, from]);
+  const changed = await em.execute<{ kid: string }[]>(
+    `update owner_connect_key set private_jwk = ? where kid = ? and private_jwk = ? returning kid`,
+    [to, kid, from],
+  );
   return changed.length > 0;
 }

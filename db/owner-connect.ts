@@ -17,7 +17,11 @@ export async function ownerByRef(em: EntityManager, ref: string): Promise<OwnerS
 }
 
 /** The channel's view of an owner: its `own_` id and status, or null when the channel never saw it. */
-export async function ownerView(em: EntityManager, channelId: string, ownerId: string): Promise<{ externalId: string; status: string } | null> {
+export async function ownerView(
+  em: EntityManager,
+  channelId: string,
+  ownerId: string,
+): Promise<{ externalId: string; status: string } | null> {
   const [row] = await em.execute<{ external_id: string; status: string }[]>(
     `select external_id, status from channel_resource where channel_id = ? and kind = 'owner' and internal_id = ?`,
     [channelId, ownerId],
@@ -26,7 +30,11 @@ export async function ownerView(em: EntityManager, channelId: string, ownerId: s
 }
 
 /** The owner the channel knows by this `own_` id, with its status in the channel's view. */
-export async function ownerOfExternalId(em: EntityManager, channelId: string, externalId: string): Promise<{ ownerId: string; status: string } | null> {
+export async function ownerOfExternalId(
+  em: EntityManager,
+  channelId: string,
+  externalId: string,
+): Promise<{ ownerId: string; status: string } | null> {
   const [row] = await em.execute<{ internal_id: string; status: string }[]>(
     `select internal_id, status from channel_resource where channel_id = ? and kind = 'owner' and external_id = ?`,
     [channelId, externalId],
@@ -87,11 +95,24 @@ export interface TokenRequester {
   hostSessionId: string | null;
 }
 
-export async function insertToken(em: EntityManager, record: Omit<TokenRecord, 'state' | 'connectedAt'> & TokenRequester): Promise<void> {
+export async function insertToken(
+  em: EntityManager,
+  record: Omit<TokenRecord, 'state' | 'connectedAt'> & TokenRequester,
+): Promise<void> {
   await em.execute(
     `insert into owner_connect_token (jti, channel_id, owner_id, owner_external_id, property_ids, issued_at, confirm_until, state, connected_at, locale, host_session_id)
      values (?, ?, ?, ?, ?::jsonb, ?, ?, 'waiting', null, ?, ?)`,
-    [record.jti, record.channelId, record.ownerId, record.ownerExternalId, JSON.stringify(record.propertyIds), record.issuedAt, record.confirmUntil, record.locale, record.hostSessionId],
+    [
+      record.jti,
+      record.channelId,
+      record.ownerId,
+      record.ownerExternalId,
+      JSON.stringify(record.propertyIds),
+      record.issuedAt,
+      record.confirmUntil,
+      record.locale,
+      record.hostSessionId,
+    ],
   );
 }
 
@@ -102,7 +123,14 @@ export async function insertToken(em: EntityManager, record: Omit<TokenRecord, '
  */
 export async function findReusableToken(
   em: EntityManager,
-  key: { channelId: string; ownerId: string; propertyIds: string[]; hostSessionId: string; locale: string | null; since: Date },
+  key: {
+    channelId: string;
+    ownerId: string;
+    propertyIds: string[];
+    hostSessionId: string;
+    locale: string | null;
+    since: Date;
+  },
 ): Promise<TokenRecord | null> {
   const [row] = await em.execute<TokenRow[]>(
     `select * from owner_connect_token
@@ -114,16 +142,29 @@ export async function findReusableToken(
   return row ? toRecord(row) : null;
 }
 
-export async function findToken(em: EntityManager, jti: string, options: { lock?: boolean } = {}): Promise<TokenRecord | null> {
-  const [row] = await em.execute<TokenRow[]>(`select * from owner_connect_token where jti = ?${options.lock ? ' for update' : ''}`, [jti]);
+export async function findToken(
+  em: EntityManager,
+  jti: string,
+  options: { lock?: boolean } = {},
+): Promise<TokenRecord | null> {
+  const [row] = await em.execute<TokenRow[]>(
+    `select * from owner_connect_token where jti = ?${options.lock ? ' for update' : ''}`,
+    [jti],
+  );
   return row ? toRecord(row) : null;
 }
 
-export async function setTokenState(em: EntityManager, jti: string, state: OwnerConnectTokenState, connectedAt?: Date): Promise<void> {
-  await em.execute(
-    'update owner_connect_token set state = ?, connected_at = coalesce(?, connected_at) where jti = ?',
-    [state, connectedAt ?? null, jti],
-  );
+export async function setTokenState(
+  em: EntityManager,
+  jti: string,
+  state: OwnerConnectTokenState,
+  connectedAt?: Date,
+): Promise<void> {
+  await em.execute('update owner_connect_token set state = ?, connected_at = coalesce(?, connected_at) where jti = ?', [
+    state,
+    connectedAt ?? null,
+    jti,
+  ]);
 }
 
 /** A window that closed unconfirmed: `waiting` becomes `expired`; any other state stays. */
@@ -132,7 +173,11 @@ export async function expireToken(em: EntityManager, jti: string): Promise<void>
 }
 
 /** The owner's connection on the channel, locked for the transaction's write. */
-export async function lockConnection(em: EntityManager, channelId: string, ownerId: string): Promise<{ jti: string; connectedAt: Date } | null> {
+export async function lockConnection(
+  em: EntityManager,
+  channelId: string,
+  ownerId: string,
+): Promise<{ jti: string; connectedAt: Date } | null> {
   const [row] = await em.execute<{ jti: string; connected_at: Date }[]>(
     'select jti, connected_at from owner_connection where channel_id = ? and owner_id = ? for update',
     [channelId, ownerId],
@@ -140,7 +185,13 @@ export async function lockConnection(em: EntityManager, channelId: string, owner
   return row ? { jti: row.jti, connectedAt: new Date(row.connected_at) } : null;
 }
 
-export async function putConnection(em: EntityManager, channelId: string, ownerId: string, jti: string, connectedAt: Date): Promise<void> {
+export async function putConnection(
+  em: EntityManager,
+  channelId: string,
+  ownerId: string,
+  jti: string,
+  connectedAt: Date,
+): Promise<void> {
   await em.execute(
     `insert into owner_connection (channel_id, owner_id, connected_at, jti) values (?, ?, ?, ?)
      on conflict (channel_id, owner_id) do update set connected_at = excluded.connected_at, jti = excluded.jti`,

@@ -14,7 +14,11 @@ export interface QuoteSubject {
 }
 
 /** Null when the channel does not see the property or it has no availability. */
-export async function quoteSubject(em: EntityManager, channelId: string, externalId: string): Promise<QuoteSubject | null> {
+export async function quoteSubject(
+  em: EntityManager,
+  channelId: string,
+  externalId: string,
+): Promise<QuoteSubject | null> {
   const [row] = await em.execute<QuoteSubject[]>(
     `select cr.internal_id, cr.status, cr.body, l.content->'address'->>'country' as country, a.timezone, to_char(a.horizon_end, 'YYYY-MM-DD') as horizon_end
        from channel_resource cr
@@ -32,7 +36,13 @@ export async function quoteSubject(em: EntityManager, channelId: string, externa
  * night for closed to departure), with rate plans named by placeholders, and the channel's ids of
  * the property's rate plans by key.
  */
-export async function nightsForQuote(em: EntityManager, channelId: string, propertyId: string, from: string, through: string): Promise<{ bodies: string[]; planIds: Map<string, string> }> {
+export async function nightsForQuote(
+  em: EntityManager,
+  channelId: string,
+  propertyId: string,
+  from: string,
+  through: string,
+): Promise<{ bodies: string[]; planIds: Map<string, string> }> {
   const bodies = await em.execute<{ body: string }[]>(
     'select body from ari_night where property_id = ? and night >= ?::date and night <= ?::date order by night',
     [propertyId, from, through],
@@ -57,12 +67,21 @@ export async function vatSchedule(em: EntityManager, country: string): Promise<V
 }
 
 /** Replaces a country's schedule whole, in the caller's transaction. */
-export async function replaceVatSchedule(tx: EntityManager, country: string, rates: readonly (VatRate & { applies_to: string })[]): Promise<void> {
+export async function replaceVatSchedule(
+  tx: EntityManager,
+  country: string,
+  rates: readonly (VatRate & { applies_to: string })[],
+): Promise<void> {
   await tx.execute('delete from vat_rate where country = ?', [country]);
   if (rates.length === 0) return;
   await tx.execute(
     `insert into vat_rate (country, applies_to, valid_from, rate_bp)
      select ?, a, f::date, r from unnest(?::text[], ?::text[], ?::int[]) as t(a, f, r)`,
-    [country, pgArray(rates.map((r) => r.applies_to)), pgArray(rates.map((r) => r.from)), `{${rates.map((r) => r.rate_bp).join(',')}}`],
+    [
+      country,
+      pgArray(rates.map((r) => r.applies_to)),
+      pgArray(rates.map((r) => r.from)),
+      `{${rates.map((r) => r.rate_bp).join(',')}}`,
+    ],
   );
 }

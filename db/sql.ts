@@ -45,7 +45,11 @@ function isRetryable(error: unknown): boolean {
  * Runs `work` in one transaction, again from the start when Postgres aborts it for a deadlock or
  * a serialization failure; those can happen between writers that lock rows in different orders.
  */
-export async function writeTransaction<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>, attempts = 5): Promise<T> {
+export async function writeTransaction<T>(
+  em: EntityManager,
+  work: (tx: EntityManager) => Promise<T>,
+  attempts = 5,
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await em.fork().transactional((tx) => work(tx));

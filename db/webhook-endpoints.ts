@@ -23,7 +23,12 @@ const COLUMNS = `id, channel_id, url, events, description, status, suspended_rea
   previous_secret_expires_at, secret_generation, created_at, updated_at`;
 
 /** A live (not deleted) endpoint of the channel; `lock` holds it until the transaction ends. */
-export async function findEndpoint(em: EntityManager, channelId: string, id: string, options: { lock?: boolean } = {}): Promise<EndpointRow | null> {
+export async function findEndpoint(
+  em: EntityManager,
+  channelId: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<EndpointRow | null> {
   const [row] = await em.execute<EndpointRow[]>(
     `select ${COLUMNS} from webhook_endpoint where channel_id = ? and id = ? and status <> 'deleted'${options.lock ? ' for update' : ''}`,
     [channelId, id],
@@ -39,7 +44,10 @@ export async function endpointById(em: EntityManager, id: string): Promise<Endpo
 
 /** The channel's live endpoints, oldest first. */
 export async function listEndpoints(em: EntityManager, channelId: string): Promise<EndpointRow[]> {
-  return em.execute<EndpointRow[]>(`select ${COLUMNS} from webhook_endpoint where channel_id = ? and status <> 'deleted' order by created_at, id`, [channelId]);
+  return em.execute<EndpointRow[]>(
+    `select ${COLUMNS} from webhook_endpoint where channel_id = ? and status <> 'deleted' order by created_at, id`,
+    [channelId],
+  );
 }
 
 /** What the dispatcher needs of the endpoints that are sent events. */
@@ -81,13 +89,34 @@ export async function insertEndpoint(tx: EntityManager, endpoint: NewEndpoint): 
   await tx.execute(
     `insert into webhook_endpoint (id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret, previous_secret_expires_at, secret_generation, resume_after_position, created_at, updated_at, deleted_at)
      values (?, ?, ?, ?::text[], ?, 'active', null, ?, null, null, 1, ${LOG_END}, ?, ?, null)`,
-    [endpoint.id, endpoint.channelId, endpoint.url, pgArray(endpoint.events), endpoint.description, endpoint.sealedSecret, endpoint.channelId, endpoint.now, endpoint.now],
+    [
+      endpoint.id,
+      endpoint.channelId,
+      endpoint.url,
+      pgArray(endpoint.events),
+      endpoint.description,
+      endpoint.sealedSecret,
+      endpoint.channelId,
+      endpoint.now,
+      endpoint.now,
+    ],
   );
 }
 
 /** The row stays (its deliveries name it); its secrets are destroyed. */
 export async function markEndpointDeleted(em: EntityManager, id: string, now: Date): Promise<void> {
-  await em.nativeUpdate(WebhookEndpointSchema, { id }, { status: 'deleted', secret: null, previousSecret: null, previousSecretExpiresAt: null, deletedAt: now, updatedAt: now });
+  await em.nativeUpdate(
+    WebhookEndpointSchema,
+    { id },
+    {
+      status: 'deleted',
+      secret: null,
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      deletedAt: now,
+      updatedAt: now,
+    },
+  );
 }
 
 /**
@@ -102,15 +131,31 @@ export async function reactivateEndpoint(em: EntityManager, channelId: string, i
 }
 
 /** Makes an active endpoint inactive for `reason`; true when this call did it. */
-export async function suspendEndpoint(em: EntityManager, id: string, reason: 'failing' | 'gone', now: Date): Promise<boolean> {
-  return (await em.nativeUpdate(WebhookEndpointSchema, { id, status: 'active' }, { status: 'inactive', suspendedReason: reason, updatedAt: now })) > 0;
+export async function suspendEndpoint(
+  em: EntityManager,
+  id: string,
+  reason: 'failing' | 'gone',
+  now: Date,
+): Promise<boolean> {
+  return (
+    (await em.nativeUpdate(
+      WebhookEndpointSchema,
+      { id, status: 'active' },
+      { status: 'inactive', suspendedReason: reason, updatedAt: now },
+    )) > 0
+  );
 }
 
 /**
  * Installs a new sealed secret and bumps the generation. `previous` is the sealed secret that
  * keeps signing until `previousExpiresAt`, or null when the old one is dropped at once.
  */
-export async function replaceSecret(tx: EntityManager, id: string, secrets: { sealed: string; previous: string | null; previousExpiresAt: Date | null }, now: Date): Promise<void> {
+export async function replaceSecret(
+  tx: EntityManager,
+  id: string,
+  secrets: { sealed: string; previous: string | null; previousExpiresAt: Date | null },
+  now: Date,
+): Promise<void> {
   await tx.execute(
     `update webhook_endpoint set secret = ?, previous_secret = ?, previous_secret_expires_at = ?, secret_generation = secret_generation + 1, updated_at = ? where id = ?`,
     [secrets.sealed, secrets.previous, secrets.previousExpiresAt, now, id],
@@ -119,18 +164,30 @@ export async function replaceSecret(tx: EntityManager, id: string, secrets: { se
 
 /** Destroys the previous secret unless a later rotation (another generation) replaced it; true when it did. */
 export async function destroyPreviousSecret(em: EntityManager, id: string, generation: number): Promise<boolean> {
-  const changed = await em.nativeUpdate(WebhookEndpointSchema, { id, secretGeneration: generation, previousSecret: { $ne: null } }, { previousSecret: null, previousSecretExpiresAt: null });
+  const changed = await em.nativeUpdate(
+    WebhookEndpointSchema,
+    { id, secretGeneration: generation, previousSecret: { $ne: null } },
+    { previousSecret: null, previousSecretExpiresAt: null },
+  );
   return changed > 0;
 }
 
 /** Whom to tell about an endpoint: its URL, its channel's name and technical contact. */
-export async function endpointContact(em: EntityManager, id: string): Promise<{ url: string; channel: string; email: string | null } | null> {
+export async function endpointContact(
+  em: EntityManager,
+  id: string,
+): Promise<{ url: string; channel: string; email: string | null } | null> {
   const endpoint = await em.findOne(WebhookEndpointSchema, { id }, { populate: ['channel'] });
-  return endpoint ? { url: endpoint.url, channel: endpoint.channel.name, email: endpoint.channel.technicalContactEmail ?? null } : null;
+  return endpoint
+    ? { url: endpoint.url, channel: endpoint.channel.name, email: endpoint.channel.technicalContactEmail ?? null }
+    : null;
 }
 
 /** Live endpoints holding a sealed secret that does not start with `prefix` (sealed under another key). */
-export async function endpointsSealedOtherwise(em: EntityManager, prefix: string): Promise<Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>[]> {
+export async function endpointsSealedOtherwise(
+  em: EntityManager,
+  prefix: string,
+): Promise<Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>[]> {
   const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return em.execute(
     `select id, secret, previous_secret from webhook_endpoint
@@ -140,7 +197,16 @@ export async function endpointsSealedOtherwise(em: EntityManager, prefix: string
 }
 
 /** Replaces one sealed value with the same secret sealed again, unless it changed meanwhile; true when it did. */
-export async function resealValue(em: EntityManager, id: string, column: 'secret' | 'previous_secret', from: string, to: string): Promise<boolean> {
-  const changed = await em.execute<{ id: string }[]>(`update webhook_endpoint set ${column} = ? where id = ? and ${column} = ? returning id`, [to, id, from]);
+export async function resealValue(
+  em: EntityManager,
+  id: string,
+  column: 'secret' | 'previous_secret',
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const changed = await em.execute<{ id: string }[]>(
+    `update webhook_endpoint set ${column} = ? where id = ? and ${column} = ? returning id`,
+    [to, id, from],
+  );
   return changed.length > 0;
 }

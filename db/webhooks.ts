@@ -23,14 +23,23 @@ export interface DeliveryRow {
 
 /** A delivery; with `endpointId`, only when it belongs to that endpoint. */
 export async function findDelivery(em: EntityManager, id: string, endpointId?: string): Promise<DeliveryRow | null> {
-  const [row] = endpointId === undefined
-    ? await em.execute<DeliveryRow[]>('select * from webhook_delivery where id = ?', [id])
-    : await em.execute<DeliveryRow[]>('select * from webhook_delivery where endpoint_id = ? and id = ?', [endpointId, id]);
+  const [row] =
+    endpointId === undefined
+      ? await em.execute<DeliveryRow[]>('select * from webhook_delivery where id = ?', [id])
+      : await em.execute<DeliveryRow[]>('select * from webhook_delivery where endpoint_id = ? and id = ?', [
+          endpointId,
+          id,
+        ]);
   return row ?? null;
 }
 
 /** Up to `limit` deliveries of an endpoint, newest first, after the (created_at, id) position `after`. */
-export async function deliveriesPage(em: EntityManager, endpointId: string, after: { createdAt: Date; id: string } | null, limit: number): Promise<DeliveryRow[]> {
+export async function deliveriesPage(
+  em: EntityManager,
+  endpointId: string,
+  after: { createdAt: Date; id: string } | null,
+  limit: number,
+): Promise<DeliveryRow[]> {
   return em.execute<DeliveryRow[]>(
     `select * from webhook_delivery where endpoint_id = ? ${after ? 'and (created_at, id) < (?, ?)' : ''} order by created_at desc, id desc limit ?`,
     after ? [endpointId, after.createdAt, after.id, limit] : [endpointId, limit],
@@ -47,7 +56,11 @@ export async function deliveryAttempts(em: EntityManager, deliveryId: string): P
  * Many deliveries in one statement, made pending; answers each one's id (the existing one's for a
  * delivery made before, so a retried dispatch delivers nothing twice), in the order given.
  */
-export async function upsertDeliveries(em: EntityManager, deliveries: readonly { id: string; endpointId: string; eventId: string; eventType: string; payload: string }[], now: Date): Promise<string[]> {
+export async function upsertDeliveries(
+  em: EntityManager,
+  deliveries: readonly { id: string; endpointId: string; eventId: string; eventType: string; payload: string }[],
+  now: Date,
+): Promise<string[]> {
   if (deliveries.length === 0) return [];
   const rows = await em.execute<{ id: string; endpoint_id: string; event_id: string }[]>(
     `insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, state, attempts, created_at)
@@ -67,7 +80,13 @@ export interface AttemptContext {
 }
 
 export async function attemptContext(em: EntityManager, deliveryId: string): Promise<AttemptContext | null> {
-  const [row] = await em.execute<(DeliveryRow & { endpoint: EndpointRow | null; channel_status: string | null; channel_suspended_at: Date | string | null })[]>(
+  const [row] = await em.execute<
+    (DeliveryRow & {
+      endpoint: EndpointRow | null;
+      channel_status: string | null;
+      channel_suspended_at: Date | string | null;
+    })[]
+  >(
     `select d.*, case when e.id is null then null else jsonb_build_object(
               'id', e.id, 'channel_id', e.channel_id, 'url', e.url, 'events', e.events, 'description', e.description,
               'status', e.status, 'suspended_reason', e.suspended_reason, 'secret', e.secret, 'previous_secret', e.previous_secret,
@@ -82,7 +101,8 @@ export async function attemptContext(em: EntityManager, deliveryId: string): Pro
   );
   if (!row) return null;
   const { endpoint, channel_status: status, channel_suspended_at: suspendedAt, ...delivery } = row;
-  const channel = status === null ? null : { status, webhooksSuspendedAt: suspendedAt === null ? null : new Date(suspendedAt) };
+  const channel =
+    status === null ? null : { status, webhooksSuspendedAt: suspendedAt === null ? null : new Date(suspendedAt) };
   return { delivery, endpoint, channel };
 }
 
@@ -110,8 +130,18 @@ export async function recordAttempt(em: EntityManager, attempt: AttemptRecord): 
      )
      update webhook_delivery set attempts = ?, last_attempt_at = ?, next_attempt_at = null, state = ?, completed_at = ? where id = ?`,
     [
-      attempt.deliveryId, attempt.number, attempt.attemptedAt, attempt.statusCode, attempt.durationMs, attempt.error?.slice(0, 500) ?? null, attempt.excerpt?.slice(0, 1024) ?? null,
-      attempt.number, attempt.attemptedAt, attempt.deliveredAt ? 'delivered' : 'pending', attempt.deliveredAt, attempt.deliveryId,
+      attempt.deliveryId,
+      attempt.number,
+      attempt.attemptedAt,
+      attempt.statusCode,
+      attempt.durationMs,
+      attempt.error?.slice(0, 500) ?? null,
+      attempt.excerpt?.slice(0, 1024) ?? null,
+      attempt.number,
+      attempt.attemptedAt,
+      attempt.deliveredAt ? 'delivered' : 'pending',
+      attempt.deliveredAt,
+      attempt.deliveryId,
     ],
   );
 }
@@ -121,18 +151,32 @@ export async function recordNextAttempt(em: EntityManager, deliveryId: string, a
 }
 
 /** Ends a pending delivery; one that has already ended is left as it is. */
-export async function finishDelivery(em: EntityManager, deliveryId: string, state: 'failed' | 'cancelled', now: Date): Promise<void> {
-  await em.nativeUpdate(WebhookDeliverySchema, { id: deliveryId, state: 'pending' }, { state, completedAt: now, nextAttemptAt: null });
+export async function finishDelivery(
+  em: EntityManager,
+  deliveryId: string,
+  state: 'failed' | 'cancelled',
+  now: Date,
+): Promise<void> {
+  await em.nativeUpdate(
+    WebhookDeliverySchema,
+    { id: deliveryId, state: 'pending' },
+    { state, completedAt: now, nextAttemptAt: null },
+  );
 }
 
 /** The pending deliveries of one endpoint (but `except`), or of every endpoint of a channel. */
 export type PendingDeliveries = { endpointId: string; except?: string } | { channelId: string };
 
 /** Cancels pending deliveries; answers which, so that their workflows can be stopped. */
-export async function cancelPendingDeliveryRows(em: EntityManager, pending: PendingDeliveries, now: Date): Promise<{ endpointId: string; eventId: string }[]> {
-  const [filter, values] = 'channelId' in pending
-    ? ['endpoint_id in (select id from webhook_endpoint where channel_id = ?)', [pending.channelId]]
-    : ['endpoint_id = ? and id <> ?', [pending.endpointId, pending.except ?? '']];
+export async function cancelPendingDeliveryRows(
+  em: EntityManager,
+  pending: PendingDeliveries,
+  now: Date,
+): Promise<{ endpointId: string; eventId: string }[]> {
+  const [filter, values] =
+    'channelId' in pending
+      ? ['endpoint_id in (select id from webhook_endpoint where channel_id = ?)', [pending.channelId]]
+      : ['endpoint_id = ? and id <> ?', [pending.endpointId, pending.except ?? '']];
   const rows = await em.execute<{ endpoint_id: string; event_id: string }[]>(
     `update webhook_delivery set state = 'cancelled', completed_at = ?, next_attempt_at = null
       where state = 'pending' and ${filter} returning endpoint_id, event_id`,
@@ -143,7 +187,9 @@ export async function cancelPendingDeliveryRows(em: EntityManager, pending: Pend
 
 /** Deliveries are kept 35 days. */
 export async function dropExpiredDeliveries(em: EntityManager, now: Date): Promise<void> {
-  await em.execute('delete from webhook_delivery where created_at < ?', [new Date(now.getTime() - DELIVERY_RETENTION_MS)]);
+  await em.execute('delete from webhook_delivery where created_at < ?', [
+    new Date(now.getTime() - DELIVERY_RETENTION_MS),
+  ]);
 }
 
 const DELIVERY_RETENTION_MS = 35 * 24 * 3600 * 1000;
@@ -177,8 +223,16 @@ export async function dispatchPositions(em: EntityManager): Promise<{ channel: C
 }
 
 /** Up to `limit` of the channel's events after `position`, in log order. */
-export async function eventsAfter(em: EntityManager, channelId: string, position: number, limit: number): Promise<EventRow[]> {
-  return em.execute<EventRow[]>('select position, id, type, occurred_at, data from event where channel_id = ? and position > ? order by position limit ?', [channelId, position, limit]);
+export async function eventsAfter(
+  em: EntityManager,
+  channelId: string,
+  position: number,
+  limit: number,
+): Promise<EventRow[]> {
+  return em.execute<EventRow[]>(
+    'select position, id, type, occurred_at, data from event where channel_id = ? and position > ? order by position limit ?',
+    [channelId, position, limit],
+  );
 }
 
 export async function advanceDispatch(em: EntityManager, channelId: string, position: number): Promise<void> {

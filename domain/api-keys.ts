@@ -9,7 +9,6 @@ const CHECKSUM_LENGTH = 6; // 62^6 > 2^32, so every CRC-32 fits
 const SECRET_LENGTH = API_KEY_LENGTH - PREFIX.production.length - CHECKSUM_LENGTH; // 48 base62 chars, ~285 bits
 const KEY_PATTERN = /^svc_(live|test)_([0-9A-Za-z]{48})([0-9A-Za-z]{6})$/;
 
-
 /** A new key: environment prefix, 48 random base62 characters, then the CRC-32 of that secret part. */
 export function generateApiKey(environment: ServiceEnvironment): string {
   const secret = randomBase62(SECRET_LENGTH);
@@ -17,8 +16,7 @@ export function generateApiKey(environment: ServiceEnvironment): string {
 }
 
 export type ParsedKey =
-  | { ok: true; environment: ServiceEnvironment; last4: string }
-  | { ok: false; reason: 'malformed' };
+  { ok: true; environment: ServiceEnvironment; last4: string } | { ok: false; reason: 'malformed' };
 
 /**
  * Checks shape and checksum without any lookup, so a mistyped, truncated or invented key costs

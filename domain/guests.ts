@@ -18,7 +18,9 @@ export const GuestInput = z
     first_name: PersonName,
     last_name: PersonName,
     email: z.email({ message: 'must be an e-mail address' }).max(254),
-    phone: z.string().regex(E164, { message: 'must be an E.164 number: +, country code and number, 7 to 15 digits, no spaces' }),
+    phone: z
+      .string()
+      .regex(E164, { message: 'must be an E.164 number: +, country code and number, 7 to 15 digits, no spaces' }),
   })
   .strict()
   .meta({ id: 'GuestInput' });

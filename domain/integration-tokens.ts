@@ -8,7 +8,10 @@ import { base62, randomBase62 } from './base62.ts';
  * (`svci_`), another length (64), and a checksum over the prefix as well as the secret, so a
  * channel key's body under an integration prefix, or the other way round, fails the checksum.
  */
-const PREFIX = { production: 'svci_live_', sandbox: 'svci_test_' } as const satisfies Record<ServiceEnvironment, string>;
+const PREFIX = { production: 'svci_live_', sandbox: 'svci_test_' } as const satisfies Record<
+  ServiceEnvironment,
+  string
+>;
 const SECRET_LENGTH = 48; // ~285 bits
 const CHECKSUM_LENGTH = 6; // 62^6 > 2^32, so every CRC-32 fits
 export const INTEGRATION_TOKEN_LENGTH = PREFIX.production.length + SECRET_LENGTH + CHECKSUM_LENGTH;
@@ -17,7 +20,6 @@ const TOKEN_PATTERN = /^(svci_(live|test)_[0-9A-Za-z]{48})([0-9A-Za-z]{6})$/;
 /** The scopes an installation can be granted; each integration operation names the one it needs. */
 export const INTEGRATION_SCOPES = ['guests.read'] as const;
 export type IntegrationScope = (typeof INTEGRATION_SCOPES)[number];
-
 
 const checksum = (body: string) => base62(crc32(body), CHECKSUM_LENGTH);
 

@@ -21,7 +21,8 @@ export function keyRing(keys: readonly ServerKey[], geo: Uint8Array): KeyRing {
   if (keys.length === 0) throw new RangeError('keyRing: no key');
   const ids = new Set(keys.map((key) => key.id));
   if (ids.size !== keys.length) throw new RangeError('keyRing: two keys with one id');
-  for (const key of keys) if (!Number.isSafeInteger(key.id) || key.id < 0) throw new RangeError(`keyRing: bad key id ${key.id}`);
+  for (const key of keys)
+    if (!Number.isSafeInteger(key.id) || key.id < 0) throw new RangeError(`keyRing: bad key id ${key.id}`);
   return { keys: [...keys].sort((a, b) => b.id - a.id), geo };
 }
 

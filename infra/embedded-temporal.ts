@@ -23,12 +23,17 @@ export class EmbeddedPortUnavailable extends Error {
  * against their own databases.
  */
 export async function ensurePortFree(port: number, variable: string): Promise<void> {
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new EmbeddedPortUnavailable(`${variable} must be a port number (1-65535), not "${String(port)}"`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new EmbeddedPortUnavailable(`${variable} must be a port number (1-65535), not "${String(port)}"`);
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
     probe.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
-        reject(new EmbeddedPortUnavailable(`port ${port} for the embedded Temporal is already in use by another process; stop it or set ${variable} to a free port`));
+        reject(
+          new EmbeddedPortUnavailable(
+            `port ${port} for the embedded Temporal is already in use by another process; stop it or set ${variable} to a free port`,
+          ),
+        );
       } else reject(error);
     });
     probe.listen({ host: '127.0.0.1', port, exclusive: true }, () => probe.close(() => resolve()));
@@ -46,7 +51,13 @@ export interface RunningTemporal {
  * The Temporal dev server (`temporal server start-dev`), persisting to `dataDir` when given, with
  * the given search attributes registered (the service's, from workflows/search-attributes.ts).
  */
-export async function startDevServer(options: { searchAttributes: SearchAttributeKey<SearchAttributeType>[]; dataDir?: string; port?: number; ui?: boolean; uiPort?: number }): Promise<RunningTemporal> {
+export async function startDevServer(options: {
+  searchAttributes: SearchAttributeKey<SearchAttributeType>[];
+  dataDir?: string;
+  port?: number;
+  ui?: boolean;
+  uiPort?: number;
+}): Promise<RunningTemporal> {
   let dbFilename: string | undefined;
   if (options.dataDir) {
     await mkdir(options.dataDir, { recursive: true });

@@ -49,7 +49,8 @@ function scrub(value: unknown, depth: number): unknown {
 /** The fields with every secret-named value replaced and every secret-shaped text censored. */
 export function redactFields(fields: Record<string, unknown>, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(fields)) out[name] = SECRET_FIELD.test(name) ? '[redacted]' : scrub(value, depth);
+  for (const [name, value] of Object.entries(fields))
+    out[name] = SECRET_FIELD.test(name) ? '[redacted]' : scrub(value, depth);
   return out;
 }
 
@@ -58,7 +59,11 @@ export function redactFields(fields: Record<string, unknown>, depth = 0): Record
  * `level` by name, `message`, the base fields, then the caller's fields with secrets redacted.
  * `silent` writes nothing. `destination` is for tests that read what would have been written.
  */
-export function createLogger(level: Level | 'silent' = 'info', base: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
+export function createLogger(
+  level: Level | 'silent' = 'info',
+  base: Record<string, unknown> = {},
+  destination?: DestinationStream,
+): Logger {
   const logger = pino(
     {
       level,

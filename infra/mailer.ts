@@ -160,7 +160,14 @@ export function suspensionMail(input: {
  * The notice of a leaked key: plain text, English; names the channel, environment, key id and
  * its last four characters, when it was revoked, and what to do. Never carries the key.
  */
-export function leakedKeyMail(input: { to: string; channel: string; environment: string; keyId: string; last4: string; revokedAt: string /* RFC 3339 */ }): Mail {
+export function leakedKeyMail(input: {
+  to: string;
+  channel: string;
+  environment: string;
+  keyId: string;
+  last4: string;
+  revokedAt: string; /* RFC 3339 */
+}): Mail {
   const channel = oneLine(input.channel);
   const id = oneLine(input.keyId);
   const text = [
@@ -178,7 +185,7 @@ export function leakedKeyMail(input: { to: string; channel: string; environment:
     '',
     'What to do:',
     '',
-    '  1. Put the channel\'s other key in service, or ask us for a new key.',
+    "  1. Put the channel's other key in service, or ask us for a new key.",
     '  2. Remove the revoked key from wherever it was published, and treat',
     '     anything it could read as seen by others.',
     '  3. GET /channel shows which key a request used (key.last4).',

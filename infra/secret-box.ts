@@ -21,7 +21,12 @@ const TAG_BYTES = 16;
 const NONCE_BYTES = 12;
 
 export function secretBox(ring: KeyRing, purpose: string): SecretBox {
-  const derived = new Map(ring.keys.map((key) => [key.id, Buffer.from(hkdfSync('sha256', key.secret, Buffer.alloc(0), `distribution/${purpose}`, 32))]));
+  const derived = new Map(
+    ring.keys.map((key) => [
+      key.id,
+      Buffer.from(hkdfSync('sha256', key.secret, Buffer.alloc(0), `distribution/${purpose}`, 32)),
+    ]),
+  );
   const current = currentKey(ring).id;
   return {
     seal(plaintext, context) {
@@ -41,7 +46,9 @@ export function secretBox(ring: KeyRing, purpose: string): SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
       decipher.setAAD(Buffer.from(context));
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
     },
     currentPrefix: `v2.${current}.`,
   };
@@ -49,9 +56,14 @@ export function secretBox(ring: KeyRing, purpose: string): SecretBox {
 
 function parseSealed(sealed: string): { keyId: number; nonce: Buffer; body: Buffer } {
   const parts = sealed.split('.');
-  if (parts[0] === 'v1' && parts.length === 3) return { keyId: 0, nonce: Buffer.from(parts[1]!, 'base64url'), body: Buffer.from(parts[2]!, 'base64url') };
+  if (parts[0] === 'v1' && parts.length === 3)
+    return { keyId: 0, nonce: Buffer.from(parts[1]!, 'base64url'), body: Buffer.from(parts[2]!, 'base64url') };
   if (parts[0] === 'v2' && parts.length === 4 && /^(?:0|[1-9]\d{0,8})$/.test(parts[1]!)) {
-    return { keyId: Number(parts[1]), nonce: Buffer.from(parts[2]!, 'base64url'), body: Buffer.from(parts[3]!, 'base64url') };
+    return {
+      keyId: Number(parts[1]),
+      nonce: Buffer.from(parts[2]!, 'base64url'),
+      body: Buffer.from(parts[3]!, 'base64url'),
+    };
   }
   throw new Error('secret-box: unknown format');
 }

@@ -34,27 +34,58 @@ export interface SecretsConfig {
  * service refuses to start, since guessing would move every approximate point.
  */
 export async function loadSecrets(config: SecretsConfig): Promise<ServiceSecrets> {
-  const token = config.platformToken ?? (await generatedOnce(config.dataDir, 'platform-token', () => `svc_platform_${randomBytes(32).toString('base64url')}`));
-  const legacy = config.serverSecret ?? (config.serverSecrets ? undefined : await generatedOnce(config.dataDir, 'server-secret', () => randomBytes(32).toString('base64url')));
-  return { ring: parseKeyRing({ serverSecret: legacy, serverSecrets: config.serverSecrets, serverGeoSecret: config.serverGeoSecret }), platformTokenHash: sha256(token) };
+  const token =
+    config.platformToken ??
+    (await generatedOnce(
+      config.dataDir,
+      'platform-token',
+      () => `svc_platform_${randomBytes(32).toString('base64url')}`,
+    ));
+  const legacy =
+    config.serverSecret ??
+    (config.serverSecrets
+      ? undefined
+      : await generatedOnce(config.dataDir, 'server-secret', () => randomBytes(32).toString('base64url')));
+  return {
+    ring: parseKeyRing({
+      serverSecret: legacy,
+      serverSecrets: config.serverSecrets,
+      serverGeoSecret: config.serverGeoSecret,
+    }),
+    platformTokenHash: sha256(token),
+  };
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
 /** Throws an Error naming the variable at fault; never echoes a secret. */
-export function parseKeyRing(config: { serverSecret: string | undefined; serverSecrets: string | undefined; serverGeoSecret: string | undefined }): KeyRing {
+export function parseKeyRing(config: {
+  serverSecret: string | undefined;
+  serverSecrets: string | undefined;
+  serverGeoSecret: string | undefined;
+}): KeyRing {
   const keys: ServerKey[] = config.serverSecret === undefined ? [] : [{ id: 0, secret: encode(config.serverSecret) }];
-  for (const [index, entry] of (config.serverSecrets ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '').entries()) {
+  for (const [index, entry] of (config.serverSecrets ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .entries()) {
     const match = /^([1-9]\d{0,5}):(.+)$/.exec(entry);
     if (!match) throw new Error(`SERVER_SECRETS: entry ${index + 1} is not <id>:<secret> with an id from 1 to 999999`);
-    if (match[2]!.length < 32) throw new Error(`SERVER_SECRETS: the secret of key ${match[1]} is shorter than 32 characters`);
-    if (keys.some((key) => key.id === Number(match[1]))) throw new Error(`SERVER_SECRETS: key ${match[1]} is given twice`);
+    if (match[2]!.length < 32)
+      throw new Error(`SERVER_SECRETS: the secret of key ${match[1]} is shorter than 32 characters`);
+    if (keys.some((key) => key.id === Number(match[1])))
+      throw new Error(`SERVER_SECRETS: key ${match[1]} is given twice`);
     keys.push({ id: Number(match[1]), secret: encode(match[2]!) });
   }
   if (keys.length === 0) throw new Error('SERVER_SECRET or SERVER_SECRETS: no server secret');
-  if (config.serverGeoSecret !== undefined && config.serverGeoSecret.length < 32) throw new Error('SERVER_GEO_SECRET: shorter than 32 characters');
+  if (config.serverGeoSecret !== undefined && config.serverGeoSecret.length < 32)
+    throw new Error('SERVER_GEO_SECRET: shorter than 32 characters');
   const geo = config.serverGeoSecret ?? config.serverSecret;
-  if (geo === undefined) throw new Error('SERVER_GEO_SECRET: required once SERVER_SECRET is retired (the secret approximate points were keyed with, so they do not move)');
+  if (geo === undefined)
+    throw new Error(
+      'SERVER_GEO_SECRET: required once SERVER_SECRET is retired (the secret approximate points were keyed with, so they do not move)',
+    );
   return keyRing(keys, encode(geo));
 }
 

@@ -19,7 +19,8 @@ function onPath(name: string): string | undefined {
  * downloads its own (which needs the open internet).
  */
 export function temporalExecutable(kind: 'cli' | 'test-server'): { type: 'existing-path'; path: string } | undefined {
-  const [variable, name] = kind === 'cli' ? ['TEMPORAL_CLI', 'temporal'] : ['TEMPORAL_TEST_SERVER', 'temporal-test-server'];
+  const [variable, name] =
+    kind === 'cli' ? ['TEMPORAL_CLI', 'temporal'] : ['TEMPORAL_TEST_SERVER', 'temporal-test-server'];
   const found = process.env[variable] || onPath(name);
   return found ? { type: 'existing-path', path: found } : undefined;
 }

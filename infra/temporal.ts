@@ -12,7 +12,11 @@ export interface TemporalConnectionSettings {
  * The options both the client's Connection and the worker's NativeConnection take: mTLS client
  * pair, a private CA and a server name override when configured, and an API key (which needs TLS).
  */
-export function temporalConnectionOptions(settings: TemporalConnectionSettings): { address: string; tls?: TLSConfig; apiKey?: string } {
+export function temporalConnectionOptions(settings: TemporalConnectionSettings): {
+  address: string;
+  tls?: TLSConfig;
+  apiKey?: string;
+} {
   const { tls, apiKey } = settings;
   const read = (file: string) => readFileSync(file);
   return {
@@ -20,7 +24,9 @@ export function temporalConnectionOptions(settings: TemporalConnectionSettings):
     ...(tls
       ? {
           tls: {
-            ...(tls.certFile && tls.keyFile ? { clientCertPair: { crt: read(tls.certFile), key: read(tls.keyFile) } } : {}),
+            ...(tls.certFile && tls.keyFile
+              ? { clientCertPair: { crt: read(tls.certFile), key: read(tls.keyFile) } }
+              : {}),
             ...(tls.caFile ? { serverRootCACertificate: read(tls.caFile) } : {}),
             ...(tls.serverName ? { serverNameOverride: tls.serverName } : {}),
           },
@@ -31,7 +37,12 @@ export function temporalConnectionOptions(settings: TemporalConnectionSettings):
 }
 
 /** A Temporal client on `settings.address` (or a bare address); `close` ends its connection. */
-export async function connectTemporalClient(settings: TemporalConnectionSettings | string, namespace: string): Promise<{ client: Client; close: () => Promise<void> }> {
-  const connection = await Connection.connect(temporalConnectionOptions(typeof settings === 'string' ? { address: settings } : settings));
+export async function connectTemporalClient(
+  settings: TemporalConnectionSettings | string,
+  namespace: string,
+): Promise<{ client: Client; close: () => Promise<void> }> {
+  const connection = await Connection.connect(
+    temporalConnectionOptions(typeof settings === 'string' ? { address: settings } : settings),
+  );
   return { client: new Client({ connection, namespace }), close: () => connection.close() };
 }

@@ -21,7 +21,13 @@ export const TLS_CIPHERS = [
 
 /** Options of every TLS listener the service opens. */
 export const serverTlsOptions = (material: TlsMaterial) =>
-  ({ cert: material.cert, key: material.key, minVersion: 'TLSv1.2', ciphers: TLS_CIPHERS, honorCipherOrder: true }) as const;
+  ({
+    cert: material.cert,
+    key: material.key,
+    minVersion: 'TLSv1.2',
+    ciphers: TLS_CIPHERS,
+    honorCipherOrder: true,
+  }) as const;
 
 export interface TlsMaterial {
   cert: string;
@@ -35,9 +41,18 @@ export interface TlsMaterial {
  * The certificate the API serves: TLS_CERT/TLS_KEY files when given; otherwise a self-signed
  * certificate for localhost generated once into `dataDir/tls` and reused on every start.
  */
-export async function loadTlsMaterial(options: { certPath?: string; keyPath?: string; dataDir: string }): Promise<TlsMaterial> {
+export async function loadTlsMaterial(options: {
+  certPath?: string;
+  keyPath?: string;
+  dataDir: string;
+}): Promise<TlsMaterial> {
   if (options.certPath && options.keyPath) {
-    return { cert: await readFile(options.certPath, 'utf8'), key: await readFile(options.keyPath, 'utf8'), selfSigned: false, certPath: options.certPath };
+    return {
+      cert: await readFile(options.certPath, 'utf8'),
+      key: await readFile(options.keyPath, 'utf8'),
+      selfSigned: false,
+      certPath: options.certPath,
+    };
   }
   if (options.certPath || options.keyPath) throw new Error('TLS_CERT and TLS_KEY go together');
   const dir = path.resolve(options.dataDir, 'tls');
@@ -53,7 +68,14 @@ export async function loadTlsMaterial(options: { certPath?: string; keyPath?: st
         { name: 'basicConstraints', cA: false },
         { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
         { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+            { type: 7, ip: '::1' },
+          ],
+        },
       ],
     });
     await writeFile(keyPath, pems.private, { mode: 0o600 });

@@ -21,11 +21,19 @@ export function caresLookup(resolver: InstanceType<typeof dnsPromises.Resolver>,
         ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
         ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
       ];
-      const errors = [v4, v6].flatMap((result) => (result.status === 'rejected' ? [result.reason as NodeJS.ErrnoException] : []));
+      const errors = [v4, v6].flatMap((result) =>
+        result.status === 'rejected' ? [result.reason as NodeJS.ErrnoException] : [],
+      );
       // Only the addresses received are checked and connected to, so one family failing (a
       // resolver that drops AAAA queries) leaves the other usable.
       if (addresses.length > 0) callback(null, addresses);
-      else callback(errors.find((error) => !NO_RECORDS.has(String(error.code))) ?? errors[0] ?? Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+      else
+        callback(
+          errors.find((error) => !NO_RECORDS.has(String(error.code))) ??
+            errors[0] ??
+            Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }),
+          [],
+        );
     });
   };
 }

@@ -96,7 +96,13 @@ export async function postWebhook(
   const started = performance.now();
   const elapsed = () => Math.max(0, Math.round(performance.now() - started));
   const allowed = { allowLoopback: options.allowLocal };
-  const failed = (reason: DeliveryError, detail: string): WebhookResponse => ({ statusCode: null, durationMs: elapsed(), error: reason, detail: clip(detail), excerpt: null });
+  const failed = (reason: DeliveryError, detail: string): WebhookResponse => ({
+    statusCode: null,
+    durationMs: elapsed(),
+    error: reason,
+    detail: clip(detail),
+    excerpt: null,
+  });
 
   const checked = checkWebhookUrl(url, allowed);
   if (!checked.ok) return failed('url_not_allowed', checked.reason);
@@ -128,11 +134,22 @@ export async function postWebhook(
       clearTimeout(timer);
       resolver?.cancel();
       req.destroy();
-      resolve({ statusCode, durationMs: elapsed(), error: failure?.reason ?? null, detail: failure ? clip(failure.detail) : null, excerpt: excerptOf(chunks) });
+      resolve({
+        statusCode,
+        durationMs: elapsed(),
+        error: failure?.reason ?? null,
+        detail: failure ? clip(failure.detail) : null,
+        excerpt: excerptOf(chunks),
+      });
     };
     controller.signal.addEventListener(
       'abort',
-      () => finish(statusCode === null ? { reason: 'timeout', detail: `no answer after ${timeoutMs} ms${tcpConnected ? '' : ' (not connected)'}` } : statusVerdict(statusCode)),
+      () =>
+        finish(
+          statusCode === null
+            ? { reason: 'timeout', detail: `no answer after ${timeoutMs} ms${tcpConnected ? '' : ' (not connected)'}` }
+            : statusVerdict(statusCode),
+        ),
       { once: true },
     );
 
@@ -184,7 +201,10 @@ export async function postWebhook(
       if (code?.startsWith('HPE_')) return { reason: 'invalid_response', detail: code };
       if ((tcpConnected && !secured) || isTlsCode(code)) {
         const message = oneLine(err.message);
-        return { reason: 'tls_failure', detail: code === undefined || message === code ? message : `${code}: ${message}` };
+        return {
+          reason: 'tls_failure',
+          detail: code === undefined || message === code ? message : `${code}: ${message}`,
+        };
       }
       return { reason: 'connection_failed', detail: code ?? oneLine(err.message) };
     };
@@ -251,7 +271,8 @@ let defaultCas: string[] | undefined;
 
 /** The trust store Node would use by default (bundled, plus system/extra when configured). */
 function defaultCertificates(): string[] {
-  defaultCas ??= typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : [...tls.rootCertificates];
+  defaultCas ??=
+    typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : [...tls.rootCertificates];
   return defaultCas;
 }
 

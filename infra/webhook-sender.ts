@@ -21,7 +21,11 @@ export interface WebhookSender {
 
 /** Whether a rotated-out secret still signs beside the current one. */
 export function previousSecretLive(endpoint: EndpointRow, now: Date): boolean {
-  return endpoint.previous_secret !== null && endpoint.previous_secret_expires_at !== null && Date.parse(endpoint.previous_secret_expires_at) > now.getTime();
+  return (
+    endpoint.previous_secret !== null &&
+    endpoint.previous_secret_expires_at !== null &&
+    Date.parse(endpoint.previous_secret_expires_at) > now.getTime()
+  );
 }
 
 /**
@@ -45,7 +49,12 @@ export function outcomeOf(response: WebhookResponse): 'delivered' | 'gone' | 'fa
  * Counts every POST by outcome and reason and times it: the one place every delivery attempt and
  * ping passes. `kind` labels it: `delivery` (the worker's attempts, the default) or `ping`.
  */
-export function createWebhookSender(deps: { secrets: ServiceSecrets; clock: Clock; settings: WebhookSettings; kind?: 'delivery' | 'ping' }): WebhookSender {
+export function createWebhookSender(deps: {
+  secrets: ServiceSecrets;
+  clock: Clock;
+  settings: WebhookSettings;
+  kind?: 'delivery' | 'ping';
+}): WebhookSender {
   const sender = unmeasuredSender(deps);
   const kind = deps.kind ?? 'delivery';
   return {
@@ -66,8 +75,20 @@ function unmeasuredSender(deps: { secrets: ServiceSecrets; clock: Clock; setting
     async send(endpoint, event) {
       const now = deps.clock.now();
       const secrets = liveSecrets(endpoint, box, now);
-      if (secrets.length === 0) return { statusCode: null, durationMs: 0, error: 'no_secret', detail: 'the endpoint has no signing secret', excerpt: null };
-      const headers = await webhookHeaders({ id: event.id, timestamp: Math.floor(now.getTime() / 1000), body: event.body, secrets });
+      if (secrets.length === 0)
+        return {
+          statusCode: null,
+          durationMs: 0,
+          error: 'no_secret',
+          detail: 'the endpoint has no signing secret',
+          excerpt: null,
+        };
+      const headers = await webhookHeaders({
+        id: event.id,
+        timestamp: Math.floor(now.getTime() / 1000),
+        body: event.body,
+        secrets,
+      });
       return postWebhook(endpoint.url, { ...headers }, event.body, {
         allowLocal: deps.settings.allowLocal,
         ...(ca ? { ca } : {}),

@@ -55,4 +55,3 @@ try {
   await opened.close();
 }
 process.exit(exitCode);
-

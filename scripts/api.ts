@@ -11,8 +11,16 @@ if (!config.databaseUrl || !config.temporal.address) {
   process.exit(2);
 }
 const metrics = await serveMetrics(config, log);
-const api = await startApiProcess(config, { databaseUrl: config.databaseUrl, temporalAddress: config.temporal.address }, log);
+const api = await startApiProcess(
+  config,
+  { databaseUrl: config.databaseUrl, temporalAddress: config.temporal.address },
+  log,
+);
 log.info('api listening', { url: api.url, plainUrl: api.plainUrl, internalUrl: api.internalUrl });
-const stop = () => void api.stop().then(() => metrics?.close()).then(() => process.exit(0));
+const stop = () =>
+  void api
+    .stop()
+    .then(() => metrics?.close())
+    .then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

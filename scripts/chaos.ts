@@ -30,7 +30,8 @@ const { values } = parseArgs({
 function option(flag: string | undefined, variable: string, fallback: number, min: number, max: number): number {
   const text = flag ?? process.env[variable];
   const value = text === undefined ? fallback : Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${variable}: an integer from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${variable}: an integer from ${min} to ${max}`);
   return value;
 }
 
@@ -47,7 +48,23 @@ const report = await runChaos({
 });
 const cpus = os.cpus();
 const { deliveries } = report;
-console.log(JSON.stringify({ machine: { cpu: cpus[0]?.model, cores: cpus.length, node: process.version }, ...report, crashed: report.crashed.map((c) => c.split('\n')[0]) }, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      machine: { cpu: cpus[0]?.model, cores: cpus.length, node: process.version },
+      ...report,
+      crashed: report.crashed.map((c) => c.split('\n')[0]),
+    },
+    null,
+    2,
+  ),
+);
 for (const crash of report.crashed) process.stderr.write(`\n${crash}\n`);
-const failed = deliveries.lost > 0 || deliveries.unexpected > 0 || deliveries.idMismatches > 0 || deliveries.sharedIds > 0 || deliveries.unverified > 0 || report.crashed.length > 0;
+const failed =
+  deliveries.lost > 0 ||
+  deliveries.unexpected > 0 ||
+  deliveries.idMismatches > 0 ||
+  deliveries.sharedIds > 0 ||
+  deliveries.unverified > 0 ||
+  report.crashed.length > 0;
 process.exitCode = failed ? 1 : 0;

@@ -23,7 +23,10 @@ try {
   } else {
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     const className = `Migration${stamp}${name}`;
-    const statements = sql.split(/;\n/).map((s) => s.trim()).filter(Boolean);
+    const statements = sql
+      .split(/;\n/)
+      .map((s) => s.trim())
+      .filter(Boolean);
     const body = statements.map((s) => `    this.addSql(${JSON.stringify(s + ';')});`).join('\n');
     await writeFile(
       `db/migrations/${className}.ts`,
@@ -31,7 +34,10 @@ try {
     );
     const index = await readFile('db/migrations/index.ts', 'utf8');
     const withImport = index.replace(/(\n\/\*\*)/, `import { ${className} } from './${className}.ts';\n$1`);
-    await writeFile('db/migrations/index.ts', withImport.replace(/\n\];/, `\n  { name: '${className}', class: ${className} },\n];`));
+    await writeFile(
+      'db/migrations/index.ts',
+      withImport.replace(/\n\];/, `\n  { name: '${className}', class: ${className} },\n];`),
+    );
     console.log(`wrote db/migrations/${className}.ts`);
   }
 } finally {

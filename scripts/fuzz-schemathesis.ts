@@ -15,7 +15,14 @@ import { withoutPytestBanner } from './fuzz-output.ts';
  * cannot be written as a JSON Schema (a forged cursor of the right shape, `to` not after `from`, an
  * `updated_since` older than 35 days answered 410) and are stated in the parameters' descriptions.
  */
-const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_headers_conformance', 'response_schema_conformance', 'negative_data_rejection'];
+const CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_headers_conformance',
+  'response_schema_conformance',
+  'negative_data_rejection',
+];
 
 export interface FuzzTarget {
   /** The interface's name in the run's lines and its scratch directory. */
@@ -54,37 +61,63 @@ export async function runSchemathesis(target: FuzzTarget, options: FuzzRunOption
   const workDir = path.join(options.workDir, target.name);
   await mkdir(workDir, { recursive: true });
   const configFile = path.join(workDir, 'schemathesis.toml');
-  await writeFile(configFile, `${await readFile(path.join(root, 'scripts/fuzz.schemathesis.toml'), 'utf8')}\n${target.testData}`);
+  await writeFile(
+    configFile,
+    `${await readFile(path.join(root, 'scripts/fuzz.schemathesis.toml'), 'utf8')}\n${target.testData}`,
+  );
   const args = [
-    '--config-file', configFile,
-    'run', target.descriptionUrl,
-    '--header', `Authorization: Bearer ${target.token}`,
-    '--tls-verify', caPath,
-    '--checks', [...CHECKS, ...(process.env.FUZZ_EXTRA_CHECKS ? [process.env.FUZZ_EXTRA_CHECKS] : [])].join(','),
+    '--config-file',
+    configFile,
+    'run',
+    target.descriptionUrl,
+    '--header',
+    `Authorization: Bearer ${target.token}`,
+    '--tls-verify',
+    caPath,
+    '--checks',
+    [...CHECKS, ...(process.env.FUZZ_EXTRA_CHECKS ? [process.env.FUZZ_EXTRA_CHECKS] : [])].join(','),
     // Planned operations answer 501 by design (described with `x-svc-availability: planned`).
-    '--exclude-by', '/x-svc-availability == "planned"',
-    '--mode', 'all',
-    '--phases', 'examples,coverage,fuzzing',
-    '--max-examples', String(options.maxExamples),
-    '--max-time', String(target.maxSeconds),
-    '--request-timeout', '15',
+    '--exclude-by',
+    '/x-svc-availability == "planned"',
+    '--mode',
+    'all',
+    '--phases',
+    'examples,coverage,fuzzing',
+    '--max-examples',
+    String(options.maxExamples),
+    '--max-time',
+    String(target.maxSeconds),
+    '--request-timeout',
+    '15',
     ...(target.rateLimit ? ['--rate-limit', target.rateLimit] : []),
     // One worker: Hypothesis names filter lambdas by parsing their source with `ast.parse`, and
     // CPython 3.11's parser is not safe across threads (a two-worker run died inside Schemathesis
     // with "AST constructor recursion depth mismatch", no request of the service involved).
-    '--workers', '1',
+    '--workers',
+    '1',
     // A fixed seed, so a CI run is repeatable and fails only for a change of the service; explore
     // other inputs with FUZZ_SEED (a finding is then replayed with the same seed).
-    '--seed', options.seed,
-    '--generation-database', 'none',
-    '--report', 'junit', '--report-dir', path.join(workDir, 'report'),
+    '--seed',
+    options.seed,
+    '--generation-database',
+    'none',
+    '--report',
+    'junit',
+    '--report-dir',
+    path.join(workDir, 'report'),
     '--no-color',
   ];
-  say(`${target.name}: schemathesis ${args.map((a) => (a.startsWith('Authorization') ? 'Authorization: Bearer <token>' : a)).join(' ')}`);
+  say(
+    `${target.name}: schemathesis ${args.map((a) => (a.startsWith('Authorization') ? 'Authorization: Bearer <token>' : a)).join(' ')}`,
+  );
   const schemathesis = path.join(root, '.tools/venv/bin/schemathesis');
   let output = '';
   const code = await new Promise<number>((resolve, reject) => {
-    const child = spawn(schemathesis, args, { cwd: workDir, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' } });
+    const child = spawn(schemathesis, args, {
+      cwd: workDir,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' },
+    });
     createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
       process.stdout.write(`${withoutPytestBanner(line)}\n`);
       output += `${line}\n`;

@@ -22,7 +22,9 @@ function getJson(url: string, key: string, ca: string): Promise<unknown> {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${url}: ${res.statusCode} ${text}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${url}: ${res.statusCode} ${text}`)),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -31,7 +33,11 @@ function getJson(url: string, key: string, ca: string): Promise<unknown> {
 
 /** TOML for the seeded channel: dictionaries and the operations' parameter bindings. */
 export async function fuzzTestData(apiUrl: string, key: string, caPath: string): Promise<string> {
-  const page = (await getJson(`${apiUrl}/api/v1/distribution/properties?status=active&limit=1`, key, await readFile(caPath, 'utf8'))) as { data: { id: string }[] };
+  const page = (await getJson(
+    `${apiUrl}/api/v1/distribution/properties?status=active&limit=1`,
+    key,
+    await readFile(caPath, 'utf8'),
+  )) as { data: { id: string }[] };
   const propertyId = page.data[0]?.id;
   if (!propertyId) throw new Error('the seeded channel sees no active property');
   const bind = (name: string) => `{ dictionary = "${name}", probability = ${SEEDED_SHARE} }`;
@@ -94,7 +100,9 @@ export function platformTestData(seeds: PlatformSeeds): string {
   const operations = (ids: string[], parameters: Record<string, string>, settings: string[] = []) => [
     '[[operations]]',
     `include-operation-id = ${JSON.stringify(ids)}`,
-    `parameters = { ${Object.entries(parameters).map(([parameter, seed]) => `${JSON.stringify(parameter)} = ${bind(seed)}`).join(', ')} }`,
+    `parameters = { ${Object.entries(parameters)
+      .map(([parameter, seed]) => `${JSON.stringify(parameter)} = ${bind(seed)}`)
+      .join(', ')} }`,
     ...settings,
     '',
   ];
@@ -104,16 +112,32 @@ export function platformTestData(seeds: PlatformSeeds): string {
     dictionary('from', utcDate(2)),
     dictionary('to', utcDate(4)),
     dictionary('stats_from', utcDate(-10)),
-    ...operations(['getOrganization', 'putOrganization', 'deleteOrganization', 'postInstallation'], { 'path.ref': 'organization' }),
+    ...operations(['getOrganization', 'putOrganization', 'deleteOrganization', 'postInstallation'], {
+      'path.ref': 'organization',
+    }),
     ...operations(['getOwner', 'deleteOwner'], { 'path.ref': 'owner' }),
     ...operations(['putOwner'], { 'path.ref': 'owner', 'body.organization': 'organization' }, [noCoverage]),
     ...operations(['postOwnerConnect'], { 'path.ref': 'owner', 'body.channel': 'channel' }, [noCoverage]),
     ...operations(['getLocation', 'deleteLocation'], { 'path.ref': 'location' }),
-    ...operations(['putLocation'], { 'path.ref': 'location', 'body.organization': 'organization', 'body.owner': 'owner', 'body.address.country': 'country', 'body.timezone': 'zone' }, [noCoverage]),
+    ...operations(
+      ['putLocation'],
+      {
+        'path.ref': 'location',
+        'body.organization': 'organization',
+        'body.owner': 'owner',
+        'body.address.country': 'country',
+        'body.timezone': 'zone',
+      },
+      [noCoverage],
+    ),
     ...operations(['getSourceProperty', 'getDistribution', 'getPropertyListings'], { 'path.ref': 'property' }),
     ...operations(['deleteProperty'], { 'path.ref': 'spare_property' }),
-    ...operations(['getPropertyStats'], { 'path.ref': 'property', 'query.from': 'stats_from', 'query.to': 'from' }, [noCoverage]),
-    ...operations(['putProperty'], { 'path.ref': 'property', 'body.location': 'location', 'body.owner': 'owner' }, ['warnings = false']),
+    ...operations(['getPropertyStats'], { 'path.ref': 'property', 'query.from': 'stats_from', 'query.to': 'from' }, [
+      noCoverage,
+    ]),
+    ...operations(['putProperty'], { 'path.ref': 'property', 'body.location': 'location', 'body.owner': 'owner' }, [
+      'warnings = false',
+    ]),
     ...operations(['putDistribution'], { 'path.ref': 'property', 'body.channels[*]': 'channel' }, [noCoverage]),
     ...operations(['getInstallation', 'patchInstallation', 'postInstallationToken'], { 'path.id': 'installation' }),
     ...operations(['getGuest'], { 'path.ref': 'guest' }),
@@ -121,6 +145,10 @@ export function platformTestData(seeds: PlatformSeeds): string {
     ...operations(['putGuest'], { 'path.ref': 'guest', 'body.organization': 'organization' }, [noCoverage]),
     ...operations(['createHostSession'], { 'body.organization': 'organization' }, [noCoverage]),
     ...operations(['getVatRates', 'putVatRates'], { 'path.country': 'country' }),
-    ...operations(['postAvailability'], { 'body.updates[*].property': 'property', 'body.updates[*].from': 'from', 'body.updates[*].to': 'to' }, ['warnings = false']),
+    ...operations(
+      ['postAvailability'],
+      { 'body.updates[*].property': 'property', 'body.updates[*].from': 'from', 'body.updates[*].to': 'to' },
+      ['warnings = false'],
+    ),
   ].join('\n');
 }

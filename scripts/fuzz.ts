@@ -74,7 +74,8 @@ const stopAll = async () => {
 const PLATFORM_TOKEN = 'svc_platform_fuzz-token-0123456789abcdefghijklmnop';
 
 async function main(): Promise<FuzzOutcome[]> {
-  if (!existsSync(path.join(root, '.tools/venv/bin/schemathesis'))) throw new Error('.tools/venv/bin/schemathesis is missing: source scripts/tools.sh first');
+  if (!existsSync(path.join(root, '.tools/venv/bin/schemathesis')))
+    throw new Error('.tools/venv/bin/schemathesis is missing: source scripts/tools.sh first');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'svc-fuzz-'));
   stops.push(() => rm(dataDir, { recursive: true, force: true }));
 
@@ -118,10 +119,24 @@ async function main(): Promise<FuzzOutcome[]> {
   // created first with a rate limit the fuzzer does not reach, so it tests more than 429s.
   const orm = await openDatabase(database.url);
   stops.push(() => orm.close());
-  const client = await connectTemporalClient({ ...config.temporal, address: temporal.address }, config.temporal.namespace);
+  const client = await connectTemporalClient(
+    { ...config.temporal, address: temporal.address },
+    config.temporal.namespace,
+  );
   stops.push(client.close);
-  const ctx = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log, secrets: await loadSecrets(config) });
-  await createChannel(ctx, { name: DEMO_CHANNELS.first, rateLimit: 1_000_000, redirectUrl: `https://${DEMO_CHANNELS.first}.example/owner-connect` });
+  const ctx = serviceDeps({
+    orm,
+    temporal: client.client,
+    config,
+    clock: systemClock,
+    log,
+    secrets: await loadSecrets(config),
+  });
+  await createChannel(ctx, {
+    name: DEMO_CHANNELS.first,
+    rateLimit: 1_000_000,
+    redirectUrl: `https://${DEMO_CHANNELS.first}.example/owner-connect`,
+  });
   const seeded = await seedDemo(ctx);
   const { key } = await issueKey(ctx, { channel: DEMO_CHANNELS.first, scopes: GRANTABLE_SCOPES.join(',') });
   const appToken = seeded.integration.installation.token;
@@ -130,7 +145,9 @@ async function main(): Promise<FuzzOutcome[]> {
   // whose token the integration run holds.
   const organization = seeded.organizations[0]!;
   const spare = await createInstallation(ctx, organization, { app: 'fuzz-platform', scopes: ['guests.read'] });
-  say(`API at ${api.url}; seeded ${seeded.properties.length} properties, ${seeded.integration.guests.length} guests; key on ${DEMO_CHANNELS.first} with ${GRANTABLE_SCOPES.join(', ')}`);
+  say(
+    `API at ${api.url}; seeded ${seeded.properties.length} properties, ${seeded.integration.guests.length} guests; key on ${DEMO_CHANNELS.first} with ${GRANTABLE_SCOPES.join(', ')}`,
+  );
 
   const platformSeeds = {
     organization,
@@ -146,16 +163,45 @@ async function main(): Promise<FuzzOutcome[]> {
     zone: 'Europe/Bucharest',
   };
   const targets: FuzzTarget[] = [
-    { name: 'distribution', descriptionUrl: `${api.url}/api/v1/distribution/openapi.json`, token: key, testData: await fuzzTestData(api.url, key, api.tls.certPath), maxSeconds: 0 },
-    { name: 'platform', descriptionUrl: `${api.url}/internal/v1/openapi.json`, token: PLATFORM_TOKEN, testData: platformTestData(platformSeeds), maxSeconds: 0 },
+    {
+      name: 'distribution',
+      descriptionUrl: `${api.url}/api/v1/distribution/openapi.json`,
+      token: key,
+      testData: await fuzzTestData(api.url, key, api.tls.certPath),
+      maxSeconds: 0,
+    },
+    {
+      name: 'platform',
+      descriptionUrl: `${api.url}/internal/v1/openapi.json`,
+      token: PLATFORM_TOKEN,
+      testData: platformTestData(platformSeeds),
+      maxSeconds: 0,
+    },
     // An installation may send 120 requests a minute (the contract's limit, not configurable): paced
     // below it, every request reaches the operation instead of most being 429.
-    { name: 'integration', descriptionUrl: `${api.url}/api/v1/integration/openapi.json`, token: appToken, testData: '', maxSeconds: 0, rateLimit: '110/m' },
+    {
+      name: 'integration',
+      descriptionUrl: `${api.url}/api/v1/integration/openapi.json`,
+      token: appToken,
+      testData: '',
+      maxSeconds: 0,
+      rateLimit: '110/m',
+    },
   ]
     .filter((target) => !ONLY || ONLY.includes(target.name))
-    .map((target) => ({ ...target, maxSeconds: Math.max(10, Math.round(MAX_SECONDS * SHARES[target.name as keyof typeof SHARES])) }));
+    .map((target) => ({
+      ...target,
+      maxSeconds: Math.max(10, Math.round(MAX_SECONDS * SHARES[target.name as keyof typeof SHARES])),
+    }));
 
-  const options = { root, workDir: dataDir, caPath: api.tls.certPath, maxExamples: MAX_EXAMPLES, seed: process.env.FUZZ_SEED ?? '20261122', say };
+  const options = {
+    root,
+    workDir: dataDir,
+    caPath: api.tls.certPath,
+    maxExamples: MAX_EXAMPLES,
+    seed: process.env.FUZZ_SEED ?? '20261122',
+    say,
+  };
   const outcomes = [];
   for (const target of targets) {
     const outcome = await runSchemathesis(target, options);

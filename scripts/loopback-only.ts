@@ -21,12 +21,16 @@ function refusal(target: string): Error {
 /** A lookup that answers only loopback addresses; a name with any other answer fails. */
 function loopbackLookup(original: net.LookupFunction): net.LookupFunction {
   return (hostname, options, callback) => {
-    original(hostname, options, ((error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
-      if (error) return callback(error, address, family);
-      const answers = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      if (!answers.every(isLoopback)) return callback(refusal(`${hostname} (${answers.join(', ')})`), '', 4);
-      return (callback as (e: null, a: string | LookupAddress[], f?: number) => void)(null, address, family);
-    }));
+    original(
+      hostname,
+      options,
+      (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
+        if (error) return callback(error, address, family);
+        const answers = Array.isArray(address) ? address.map((a) => a.address) : [address];
+        if (!answers.every(isLoopback)) return callback(refusal(`${hostname} (${answers.join(', ')})`), '', 4);
+        return (callback as (e: null, a: string | LookupAddress[], f?: number) => void)(null, address, family);
+      },
+    );
   };
 }
 
@@ -36,7 +40,10 @@ function loopbackLookup(original: net.LookupFunction): net.LookupFunction {
  * fails with ERR_LOOPBACK_ONLY before any packet leaves. Unix sockets pass.
  */
 export function confineToLoopback(): void {
-  const connect = Object.getOwnPropertyDescriptor(net.Socket.prototype, 'connect')!.value as (this: net.Socket, ...args: unknown[]) => net.Socket;
+  const connect = Object.getOwnPropertyDescriptor(net.Socket.prototype, 'connect')!.value as (
+    this: net.Socket,
+    ...args: unknown[]
+  ) => net.Socket;
   net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]): net.Socket {
     // The forms: (options[, cb]), ([options, cb]) from internal callers, (port[, host][, cb]), (path[, cb]).
     const first = Array.isArray(args[0]) ? (args[0] as unknown[])[0] : args[0];
@@ -53,14 +60,21 @@ export function confineToLoopback(): void {
       }
       return connect.apply(this, args);
     }
-    const guarded = { ...options, lookup: loopbackLookup(options.lookup ?? (dns.lookup)) };
+    const guarded = { ...options, lookup: loopbackLookup(options.lookup ?? dns.lookup) };
     if (Array.isArray(args[0])) {
       // Node's own callers pass normalised arguments, marked by a symbol on the array: keep it.
       const normalised = args[0] as unknown[] & Record<symbol, unknown>;
-      const copy = Object.assign([guarded, ...normalised.slice(1)], Object.fromEntries(Object.getOwnPropertySymbols(normalised).map((key) => [key, normalised[key]])));
+      const copy = Object.assign(
+        [guarded, ...normalised.slice(1)],
+        Object.fromEntries(Object.getOwnPropertySymbols(normalised).map((key) => [key, normalised[key]])),
+      );
       return connect.call(this, copy, ...args.slice(1));
     }
-    return connect.call(this, guarded, ...(typeof args[1] === 'function' ? [args[1]] : typeof args[2] === 'function' ? [args[2]] : []));
+    return connect.call(
+      this,
+      guarded,
+      ...(typeof args[1] === 'function' ? [args[1]] : typeof args[2] === 'function' ? [args[2]] : []),
+    );
   };
 }
 

@@ -16,8 +16,17 @@ const temporalRuntime = installTemporalRuntime(config, log);
 const metrics = await serveMetrics(config, log);
 const prebuilt = existsSync(WORKFLOW_BUNDLE_PATH);
 if (!prebuilt) log.warn('no prebuilt workflow bundle; bundling at start (run npm run build:workflows for production)');
-const worker = await startWorkerProcess(config, { databaseUrl: config.databaseUrl, temporalAddress: config.temporal.address }, log, { prebuilt });
+const worker = await startWorkerProcess(
+  config,
+  { databaseUrl: config.databaseUrl, temporalAddress: config.temporal.address },
+  log,
+  { prebuilt },
+);
 log.info('worker running', { taskQueue: config.temporal.taskQueue, temporalMetrics: temporalRuntime.metricsUrl });
-const stop = () => void worker.stop().then(() => metrics?.close()).then(() => process.exit(0));
+const stop = () =>
+  void worker
+    .stop()
+    .then(() => metrics?.close())
+    .then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

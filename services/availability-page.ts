@@ -1,4 +1,8 @@
-import { availabilityCandidates, type AvailabilityCandidate, type CandidateFilter } from '../db/availability-candidates.ts';
+import {
+  availabilityCandidates,
+  type AvailabilityCandidate,
+  type CandidateFilter,
+} from '../db/availability-candidates.ts';
 import { nightsOfSlices } from '../db/availability-nights.ts';
 import { horizonEnd, horizonFallsShort, MAX_PAGE_NIGHTS } from '../domain/availability/nights.ts';
 import { propertyWindow, windowNights } from '../domain/availability/window.ts';
@@ -55,7 +59,14 @@ interface Slice {
 
 async function readCursor(cursor: string, hash: string, deps: PageDeps): Promise<PagePosition> {
   const decoded = await decodeCursor(cursor, hash, deps.secrets.ring);
-  if (!decoded || typeof decoded.u !== 'string' || typeof decoded.i !== 'string' || typeof decoded.v !== 'string' || typeof decoded.d !== 'string') throw new ProblemError('invalid_cursor');
+  if (
+    !decoded ||
+    typeof decoded.u !== 'string' ||
+    typeof decoded.i !== 'string' ||
+    typeof decoded.v !== 'string' ||
+    typeof decoded.d !== 'string'
+  )
+    throw new ProblemError('invalid_cursor');
   return { u: decoded.u, i: decoded.i, v: decoded.v, d: decoded.d };
 }
 
@@ -64,9 +75,16 @@ async function readCursor(cursor: string, hash: string, deps: PageDeps): Promise
  * is rolled first, so the horizon is always 365 nights past the property's today; the roll is
  * idempotent per day, and restamps what it rolls, so the batch is read again.
  */
-async function nextCandidates(deps: PageDeps, channelId: string, filter: CandidateFilter, now: Date): Promise<AvailabilityCandidate[]> {
+async function nextCandidates(
+  deps: PageDeps,
+  channelId: string,
+  filter: CandidateFilter,
+  now: Date,
+): Promise<AvailabilityCandidate[]> {
   const batch = await availabilityCandidates(deps.orm.em.fork(), channelId, filter);
-  const overdue = new Set(batch.filter((c) => horizonFallsShort(c.horizon_end, localDate(now, c.timezone))).map((c) => c.timezone));
+  const overdue = new Set(
+    batch.filter((c) => horizonFallsShort(c.horizon_end, localDate(now, c.timezone))).map((c) => c.timezone),
+  );
   if (overdue.size === 0) return batch;
   for (const zone of [...overdue].sort()) await rollHorizon(deps, zone, deps.clock);
   return availabilityCandidates(deps.orm.em.fork(), channelId, filter);
@@ -88,14 +106,28 @@ function nightsPerPropertyGuess(query: AvailabilityPageQuery, now: Date): number
  * whatever the window; a property cut by the night limit continues on the next page from the
  * night after, unless it changed in between (then it is listed again, whole, at its new stamp).
  */
-export async function availabilityPage(deps: PageDeps, channelId: string, query: AvailabilityPageQuery): Promise<AvailabilityPage> {
+export async function availabilityPage(
+  deps: PageDeps,
+  channelId: string,
+  query: AvailabilityPageQuery,
+): Promise<AvailabilityPage> {
   const now = deps.clock.now();
   const since = query.updated_since === undefined ? undefined : new Date(query.updated_since);
-  const hash = hashQuery({ kind: 'availability', channel: channelId, from: query.from, to: query.to, property_id: query.property_id, updated_since: since?.toISOString() });
+  const hash = hashQuery({
+    kind: 'availability',
+    channel: channelId,
+    from: query.from,
+    to: query.to,
+    property_id: query.property_id,
+    updated_since: since?.toISOString(),
+  });
   const after = query.cursor === undefined ? null : await readCursor(query.cursor, hash, deps);
   // After the cursor: a bad cursor is the request's own mistake, which a resync would not mend.
   if (since && since.getTime() < now.getTime() - RETENTION_MS) throw new ProblemError('sync_window_expired');
-  const filter = { ...(since ? { since } : {}), ...(query.property_id !== undefined ? { externalId: query.property_id } : {}) };
+  const filter = {
+    ...(since ? { since } : {}),
+    ...(query.property_id !== undefined ? { externalId: query.property_id } : {}),
+  };
   const guess = nightsPerPropertyGuess(query, now);
 
   // Plan the page first: each property's window and how many of its nights fit (every night of a
@@ -107,7 +139,12 @@ export async function availabilityPage(deps: PageDeps, channelId: string, query:
   for (;;) {
     const want = Math.min(query.limit - slices.length, Math.ceil((MAX_PAGE_NIGHTS - planned) / guess) + 1);
     // One more than wanted tells whether the listing goes on.
-    const batch = await nextCandidates(deps, channelId, { ...filter, ...(position ? { after: position } : {}), limit: want + 1 }, now);
+    const batch = await nextCandidates(
+      deps,
+      channelId,
+      { ...filter, ...(position ? { after: position } : {}), limit: want + 1 },
+      now,
+    );
     if (query.property_id !== undefined && !since && !after && batch.length === 0) throw new ProblemError('not_found');
     let used = 0;
     for (const property of batch.slice(0, want)) {
@@ -126,7 +163,16 @@ export async function availabilityPage(deps: PageDeps, channelId: string, query:
     position = { updatedAt: last.updated_at, externalId: last.external_id, inclusive: false };
   }
 
-  const rows = await nightsOfSlices(deps.orm.em.fork(), channelId, slices.map((slice) => ({ propertyId: slice.property.internal_id, start: slice.start, to: slice.to, take: slice.take })));
+  const rows = await nightsOfSlices(
+    deps.orm.em.fork(),
+    channelId,
+    slices.map((slice) => ({
+      propertyId: slice.property.internal_id,
+      start: slice.start,
+      to: slice.to,
+      take: slice.take,
+    })),
+  );
   const records: RecordText[] = [];
   const identity: string[] = [];
   let nights = 0;
@@ -143,7 +189,8 @@ export async function availabilityPage(deps: PageDeps, channelId: string, query:
     records.push({ head, pieces: row?.data ?? [], propertyId: property.internal_id, plans: row?.plans ?? '' });
     if (index < slices.length - 1) continue;
     const cut = recordTo < to && count === take && take > 0 && nights >= MAX_PAGE_NIGHTS;
-    if (cut || following) next = { u: property.updated_at, i: property.external_id, v: property.version, d: cut ? recordTo : '' };
+    if (cut || following)
+      next = { u: property.updated_at, i: property.external_id, v: property.version, d: cut ? recordTo : '' };
   }
   const nextCursor = next ? await encodeCursor({ ...next }, hash, deps.secrets.ring) : null;
   const { bytes, release } = writeRecords(records);
@@ -154,12 +201,26 @@ export async function availabilityPage(deps: PageDeps, channelId: string, query:
  * A property's part of the page: its window, from the night its nights continue when the page
  * resumes it unchanged, and as many of its nights as the page has room for.
  */
-function planSlice(property: AvailabilityCandidate, query: AvailabilityPageQuery, now: Date, resumed: PagePosition | null, room: number): Slice {
+function planSlice(
+  property: AvailabilityCandidate,
+  query: AvailabilityPageQuery,
+  now: Date,
+  resumed: PagePosition | null,
+  room: number,
+): Slice {
   const window = propertyWindow(query, localDate(now, property.timezone), property.horizon_end);
   if (window.to > property.horizon_end || window.from >= property.horizon_end) {
-    throw new ProblemError('window_beyond_horizon', { horizon_end: property.horizon_end, detail: `${property.external_id} has nights up to ${property.horizon_end} (exclusive)` });
+    throw new ProblemError('window_beyond_horizon', {
+      horizon_end: property.horizon_end,
+      detail: `${property.external_id} has nights up to ${property.horizon_end} (exclusive)`,
+    });
   }
-  const continues = resumed !== null && resumed.d !== '' && resumed.i === property.external_id && resumed.v === property.version && resumed.d > window.from;
+  const continues =
+    resumed !== null &&
+    resumed.d !== '' &&
+    resumed.i === property.external_id &&
+    resumed.v === property.version &&
+    resumed.d > window.from;
   const start = continues ? resumed.d : window.from;
   return { property, start, to: window.to, take: Math.min(windowNights({ from: start, to: window.to }), room) };
 }

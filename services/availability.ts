@@ -1,4 +1,10 @@
-import { applyAvailabilityUpdates, lockPropertiesByRef, rollZone, zonesInUse, type UpdateOutcome } from '../db/availability.ts';
+import {
+  applyAvailabilityUpdates,
+  lockPropertiesByRef,
+  rollZone,
+  zonesInUse,
+  type UpdateOutcome,
+} from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
 import { BufferPool } from '../infra/buffer-pool.ts';
 import type { AvailabilityUpdate } from '../domain/availability/nights.ts';
@@ -17,7 +23,10 @@ import { writeAndNotify } from './durable-processes.ts';
  * plan's age bands (`priceListErrors`), else nothing is written. Each property's changed nights are
  * announced to every channel that sees it.
  */
-export function postAvailability(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'clock'>, batch: { updates: readonly AvailabilityUpdate[] }): Promise<{ results: UpdateOutcome[] }> {
+export function postAvailability(
+  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'clock'>,
+  batch: { updates: readonly AvailabilityUpdate[] },
+): Promise<{ results: UpdateOutcome[] }> {
   return writeAndNotify(deps, async (tx) => {
     const rows = await lockPropertiesByRef(tx, [...new Set(batch.updates.map((u) => u.property))].sort());
     const byRef = new Map(rows.map((row) => [row.ref, row]));
@@ -26,8 +35,18 @@ export function postAvailability(deps: Pick<ServiceDeps, 'orm' | 'workflows' | '
       if (!property) return [unknownReference(`/updates/${i}/property`, 'property', update.property)];
       return (update.rates ?? []).flatMap((rate, j): ParameterError[] => {
         const plan = property.content.rate_plans.find((candidate) => candidate.key === rate.rate_plan);
-        if (!plan) return [{ detail: `the property has no rate plan "${rate.rate_plan}"`, code: 'unknown_reference', pointer: `/updates/${i}/rates/${j}/rate_plan` }];
-        return priceListErrors(rate, { maxAdults: property.content.capacity.max_adults, bands: plan.child_age_bands }).map((error) => ({
+        if (!plan)
+          return [
+            {
+              detail: `the property has no rate plan "${rate.rate_plan}"`,
+              code: 'unknown_reference',
+              pointer: `/updates/${i}/rates/${j}/rate_plan`,
+            },
+          ];
+        return priceListErrors(rate, {
+          maxAdults: property.content.capacity.max_adults,
+          bands: plan.child_age_bands,
+        }).map((error) => ({
           detail: error.detail,
           code: error.code,
           pointer: jsonPointer(['updates', i, 'rates', j, ...error.path]),
@@ -38,7 +57,14 @@ export function postAvailability(deps: Pick<ServiceDeps, 'orm' | 'workflows' | '
     const results = [];
     for (const row of rows) {
       const updates = batch.updates.filter((u) => u.property === row.ref);
-      results.push(await applyAvailabilityUpdates(tx, { propertyId: row.id, ref: row.ref, content: row.content, timezone: row.timezone }, updates, deps.clock));
+      results.push(
+        await applyAvailabilityUpdates(
+          tx,
+          { propertyId: row.id, ref: row.ref, content: row.content, timezone: row.timezone },
+          updates,
+          deps.clock,
+        ),
+      );
     }
     return { results };
   });
@@ -48,7 +74,11 @@ export function postAvailability(deps: Pick<ServiceDeps, 'orm' | 'workflows' | '
  * The daily roll of one zone as of `clock` (see `rollZone`): in one transaction, run again from
  * the start on a deadlock. Idempotent per local date.
  */
-export function rollHorizon(deps: Pick<ServiceDeps, 'orm'>, zone: string, clock: Clock): Promise<{ properties: number; rolled: number }> {
+export function rollHorizon(
+  deps: Pick<ServiceDeps, 'orm'>,
+  zone: string,
+  clock: Clock,
+): Promise<{ properties: number; rolled: number }> {
   return writeTransaction(deps.orm.em, (tx) => rollZone(tx, zone, clock));
 }
 
@@ -87,7 +117,10 @@ const pageBuffers = new BufferPool({ keep: 2, minBytes: 8 * 2 ** 20, maxBytes: 6
  * `pool`: no second copy of the nights as a string. `bytes` is exactly what was written; call
  * `release` once nothing reads them any more.
  */
-export function writeRecords(records: readonly RecordText[], pool: BufferPool = pageBuffers): { bytes: Buffer; release: () => void } {
+export function writeRecords(
+  records: readonly RecordText[],
+  pool: BufferPool = pageBuffers,
+): { bytes: Buffer; release: () => void } {
   const swapsByRecord = records.map((record) => swapsOf(record));
   let size = Math.max(0, records.length - 1);
   for (const { size: bytes } of swapsByRecord) size += bytes;
@@ -123,7 +156,8 @@ export function writeRecords(records: readonly RecordText[], pool: BufferPool = 
 function swapsOf(record: RecordText): { cuts: number[][]; swaps: string[]; size: number } {
   const ids = new Map<string, string>();
   const words = record.plans.split(' ').filter(Boolean);
-  for (let p = 0; p + 1 < words.length; p += 2) ids.set(words[p]!.slice(record.propertyId.length + 1), JSON.stringify(words[p + 1]));
+  for (let p = 0; p + 1 < words.length; p += 2)
+    ids.set(words[p]!.slice(record.propertyId.length + 1), JSON.stringify(words[p + 1]));
   const cuts: number[][] = [];
   const swaps: string[] = [];
   let size = Buffer.byteLength(record.head) + RECORD_TAIL.length + Math.max(0, record.pieces.length - 1);

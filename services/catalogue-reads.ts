@@ -1,5 +1,11 @@
 import type { ViewKind } from '../db/catalogue/projector.ts';
-import { findResource, listEvents, listResources, type ListPosition, type StoredRecord } from '../db/catalogue/reads.ts';
+import {
+  findResource,
+  listEvents,
+  listResources,
+  type ListPosition,
+  type StoredRecord,
+} from '../db/catalogue/reads.ts';
 import { servedAmenities } from '../db/amenities.ts';
 import { amenityByCode, amenityRecord } from '../domain/catalogue/amenities.ts';
 import { toInstant } from '../domain/time.ts';
@@ -45,7 +51,12 @@ interface NormalisedQuery {
 function normalise(kind: string, channelId: string, query: ListQuery): NormalisedQuery {
   const since = query.updated_since === undefined ? undefined : new Date(query.updated_since);
   const statuses = query.status;
-  const hash = hashQuery({ kind, channel: channelId, updated_since: since?.toISOString(), status: statuses?.join(',') });
+  const hash = hashQuery({
+    kind,
+    channel: channelId,
+    updated_since: since?.toISOString(),
+    status: statuses?.join(','),
+  });
   return { limit: query.limit, cursor: query.cursor, since, statuses, hash };
 }
 
@@ -54,10 +65,13 @@ function normalise(kind: string, channelId: string, query: ListQuery): Normalise
  * what the request got wrong come first, and a resync would not mend the cursor.
  */
 async function position(query: NormalisedQuery, deps: Deps): Promise<CursorPosition | undefined> {
-  const decoded = query.cursor === undefined ? undefined : await decodeCursor(query.cursor, query.hash, deps.secrets.ring);
+  const decoded =
+    query.cursor === undefined ? undefined : await decodeCursor(query.cursor, query.hash, deps.secrets.ring);
   if (decoded === null) throw new ProblemError('invalid_cursor');
   if (query.since && query.since.getTime() < deps.clock.now().getTime() - RETENTION_MS) {
-    throw new ProblemError('sync_window_expired', { detail: `updated_since is older than ${RETENTION_DAYS} days; resync without it` });
+    throw new ProblemError('sync_window_expired', {
+      detail: `updated_since is older than ${RETENTION_DAYS} days; resync without it`,
+    });
   }
   return decoded;
 }
@@ -74,7 +88,12 @@ function listPosition(position: CursorPosition | undefined): ListPosition | unde
  * their served JSON text with their id and version, which name it: a page is named by those and
  * its cursor.
  */
-export async function listView(deps: Deps, channelId: string, kind: ViewKind, query: ListQuery): Promise<Page<StoredRecord>> {
+export async function listView(
+  deps: Deps,
+  channelId: string,
+  kind: ViewKind,
+  query: ListQuery,
+): Promise<Page<StoredRecord>> {
   const normalised = normalise(kind, channelId, query);
   const after = listPosition(await position(normalised, deps));
   const page = await listResources(deps.orm.em, channelId, kind, {
@@ -83,21 +102,34 @@ export async function listView(deps: Deps, channelId: string, kind: ViewKind, qu
     ...(normalised.statuses ? { statuses: normalised.statuses } : {}),
     ...(after ? { after } : {}),
   });
-  const next = page.next && (await encodeCursor({ u: page.next.updatedAt.getTime(), i: page.next.id }, normalised.hash, deps.secrets.ring));
+  const next =
+    page.next &&
+    (await encodeCursor({ u: page.next.updatedAt.getTime(), i: page.next.id }, normalised.hash, deps.secrets.ring));
   return { items: page.items, nextCursor: next };
 }
 
 /** One property of the channel's view, or its tombstone; a malformed id is not found like any unknown one. */
-export async function findProperty(deps: Pick<ServiceDeps, 'orm'>, channelId: string, propertyId: string): Promise<StoredRecord> {
-  const found = isExternalId('property', propertyId) ? await findResource(deps.orm.em, channelId, 'property', propertyId) : null;
+export async function findProperty(
+  deps: Pick<ServiceDeps, 'orm'>,
+  channelId: string,
+  propertyId: string,
+): Promise<StoredRecord> {
+  const found = isExternalId('property', propertyId)
+    ? await findResource(deps.orm.em, channelId, 'property', propertyId)
+    : null;
   if (!found) throw new ProblemError('not_found');
   return found;
 }
 
 /** The amenity catalogue is the same for every channel and ships with the service; it pages like the lists. */
-type AmenityListed = ReturnType<typeof amenityRecord> | { id: string; status: 'deleted'; version: number; updated_at: string };
+type AmenityListed =
+  ReturnType<typeof amenityRecord> | { id: string; status: 'deleted'; version: number; updated_at: string };
 
-export async function listAmenities(deps: Deps, channelId: string, query: Omit<ListQuery, 'status'>): Promise<Page<AmenityListed>> {
+export async function listAmenities(
+  deps: Deps,
+  channelId: string,
+  query: Omit<ListQuery, 'status'>,
+): Promise<Page<AmenityListed>> {
   const normalised = normalise('amenity', channelId, query);
   const after = listPosition(await position(normalised, deps));
   // Retired amenities are tombstones, listed only in a change listing like every other resource.
@@ -110,10 +142,18 @@ export async function listAmenities(deps: Deps, channelId: string, query: Omit<L
     })
     .filter((record) => !normalised.since || Date.parse(record.updated_at) >= normalised.since.getTime())
     .sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .filter((record) => !after || Date.parse(record.updated_at) > after.updatedAt.getTime() || (Date.parse(record.updated_at) === after.updatedAt.getTime() && record.id > after.id));
+    .filter(
+      (record) =>
+        !after ||
+        Date.parse(record.updated_at) > after.updatedAt.getTime() ||
+        (Date.parse(record.updated_at) === after.updatedAt.getTime() && record.id > after.id),
+    );
   const page = records.slice(0, normalised.limit);
   const last = page.at(-1);
-  const next = records.length > normalised.limit && last ? await encodeCursor({ u: Date.parse(last.updated_at), i: last.id }, normalised.hash, deps.secrets.ring) : null;
+  const next =
+    records.length > normalised.limit && last
+      ? await encodeCursor({ u: Date.parse(last.updated_at), i: last.id }, normalised.hash, deps.secrets.ring)
+      : null;
   return { items: page, nextCursor: next };
 }
 
@@ -133,18 +173,28 @@ export interface EventPage {
  * The channel's events in commit order, of the kinds the key's scopes cover, from the oldest kept
  * (35 days) or right after the cursor's position.
  */
-export async function readEvents(deps: Deps, channel: { id: string; name: string }, scopes: readonly string[], query: { limit: number; cursor?: string | undefined }): Promise<EventPage> {
+export async function readEvents(
+  deps: Deps,
+  channel: { id: string; name: string },
+  scopes: readonly string[],
+  query: { limit: number; cursor?: string | undefined },
+): Promise<EventPage> {
   const types = readableEventTypes(scopes);
   if (types.length === 0) {
     const required: Scope[] = ['read:catalog', 'read:ari'];
-    throw new ProblemError('insufficient_scope', { required_scopes: required, required_scopes_match: 'any', detail: 'Needs any one of read:catalog, read:ari' });
+    throw new ProblemError('insufficient_scope', {
+      required_scopes: required,
+      required_scopes_match: 'any',
+      detail: 'Needs any one of read:catalog, read:ari',
+    });
   }
   const now = deps.clock.now();
   const hash = hashQuery({ kind: 'events', channel: channel.id });
   let after = 0;
   if (query.cursor !== undefined) {
     const decoded = await decodeCursor(query.cursor, hash, deps.secrets.ring);
-    if (decoded === null || typeof decoded.p !== 'number' || typeof decoded.t !== 'number') throw new ProblemError('invalid_cursor');
+    if (decoded === null || typeof decoded.p !== 'number' || typeof decoded.t !== 'number')
+      throw new ProblemError('invalid_cursor');
     if (decoded.t < now.getTime() - RETENTION_MS) throw new ProblemError('event_cursor_expired');
     after = decoded.p;
   }

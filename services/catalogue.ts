@@ -22,11 +22,19 @@ import { countIntegrationMembers } from '../db/integration.ts';
 import { propertyIdsAtLocation } from '../db/catalogue/legal-status.ts';
 import { hasEndDates } from '../domain/catalogue/legal.ts';
 import { canonicalJson } from '../domain/catalogue/projection.ts';
-import { propertySourceLanguageErrors, propertyTextErrors, unknownReference } from '../domain/catalogue/source-rules.ts';
+import {
+  propertySourceLanguageErrors,
+  propertyTextErrors,
+  unknownReference,
+} from '../domain/catalogue/source-rules.ts';
 import type { LocationInput, OrganizationInput, OwnerInput, PropertyInput } from '../domain/catalogue/source.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import { armCertificateExpiries } from './certificate-expiry.ts';
-import { locationOrganizationErrors, ownerOrganizationErrors, propertyOrganizationErrors } from './catalogue-organizations.ts';
+import {
+  locationOrganizationErrors,
+  ownerOrganizationErrors,
+  propertyOrganizationErrors,
+} from './catalogue-organizations.ts';
 import type { ServiceDeps } from './deps.ts';
 import { ensureHorizonRollsForZones, writeAndNotify } from './durable-processes.ts';
 
@@ -70,7 +78,11 @@ function upsert(
     const existing = await findSource(tx, kind, ref, { lock: true });
     const extra = await columns(tx, existing);
     const now = deps.clock.now();
-    if (existing && canonicalJson(existing.content) === canonicalJson(content) && (await hasColumns(tx, kind, existing.id, extra))) {
+    if (
+      existing &&
+      canonicalJson(existing.content) === canonicalJson(content) &&
+      (await hasColumns(tx, kind, existing.id, extra))
+    ) {
       return { created: false, source: existing };
     }
     const id = existing?.id ?? randomUUID();
@@ -82,7 +94,13 @@ function upsert(
 }
 
 /** Deletes one record unless `inUse` gives a reason, and re-projects what it affected. */
-async function remove(deps: Deps, kind: SourceKind, ref: string, inUse: (tx: EntityManager, id: string) => Promise<string | null>, affected: (id: string) => Affected): Promise<void> {
+async function remove(
+  deps: Deps,
+  kind: SourceKind,
+  ref: string,
+  inUse: (tx: EntityManager, id: string) => Promise<string | null>,
+  affected: (id: string) => Affected,
+): Promise<void> {
   await writeAndNotify(deps, async (tx) => {
     const existing = await findSource(tx, kind, ref, { lock: true });
     if (!existing) throw new ProblemError('not_found');
@@ -101,17 +119,32 @@ export async function getSource(deps: Pick<ServiceDeps, 'orm'>, kind: SourceKind
 }
 
 export function putOrganization(deps: Deps, ref: string, input: OrganizationInput): Promise<SourceWrite> {
-  return upsert(deps, 'organization', ref, input, () => Promise.resolve({ name: input.name, country: input.country }), () => ({}));
+  return upsert(
+    deps,
+    'organization',
+    ref,
+    input,
+    () => Promise.resolve({ name: input.name, country: input.country }),
+    () => ({}),
+  );
 }
 
 export function putOwner(deps: Deps, ref: string, input: OwnerInput): Promise<SourceWrite> {
-  return upsert(deps, 'owner', ref, input, async (tx, existing) => {
-    const organization = await idOfRef(tx, 'organization', input.organization);
-    if (!organization) throw invalidParameters([unknownReference('/organization', 'organization', input.organization)]);
-    const errors = await ownerOrganizationErrors(tx, { ownerId: existing?.id ?? null, organizationId: organization });
-    if (errors.length > 0) throw invalidParameters(errors);
-    return { organization_id: organization };
-  }, async (id, tx) => ({ owners: [id], locations: await locationIdsOfOwner(tx, id) }));
+  return upsert(
+    deps,
+    'owner',
+    ref,
+    input,
+    async (tx, existing) => {
+      const organization = await idOfRef(tx, 'organization', input.organization);
+      if (!organization)
+        throw invalidParameters([unknownReference('/organization', 'organization', input.organization)]);
+      const errors = await ownerOrganizationErrors(tx, { ownerId: existing?.id ?? null, organizationId: organization });
+      if (errors.length > 0) throw invalidParameters(errors);
+      return { organization_id: organization };
+    },
+    async (id, tx) => ({ owners: [id], locations: await locationIdsOfOwner(tx, id) }),
+  );
 }
 
 /**
@@ -120,25 +153,51 @@ export function putOwner(deps: Deps, ref: string, input: OwnerInput): Promise<So
  * first appears gets its daily horizon roll, best effort, once the write committed (the worker
  * also starts the rolls of every zone in use when it starts).
  */
-export async function putLocation(deps: Deps & Pick<ServiceDeps, 'config'>, ref: string, input: LocationInput): Promise<SourceWrite> {
-  const written = await upsert(deps, 'location', ref, input, async (tx, existing) => {
-    const organization = await idOfRef(tx, 'organization', input.organization);
-    const owner = await idOfRef(tx, 'owner', input.owner);
-    const errors = [
-      ...(organization ? [] : [unknownReference('/organization', 'organization', input.organization)]),
-      ...(owner ? [] : [unknownReference('/owner', 'owner', input.owner)]),
-    ];
-    const previousCountry = (existing?.content as LocationInput | undefined)?.address.country;
-    if (existing && previousCountry !== input.address.country && (await countPropertiesAtLocation(tx, existing.id)) > 0) {
-      errors.push({ detail: 'the country of a location with properties cannot change: their texts and legal data follow it', code: 'immutable', pointer: '/address/country' });
-    }
-    if (organization && owner) errors.push(...(await locationOrganizationErrors(tx, { organizationId: organization, ownerId: owner, locationId: existing?.id ?? null })));
-    if (errors.length > 0) throw invalidParameters(errors);
-    return { organization_id: organization, owner_id: owner };
-  }, async (id, tx) => {
-    await followLocationZone(tx, id, input.timezone);
-    return { locations: [id] };
-  });
+export async function putLocation(
+  deps: Deps & Pick<ServiceDeps, 'config'>,
+  ref: string,
+  input: LocationInput,
+): Promise<SourceWrite> {
+  const written = await upsert(
+    deps,
+    'location',
+    ref,
+    input,
+    async (tx, existing) => {
+      const organization = await idOfRef(tx, 'organization', input.organization);
+      const owner = await idOfRef(tx, 'owner', input.owner);
+      const errors = [
+        ...(organization ? [] : [unknownReference('/organization', 'organization', input.organization)]),
+        ...(owner ? [] : [unknownReference('/owner', 'owner', input.owner)]),
+      ];
+      const previousCountry = (existing?.content as LocationInput | undefined)?.address.country;
+      if (
+        existing &&
+        previousCountry !== input.address.country &&
+        (await countPropertiesAtLocation(tx, existing.id)) > 0
+      ) {
+        errors.push({
+          detail: 'the country of a location with properties cannot change: their texts and legal data follow it',
+          code: 'immutable',
+          pointer: '/address/country',
+        });
+      }
+      if (organization && owner)
+        errors.push(
+          ...(await locationOrganizationErrors(tx, {
+            organizationId: organization,
+            ownerId: owner,
+            locationId: existing?.id ?? null,
+          })),
+        );
+      if (errors.length > 0) throw invalidParameters(errors);
+      return { organization_id: organization, owner_id: owner };
+    },
+    async (id, tx) => {
+      await followLocationZone(tx, id, input.timezone);
+      return { locations: [id] };
+    },
+  );
   if (deps.config.horizonRollsFromApi) void ensureHorizonRollsForZones(deps, [input.timezone]);
   // Its properties' legal dates fall at the midnights of its zone, which may have moved.
   await armCertificateExpiries(deps, { tell: await propertyIdsAtLocation(deps.orm.em.fork(), written.source.id) });
@@ -154,7 +213,9 @@ async function propertyReferences(em: EntityManager, input: PropertyInput) {
   const location = await locationOfRef(em, input.location);
   const owner = await idOfRef(em, 'owner', input.owner);
   const errors = [
-    ...(location ? propertySourceLanguageErrors(input, location.content.address.country) : [unknownReference('/location', 'location', input.location)]),
+    ...(location
+      ? propertySourceLanguageErrors(input, location.content.address.country)
+      : [unknownReference('/location', 'location', input.location)]),
     ...(owner ? [] : [unknownReference('/owner', 'owner', input.owner)]),
     ...(location && owner ? await propertyOrganizationErrors(em, { locationId: location.id, ownerId: owner }) : []),
   ];
@@ -169,38 +230,76 @@ async function propertyReferences(em: EntityManager, input: PropertyInput) {
  */
 export async function putProperty(deps: Deps, ref: string, input: PropertyInput): Promise<SourceWrite> {
   const textErrors = propertyTextErrors(input, null);
-  if (textErrors.length > 0) throw invalidParameters([...textErrors, ...(await propertyReferences(deps.orm.em.fork(), input)).errors]);
-  const written = await upsert(deps, 'property', ref, input, async (tx) => {
-    const { location, owner, errors } = await propertyReferences(tx, input);
-    if (errors.length > 0) throw invalidParameters(errors);
-    return { location_id: location!.id, owner_id: owner };
-  }, async (id, tx) => {
-    const location = await locationOfRef(tx, input.location);
-    await syncPropertyAvailability(tx, { propertyId: id, content: input, timezone: location!.content.timezone }, deps.clock);
-    return { properties: [id] };
-  });
+  if (textErrors.length > 0)
+    throw invalidParameters([...textErrors, ...(await propertyReferences(deps.orm.em.fork(), input)).errors]);
+  const written = await upsert(
+    deps,
+    'property',
+    ref,
+    input,
+    async (tx) => {
+      const { location, owner, errors } = await propertyReferences(tx, input);
+      if (errors.length > 0) throw invalidParameters(errors);
+      return { location_id: location!.id, owner_id: owner };
+    },
+    async (id, tx) => {
+      const location = await locationOfRef(tx, input.location);
+      await syncPropertyAvailability(
+        tx,
+        { propertyId: id, content: input, timezone: location!.content.timezone },
+        deps.clock,
+      );
+      return { properties: [id] };
+    },
+  );
   const property = { id: written.source.id, ref };
   await armCertificateExpiries(deps, hasEndDates(input.legal) ? { start: [property] } : { tell: [property.id] });
   return written;
 }
 
 export function deleteOrganization(deps: Deps, ref: string): Promise<void> {
-  const inUse = async (tx: EntityManager, id: string) => (await countMembersOfOrganization(tx, id)) + (await countIntegrationMembers(tx, id)) > 0;
-  return remove(deps, 'organization', ref, async (tx, id) => ((await inUse(tx, id)) ? 'the organization still has owners, locations, guests or installations' : null), () => ({}));
+  const inUse = async (tx: EntityManager, id: string) =>
+    (await countMembersOfOrganization(tx, id)) + (await countIntegrationMembers(tx, id)) > 0;
+  return remove(
+    deps,
+    'organization',
+    ref,
+    async (tx, id) =>
+      (await inUse(tx, id)) ? 'the organization still has owners, locations, guests or installations' : null,
+    () => ({}),
+  );
 }
 
 export function deleteOwner(deps: Deps, ref: string): Promise<void> {
-  return remove(deps, 'owner', ref, async (tx, id) => ((await countNamingOwner(tx, id)) > 0 ? 'locations or properties still name this owner' : null), (id) => ({ owners: [id] }));
+  return remove(
+    deps,
+    'owner',
+    ref,
+    async (tx, id) => ((await countNamingOwner(tx, id)) > 0 ? 'locations or properties still name this owner' : null),
+    (id) => ({ owners: [id] }),
+  );
 }
 
 export function deleteLocation(deps: Deps, ref: string): Promise<void> {
-  return remove(deps, 'location', ref, async (tx, id) => ((await countPropertiesAtLocation(tx, id)) > 0 ? 'properties still name this location' : null), (id) => ({ locations: [id] }));
+  return remove(
+    deps,
+    'location',
+    ref,
+    async (tx, id) => ((await countPropertiesAtLocation(tx, id)) > 0 ? 'properties still name this location' : null),
+    (id) => ({ locations: [id] }),
+  );
 }
 
 /** Final: every channel that saw the property gets a `deleted` tombstone. */
 export async function deleteProperty(deps: Deps, ref: string): Promise<void> {
   const id = await idOfRef(deps.orm.em.fork(), 'property', ref);
-  await remove(deps, 'property', ref, () => Promise.resolve(null), (deleted) => ({ properties: [deleted] }));
+  await remove(
+    deps,
+    'property',
+    ref,
+    () => Promise.resolve(null),
+    (deleted) => ({ properties: [deleted] }),
+  );
   // Its certificate-expiry workflow finds it gone and ends.
   if (id) await armCertificateExpiries(deps, { tell: [id] });
 }

@@ -1,8 +1,19 @@
 import { reproject } from '../db/catalogue/projector.ts';
-import { channelsShowingProperty, propertiesWithEndDatesFrom, propertyLegalSource, type PropertyLegalSource } from '../db/catalogue/legal-status.ts';
+import {
+  channelsShowingProperty,
+  propertiesWithEndDatesFrom,
+  propertyLegalSource,
+  type PropertyLegalSource,
+} from '../db/catalogue/legal-status.ts';
 import { findSource, type StoredSource } from '../db/catalogue/sources.ts';
 import { startOfLocalDay } from '../domain/availability/zones.ts';
-import { legalProjection, nextLegalChange, nextWithdrawal, type LegalChange, type LegalSource } from '../domain/catalogue/legal.ts';
+import {
+  legalProjection,
+  nextLegalChange,
+  nextWithdrawal,
+  type LegalChange,
+  type LegalSource,
+} from '../domain/catalogue/legal.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { addDays, localDate } from '../domain/time.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -23,17 +34,27 @@ export type ExpiryPlan =
   | { state: 'lapsed' | 'none'; ref: string };
 
 function legalSource(row: PropertyLegalSource): LegalSource {
-  return { country: row.country, classification: row.legal.classification, registration_number: row.legal.registration_number, identifiers: row.legal.identifiers };
+  return {
+    country: row.country,
+    classification: row.legal.classification,
+    registration_number: row.legal.registration_number,
+    identifiers: row.legal.identifiers,
+  };
 }
 
 /** The property's next legal change after `now`, read from what is committed. */
-export async function planCertificateExpiry(deps: Pick<ServiceDeps, 'orm'>, propertyId: string, now: Date): Promise<ExpiryPlan> {
+export async function planCertificateExpiry(
+  deps: Pick<ServiceDeps, 'orm'>,
+  propertyId: string,
+  now: Date,
+): Promise<ExpiryPlan> {
   const row = await propertyLegalSource(deps.orm.em.fork(), { id: propertyId });
   if (!row) return { state: 'deleted' };
   const source = legalSource(row);
   const today = localDate(now, row.timezone);
   const change = nextLegalChange(source, today);
-  if (change) return { state: 'waiting', ref: row.ref, change: { ...change, at: startOfLocalDay(change.on, row.timezone) } };
+  if (change)
+    return { state: 'waiting', ref: row.ref, change: { ...change, at: startOfLocalDay(change.on, row.timezone) } };
   return { state: legalProjection(source, today).publishable ? 'none' : 'lapsed', ref: row.ref };
 }
 
@@ -43,7 +64,11 @@ export async function planCertificateExpiry(deps: Pick<ServiceDeps, 'orm'>, prop
  * channel-log locks. A body that did not change writes nothing, so a retried or repeated call,
  * or one that a renewal overtook, is harmless. Answers the channels shown it before and after.
  */
-export async function applyCertificateExpiry(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'secrets'>, propertyId: string, now: Date): Promise<{ before: string[]; after: string[] }> {
+export async function applyCertificateExpiry(
+  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'secrets'>,
+  propertyId: string,
+  now: Date,
+): Promise<{ before: string[]; after: string[] }> {
   return writeAndNotify(deps, async (tx) => {
     const before = await channelsShowingProperty(tx, propertyId);
     await reproject(tx, { properties: [propertyId] }, { clock: { now: () => now }, secret: deps.secrets.ring.geo });
@@ -57,7 +82,10 @@ export interface LegalStatus {
 }
 
 /** A property as stored, with its legal status on the property's today. */
-export async function getPropertyWithLegalStatus(deps: Pick<ServiceDeps, 'orm' | 'clock'>, ref: string): Promise<{ source: StoredSource; legalStatus: LegalStatus }> {
+export async function getPropertyWithLegalStatus(
+  deps: Pick<ServiceDeps, 'orm' | 'clock'>,
+  ref: string,
+): Promise<{ source: StoredSource; legalStatus: LegalStatus }> {
   const em = deps.orm.em.fork();
   const source = await findSource(em, 'property', ref);
   const row = await propertyLegalSource(em, { ref });
@@ -66,7 +94,11 @@ export async function getPropertyWithLegalStatus(deps: Pick<ServiceDeps, 'orm' |
   return {
     source,
     legalStatus: {
-      next_expiry: withdrawal && { on: withdrawal.on, identifier: withdrawal.identifier, withdraws_from: await channelsShowingProperty(em, row.id) },
+      next_expiry: withdrawal && {
+        on: withdrawal.on,
+        identifier: withdrawal.identifier,
+        withdraws_from: await channelsShowingProperty(em, row.id),
+      },
     },
   };
 }
@@ -78,7 +110,10 @@ export async function getPropertyWithLegalStatus(deps: Pick<ServiceDeps, 'orm' |
  * once they are armed, or after `ARM_WAIT_MS` at most: when Temporal is slow or unreachable the
  * write stands, the arming goes on (or its failure is logged) and the worker's start catches up.
  */
-export async function armCertificateExpiries(deps: Pick<ServiceDeps, 'workflows' | 'log'>, arm: { start?: readonly { id: string; ref: string }[]; tell?: readonly string[] }): Promise<void> {
+export async function armCertificateExpiries(
+  deps: Pick<ServiceDeps, 'workflows' | 'log'>,
+  arm: { start?: readonly { id: string; ref: string }[]; tell?: readonly string[] },
+): Promise<void> {
   const arming = (async () => {
     try {
       for (const property of arm.start ?? []) await deps.workflows.armCertificateExpiry(property.id, property.ref);
@@ -88,7 +123,12 @@ export async function armCertificateExpiries(deps: Pick<ServiceDeps, 'workflows'
     }
   })();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([arming, new Promise<void>((resolve) => { timer = setTimeout(resolve, ARM_WAIT_MS); })]);
+  await Promise.race([
+    arming,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ARM_WAIT_MS);
+    }),
+  ]);
   clearTimeout(timer);
 }
 
@@ -100,13 +140,20 @@ export const ARM_WAIT_MS = 2_000;
  * properties written while Temporal was unreachable (or before this process existed) are watched.
  * A running workflow is left as it is. Best effort: logged, never fatal.
  */
-export async function ensureCertificateExpiriesInUse(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'clock'>): Promise<number> {
+export async function ensureCertificateExpiriesInUse(
+  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'clock'>,
+): Promise<number> {
   try {
-    const properties = await propertiesWithEndDatesFrom(deps.orm.em.fork(), addDays(deps.clock.now().toISOString().slice(0, 10), -1));
+    const properties = await propertiesWithEndDatesFrom(
+      deps.orm.em.fork(),
+      addDays(deps.clock.now().toISOString().slice(0, 10), -1),
+    );
     await deps.workflows.ensureCertificateExpiries(properties);
     return properties.length;
   } catch (error) {
-    deps.log.warn('could not start the certificate-expiry workflows of the properties in use', { error: String(error) });
+    deps.log.warn('could not start the certificate-expiry workflows of the properties in use', {
+      error: String(error),
+    });
     return 0;
   }
 }

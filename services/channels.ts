@@ -11,7 +11,10 @@ export interface CreateChannelInput {
   technicalContactEmail: string | null;
 }
 
-export async function createChannel(deps: Pick<ServiceDeps, 'orm' | 'clock'>, input: CreateChannelInput): Promise<Channel> {
+export async function createChannel(
+  deps: Pick<ServiceDeps, 'orm' | 'clock'>,
+  input: CreateChannelInput,
+): Promise<Channel> {
   const em = deps.orm.em.fork();
   if (await channelNameTaken(em, input.name)) throw new Refusal(`a channel named "${input.name}" exists`);
   const channel = addChannel(em, { id: randomUUID(), ...input, createdAt: deps.clock.now() });
@@ -31,7 +34,11 @@ export interface ChannelSettings {
  * of this deployment's environment (the other environment's deployment keeps its own record).
  * The next request sees them: the rate limit applies from the current minute's count.
  */
-export async function updateChannel(deps: Pick<ServiceDeps, 'orm'>, name: string, settings: ChannelSettings): Promise<Channel> {
+export async function updateChannel(
+  deps: Pick<ServiceDeps, 'orm'>,
+  name: string,
+  settings: ChannelSettings,
+): Promise<Channel> {
   const em = deps.orm.em.fork();
   const channel = await findChannelByName(em, name);
   if (!channel) throw new Refusal(`no channel named "${name}"`);
@@ -43,7 +50,11 @@ export async function updateChannel(deps: Pick<ServiceDeps, 'orm'>, name: string
 }
 
 /** A suspended channel is refused on every operation (`partner_suspended`) and sent nothing. */
-export async function setChannelStatus(deps: Pick<ServiceDeps, 'orm' | 'clock'>, name: string, status: Channel['status']): Promise<Channel> {
+export async function setChannelStatus(
+  deps: Pick<ServiceDeps, 'orm' | 'clock'>,
+  name: string,
+  status: Channel['status'],
+): Promise<Channel> {
   const em = deps.orm.em.fork();
   const channel = await findChannelByName(em, name);
   if (!channel) throw new Refusal(`no channel named "${name}"`);

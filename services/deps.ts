@@ -20,11 +20,17 @@ export interface ServiceDeps {
  * Builds the services' dependencies around a Temporal client, given as connected or as a function
  * that connects on first use (the CLI connects only for the commands that need Temporal).
  */
-export function serviceDeps(parts: Omit<ServiceDeps, 'workflows'> & { temporal: Client | (() => Promise<Client>) }): ServiceDeps {
+export function serviceDeps(
+  parts: Omit<ServiceDeps, 'workflows'> & { temporal: Client | (() => Promise<Client>) },
+): ServiceDeps {
   const { temporal, ...rest } = parts;
   const connect = typeof temporal === 'function' ? temporal : () => Promise.resolve(temporal);
   return {
     ...rest,
-    workflows: createWorkflowClient({ connect, taskQueue: rest.config.temporal.taskQueue, dispatchPollSeconds: rest.config.webhooks.dispatchPollSeconds }),
+    workflows: createWorkflowClient({
+      connect,
+      taskQueue: rest.config.temporal.taskQueue,
+      dispatchPollSeconds: rest.config.webhooks.dispatchPollSeconds,
+    }),
   };
 }

@@ -18,12 +18,20 @@ export interface Distribution {
  * Makes `input.channels` the property's whole distribution and re-projects it for every channel
  * it enters or leaves; the same choice again changes nothing.
  */
-export function putDistribution(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'clock' | 'secrets'>, ref: string, input: DistributionInput): Promise<Distribution> {
+export function putDistribution(
+  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'clock' | 'secrets'>,
+  ref: string,
+  input: DistributionInput,
+): Promise<Distribution> {
   return writeAndNotify(deps, async (tx) => {
     const property = await findSource(tx, 'property', ref, { lock: true });
     if (!property) throw new ProblemError('not_found');
     const known = await channelIdsByName(tx, input.channels);
-    const errors = input.channels.flatMap((name, i) => (known.has(name) ? [] : [{ detail: `no channel named "${name}"`, code: 'unknown_reference', pointer: `/channels/${i}` }]));
+    const errors = input.channels.flatMap((name, i) =>
+      known.has(name)
+        ? []
+        : [{ detail: `no channel named "${name}"`, code: 'unknown_reference', pointer: `/channels/${i}` }],
+    );
     if (errors.length > 0) throw invalidParameters(errors);
     const before = await distributionOf(tx, property.id);
     const wanted = [...input.channels].sort();

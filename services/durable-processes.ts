@@ -9,7 +9,10 @@ type Deps = Pick<ServiceDeps, 'workflows' | 'log'>;
  * A write and the re-projection of what it changed, in one transaction (run again from the start
  * on a deadlock); after it commits, the event dispatcher is woken so webhooks go out at once.
  */
-export async function writeAndNotify<T>(deps: Deps & Pick<ServiceDeps, 'orm'>, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+export async function writeAndNotify<T>(
+  deps: Deps & Pick<ServiceDeps, 'orm'>,
+  work: (tx: EntityManager) => Promise<T>,
+): Promise<T> {
   const result = await writeTransaction(deps.orm.em, work);
   notifyDispatcher(deps);
   return result;
@@ -20,7 +23,11 @@ export async function writeAndNotify<T>(deps: Deps & Pick<ServiceDeps, 'orm'>, w
  * the write still stands and the dispatcher's poll finds the events.
  */
 export function notifyDispatcher({ workflows, log }: Deps): void {
-  workflows.wakeDispatcher().catch((error: unknown) => log.warn('could not wake the event dispatcher; its poll will find the events', { error: String(error) }));
+  workflows
+    .wakeDispatcher()
+    .catch((error: unknown) =>
+      log.warn('could not wake the event dispatcher; its poll will find the events', { error: String(error) }),
+    );
 }
 
 /**
@@ -32,7 +39,10 @@ export async function ensureHorizonRollsForZones({ workflows, log }: Deps, zones
   try {
     await workflows.ensureHorizonRolls(zones);
   } catch (error) {
-    log.warn('could not start the horizon roll of a zone; the next worker start will', { zones: [...zones], error: String(error) });
+    log.warn('could not start the horizon roll of a zone; the next worker start will', {
+      zones: [...zones],
+      error: String(error),
+    });
   }
 }
 

@@ -46,8 +46,21 @@ export interface DashboardProperty {
 }
 
 export type AttentionItem =
-  | { kind: 'withdrawn'; property: string; propertyName: Record<string, string>; channel: string; reason: 'certificate' | 'other' }
-  | { kind: 'expiring'; property: string; propertyName: Record<string, string>; on: string; days: number; channels: string[] }
+  | {
+      kind: 'withdrawn';
+      property: string;
+      propertyName: Record<string, string>;
+      channel: string;
+      reason: 'certificate' | 'other';
+    }
+  | {
+      kind: 'expiring';
+      property: string;
+      propertyName: Record<string, string>;
+      on: string;
+      days: number;
+      channels: string[];
+    }
   | { kind: 'not_connected'; owner: string; ownerName: string; channel: string; properties: number };
 
 /** The overview shows this many properties a page. */
@@ -76,13 +89,25 @@ export interface DashboardOverview {
 }
 
 function legalSourceOf(row: DashboardPropertyRow): LegalSource {
-  return { country: row.country, classification: row.legal?.classification ?? null, registration_number: row.legal?.registration_number ?? null, identifiers: row.legal?.identifiers ?? [] };
+  return {
+    country: row.country,
+    classification: row.legal?.classification ?? null,
+    registration_number: row.legal?.registration_number ?? null,
+    identifiers: row.legal?.identifiers ?? [],
+  };
 }
 
 function dashboardReport(row: DashboardChannelRow): DashboardReport | null {
   if (row.status === null || row.updated_at === null || row.received_at === null) return null;
   return {
-    ...reportedState({ status: row.status, public_url: row.public_url, promoted: row.promoted ?? false, promoted_until: row.promoted_until, rejection_reason: row.rejection_reason, rejection_text: row.rejection_text }),
+    ...reportedState({
+      status: row.status,
+      public_url: row.public_url,
+      promoted: row.promoted ?? false,
+      promoted_until: row.promoted_until,
+      rejection_reason: row.rejection_reason,
+      rejection_text: row.rejection_text,
+    }),
     updated_at: toInstant(new Date(row.updated_at)),
     received_at: toInstant(new Date(row.received_at)),
   };
@@ -94,7 +119,11 @@ function visibilityOf(status: string | null): DashboardChannel['visibility'] {
   return 'pending';
 }
 
-export function dashboardProperty(row: DashboardPropertyRow, channels: DashboardChannelRow[], now: Date): DashboardProperty {
+export function dashboardProperty(
+  row: DashboardPropertyRow,
+  channels: DashboardChannelRow[],
+  now: Date,
+): DashboardProperty {
   const today = localDate(now, row.timezone);
   const lapse = nextWithdrawal(legalSourceOf(row), today);
   return {
@@ -104,7 +133,13 @@ export function dashboardProperty(row: DashboardPropertyRow, channels: Dashboard
     ownerName: row.owner_name,
     timezone: row.timezone,
     today,
-    channels: channels.map((c) => ({ name: c.channel, distributed: c.distributed, visibility: visibilityOf(c.view_status), ownerConnectedAt: c.connected_at, report: dashboardReport(c) })),
+    channels: channels.map((c) => ({
+      name: c.channel,
+      distributed: c.distributed,
+      visibility: visibilityOf(c.view_status),
+      ownerConnectedAt: c.connected_at,
+      report: dashboardReport(c),
+    })),
     nextExpiry: lapse && { on: lapse.on, scheme: lapse.identifier.scheme },
   };
 }
@@ -112,20 +147,37 @@ export function dashboardProperty(row: DashboardPropertyRow, channels: Dashboard
 type NotConnectedItem = AttentionItem & { kind: 'not_connected' };
 
 /** The withdrawals of `properties`, then their certificates lapsing soon by date. */
-export function lapseItems(properties: readonly DashboardProperty[], rows: ReadonlyMap<string, DashboardPropertyRow>): AttentionItem[] {
+export function lapseItems(
+  properties: readonly DashboardProperty[],
+  rows: ReadonlyMap<string, DashboardPropertyRow>,
+): AttentionItem[] {
   const withdrawn: AttentionItem[] = [];
   const expiring: (AttentionItem & { kind: 'expiring' })[] = [];
   for (const property of properties) {
     const legal = legalProjection(legalSourceOf(rows.get(property.ref)!), property.today);
     for (const channel of property.channels) {
       if (channel.distributed && channel.visibility === 'withdrawn') {
-        withdrawn.push({ kind: 'withdrawn', property: property.ref, propertyName: property.name, channel: channel.name, reason: legal.publishable ? 'other' : 'certificate' });
+        withdrawn.push({
+          kind: 'withdrawn',
+          property: property.ref,
+          propertyName: property.name,
+          channel: channel.name,
+          reason: legal.publishable ? 'other' : 'certificate',
+        });
       }
     }
     if (property.nextExpiry) {
       const days = daysBetween(property.today, property.nextExpiry.on);
       const channels = property.channels.filter((c) => c.visibility === 'shown').map((c) => c.name);
-      if (days <= EXPIRY_WARNING_DAYS && channels.length > 0) expiring.push({ kind: 'expiring', property: property.ref, propertyName: property.name, on: property.nextExpiry.on, days, channels });
+      if (days <= EXPIRY_WARNING_DAYS && channels.length > 0)
+        expiring.push({
+          kind: 'expiring',
+          property: property.ref,
+          propertyName: property.name,
+          on: property.nextExpiry.on,
+          days,
+          channels,
+        });
     }
   }
   expiring.sort((a, b) => a.days - b.days);
@@ -139,7 +191,13 @@ function notConnectedItems(properties: readonly DashboardProperty[]): NotConnect
     for (const channel of property.channels) {
       if (channel.visibility !== 'shown' || channel.ownerConnectedAt !== null) continue;
       const key = `${property.ownerRef}\u0000${channel.name}`;
-      const entry = owners.get(key) ?? { kind: 'not_connected', owner: property.ownerRef, ownerName: property.ownerName, channel: channel.name, properties: 0 };
+      const entry = owners.get(key) ?? {
+        kind: 'not_connected',
+        owner: property.ownerRef,
+        ownerName: property.ownerName,
+        channel: channel.name,
+        properties: 0,
+      };
       entry.properties += 1;
       owners.set(key, entry);
     }
@@ -148,7 +206,10 @@ function notConnectedItems(properties: readonly DashboardProperty[]): NotConnect
 }
 
 /** What the host should act on, most urgent first: withdrawals, then lapses by date, then connections. */
-export function attentionItems(properties: readonly DashboardProperty[], rows: ReadonlyMap<string, DashboardPropertyRow>): AttentionItem[] {
+export function attentionItems(
+  properties: readonly DashboardProperty[],
+  rows: ReadonlyMap<string, DashboardPropertyRow>,
+): AttentionItem[] {
   return [...lapseItems(properties, rows), ...notConnectedItems(properties)];
 }
 
@@ -162,7 +223,11 @@ function groupByProperty(rows: readonly DashboardChannelRow[]): Map<string, Dash
   return byProperty;
 }
 
-export function propertiesOf(rows: readonly DashboardPropertyRow[], channels: readonly DashboardChannelRow[], now: Date): DashboardProperty[] {
+export function propertiesOf(
+  rows: readonly DashboardPropertyRow[],
+  channels: readonly DashboardChannelRow[],
+  now: Date,
+): DashboardProperty[] {
   const byProperty = groupByProperty(channels);
   return rows.map((row) => dashboardProperty(row, byProperty.get(row.id) ?? [], now));
 }

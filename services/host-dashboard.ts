@@ -1,10 +1,28 @@
 import { attentionCandidates, ownersNotConnected } from '../db/host-attention.ts';
-import { channelsOfProperties, organizationChannels, organizationPropertiesPage, organizationProperty, type OverviewFilter } from '../db/host-dashboard.ts';
+import {
+  channelsOfProperties,
+  organizationChannels,
+  organizationPropertiesPage,
+  organizationProperty,
+  type OverviewFilter,
+} from '../db/host-dashboard.ts';
 import { statsOfProperty } from '../db/listings.ts';
 import { addDays, localDate } from '../domain/time.ts';
 import type { ServiceDeps } from './deps.ts';
 import { propertyListings, type ChannelListing } from './listing-reads.ts';
-import { EXPIRY_WARNING_DAYS, CHART_DAYS, type DashboardProperty, type AttentionItem, OVERVIEW_PAGE_SIZE, type OverviewQuery, type DashboardOverview, dashboardProperty, lapseItems, attentionItems, propertiesOf } from './host-dashboard-model.ts';
+import {
+  EXPIRY_WARNING_DAYS,
+  CHART_DAYS,
+  type DashboardProperty,
+  type AttentionItem,
+  OVERVIEW_PAGE_SIZE,
+  type OverviewQuery,
+  type DashboardOverview,
+  dashboardProperty,
+  lapseItems,
+  attentionItems,
+  propertiesOf,
+} from './host-dashboard-model.ts';
 
 /**
  * The model of the host's listings dashboard, for one organization: per property and channel the
@@ -14,7 +32,6 @@ import { EXPIRY_WARNING_DAYS, CHART_DAYS, type DashboardProperty, type Attention
  */
 
 type Deps = Pick<ServiceDeps, 'orm' | 'clock'>;
-
 
 /**
  * A property's today is its own zone's date, at most a day either side of the UTC date; the
@@ -34,32 +51,73 @@ async function organizationAttention(deps: Deps, organizationId: string, now: Da
     attentionCandidates(deps.orm.em.fork(), organizationId, lapseWindow(now)),
     ownersNotConnected(deps.orm.em.fork(), organizationId),
   ]);
-  const properties = propertiesOf(rows, await channelsOfProperties(deps.orm.em.fork(), rows.map((row) => row.id)), now);
-  const notConnected = owners.map((o): AttentionItem => ({ kind: 'not_connected', owner: o.owner_ref, ownerName: o.owner_name, channel: o.channel, properties: Number(o.properties) }));
+  const properties = propertiesOf(
+    rows,
+    await channelsOfProperties(
+      deps.orm.em.fork(),
+      rows.map((row) => row.id),
+    ),
+    now,
+  );
+  const notConnected = owners.map((o): AttentionItem => ({
+    kind: 'not_connected',
+    owner: o.owner_ref,
+    ownerName: o.owner_name,
+    channel: o.channel,
+    properties: Number(o.properties),
+  }));
   return [...lapseItems(properties, new Map(rows.map((row) => [row.ref, row]))), ...notConnected];
 }
 
 /** The page of the overview the query asks for (past the last is the last), the filter and the channels it can name. */
-async function overviewPage(deps: Deps, organizationId: string, query: OverviewQuery, now: Date): Promise<Omit<DashboardOverview, 'attention'>> {
+async function overviewPage(
+  deps: Deps,
+  organizationId: string,
+  query: OverviewQuery,
+  now: Date,
+): Promise<Omit<DashboardOverview, 'attention'>> {
   const asked = query.filter ?? { channel: null, status: null };
   const wanted = Math.max(1, Math.floor(query.page ?? 1));
   const read = (filter: OverviewFilter, page: number) =>
-    organizationPropertiesPage(deps.orm.em.fork(), organizationId, filter, { limit: OVERVIEW_PAGE_SIZE, offset: (page - 1) * OVERVIEW_PAGE_SIZE });
+    organizationPropertiesPage(deps.orm.em.fork(), organizationId, filter, {
+      limit: OVERVIEW_PAGE_SIZE,
+      offset: (page - 1) * OVERVIEW_PAGE_SIZE,
+    });
   // The page is read under the filter asked for while the channels are read; a channel the
   // organization has nothing on is no filter, and only then is the page read again.
-  const [channels, optimistic] = await Promise.all([organizationChannels(deps.orm.em.fork(), organizationId), read(asked, wanted)]);
-  const filter = { channel: asked.channel !== null && channels.includes(asked.channel) ? asked.channel : null, status: asked.status };
+  const [channels, optimistic] = await Promise.all([
+    organizationChannels(deps.orm.em.fork(), organizationId),
+    read(asked, wanted),
+  ]);
+  const filter = {
+    channel: asked.channel !== null && channels.includes(asked.channel) ? asked.channel : null,
+    status: asked.status,
+  };
   const first = filter.channel === asked.channel ? optimistic : await read(filter, wanted);
   const pages = Math.max(1, Math.ceil(first.total / OVERVIEW_PAGE_SIZE));
   const page = Math.min(wanted, pages);
   const { rows, total } = page === wanted ? first : await read(filter, page);
-  const properties = propertiesOf(rows, await channelsOfProperties(deps.orm.em.fork(), rows.map((row) => row.id)), now);
+  const properties = propertiesOf(
+    rows,
+    await channelsOfProperties(
+      deps.orm.em.fork(),
+      rows.map((row) => row.id),
+    ),
+    now,
+  );
   return { properties, total, page, pages, pageSize: OVERVIEW_PAGE_SIZE, channels, filter };
 }
 
-export async function listingsOverview(deps: Deps, organizationId: string, query: OverviewQuery = {}): Promise<DashboardOverview> {
+export async function listingsOverview(
+  deps: Deps,
+  organizationId: string,
+  query: OverviewQuery = {},
+): Promise<DashboardOverview> {
   const now = deps.clock.now();
-  const [listed, attention] = await Promise.all([overviewPage(deps, organizationId, query, now), organizationAttention(deps, organizationId, now)]);
+  const [listed, attention] = await Promise.all([
+    overviewPage(deps, organizationId, query, now),
+    organizationAttention(deps, organizationId, now),
+  ]);
   return { ...listed, attention };
 }
 
@@ -78,19 +136,33 @@ export interface PropertyDashboard {
 }
 
 /** One property of the organization with its reports' history and 30 days of figures; null for another organization's or an unknown reference. */
-export async function propertyDashboard(deps: Deps, organizationId: string, ref: string): Promise<PropertyDashboard | null> {
+export async function propertyDashboard(
+  deps: Deps,
+  organizationId: string,
+  ref: string,
+): Promise<PropertyDashboard | null> {
   const em = deps.orm.em.fork();
   const row = await organizationProperty(em, organizationId, ref);
   if (!row) return null;
   const property = dashboardProperty(row, await channelsOfProperties(em, [row.id]), deps.clock.now());
   const from = addDays(property.today, -(CHART_DAYS - 1));
   const to = addDays(property.today, 1);
-  const [history, stats] = await Promise.all([propertyListings(deps, ref), statsOfProperty(em.fork(), row.id, from, to)]);
+  const [history, stats] = await Promise.all([
+    propertyListings(deps, ref),
+    statsOfProperty(em.fork(), row.id, from, to),
+  ]);
   const dates = Array.from({ length: CHART_DAYS }, (_, i) => addDays(from, i));
   const names = [...new Set([...property.channels.map((c) => c.name), ...stats.map((s) => s.channel)])].sort();
   const series = names.map((channel) => {
     const byDate = new Map(stats.filter((s) => s.channel === channel).map((s) => [s.day, s]));
-    return { channel, days: dates.map((date) => ({ date, views: byDate.get(date)?.views ?? null, clicks_to_booking: byDate.get(date)?.clicks_to_booking ?? null })) };
+    return {
+      channel,
+      days: dates.map((date) => ({
+        date,
+        views: byDate.get(date)?.views ?? null,
+        clicks_to_booking: byDate.get(date)?.clicks_to_booking ?? null,
+      })),
+    };
   });
   return {
     property,

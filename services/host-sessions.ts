@@ -43,11 +43,22 @@ const TOUCH_EVERY_MS = 60_000;
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 const randomSecret = () => randomBytes(32).toString('base64url');
 
-export async function createHostLink(deps: Deps, input: { organization: string; locale?: string | undefined }): Promise<{ token: string; expiresAt: Date }> {
+export async function createHostLink(
+  deps: Deps,
+  input: { organization: string; locale?: string | undefined },
+): Promise<{ token: string; expiresAt: Date }> {
   const em = deps.orm.em.fork();
   const organization = await findOrganizationByRef(em, input.organization);
   if (!organization) {
-    throw new ProblemError('invalid_parameters', { errors: [{ detail: `no organization with reference "${input.organization}"`, code: 'unknown_reference', pointer: '/organization' }] });
+    throw new ProblemError('invalid_parameters', {
+      errors: [
+        {
+          detail: `no organization with reference "${input.organization}"`,
+          code: 'unknown_reference',
+          pointer: '/organization',
+        },
+      ],
+    });
   }
   const now = deps.clock.now();
   const token = `hsl_${randomSecret()}`;
@@ -55,7 +66,14 @@ export async function createHostLink(deps: Deps, input: { organization: string; 
   const expiresAt = new Date(wholeSeconds(now).getTime() + HOST_LINK_SECONDS * 1000);
   await em.transactional(async (tx) => {
     await dropStaleHostRows(tx, new Date(now.getTime() - 86_400_000));
-    addHostLink(tx, { id: randomUUID(), tokenHash: hashOf(token), organization, locale: resolveHostLocale(input.locale), createdAt: now, expiresAt });
+    addHostLink(tx, {
+      id: randomUUID(),
+      tokenHash: hashOf(token),
+      organization,
+      locale: resolveHostLocale(input.locale),
+      createdAt: now,
+      expiresAt,
+    });
   });
   return { token, expiresAt };
 }
@@ -101,7 +119,8 @@ export function csrfMatches(session: HostSessionView, given: unknown): boolean {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-export type LinkOpening = { outcome: 'opened'; cookie: string; maxAgeSeconds: number } | { outcome: 'used' | 'expired' | 'unknown' };
+export type LinkOpening =
+  { outcome: 'opened'; cookie: string; maxAgeSeconds: number } | { outcome: 'used' | 'expired' | 'unknown' };
 
 /** Uses the link (once) and starts a session; says why not when the link was used, expired or never issued. */
 export async function openHostSession(deps: Deps, token: string): Promise<LinkOpening> {
@@ -112,8 +131,13 @@ export async function openHostSession(deps: Deps, token: string): Promise<LinkOp
     if (use.outcome !== 'opened') return use;
     const secret = randomSecret();
     addHostSession(tx, {
-      id: randomUUID(), secretHash: hashOf(secret), organizationId: use.organizationId, locale: use.locale,
-      createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + HOST_SESSION_MAX_SECONDS * 1000),
+      id: randomUUID(),
+      secretHash: hashOf(secret),
+      organizationId: use.organizationId,
+      locale: use.locale,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + HOST_SESSION_MAX_SECONDS * 1000),
     });
     return { outcome: 'opened', cookie: cookieFor(deps, secret), maxAgeSeconds: HOST_SESSION_MAX_SECONDS };
   });
@@ -123,7 +147,10 @@ export async function openHostSession(deps: Deps, token: string): Promise<LinkOp
  * The organization a link would sign in to, if it would open now; the link stays unused. For
  * asking a host signed in to another organization before its session is replaced.
  */
-export async function peekHostLink(deps: Deps, token: string): Promise<{ organizationId: string; organizationName: string; locale: HostLocale } | null> {
+export async function peekHostLink(
+  deps: Deps,
+  token: string,
+): Promise<{ organizationId: string; organizationName: string; locale: HostLocale } | null> {
   if (!/^hsl_[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const link = await usableHostLink(deps.orm.em.fork(), hashOf(token), deps.clock.now());
   return link && { ...link, locale: resolveHostLocale(link.locale) };
@@ -136,7 +163,13 @@ export async function currentHostSession(deps: Deps, cookie: string | undefined)
   const em = deps.orm.em.fork();
   const row = await findHostSession(em, hashOf(secret));
   const now = deps.clock.now();
-  if (!row || row.endedAt !== null || row.expiresAt <= now || now.getTime() - row.lastSeenAt.getTime() >= HOST_SESSION_IDLE_SECONDS * 1000) return null;
+  if (
+    !row ||
+    row.endedAt !== null ||
+    row.expiresAt <= now ||
+    now.getTime() - row.lastSeenAt.getTime() >= HOST_SESSION_IDLE_SECONDS * 1000
+  )
+    return null;
   if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await touchHostSession(em, row.id, now);
   return {
     id: row.id,
@@ -168,7 +201,12 @@ function groupOwners(rows: Awaited<ReturnType<typeof ownersWithChannels>>): Host
   for (const row of rows) {
     const owner = owners.get(row.owner_ref) ?? { ref: row.owner_ref, displayName: row.display_name, channels: [] };
     owners.set(row.owner_ref, owner);
-    if (row.channel !== null) owner.channels.push({ name: row.channel, connectedAt: row.connected_at, suspended: row.channel_suspended === true });
+    if (row.channel !== null)
+      owner.channels.push({
+        name: row.channel,
+        connectedAt: row.connected_at,
+        suspended: row.channel_suspended === true,
+      });
   }
   return [...owners.values()];
 }
@@ -182,7 +220,12 @@ export async function hostOverview(deps: Deps, session: HostSessionView): Promis
  * The owner under `ref` with `channel` among its channels, if the owner belongs to the session's
  * organization; null otherwise, alike for an unknown owner and another organization's.
  */
-export async function hostOwnerChannel(deps: Deps, session: HostSessionView, ref: string, channel: string): Promise<HostOwner | null> {
+export async function hostOwnerChannel(
+  deps: Deps,
+  session: HostSessionView,
+  ref: string,
+  channel: string,
+): Promise<HostOwner | null> {
   const em = deps.orm.em.fork();
   if (!(await findOwnerOfOrganization(em, session.organizationId, ref))) return null;
   const [owner] = groupOwners(await ownersWithChannels(em, session.organizationId, ref));
@@ -213,7 +256,10 @@ export async function listHostSessions(deps: Deps, organizationRef: string): Pro
   const now = deps.clock.now();
   const idleMs = HOST_SESSION_IDLE_SECONDS * 1000;
   const rows = await openHostSessions(deps.orm.em.fork(), organizationId, now, new Date(now.getTime() - idleMs));
-  return rows.map((row) => ({ ...row, idleUntil: new Date(Math.min(row.lastSeenAt.getTime() + idleMs, row.expiresAt.getTime())) }));
+  return rows.map((row) => ({
+    ...row,
+    idleUntil: new Date(Math.min(row.lastSeenAt.getTime() + idleMs, row.expiresAt.getTime())),
+  }));
 }
 
 /**
@@ -221,7 +267,10 @@ export async function listHostSessions(deps: Deps, organizationRef: string): Pro
  * at its next request, and every link not yet opened is spent. For a host account taken over or
  * a device lost; the platform can open a new session with a new link afterwards.
  */
-export async function endHostAccess(deps: Deps, organizationRef: string): Promise<{ endedSessions: number; spentLinks: number }> {
+export async function endHostAccess(
+  deps: Deps,
+  organizationRef: string,
+): Promise<{ endedSessions: number; spentLinks: number }> {
   const organizationId = await organizationIdOf(deps, organizationRef);
   const now = deps.clock.now();
   return deps.orm.em.fork().transactional(async (tx) => ({

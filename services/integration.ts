@@ -57,17 +57,33 @@ async function organizationOf(deps: Deps, ref: string, pointer: string | null): 
   const organization = await findOrganizationByRef(deps.orm.em.fork(), ref);
   if (organization) return organization;
   if (pointer === null) throw new ProblemError('not_found');
-  throw new ProblemError('invalid_parameters', { errors: [{ detail: `no organization with reference "${ref}"`, code: 'unknown_reference', pointer }] });
+  throw new ProblemError('invalid_parameters', {
+    errors: [{ detail: `no organization with reference "${ref}"`, code: 'unknown_reference', pointer }],
+  });
 }
 
-export async function createInstallation(deps: Deps, organizationRef: string, input: { app: string; scopes: IntegrationScope[] }): Promise<InstallationWithOrganization> {
+export async function createInstallation(
+  deps: Deps,
+  organizationRef: string,
+  input: { app: string; scopes: IntegrationScope[] },
+): Promise<InstallationWithOrganization> {
   const organization = await organizationOf(deps, organizationRef, null);
   const em = deps.orm.em.fork();
   if (await findInstallationOfApp(em, organization, input.app)) {
-    throw new ProblemError('installation_exists', { detail: `"${organizationRef}" already has an installation of "${input.app}"` });
+    throw new ProblemError('installation_exists', {
+      detail: `"${organizationRef}" already has an installation of "${input.app}"`,
+    });
   }
   const now = deps.clock.now();
-  const installation = addInstallation(em, { id: randomUUID(), organization, app: input.app, scopes: [...new Set(input.scopes)], status: 'active', createdAt: now, updatedAt: now });
+  const installation = addInstallation(em, {
+    id: randomUUID(),
+    organization,
+    app: input.app,
+    scopes: [...new Set(input.scopes)],
+    status: 'active',
+    createdAt: now,
+    updatedAt: now,
+  });
   try {
     await em.flush();
   } catch (error) {
@@ -85,7 +101,11 @@ export async function getInstallation(deps: Deps, id: string): Promise<Installat
 }
 
 /** Takes effect on the installation's token at its next request. */
-export async function setInstallationStatus(deps: Deps, id: string, status: InstallationStatus): Promise<InstallationWithOrganization> {
+export async function setInstallationStatus(
+  deps: Deps,
+  id: string,
+  status: InstallationStatus,
+): Promise<InstallationWithOrganization> {
   const em = deps.orm.em.fork();
   const installation = await findInstallation(em, id);
   if (!installation) throw new ProblemError('not_found');
@@ -102,35 +122,58 @@ export async function setInstallationStatus(deps: Deps, id: string, status: Inst
  * all of them when none are named). The installation's row lock orders issuers, and the previous
  * token is revoked in the same transaction: from the commit on, only the new one is accepted.
  */
-export async function issueIntegrationToken(deps: Deps & Pick<ServiceDeps, 'config'>, installationId: string, scopes?: IntegrationScope[]): Promise<{ token: string; scopes: IntegrationScope[] }> {
+export async function issueIntegrationToken(
+  deps: Deps & Pick<ServiceDeps, 'config'>,
+  installationId: string,
+  scopes?: IntegrationScope[],
+): Promise<{ token: string; scopes: IntegrationScope[] }> {
   const secret = generateIntegrationToken(deps.config.environment);
   return deps.orm.em.fork().transactional(async (em) => {
     const installation = await lockInstallation(em, installationId);
     if (!installation) throw new ProblemError('not_found');
     const granted = installation.scopes as IntegrationScope[];
     const asked = scopes === undefined ? granted : [...new Set(scopes)];
-    const errors = asked.flatMap((scope, i) => (granted.includes(scope) ? [] : [{ detail: `the installation was not granted "${scope}"`, code: 'not_granted', pointer: `/scopes/${i}` }]));
+    const errors = asked.flatMap((scope, i) =>
+      granted.includes(scope)
+        ? []
+        : [{ detail: `the installation was not granted "${scope}"`, code: 'not_granted', pointer: `/scopes/${i}` }],
+    );
     if (errors.length > 0) throw new ProblemError('invalid_parameters', { errors });
     const now = deps.clock.now();
     await revokeTokensOf(em, installation, now);
-    addIntegrationToken(em, { id: randomUUID(), installation, secretHash: hashIntegrationToken(secret), last4: secret.slice(-4), scopes: asked, createdAt: now });
+    addIntegrationToken(em, {
+      id: randomUUID(),
+      installation,
+      secretHash: hashIntegrationToken(secret),
+      last4: secret.slice(-4),
+      scopes: asked,
+      createdAt: now,
+    });
     await em.flush();
     return { token: secret, scopes: asked };
   });
 }
 
 /** The operator's revocation: the installation's live token stops working at once. */
-export async function revokeIntegrationToken(deps: Deps, installationId: string): Promise<{ installation: InstallationWithOrganization; revoked: number }> {
+export async function revokeIntegrationToken(
+  deps: Deps,
+  installationId: string,
+): Promise<{ installation: InstallationWithOrganization; revoked: number }> {
   const em = deps.orm.em.fork();
   const installation = await findInstallation(em, installationId);
   if (!installation) throw new Refusal(`no installation with id "${installationId}"`);
   return { installation, revoked: await revokeTokensOf(em, installation, deps.clock.now()) };
 }
 
-export async function installationsWithTokens(deps: Deps, organizationRef?: string): Promise<{ installation: InstallationWithOrganization; token: IntegrationToken | null }[]> {
+export async function installationsWithTokens(
+  deps: Deps,
+  organizationRef?: string,
+): Promise<{ installation: InstallationWithOrganization; token: IntegrationToken | null }[]> {
   const em = deps.orm.em.fork();
   const installations = await listInstallations(em, organizationRef);
-  return Promise.all(installations.map(async (installation) => ({ installation, token: await findLiveToken(em, installation) })));
+  return Promise.all(
+    installations.map(async (installation) => ({ installation, token: await findLiveToken(em, installation) })),
+  );
 }
 
 export type TokenCheck =
@@ -146,19 +189,31 @@ export async function checkIntegrationToken(deps: Deps, token: string): Promise<
   if (!found) return { outcome: 'unknown' };
   if (found.revokedAt) return { outcome: 'revoked' };
   const { installation } = found;
-  if (installation.status === 'disabled' || installation.status === 'error') return { outcome: installation.status, installation };
+  if (installation.status === 'disabled' || installation.status === 'error')
+    return { outcome: installation.status, installation };
   return { outcome: 'accepted', installation, scopes: found.scopes as IntegrationScope[] };
 }
 
 export type StoredGuest = Guest & { organization: Organization };
 
 /** Creates or replaces a guest under the platform's reference; an identical write changes nothing. */
-export async function putGuest(deps: Deps, ref: string, input: GuestInput): Promise<{ created: boolean; guest: StoredGuest }> {
+export async function putGuest(
+  deps: Deps,
+  ref: string,
+  input: GuestInput,
+): Promise<{ created: boolean; guest: StoredGuest }> {
   const organization = await organizationOf(deps, input.organization, '/organization');
   return withoutPersonalData('guest write', async () => {
     const em = deps.orm.em.fork();
     const outcome = await upsertGuest(em, {
-      id: randomUUID(), ref, organizationId: organization.id, firstName: input.first_name, lastName: input.last_name, email: input.email, phone: input.phone, now: deps.clock.now(),
+      id: randomUUID(),
+      ref,
+      organizationId: organization.id,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      email: input.email,
+      phone: input.phone,
+      now: deps.clock.now(),
     });
     return { created: outcome?.created ?? false, guest: (await findGuestByRef(em, ref))! };
   });

@@ -33,13 +33,25 @@ export async function issueKey(deps: ServiceDeps, input: IssueKeyInput): Promise
     const channel = await findChannelByName(em, input.channel, { lock: true });
     if (!channel) throw new Refusal(`no channel named "${input.channel}"`);
     if ((await countLiveKeys(em, channel, environment, now)) >= MAX_LIVE_KEYS) {
-      throw new Refusal(`channel "${channel.name}" already holds ${MAX_LIVE_KEYS} keys in ${environment}; revoke one first`);
+      throw new Refusal(
+        `channel "${channel.name}" already holds ${MAX_LIVE_KEYS} keys in ${environment}; revoke one first`,
+      );
     }
     const added = addApiKey(em, {
-      id: `key_${ulid().toLowerCase()}`, channel, environment, secretHash: hashApiKey(secret), last4: secret.slice(-4), scopes: input.scopes, createdAt: now, expiresAt: input.expiresAt,
+      id: `key_${ulid().toLowerCase()}`,
+      channel,
+      environment,
+      secretHash: hashApiKey(secret),
+      last4: secret.slice(-4),
+      scopes: input.scopes,
+      createdAt: now,
+      expiresAt: input.expiresAt,
     });
     await em.flush();
-    await deps.workflows.startApiKeyLifecycle({ keyId: added.id, expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null });
+    await deps.workflows.startApiKeyLifecycle({
+      keyId: added.id,
+      expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
+    });
     return added;
   });
   return { secret, key };
@@ -85,25 +97,46 @@ export async function revokeLeakedKey(deps: ServiceDeps, keyId: string): Promise
 async function tellTechnicalContact(deps: ServiceDeps, key: ApiKey): Promise<LeakNotice> {
   const to = key.channel.technicalContactEmail ?? null;
   if (!to) {
-    deps.log.warn('leaked key revoked; the channel has no technical contact to tell', { keyId: key.id, channel: key.channel.name });
+    deps.log.warn('leaked key revoked; the channel has no technical contact to tell', {
+      keyId: key.id,
+      channel: key.channel.name,
+    });
     return { to, sent: false, error: 'the channel has no technical contact (channel update <name> --contact EMAIL)' };
   }
   const mailer = createMailer(deps.config.mail);
   try {
-    const mail = leakedKeyMail({ to, channel: key.channel.name, environment: key.environment, keyId: key.id, last4: key.last4, revokedAt: toInstant(key.revokedAt!) });
+    const mail = leakedKeyMail({
+      to,
+      channel: key.channel.name,
+      environment: key.environment,
+      keyId: key.id,
+      last4: key.last4,
+      revokedAt: toInstant(key.revokedAt!),
+    });
     const { sent } = await mailer.send(mail);
-    if (!sent) deps.log.warn('leaked key revoked; no SMTP configured to tell the technical contact', { keyId: key.id, channel: key.channel.name });
+    if (!sent)
+      deps.log.warn('leaked key revoked; no SMTP configured to tell the technical contact', {
+        keyId: key.id,
+        channel: key.channel.name,
+      });
     return { to, sent, error: sent ? null : 'no SMTP server is configured (SMTP_URL)' };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    deps.log.warn('leaked key revoked; the mail to the technical contact failed', { keyId: key.id, channel: key.channel.name, error: message });
+    deps.log.warn('leaked key revoked; the mail to the technical contact failed', {
+      keyId: key.id,
+      channel: key.channel.name,
+      error: message,
+    });
     return { to, sent: false, error: message };
   } finally {
     mailer.close();
   }
 }
 
-export async function keysOfChannel(deps: ServiceDeps, channelName: string): Promise<{ channel: Channel; keys: ApiKey[] }> {
+export async function keysOfChannel(
+  deps: ServiceDeps,
+  channelName: string,
+): Promise<{ channel: Channel; keys: ApiKey[] }> {
   const em = deps.orm.em.fork();
   const channel = await findChannelByName(em, channelName);
   if (!channel) throw new Refusal(`no channel named "${channelName}"`);

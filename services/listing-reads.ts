@@ -35,7 +35,10 @@ async function propertyId(deps: Deps, ref: string): Promise<string> {
 export async function propertyListings(deps: Deps, ref: string): Promise<{ property: string; data: ChannelListing[] }> {
   const id = await propertyId(deps, ref);
   const em = deps.orm.em.fork();
-  const [reports, changes] = await Promise.all([reportsOfProperty(em, id), reportChangesOfProperty(em.fork(), id, HISTORY_SHOWN)]);
+  const [reports, changes] = await Promise.all([
+    reportsOfProperty(em, id),
+    reportChangesOfProperty(em.fork(), id, HISTORY_SHOWN),
+  ]);
   return {
     property: ref,
     data: reports.map((report) => ({
@@ -44,7 +47,9 @@ export async function propertyListings(deps: Deps, ref: string): Promise<{ prope
       ...reportedState(report),
       updated_at: toInstant(new Date(report.updated_at)),
       received_at: toInstant(new Date(report.received_at)),
-      history: changes.filter((change) => change.channel_id === report.channel_id).map((change) => ({ ...reportedState(change), changed_at: toInstant(new Date(change.received_at)) })),
+      history: changes
+        .filter((change) => change.channel_id === report.channel_id)
+        .map((change) => ({ ...reportedState(change), changed_at: toInstant(new Date(change.received_at)) })),
     })),
   };
 }
@@ -55,7 +60,12 @@ export interface ChannelStats {
 }
 
 /** Each channel's reported days from `from` up to `to` (exclusive); a day without a report is absent. */
-export async function propertyStats(deps: Deps, ref: string, from: string, to: string): Promise<{ property: string; from: string; to: string; data: ChannelStats[] }> {
+export async function propertyStats(
+  deps: Deps,
+  ref: string,
+  from: string,
+  to: string,
+): Promise<{ property: string; from: string; to: string; data: ChannelStats[] }> {
   const id = await propertyId(deps, ref);
   const rows = await statsOfProperty(deps.orm.em.fork(), id, from, to);
   const byChannel = new Map<string, ChannelStats>();

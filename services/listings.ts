@@ -1,4 +1,13 @@
-import { appendReportChange, findReport, insertReport, listingSubjects, updateReport, upsertStats, type ReportRow, type StoredReport } from '../db/listings.ts';
+import {
+  appendReportChange,
+  findReport,
+  insertReport,
+  listingSubjects,
+  updateReport,
+  upsertStats,
+  type ReportRow,
+  type StoredReport,
+} from '../db/listings.ts';
 import { writeTransaction } from '../db/sql.ts';
 import { isExternalId } from '../domain/catalogue/ids.ts';
 import { reportRuleErrors, sameReportedState, statsDateError, type ReportedState } from '../domain/listings/report.ts';
@@ -25,7 +34,9 @@ export interface ListingReport extends ReportedState {
 const SEEN = new Set(['active', 'inactive']);
 
 async function seenProperty(deps: Deps, channelId: string, propertyId: string) {
-  const [subject] = isExternalId('property', propertyId) ? await listingSubjects(deps.orm.em.fork(), channelId, [propertyId]) : [];
+  const [subject] = isExternalId('property', propertyId)
+    ? await listingSubjects(deps.orm.em.fork(), channelId, [propertyId])
+    : [];
   if (!subject || !SEEN.has(subject.status)) throw new ProblemError('not_found');
   return subject;
 }
@@ -53,7 +64,12 @@ export function reportedState(row: ReportRow): ReportedState {
 }
 
 function present(propertyId: string, row: StoredReport): ListingReport {
-  return { property_id: propertyId, ...reportedState(row), updated_at: toInstant(new Date(row.updated_at)), received_at: toInstant(new Date(row.received_at)) };
+  return {
+    property_id: propertyId,
+    ...reportedState(row),
+    updated_at: toInstant(new Date(row.updated_at)),
+    received_at: toInstant(new Date(row.received_at)),
+  };
 }
 
 /**
@@ -61,7 +77,12 @@ function present(propertyId: string, row: StoredReport): ListingReport {
  * changed: a re-sent identical report only moves `received_at`. Each change is kept in the
  * report's history; a refused report writes nothing.
  */
-export async function putListingReport(deps: Deps, channelId: string, propertyId: string, state: ReportedState): Promise<ListingReport> {
+export async function putListingReport(
+  deps: Deps,
+  channelId: string,
+  propertyId: string,
+  state: ReportedState,
+): Promise<ListingReport> {
   const errors = reportRuleErrors(state);
   if (errors.length > 0) throw invalidParameters(errors);
   const subject = await seenProperty(deps, channelId, propertyId);
@@ -103,9 +124,17 @@ export interface StatsEntry {
  * (a property the channel does not see, a date outside the property's last 35 days, a
  * (property, date) named twice).
  */
-export async function postListingStats(deps: Deps, channelId: string, entries: readonly StatsEntry[]): Promise<{ accepted: number }> {
+export async function postListingStats(
+  deps: Deps,
+  channelId: string,
+  entries: readonly StatsEntry[],
+): Promise<{ accepted: number }> {
   const ids = [...new Set(entries.map((entry) => entry.property_id).filter((id) => isExternalId('property', id)))];
-  const subjects = new Map((await listingSubjects(deps.orm.em.fork(), channelId, ids)).filter((s) => SEEN.has(s.status)).map((s) => [s.external_id, s]));
+  const subjects = new Map(
+    (await listingSubjects(deps.orm.em.fork(), channelId, ids))
+      .filter((s) => SEEN.has(s.status))
+      .map((s) => [s.external_id, s]),
+  );
   const now = deps.clock.now();
   const today = new Map<string, string>();
   const seen = new Map<string, number>();
@@ -113,7 +142,11 @@ export async function postListingStats(deps: Deps, channelId: string, entries: r
   entries.forEach((entry, index) => {
     const subject = subjects.get(entry.property_id);
     if (!subject) {
-      errors.push({ pointer: `/data/${index}/property_id`, code: 'not_found', detail: 'no property of this channel has this id' });
+      errors.push({
+        pointer: `/data/${index}/property_id`,
+        code: 'not_found',
+        detail: 'no property of this channel has this id',
+      });
       return;
     }
     let localToday = today.get(subject.timezone);
@@ -123,7 +156,12 @@ export async function postListingStats(deps: Deps, channelId: string, entries: r
     const key = `${entry.property_id}|${entry.date}`;
     const first = seen.get(key);
     if (first === undefined) seen.set(key, index);
-    else errors.push({ pointer: `/data/${index}/date`, code: 'duplicate', detail: `the same property and date as /data/${first}` });
+    else
+      errors.push({
+        pointer: `/data/${index}/date`,
+        code: 'duplicate',
+        detail: `the same property and date as /data/${first}`,
+      });
   });
   if (errors.length > 0) throw invalidParameters(errors);
   const at = wholeSeconds(now);
@@ -133,8 +171,23 @@ export async function postListingStats(deps: Deps, channelId: string, entries: r
       channelId,
       // In key order, so two reports naming the same days lock them in the same order.
       entries
-        .map((entry) => ({ propertyId: subjects.get(entry.property_id)!.internal_id, day: entry.date, views: entry.views, clicks: entry.clicks_to_booking }))
-        .sort((a, b) => (a.propertyId < b.propertyId ? -1 : a.propertyId > b.propertyId ? 1 : a.day < b.day ? -1 : a.day > b.day ? 1 : 0)),
+        .map((entry) => ({
+          propertyId: subjects.get(entry.property_id)!.internal_id,
+          day: entry.date,
+          views: entry.views,
+          clicks: entry.clicks_to_booking,
+        }))
+        .sort((a, b) =>
+          a.propertyId < b.propertyId
+            ? -1
+            : a.propertyId > b.propertyId
+              ? 1
+              : a.day < b.day
+                ? -1
+                : a.day > b.day
+                  ? 1
+                  : 0,
+        ),
       at,
     ),
   );

@@ -25,24 +25,45 @@ export interface QuoteQuery {
  * domain/pricing/quote.ts). A property the channel does not see, or sees as a tombstone, is 404;
  * an arrival before the property's today is refused, a departure past its horizon too.
  */
-export async function quoteStayFor(deps: Pick<ServiceDeps, 'orm' | 'clock'>, channelId: string, query: QuoteQuery): Promise<Quote[]> {
+export async function quoteStayFor(
+  deps: Pick<ServiceDeps, 'orm' | 'clock'>,
+  channelId: string,
+  query: QuoteQuery,
+): Promise<Quote[]> {
   const em = deps.orm.em.fork();
-  const subject = isExternalId('property', query.property_id) ? await quoteSubject(em, channelId, query.property_id) : null;
+  const subject = isExternalId('property', query.property_id)
+    ? await quoteSubject(em, channelId, query.property_id)
+    : null;
   if (!subject || (subject.status !== 'active' && subject.status !== 'inactive')) throw new ProblemError('not_found');
   const today = localDate(deps.clock.now(), subject.timezone);
   if (query.arrival < today) {
-    throw invalidParameters([{ parameter: 'arrival', code: 'in_the_past', detail: `the property's today is ${today}` }]);
+    throw invalidParameters([
+      { parameter: 'arrival', code: 'in_the_past', detail: `the property's today is ${today}` },
+    ]);
   }
   if (query.departure > subject.horizon_end) {
-    throw new ProblemError('window_beyond_horizon', { horizon_end: subject.horizon_end, detail: `${query.property_id} has nights up to ${subject.horizon_end} (exclusive)` });
+    throw new ProblemError('window_beyond_horizon', {
+      horizon_end: subject.horizon_end,
+      detail: `${query.property_id} has nights up to ${subject.horizon_end} (exclusive)`,
+    });
   }
   // An inactive property cannot be sold: no plan admits a stay.
   if (subject.status !== 'active') return [];
 
   const { bodies, planIds } = await nightsForQuote(em, channelId, subject.internal_id, query.arrival, query.departure);
-  const nights = bodies.map((body) => JSON.parse(body.replace(PLACEHOLDER_IN_JSON, (_, key: string) => JSON.stringify(planIds.get(key) ?? null))) as Night);
+  const nights = bodies.map(
+    (body) =>
+      JSON.parse(
+        body.replace(PLACEHOLDER_IN_JSON, (_, key: string) => JSON.stringify(planIds.get(key) ?? null)),
+      ) as Night,
+  );
   const vat = subject.country ? await vatSchedule(em, subject.country) : [];
-  const property = subject.body as { rate_plans: RatePlanForPricing[]; fees: Fee[]; city_tax_status: unknown; capacity: Capacity };
+  const property = subject.body as {
+    rate_plans: RatePlanForPricing[];
+    fees: Fee[];
+    city_tax_status: unknown;
+    capacity: Capacity;
+  };
   return quoteStay(
     property.rate_plans.map(({ id, currency, child_age_bands }) => ({ id, currency, child_age_bands })),
     {
@@ -59,7 +80,11 @@ export async function quoteStayFor(deps: Pick<ServiceDeps, 'orm' | 'clock'>, cha
 }
 
 /** The platform replaces a country's VAT schedule whole; an empty list removes it. */
-export async function putVatSchedule(deps: Pick<ServiceDeps, 'orm'>, country: string, schedule: VatSchedule): Promise<VatSchedule> {
+export async function putVatSchedule(
+  deps: Pick<ServiceDeps, 'orm'>,
+  country: string,
+  schedule: VatSchedule,
+): Promise<VatSchedule> {
   await writeTransaction(deps.orm.em, (tx) => replaceVatSchedule(tx, country, schedule.rates));
   return getVatSchedule(deps, country);
 }

@@ -1,5 +1,11 @@
 import type { Channel } from '../db/entities/index.ts';
-import { deliveriesPage, deliveryAttempts, findDelivery, type DeliveryRow, type WebhookAttempt } from '../db/webhooks.ts';
+import {
+  deliveriesPage,
+  deliveryAttempts,
+  findDelivery,
+  type DeliveryRow,
+  type WebhookAttempt,
+} from '../db/webhooks.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { ProblemError } from '../domain/problems.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -22,13 +28,17 @@ export async function listDeliveries(
   let after: { createdAt: Date; id: string } | null = null;
   if (query.cursor !== undefined) {
     const decoded = await decodeCursor(query.cursor, hash, deps.secrets.ring);
-    if (!decoded || typeof decoded.t !== 'number' || typeof decoded.i !== 'string') throw new ProblemError('invalid_cursor');
+    if (!decoded || typeof decoded.t !== 'number' || typeof decoded.i !== 'string')
+      throw new ProblemError('invalid_cursor');
     after = { createdAt: new Date(decoded.t), id: decoded.i };
   }
   const rows = await deliveriesPage(deps.orm.em.fork(), endpoint.id, after, query.limit + 1);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? await encodeCursor({ t: Date.parse(last.created_at), i: last.id }, hash, deps.secrets.ring) : null;
+  const nextCursor =
+    rows.length > query.limit && last
+      ? await encodeCursor({ t: Date.parse(last.created_at), i: last.id }, hash, deps.secrets.ring)
+      : null;
   return { deliveries: page, nextCursor };
 }
 

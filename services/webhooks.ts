@@ -35,7 +35,12 @@ const senders = new WeakMap<SenderDeps, WebhookSender>();
 function sender(deps: SenderDeps): WebhookSender {
   let found = senders.get(deps);
   if (!found) {
-    found = createWebhookSender({ secrets: deps.secrets, clock: deps.clock, settings: deps.config.webhooks, kind: 'ping' });
+    found = createWebhookSender({
+      secrets: deps.secrets,
+      clock: deps.clock,
+      settings: deps.config.webhooks,
+      kind: 'ping',
+    });
     senders.set(deps, found);
   }
   return found;
@@ -50,7 +55,11 @@ function refuseIfSuspended(channel: Channel): void {
 }
 
 /** A live endpoint of the channel; any other id, well-formed or not, is `not_found`. */
-export async function findChannelEndpoint(deps: Pick<ServiceDeps, 'orm'>, channel: Channel, id: string): Promise<EndpointRow> {
+export async function findChannelEndpoint(
+  deps: Pick<ServiceDeps, 'orm'>,
+  channel: Channel,
+  id: string,
+): Promise<EndpointRow> {
   const found = isExternalId('webhook', id) ? await findEndpoint(deps.orm.em.fork(), channel.id, id) : null;
   if (!found) throw new ProblemError('not_found');
   return found;
@@ -81,7 +90,11 @@ export async function createEndpoint(
   const { channel } = caller;
   refuseIfSuspended(channel);
   const missing = missingScopes(caller.key.scopes, scopesForPatterns(input.events));
-  if (missing.length > 0) throw new ProblemError('insufficient_scope', { required_scopes: missing, detail: 'The key does not cover every subscribed event type' });
+  if (missing.length > 0)
+    throw new ProblemError('insufficient_scope', {
+      required_scopes: missing,
+      detail: 'The key does not cover every subscribed event type',
+    });
   const secret = generateWebhookSecret();
   const id = newExternalId('webhook', deps.clock.now().getTime());
   const now = deps.clock.now();
@@ -90,7 +103,15 @@ export async function createEndpoint(
     const existing = await listEndpoints(tx, channel.id);
     if (existing.some((endpoint) => endpoint.url === input.url)) throw new ProblemError('webhook_endpoint_exists');
     if (existing.length >= MAX_ENDPOINTS) throw new ProblemError('webhook_endpoint_limit_reached');
-    await insertEndpoint(tx, { id, channelId: channel.id, url: input.url, events: input.events, description: input.description, sealedSecret: sealSecret(deps, id, secret), now });
+    await insertEndpoint(tx, {
+      id,
+      channelId: channel.id,
+      url: input.url,
+      events: input.events,
+      description: input.description,
+      sealedSecret: sealSecret(deps, id, secret),
+      now,
+    });
     await startDispatch(tx, channel.id);
     return (await findEndpoint(tx, channel.id, id))!;
   });
@@ -98,9 +119,15 @@ export async function createEndpoint(
 }
 
 /** Deletes the endpoint with its secrets, and cancels its pending deliveries. */
-export async function deleteEndpoint(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>, channel: Channel, id: string): Promise<void> {
+export async function deleteEndpoint(
+  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>,
+  channel: Channel,
+  id: string,
+): Promise<void> {
   const endpoint = await findChannelEndpoint(deps, channel, id);
-  await cancelPendingDeliveries(deps, { endpointId: endpoint.id }, (tx) => markEndpointDeleted(tx, endpoint.id, deps.clock.now()));
+  await cancelPendingDeliveries(deps, { endpointId: endpoint.id }, (tx) =>
+    markEndpointDeleted(tx, endpoint.id, deps.clock.now()),
+  );
 }
 
 export interface PingOutcome {
@@ -126,15 +153,37 @@ const pingsInFlight = new Map<string, number>();
 async function ping(deps: SenderDeps, channel: Channel, endpoint: EndpointRow): Promise<PingOutcome> {
   const inFlight = pingsInFlight.get(channel.id) ?? 0;
   if (inFlight >= MAX_PINGS_IN_FLIGHT) {
-    throw new ProblemError('rate_limited', { detail: `At most ${MAX_PINGS_IN_FLIGHT} pings of a channel are sent at once`, headers: { 'Retry-After': String(PING_RETRY_AFTER_S) } });
+    throw new ProblemError('rate_limited', {
+      detail: `At most ${MAX_PINGS_IN_FLIGHT} pings of a channel are sent at once`,
+      headers: { 'Retry-After': String(PING_RETRY_AFTER_S) },
+    });
   }
   pingsInFlight.set(channel.id, inFlight + 1);
   try {
     const eventId = newExternalId('event', deps.clock.now().getTime());
-    const body = webhookBody({ id: eventId, type: PING_EVENT_TYPE, occurredAt: deps.clock.now(), channel: channel.name, data: { object: 'webhook', id: endpoint.id } });
+    const body = webhookBody({
+      id: eventId,
+      type: PING_EVENT_TYPE,
+      occurredAt: deps.clock.now(),
+      channel: channel.name,
+      data: { object: 'webhook', id: endpoint.id },
+    });
     const response = await sender(deps).send(endpoint, { id: eventId, body });
-    if (response.error !== null) deps.log.info('webhook ping failed', { eventId, endpointId: endpoint.id, reason: response.error, statusCode: response.statusCode, detail: response.detail });
-    return { delivered: outcomeOf(response) === 'delivered', statusCode: response.statusCode, durationMs: response.durationMs, error: response.error, eventId };
+    if (response.error !== null)
+      deps.log.info('webhook ping failed', {
+        eventId,
+        endpointId: endpoint.id,
+        reason: response.error,
+        statusCode: response.statusCode,
+        detail: response.detail,
+      });
+    return {
+      delivered: outcomeOf(response) === 'delivered',
+      statusCode: response.statusCode,
+      durationMs: response.durationMs,
+      error: response.error,
+      eventId,
+    };
   } finally {
     const left = (pingsInFlight.get(channel.id) ?? 1) - 1;
     if (left > 0) pingsInFlight.set(channel.id, left);
@@ -142,7 +191,11 @@ async function ping(deps: SenderDeps, channel: Channel, endpoint: EndpointRow): 
   }
 }
 
-export async function pingEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>, channel: Channel, id: string): Promise<PingOutcome> {
+export async function pingEndpoint(
+  deps: SenderDeps & Pick<ServiceDeps, 'orm'>,
+  channel: Channel,
+  id: string,
+): Promise<PingOutcome> {
   return ping(deps, channel, await findChannelEndpoint(deps, channel, id));
 }
 
@@ -150,12 +203,19 @@ export async function pingEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>, 
  * Makes an inactive endpoint active again after a ping it accepts. It resumes at the end of the
  * log: what happened while it was inactive is not replayed. An active endpoint is answered as it is.
  */
-export async function enableEndpoint(deps: SenderDeps & Pick<ServiceDeps, 'orm'>, channel: Channel, id: string): Promise<EndpointRow> {
+export async function enableEndpoint(
+  deps: SenderDeps & Pick<ServiceDeps, 'orm'>,
+  channel: Channel,
+  id: string,
+): Promise<EndpointRow> {
   const endpoint = await findChannelEndpoint(deps, channel, id);
   refuseIfSuspended(channel);
   if (endpoint.status === 'active') return endpoint;
   const outcome = await ping(deps, channel, endpoint);
-  if (!outcome.delivered) throw new ProblemError('webhook_endpoint_still_failing', { detail: `The ping was not accepted: ${outcome.error ?? 'no answer'}` });
+  if (!outcome.delivered)
+    throw new ProblemError('webhook_endpoint_still_failing', {
+      detail: `The ping was not accepted: ${outcome.error ?? 'no answer'}`,
+    });
   return writeTransaction(deps.orm.em, async (tx) => {
     // The endpoint's own resume point moves; the channel's dispatch, which its other endpoints share, does not.
     await reactivateEndpoint(tx, channel.id, endpoint.id, deps.clock.now());
@@ -183,10 +243,22 @@ export async function rotateEndpointSecret(
     const current = await findEndpoint(tx, channel.id, id, { lock: true });
     if (!current) throw new ProblemError('not_found');
     const keepPrevious = !options.expireImmediately && current.secret !== null;
-    await replaceSecret(tx, current.id, { sealed: sealSecret(deps, current.id, secret), previous: keepPrevious ? current.secret : null, previousExpiresAt: keepPrevious ? expiresAt : null }, now);
+    await replaceSecret(
+      tx,
+      current.id,
+      {
+        sealed: sealSecret(deps, current.id, secret),
+        previous: keepPrevious ? current.secret : null,
+        previousExpiresAt: keepPrevious ? expiresAt : null,
+      },
+      now,
+    );
     const rotated = (await findEndpoint(tx, channel.id, current.id))!;
     if (rotated.previous_secret !== null) {
-      await deps.workflows.startSecretRotation({ endpointId: rotated.id, generation: rotated.secret_generation, overlapMs: SECRET_OVERLAP_MS }, channel.name);
+      await deps.workflows.startSecretRotation(
+        { endpointId: rotated.id, generation: rotated.secret_generation, overlapMs: SECRET_OVERLAP_MS },
+        channel.name,
+      );
     }
     return rotated;
   });
@@ -214,7 +286,11 @@ export async function cancelPendingDeliveries(
  * Operators stop (or allow again) a channel's webhooks without suspending the channel itself;
  * stopping cancels every pending delivery. Null when no channel has that name.
  */
-export async function setChannelWebhooksSuspended(deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>, name: string, suspended: boolean): Promise<Channel | null> {
+export async function setChannelWebhooksSuspended(
+  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>,
+  name: string,
+  suspended: boolean,
+): Promise<Channel | null> {
   const em = deps.orm.em.fork();
   const channel = await findChannelByName(em, name);
   if (!channel) return null;

@@ -1,4 +1,11 @@
-import { InternalConnectionLikeSymbol, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client, type InternalConnectionLike } from '@temporalio/client';
+import {
+  InternalConnectionLikeSymbol,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type InternalConnectionLike,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { DeliveryInput } from '../activities/webhooks.ts';
 import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
@@ -100,7 +107,10 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
     /** Tells the running certificate-expiry workflows of these properties to plan again; starts none. */
     async rearmCertificateExpiries(propertyIds: readonly string[]): Promise<void> {
       const client = await connect();
-      for (const id of propertyIds) await ignoreNotFound(client.workflow.getHandle(workflowIds.certificateExpiry(id)).signal(legalDatesChangedSignal));
+      for (const id of propertyIds)
+        await ignoreNotFound(
+          client.workflow.getHandle(workflowIds.certificateExpiry(id)).signal(legalDatesChangedSignal),
+        );
     },
 
     /** Wakes this task queue's dispatcher, starting it when it is not running. */
@@ -121,13 +131,16 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
      */
     async planOwnerConnectKeys(rotationDays: number): Promise<void> {
       const client = await connect();
-      await client.workflow.signalWithStart<typeof ownerConnectKeyRotation, [{ rotationDays: number } | undefined]>(name('ownerConnectKeyRotation'), {
-        workflowId: workflowIds.ownerConnectKeys(taskQueue),
-        taskQueue,
-        args: [{ rotationDays }],
-        signal: ownerConnectKeysChangedSignal,
-        signalArgs: [{ rotationDays }],
-      });
+      await client.workflow.signalWithStart<typeof ownerConnectKeyRotation, [{ rotationDays: number } | undefined]>(
+        name('ownerConnectKeyRotation'),
+        {
+          workflowId: workflowIds.ownerConnectKeys(taskQueue),
+          taskQueue,
+          args: [{ rotationDays }],
+          signal: ownerConnectKeysChangedSignal,
+          signalArgs: [{ rotationDays }],
+        },
+      );
     },
 
     /**
@@ -199,7 +212,10 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
         taskQueue,
         args: [input],
         workflowIdConflictPolicy: 'TERMINATE_EXISTING',
-        typedSearchAttributes: [{ key: SA_CHANNEL, value: channel }, { key: SA_ENDPOINT, value: input.endpointId }],
+        typedSearchAttributes: [
+          { key: SA_CHANNEL, value: channel },
+          { key: SA_ENDPOINT, value: input.endpointId },
+        ],
       });
     },
 
@@ -211,7 +227,10 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
         taskQueue,
         args: [input],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: [{ key: SA_CHANNEL, value: input.channel }, { key: SA_STATE, value: 'waiting' }],
+        typedSearchAttributes: [
+          { key: SA_CHANNEL, value: input.channel },
+          { key: SA_STATE, value: 'waiting' },
+        ],
       });
     },
 
@@ -220,13 +239,25 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
      * workflow's refusal (`owner_connect_token_used` / `_expired`), or `closed` when the workflow has
      * ended (the caller then answers from the token's record).
      */
-    async confirmOwnerConnect(jti: string, confirmation: OwnerConnectConfirmation): Promise<{ binding: OwnerConnectBinding } | { refused: string } | { closed: true }> {
+    async confirmOwnerConnect(
+      jti: string,
+      confirmation: OwnerConnectConfirmation,
+    ): Promise<{ binding: OwnerConnectBinding } | { refused: string } | { closed: true }> {
       const client = await connect();
       try {
-        return { binding: await client.workflow.getHandle(workflowIds.ownerConnect(jti)).executeUpdate(confirmOwnerConnectionUpdate, { args: [confirmation] }) };
+        return {
+          binding: await client.workflow
+            .getHandle(workflowIds.ownerConnect(jti))
+            .executeUpdate(confirmOwnerConnectionUpdate, { args: [confirmation] }),
+        };
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) return { closed: true };
-        if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type?.startsWith('owner_')) return { refused: error.cause.type };
+        if (
+          error instanceof WorkflowUpdateFailedError &&
+          error.cause instanceof ApplicationFailure &&
+          error.cause.type?.startsWith('owner_')
+        )
+          return { refused: error.cause.type };
         throw error;
       }
     },
@@ -234,7 +265,9 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
     /** The connection a token made is gone: its workflow refuses it from now on and ends. */
     async signalOwnerConnectionRevoked(jti: string): Promise<void> {
       const client = await connect();
-      await ignoreNotFound(client.workflow.getHandle(workflowIds.ownerConnect(jti)).signal(ownerConnectionRevokedSignal));
+      await ignoreNotFound(
+        client.workflow.getHandle(workflowIds.ownerConnect(jti)).signal(ownerConnectionRevokedSignal),
+      );
     },
   };
 }

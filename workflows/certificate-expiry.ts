@@ -1,4 +1,11 @@
-import { condition, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { ExpiryPlan } from '../activities/certificate-expiry.ts';
 import { legalDatesChangedSignal } from './definitions.ts';

@@ -25,7 +25,9 @@ export interface OwnerConnectBinding {
  * Confirms an owner-connect token (a workflow Update, validated before it is accepted): the first
  * binds the token to the connection it makes; the same again answers that connection.
  */
-export const confirmOwnerConnectionUpdate = defineUpdate<OwnerConnectBinding, [OwnerConnectConfirmation]>('confirmOwnerConnection');
+export const confirmOwnerConnectionUpdate = defineUpdate<OwnerConnectBinding, [OwnerConnectConfirmation]>(
+  'confirmOwnerConnection',
+);
 
 /** Sent when the connection a token made is removed or replaced: the token is never accepted again. */
 export const ownerConnectionRevokedSignal = defineSignal('ownerConnectionRevoked');
@@ -34,4 +36,5 @@ export const ownerConnectionRevokedSignal = defineSignal('ownerConnectionRevoked
  * Sent when the worker starts (with the configured rotation period) and after an operator's
  * early rotation: the owner-connect key rotation plans again from what is committed.
  */
-export const ownerConnectKeysChangedSignal = defineSignal<[{ rotationDays: number } | undefined]>('ownerConnectKeysChanged');
+export const ownerConnectKeysChangedSignal =
+  defineSignal<[{ rotationDays: number } | undefined]>('ownerConnectKeysChanged');

@@ -29,7 +29,8 @@ export const ROLLS_PER_RUN = 30;
  */
 export async function horizonRoll(input: HorizonRollInput): Promise<void> {
   const { zone, rollsPerRun = ROLLS_PER_RUN } = input;
-  if (workflowInfo().typedSearchAttributes.get(SA_STATE) !== 'rolling') upsertSearchAttributes([{ key: SA_STATE, value: 'rolling' }]);
+  if (workflowInfo().typedSearchAttributes.get(SA_STATE) !== 'rolling')
+    upsertSearchAttributes([{ key: SA_STATE, value: 'rolling' }]);
   for (let rolls = 0; rolls < rollsPerRun && !workflowInfo().continueAsNewSuggested; rolls += 1) {
     const wokeAt = Date.now();
     await rollHorizon(zone, wokeAt);

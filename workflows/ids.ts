@@ -14,5 +14,6 @@ export const workflowIds = {
   ownerConnect: (jti: string) => `owner-connect:${jti}`,
   /** One per task queue (a deployment): the rotation of the owner-connect token signing keys. */
   ownerConnectKeys: (taskQueue: string) => `owner-connect-keys:${taskQueue}`,
-  webhookSecretRotation: (endpointId: string, generation: number) => `webhook-secret-rotation:${endpointId}:${generation}`,
+  webhookSecretRotation: (endpointId: string, generation: number) =>
+    `webhook-secret-rotation:${endpointId}:${generation}`,
 };

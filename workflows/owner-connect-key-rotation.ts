@@ -1,4 +1,11 @@
-import { condition, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { ownerConnectKeysChangedSignal } from './definitions.ts';
 import { SA_STATE } from './search-attributes.ts';
@@ -35,8 +42,13 @@ export async function ownerConnectKeyRotation(input: OwnerConnectKeyRotationInpu
     if (update) rotationDays = update.rotationDays;
     changed = true;
   });
-  if (workflowInfo().typedSearchAttributes.get(SA_STATE) !== 'rotating') upsertSearchAttributes([{ key: SA_STATE, value: 'rotating' }]);
-  for (let wakes = 0; wakes < (input.wakesPerRun ?? WAKES_PER_RUN) && !workflowInfo().continueAsNewSuggested; wakes += 1) {
+  if (workflowInfo().typedSearchAttributes.get(SA_STATE) !== 'rotating')
+    upsertSearchAttributes([{ key: SA_STATE, value: 'rotating' }]);
+  for (
+    let wakes = 0;
+    wakes < (input.wakesPerRun ?? WAKES_PER_RUN) && !workflowInfo().continueAsNewSuggested;
+    wakes += 1
+  ) {
     changed = false;
     const { nextAtMs } = await advanceOwnerConnectKeys(Date.now(), rotationDays);
     const wait = nextAtMs - Date.now();

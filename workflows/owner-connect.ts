@@ -1,7 +1,20 @@
-import { ActivityFailure, ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { confirmationRefusal } from '../domain/owner-connect.ts';
-import { confirmOwnerConnectionUpdate, ownerConnectionRevokedSignal, type OwnerConnectBinding, type OwnerConnectConfirmation } from './definitions.ts';
+import {
+  confirmOwnerConnectionUpdate,
+  ownerConnectionRevokedSignal,
+  type OwnerConnectBinding,
+  type OwnerConnectConfirmation,
+} from './definitions.ts';
 import { SA_STATE } from './search-attributes.ts';
 
 const { bindOwnerConnection, expireOwnerConnectToken } = proxyActivities<Activities>({
@@ -44,14 +57,16 @@ export async function ownerConnect(input: OwnerConnectInput): Promise<OwnerConne
     } catch (error) {
       binding = undefined;
       // A refusal the activity decided (the record moved on meanwhile) keeps its code.
-      const refusal = error instanceof ActivityFailure && error.cause instanceof ApplicationFailure ? error.cause.type : undefined;
+      const refusal =
+        error instanceof ActivityFailure && error.cause instanceof ApplicationFailure ? error.cause.type : undefined;
       throw ApplicationFailure.nonRetryable('the token could not be bound', refusal ?? 'owner_connect_bind_failed');
     }
   };
 
   setHandler(confirmOwnerConnectionUpdate, async () => (binding ??= bind()), {
     validator: (request: OwnerConnectConfirmation) => {
-      if (request.channel !== input.channel || request.ownerId !== input.ownerId) throw ApplicationFailure.nonRetryable('the token was issued for another use', 'owner_connect_token_used');
+      if (request.channel !== input.channel || request.ownerId !== input.ownerId)
+        throw ApplicationFailure.nonRetryable('the token was issued for another use', 'owner_connect_token_used');
       const refusal = confirmationRefusal(state, Date.now() <= deadline);
       if (refusal) throw ApplicationFailure.nonRetryable(refusal, refusal);
     },

@@ -1,4 +1,11 @@
-import { CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { DeliveryInput } from '../activities/webhooks.ts';
 import { planNextRetry } from '../domain/webhooks/retry-schedule.ts';
@@ -13,7 +20,8 @@ const ATTEMPT_OPTIONS = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 } as const;
-const { attemptDelivery, recordNextAttempt, finishDelivery, suspendEndpoint, notifyTechnicalContact } = proxyActivities<Activities>(ATTEMPT_OPTIONS);
+const { attemptDelivery, recordNextAttempt, finishDelivery, suspendEndpoint, notifyTechnicalContact } =
+  proxyActivities<Activities>(ATTEMPT_OPTIONS);
 // The same attempts as local activities: the 10-second limit fits a local activity's time, and
 // one runs inside the workflow task, so the server records one marker instead of an activity's
 // scheduled/started/completed events and a second workflow task.
@@ -50,14 +58,20 @@ export async function webhookDelivery(input: DeliveryInput): Promise<DeliveryOut
       }
       if (outcome === 'gone') {
         await finishDelivery(input.deliveryId, 'failed');
-        if (await suspendEndpoint(input.endpointId, 'gone', input.deliveryId)) await notifyTechnicalContact(input.endpointId, 'gone');
+        if (await suspendEndpoint(input.endpointId, 'gone', input.deliveryId))
+          await notifyTechnicalContact(input.endpointId, 'gone');
         setState('gone');
         return 'gone';
       }
-      const delay = planNextRetry({ attemptsMade: number, elapsedSinceFirstAttemptMs: Date.now() - startedAt, random: Math.random() });
+      const delay = planNextRetry({
+        attemptsMade: number,
+        elapsedSinceFirstAttemptMs: Date.now() - startedAt,
+        random: Math.random(),
+      });
       if (delay === null) {
         await finishDelivery(input.deliveryId, 'failed');
-        if (await suspendEndpoint(input.endpointId, 'failing', input.deliveryId)) await notifyTechnicalContact(input.endpointId, 'failing');
+        if (await suspendEndpoint(input.endpointId, 'failing', input.deliveryId))
+          await notifyTechnicalContact(input.endpointId, 'failing');
         setState('failed');
         return 'failed';
       }

@@ -13,23 +13,46 @@ const LocalDate = z.iso.date({ message: 'a date YYYY-MM-DD' });
 export const AvailabilityQuery = z
   .object({
     from: LocalDate.optional().meta({
-      description: "First night, in each property's local dates; the property's today when earlier (earlier nights are not kept). Default: the property's today, or with `to` alone the 365th night before `to` when that is later.",
+      description:
+        "First night, in each property's local dates; the property's today when earlier (earlier nights are not kept). Default: the property's today, or with `to` alone the 365th night before `to` when that is later.",
     }),
     to: LocalDate.optional().meta({
       description:
         "Exclusive, so after `from` (`to` equal to or before `from`: 400 `invalid_parameters`); at most 365 nights after `from` and not beyond the property's `horizon_end` (else 400 `window_beyond_horizon`). Default: 365 nights after the window's first night, or `horizon_end` when sooner. " +
-        'Alone, it ends a window of at most 365 nights: `to=horizon_end` reads the nights up to the horizon\'s last.',
+        "Alone, it ends a window of at most 365 nights: `to=horizon_end` reads the nights up to the horizon's last.",
     }),
-    property_id: z.string().optional().meta({ description: 'Only this property (`prp_` id); 404 when the channel does not see it.' }),
-    updated_since: z.iso.datetime({ offset: true, message: 'an RFC 3339 instant' }).optional().meta({ description: 'Only properties whose availability changed at or after this instant. Older than 35 days: 410 `sync_window_expired`.' }),
-    limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'Properties per page, 1 to 500; a page also ends at 5,000 nights.' }),
-    cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({ pattern: CURSOR_PATTERN, description: 'The `next_cursor` of the previous page, bound to the query that produced it; any other value: 400 `invalid_cursor`.' }),
+    property_id: z
+      .string()
+      .optional()
+      .meta({ description: 'Only this property (`prp_` id); 404 when the channel does not see it.' }),
+    updated_since: z.iso.datetime({ offset: true, message: 'an RFC 3339 instant' }).optional().meta({
+      description:
+        'Only properties whose availability changed at or after this instant. Older than 35 days: 410 `sync_window_expired`.',
+    }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(500)
+      .default(100)
+      .meta({ description: 'Properties per page, 1 to 500; a page also ends at 5,000 nights.' }),
+    cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({
+      pattern: CURSOR_PATTERN,
+      description:
+        'The `next_cursor` of the previous page, bound to the query that produced it; any other value: 400 `invalid_cursor`.',
+    }),
   })
   .strict()
   .superRefine((query, ctx) => {
-    if (query.from && query.to && query.from >= query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: '`to` is after `from`', params: { code: 'range' } });
+    if (query.from && query.to && query.from >= query.to)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: '`to` is after `from`', params: { code: 'range' } });
     else if (query.from && query.to && daysBetween(query.from, query.to) > MAX_WINDOW_NIGHTS) {
-      ctx.addIssue({ code: 'custom', path: ['to'], message: `at most ${MAX_WINDOW_NIGHTS} nights after from`, params: { code: 'max_nights' } });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: `at most ${MAX_WINDOW_NIGHTS} nights after from`,
+        params: { code: 'max_nights' },
+      });
     }
   });
 
@@ -42,20 +65,36 @@ const Night = z.object({
   rates: z.array(
     z.object({
       rate_plan_id: z.string(),
-      price: Money.optional().meta({ description: 'Lowest price of `prices_by_occupancy`. Absent, with `base_occupancy` and `extra_guest_price`, on a night the plan has no price (then `closed` and `prices_by_occupancy` empty).' }),
-      base_occupancy: z.int().optional().meta({ description: 'The most adults charged `price`; absent when the plan has no price that night.' }),
-      extra_guest_price: Money.optional().meta({ description: 'What the adult after `base_occupancy` adds (0 when none can be added); absent when the plan has no price that night.' }),
+      price: Money.optional().meta({
+        description:
+          'Lowest price of `prices_by_occupancy`. Absent, with `base_occupancy` and `extra_guest_price`, on a night the plan has no price (then `closed` and `prices_by_occupancy` empty).',
+      }),
+      base_occupancy: z
+        .int()
+        .optional()
+        .meta({ description: 'The most adults charged `price`; absent when the plan has no price that night.' }),
+      extra_guest_price: Money.optional().meta({
+        description:
+          'What the adult after `base_occupancy` adds (0 when none can be added); absent when the plan has no price that night.',
+      }),
       closed: z.boolean(),
       prices_by_occupancy: z.array(z.object({ adults: z.int(), price: Money })),
       child_prices: z.array(z.object({ age_from: z.int(), age_to: z.int(), price: Money })),
-      child_price: Money.optional().meta({ description: 'What a child adds when the plan names no age bands; absent when the host set none.' }),
+      child_price: Money.optional().meta({
+        description: 'What a child adds when the plan names no age bands; absent when the host set none.',
+      }),
       infant_price: Money.optional().meta({ description: 'What an infant adds; absent when the host set none.' }),
-      min_stay: z.int().min(1).meta({ description: "The plan's own minimum stay; 1 when it sets none (the night's `min_stay` still applies)." }),
+      min_stay: z.int().min(1).meta({
+        description: "The plan's own minimum stay; 1 when it sets none (the night's `min_stay` still applies).",
+      }),
       closed_to_arrival: z.boolean(),
     }),
   ),
   min_stay: z.int().min(1),
-  max_stay: z.int().min(1).meta({ description: 'Longest stay arriving this night; 365 (the longest stay one query window covers) when the host sets no maximum.' }),
+  max_stay: z.int().min(1).meta({
+    description:
+      'Longest stay arriving this night; 365 (the longest stay one query window covers) when the host sets no maximum.',
+  }),
 });
 const AvailabilityRecord = z
   .object({
@@ -68,8 +107,14 @@ const AvailabilityRecord = z
     horizon_end: z.string(),
     data: z.array(Night),
   })
-  .meta({ id: 'AvailabilityRecord', description: "One property's nights; a property's nights may continue on the next page under the same `property_id`." });
-const AvailabilityPage = z.object({ data: z.array(AvailabilityRecord), next_cursor: z.string().nullable() }).meta({ id: 'AvailabilityPage' });
+  .meta({
+    id: 'AvailabilityRecord',
+    description:
+      "One property's nights; a property's nights may continue on the next page under the same `property_id`.",
+  });
+const AvailabilityPage = z
+  .object({ data: z.array(AvailabilityRecord), next_cursor: z.string().nullable() })
+  .meta({ id: 'AvailabilityPage' });
 
 export const listAvailability = defineOperation({
   operationId: 'listAvailability',

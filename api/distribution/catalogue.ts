@@ -16,12 +16,11 @@ const Limit = z.coerce
   .default(100)
   .meta({ description: 'Items per page, 1 to 500; above 500 is refused.' });
 
-const Cursor = z
-  .string()
-  .min(1)
-  .max(MAX_CURSOR_LENGTH)
-  .optional()
-  .meta({ pattern: CURSOR_PATTERN, description: 'The `next_cursor` of the previous page; opaque and bound to the query that produced it. Any other value, one of this shape included, is refused with 400 `invalid_cursor`.' });
+const Cursor = z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({
+  pattern: CURSOR_PATTERN,
+  description:
+    'The `next_cursor` of the previous page; opaque and bound to the query that produced it. Any other value, one of this shape included, is refused with 400 `invalid_cursor`.',
+});
 
 /** What StatusList accepts: one or more known statuses, comma-separated, blanks around each allowed. */
 function statusListPattern(): string {
@@ -35,22 +34,44 @@ const StatusList = z
     const values = [...new Set(text.split(',').map((s) => s.trim()))];
     const unknown = values.filter((value) => !(RESOURCE_STATUSES as readonly string[]).includes(value));
     if (unknown.length > 0 || values.length === 0) {
-      ctx.addIssue({ code: 'custom', message: `statuses are ${RESOURCE_STATUSES.join(', ')}`, params: { code: 'enum' } });
+      ctx.addIssue({
+        code: 'custom',
+        message: `statuses are ${RESOURCE_STATUSES.join(', ')}`,
+        params: { code: 'enum' },
+      });
       return z.NEVER;
     }
     return (values as ResourceStatus[]).sort();
   })
   .optional()
-  .meta({ pattern: statusListPattern(), description: 'Comma-separated statuses (`active,inactive`); without `updated_since` only active and inactive records exist. Empty or an unknown status: 400 `invalid_parameters`.' });
+  .meta({
+    pattern: statusListPattern(),
+    description:
+      'Comma-separated statuses (`active,inactive`); without `updated_since` only active and inactive records exist. Empty or an unknown status: 400 `invalid_parameters`.',
+  });
 
 const UpdatedSince = z.iso
-  .datetime({ offset: true, message: 'an RFC 3339 instant such as 2026-11-22T09:30:00Z (a fraction of a second is accepted)' })
+  .datetime({
+    offset: true,
+    message: 'an RFC 3339 instant such as 2026-11-22T09:30:00Z (a fraction of a second is accepted)',
+  })
   .optional()
-  .meta({ description: 'Inclusive. Send back the largest `updated_at` received; tombstones are listed too. Older than 35 days: 410 `sync_window_expired`.' });
+  .meta({
+    description:
+      'Inclusive. Send back the largest `updated_at` received; tombstones are listed too. Older than 35 days: 410 `sync_window_expired`.',
+  });
 
-export const ListQuery = z.object({ limit: Limit, cursor: Cursor, updated_since: UpdatedSince, status: StatusList }).strict();
+export const ListQuery = z
+  .object({ limit: Limit, cursor: Cursor, updated_since: UpdatedSince, status: StatusList })
+  .strict();
 export const AmenityQuery = z.object({ limit: Limit, cursor: Cursor, updated_since: UpdatedSince }).strict();
-function listOperation(kind: ViewKind, path: string, operationId: string, summary: string, schema: z.ZodType): Operation {
+function listOperation(
+  kind: ViewKind,
+  path: string,
+  operationId: string,
+  summary: string,
+  schema: z.ZodType,
+): Operation {
   return defineOperation({
     operationId,
     method: 'get',
@@ -75,9 +96,21 @@ function listOperation(kind: ViewKind, path: string, operationId: string, summar
   });
 }
 
-export const listLocations = listOperation('location', '/locations', 'listLocations', 'Locations published to the channel', LocationPage);
+export const listLocations = listOperation(
+  'location',
+  '/locations',
+  'listLocations',
+  'Locations published to the channel',
+  LocationPage,
+);
 export const listOwners = listOperation('owner', '/owners', 'listOwners', 'Owners published to the channel', OwnerPage);
-export const listProperties = listOperation('property', '/properties', 'listProperties', 'Properties published to the channel', PropertyPage);
+export const listProperties = listOperation(
+  'property',
+  '/properties',
+  'listProperties',
+  'Properties published to the channel',
+  PropertyPage,
+);
 
 export const getProperty = defineOperation({
   operationId: 'getProperty',
@@ -89,7 +122,9 @@ export const getProperty = defineOperation({
   readsCallerIdentityOnly: true,
   // Any text: a malformed id is answered `not_found`, like every other unknown id.
   params: z.object({ property_id: z.string().meta({ description: 'A `prp_` id of this channel.' }) }),
-  responses: { 200: { description: 'The property, or its tombstone once withdrawn or deleted', schema: PropertyOrTombstone } },
+  responses: {
+    200: { description: 'The property, or its tombstone once withdrawn or deleted', schema: PropertyOrTombstone },
+  },
   problems: ['not_found'],
   handler: async ({ params, caller, deps }) => {
     const found = await findProperty(deps, caller.channel.id, params.property_id);
@@ -119,7 +154,11 @@ export const listAmenities = defineOperation({
 export const EventQuery = z
   .object({
     limit: Limit,
-    cursor: Cursor.meta({ pattern: CURSOR_PATTERN, description: 'The `next_cursor` of the previous page. Without it the log is read from its oldest kept event (35 days). Any other value is refused with 400 `invalid_cursor`.' }),
+    cursor: Cursor.meta({
+      pattern: CURSOR_PATTERN,
+      description:
+        'The `next_cursor` of the previous page. Without it the log is read from its oldest kept event (35 days). Any other value is refused with 400 `invalid_cursor`.',
+    }),
   })
   .strict();
 
@@ -129,8 +168,8 @@ export const listEventsOperation = defineOperation({
   path: '/events',
   summary: 'Events in commit order',
   description:
-    'The channel\'s events in the order their changes committed: a reader that resumes from `next_cursor` never misses an event that committed after it read. ' +
-    'Only the kinds the key\'s scopes cover are listed (`read:catalog`: property, location, owner and amenity events; `read:ari`: `availability.updated`). ' +
+    "The channel's events in the order their changes committed: a reader that resumes from `next_cursor` never misses an event that committed after it read. " +
+    "Only the kinds the key's scopes cover are listed (`read:catalog`: property, location, owner and amenity events; `read:ari`: `availability.updated`). " +
     '`next_cursor` is always present: keep it and poll with it; `has_more` says whether the next page is already waiting. A cursor older than 35 days is answered 410 `event_cursor_expired`.',
   tags: ['Events'],
   scopes: [],
@@ -143,6 +182,9 @@ export const listEventsOperation = defineOperation({
   handler: async ({ query, caller, deps }) => {
     const page = await readEvents(deps, caller.channel, caller.key.scopes, query);
     // The log's cursor is always there to poll with; only a page already waiting is linked.
-    return { body: { data: page.events, next_cursor: page.nextCursor, has_more: page.hasMore }, nextCursor: page.hasMore ? page.nextCursor : null };
+    return {
+      body: { data: page.events, next_cursor: page.nextCursor, has_more: page.hasMore },
+      nextCursor: page.hasMore ? page.nextCursor : null,
+    };
   },
 });

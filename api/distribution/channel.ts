@@ -6,7 +6,9 @@ import { Instant, openEnum } from '../schemas/common.ts';
 
 export const ChannelRecord = z
   .object({
-    channel: z.string().meta({ description: "The channel's name in the interface; the `aud` of owner-connect tokens." }),
+    channel: z
+      .string()
+      .meta({ description: "The channel's name in the interface; the `aud` of owner-connect tokens." }),
     environment: openEnum(['sandbox', 'production'], 'The environment this deployment serves.'),
     key: z.object({
       last4: z.string().length(4).meta({ description: 'Last four characters of the key this request used.' }),
@@ -16,9 +18,10 @@ export const ChannelRecord = z
     }),
     rate_limit: z.object({ per_minute: z.int().min(600) }),
     owner_connect: z.object({ redirect_url: z.url().nullable() }),
-    technical_contact: z
-      .object({ email: z.email().nullable() })
-      .meta({ description: "Whom the service e-mails about the channel's webhook endpoints and keys (a suspended endpoint, a leaked key); null when none is registered. Set by the service's team." }),
+    technical_contact: z.object({ email: z.email().nullable() }).meta({
+      description:
+        "Whom the service e-mails about the channel's webhook endpoints and keys (a suspended endpoint, a leaked key); null when none is registered. Set by the service's team.",
+    }),
   })
   .meta({ id: 'Channel' });
 

@@ -1,5 +1,12 @@
 import type { Operation } from '../operations.ts';
-import { getProperty, listAmenities, listEventsOperation, listLocations, listOwners, listProperties } from './catalogue.ts';
+import {
+  getProperty,
+  listAmenities,
+  listEventsOperation,
+  listLocations,
+  listOwners,
+  listProperties,
+} from './catalogue.ts';
 import { listAvailability } from './availability.ts';
 import { getChannel } from './channel.ts';
 import { listingOperations } from './listings.ts';

@@ -21,7 +21,12 @@ import { ReadBackInstant } from '../read-back.ts';
 const tags = ['Listing reports'];
 const scopes = ['write:listings' as const];
 
-const PropertyParams = z.object({ property_id: z.string().meta({ description: 'A `prp_` id of this channel; a property the channel does not see (withdrawn and deleted included) or a malformed id is 404 `not_found`.' }) });
+const PropertyParams = z.object({
+  property_id: z.string().meta({
+    description:
+      'A `prp_` id of this channel; a property the channel does not see (withdrawn and deleted included) or a malformed id is 404 `not_found`.',
+  }),
+});
 
 // Years 1970 to 9999: an instant the database and every reader take back as it was written (a year
 // such as 0024 was stored and then broke every later read of the report).
@@ -59,8 +64,20 @@ const PublicUrl = z
 
 const Rejection = z
   .object({
-    reason: z.string().regex(new RegExp(REJECTION_REASON_PATTERN), { message: 'a lowercase word (a-z, 0-9, _), at most 40 characters' }).meta({ pattern: REJECTION_REASON_PATTERN, description: 'Why moderation refused it, a lowercase word such as `photos`, `description`, `legal`, `duplicate`.' }),
-    text: PlainText.max(MAX_REJECTION_TEXT_LENGTH).nullable().default(null).meta({ description: `The channel's explanation for the host, plain text, at most ${MAX_REJECTION_TEXT_LENGTH} characters; \`null\` or absent when there is none.` }),
+    reason: z
+      .string()
+      .regex(new RegExp(REJECTION_REASON_PATTERN), { message: 'a lowercase word (a-z, 0-9, _), at most 40 characters' })
+      .meta({
+        pattern: REJECTION_REASON_PATTERN,
+        description:
+          'Why moderation refused it, a lowercase word such as `photos`, `description`, `legal`, `duplicate`.',
+      }),
+    text: PlainText.max(MAX_REJECTION_TEXT_LENGTH)
+      .nullable()
+      .default(null)
+      .meta({
+        description: `The channel's explanation for the host, plain text, at most ${MAX_REJECTION_TEXT_LENGTH} characters; \`null\` or absent when there is none.`,
+      }),
   })
   .strict();
 
@@ -68,20 +85,32 @@ export const ListingReportInput = z
   .object({
     status: Status,
     public_url: PublicUrl.nullable().default(null),
-    promoted: z.boolean().default(false).meta({ description: 'Promoted (featured or boosted) on the channel now; absent means `false`.' }),
-    promoted_until: Instant.nullable()
-      .default(null)
-      .meta({ description: 'When the promotion ends; `null` (or absent) when it has no end or the listing is not promoted. Must be `null` when `promoted` is false (rule code `not_allowed`). A fraction of a second is dropped.' }),
-    rejection: Rejection.nullable().default(null).meta({ description: 'Required with `rejected`, refused with any other status (rule codes `required`, `not_allowed`).' }),
+    promoted: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Promoted (featured or boosted) on the channel now; absent means `false`.' }),
+    promoted_until: Instant.nullable().default(null).meta({
+      description:
+        'When the promotion ends; `null` (or absent) when it has no end or the listing is not promoted. Must be `null` when `promoted` is false (rule code `not_allowed`). A fraction of a second is dropped.',
+    }),
+    rejection: Rejection.nullable().default(null).meta({
+      description: 'Required with `rejected`, refused with any other status (rule codes `required`, `not_allowed`).',
+    }),
   })
   .strict()
   .meta({
     id: 'ListingReportInput',
-    description: 'The whole report: it replaces the previous one. Absent optional fields take their default (`null`, `false`).',
+    description:
+      'The whole report: it replaces the previous one. Absent optional fields take their default (`null`, `false`).',
     // The rules tying fields together, as the service checks them after each field's own shape.
     allOf: REPORT_RULES_SCHEMA,
     examples: [
-      { status: 'published', public_url: 'https://travel.example/stay/1234', promoted: true, promoted_until: '2026-12-31T22:00:00Z' },
+      {
+        status: 'published',
+        public_url: 'https://travel.example/stay/1234',
+        promoted: true,
+        promoted_until: '2026-12-31T22:00:00Z',
+      },
       { status: 'rejected', rejection: { reason: 'photos', text: 'The photos show another property.' } },
     ],
   });
@@ -94,17 +123,31 @@ const ListingReport = z
     promoted: z.boolean(),
     promoted_until: z.string().nullable(),
     rejection: z.object({ reason: z.string(), text: z.string().nullable() }).nullable(),
-    updated_at: z.string().meta({ description: 'When the reported state last changed: the receipt of the first report stating it. A re-sent identical report keeps it.' }),
+    updated_at: z.string().meta({
+      description:
+        'When the reported state last changed: the receipt of the first report stating it. A re-sent identical report keeps it.',
+    }),
     received_at: z.string().meta({ description: 'When the service received the last report, identical or not.' }),
   })
   .meta({
     id: 'ListingReport',
-    examples: [{ property_id: 'prp_0h2k4m6p8r0t2v4x6z8b0d2f4h', status: 'published', public_url: 'https://travel.example/stay/1234', promoted: false, promoted_until: null, rejection: null, updated_at: '2026-11-20T08:00:00Z', received_at: '2026-11-22T08:00:00Z' }],
+    examples: [
+      {
+        property_id: 'prp_0h2k4m6p8r0t2v4x6z8b0d2f4h',
+        status: 'published',
+        public_url: 'https://travel.example/stay/1234',
+        promoted: false,
+        promoted_until: null,
+        rejection: null,
+        updated_at: '2026-11-20T08:00:00Z',
+        received_at: '2026-11-22T08:00:00Z',
+      },
+    ],
   });
 
 const REPORT_NOTES =
-  'Scope `write:listings` for the read as for the write (the contract leaves the read\'s scope unshown): a channel reads back only what it reports. ' +
-  'A property the channel does not see (never distributed to it, another channel\'s, withdrawn or deleted, or a malformed id) is 404 `not_found`, answered identically in every case. ' +
+  "Scope `write:listings` for the read as for the write (the contract leaves the read's scope unshown): a channel reads back only what it reports. " +
+  "A property the channel does not see (never distributed to it, another channel's, withdrawn or deleted, or a malformed id) is 404 `not_found`, answered identically in every case. " +
   'The service is the receiver of reports: no event and no webhook follows one.';
 
 export const putListingReportOperation = defineOperation({
@@ -113,19 +156,24 @@ export const putListingReportOperation = defineOperation({
   path: '/properties/{property_id}/listing',
   summary: 'Report the publication state of a property on the channel',
   description:
-    'Replaces the channel\'s report on the property and answers it as stored. `public_url` is required with `published` and `null` otherwise; `rejection` is required with `rejected` and refused otherwise. ' +
-    '`updated_at` is when the reported state last changed (a re-sent identical report keeps it and gets a new `received_at`); every change is kept in the report\'s history, which the host sees. ' +
-    'The report as the GET answers it may be sent back whole: its `property_id` must be the path\'s (rule code `path_mismatch`), its `updated_at` and `received_at` are ignored. ' +
+    "Replaces the channel's report on the property and answers it as stored. `public_url` is required with `published` and `null` otherwise; `rejection` is required with `rejected` and refused otherwise. " +
+    "`updated_at` is when the reported state last changed (a re-sent identical report keeps it and gets a new `received_at`); every change is kept in the report's history, which the host sees. " +
+    "The report as the GET answers it may be sent back whole: its `property_id` must be the path's (rule code `path_mismatch`), its `updated_at` and `received_at` are ignored. " +
     `A refused report writes nothing. ${REPORT_NOTES}`,
   tags,
   scopes,
   params: PropertyParams,
   body: ListingReportInput,
   // The report is "returned by GET and sent to PUT": what the GET answers is taken back.
-  readBack: { readOnly: { updated_at: ReadBackInstant, received_at: ReadBackInstant }, identity: { field: 'property_id', param: 'property_id' } },
+  readBack: {
+    readOnly: { updated_at: ReadBackInstant, received_at: ReadBackInstant },
+    identity: { field: 'property_id', param: 'property_id' },
+  },
   responses: { 200: { description: 'The report as stored', schema: ListingReport } },
   problems: ['invalid_parameters', 'not_found', 'insufficient_scope'],
-  handler: async ({ params, body, caller, deps }) => ({ body: await putListingReport(deps, caller.channel.id, params.property_id, body) }),
+  handler: async ({ params, body, caller, deps }) => ({
+    body: await putListingReport(deps, caller.channel.id, params.property_id, body),
+  }),
 });
 
 export const getListingReportOperation = defineOperation({
@@ -139,7 +187,9 @@ export const getListingReportOperation = defineOperation({
   params: PropertyParams,
   responses: { 200: { description: 'The last report', schema: ListingReport } },
   problems: ['not_found', 'insufficient_scope'],
-  handler: async ({ params, caller, deps }) => ({ body: await getListingReport(deps, caller.channel.id, params.property_id) }),
+  handler: async ({ params, caller, deps }) => ({
+    body: await getListingReport(deps, caller.channel.id, params.property_id),
+  }),
 });
 
 const Count = z.int().min(0).max(MAX_STAT_COUNT);
@@ -148,15 +198,29 @@ const StatsEntry = z
   .object({
     // The service checks the id with the other rules of the request (`isExternalId`), so that one
     // refusal lists every failed rule; the description states the same pattern.
-    property_id: z.string().max(64).meta({ pattern: ID_PATTERNS.property.source, description: 'A `prp_` id the channel sees (active or inactive); any other is refused (rule code `not_found`).' }),
-    date: z.iso.date({ message: 'a date YYYY-MM-DD' }).meta({ description: `The property's local date (its location's time zone), from ${STATS_DAYS_BACK} days before the property's today through today (rule codes \`too_old\`, \`in_the_future\`).` }),
+    property_id: z.string().max(64).meta({
+      pattern: ID_PATTERNS.property.source,
+      description: 'A `prp_` id the channel sees (active or inactive); any other is refused (rule code `not_found`).',
+    }),
+    date: z.iso.date({ message: 'a date YYYY-MM-DD' }).meta({
+      description: `The property's local date (its location's time zone), from ${STATS_DAYS_BACK} days before the property's today through today (rule codes \`too_old\`, \`in_the_future\`).`,
+    }),
     views: Count.meta({ description: 'Times the listing was shown that day: a non-negative integer.' }),
-    clicks_to_booking: Count.meta({ description: 'Clicks from the listing towards booking that day: a non-negative integer, at most `views` (rule code `exceeds_views`).' }),
+    clicks_to_booking: Count.meta({
+      description:
+        'Clicks from the listing towards booking that day: a non-negative integer, at most `views` (rule code `exceeds_views`).',
+    }),
   })
   .strict()
   .superRefine((entry, ctx) => {
     // Compared only when both are counts: a bad `views` is reported once, on itself.
-    if (Count.safeParse(entry.views).success && entry.clicks_to_booking > entry.views) ctx.addIssue({ code: 'custom', path: ['clicks_to_booking'], message: 'at most `views`', params: { code: 'exceeds_views' } });
+    if (Count.safeParse(entry.views).success && entry.clicks_to_booking > entry.views)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clicks_to_booking'],
+        message: 'at most `views`',
+        params: { code: 'exceeds_views' },
+      });
   });
 
 export const ListingStatsInput = z
@@ -181,9 +245,9 @@ export const postListingStatsOperation = defineOperation({
   path: '/listing-stats',
   summary: 'Report daily listing statistics',
   description:
-    'Daily counts per property, for the host\'s dashboard. A later report for the same (channel, property, date) replaces the earlier one, so re-sending a day with its final counts is safe. ' +
+    "Daily counts per property, for the host's dashboard. A later report for the same (channel, property, date) replaces the earlier one, so re-sending a day with its final counts is safe. " +
     'The request is taken whole or refused whole with 400 `invalid_parameters`, one entry per failed rule with its JSON pointer (`/data/3/clicks_to_booking`): ' +
-    'a property the channel does not see (`not_found`), a date after the property\'s today (`in_the_future`) or more than 35 days before it (`too_old`), `clicks_to_booking` above `views` (`exceeds_views`), ' +
+    "a property the channel does not see (`not_found`), a date after the property's today (`in_the_future`) or more than 35 days before it (`too_old`), `clicks_to_booking` above `views` (`exceeds_views`), " +
     'and the same property and date twice in one request (`duplicate`, on the later entry: send each day once). A refused request writes nothing. ' +
     'The answer counts the days stored: `{"accepted": n}`. No event and no webhook follows. The body may be up to 256 KiB (other operations: 64 KiB).',
   tags,
@@ -191,7 +255,12 @@ export const postListingStatsOperation = defineOperation({
   body: ListingStatsInput,
   // 1,000 entries with long counts are about 110 KiB: above the interface's 64 KiB.
   bodyLimit: '256kb',
-  responses: { 200: { description: 'Every day stored', schema: z.object({ accepted: z.int() }).meta({ id: 'ListingStatsAccepted', examples: [{ accepted: 2 }] }) } },
+  responses: {
+    200: {
+      description: 'Every day stored',
+      schema: z.object({ accepted: z.int() }).meta({ id: 'ListingStatsAccepted', examples: [{ accepted: 2 }] }),
+    },
+  },
   problems: ['invalid_parameters', 'insufficient_scope'],
   handler: async ({ body, caller, deps }) => ({ body: await postListingStats(deps, caller.channel.id, body.data) }),
 });

@@ -9,7 +9,10 @@ const PublicKey = z
     crv: z.literal('P-256'),
     x: z.string().meta({ description: 'X coordinate, base64url (RFC 7518 §6.2.1.2).' }),
     y: z.string().meta({ description: 'Y coordinate, base64url.' }),
-    kid: z.string().meta({ description: 'The key id a token names in its `kid` header: the RFC 7638 SHA-256 thumbprint of the key, base64url.' }),
+    kid: z.string().meta({
+      description:
+        'The key id a token names in its `kid` header: the RFC 7638 SHA-256 thumbprint of the key, base64url.',
+    }),
     alg: z.literal('ES256'),
     use: z.literal('sig'),
   })
@@ -19,7 +22,10 @@ const PublicKey = z
 export const OwnerConnectKeySet = z
   .object({ keys: z.array(PublicKey) })
   .strict()
-  .meta({ id: 'OwnerConnectKeySet', description: 'JWK Set (RFC 7517 §5) of the keys that sign owner-connect tokens, oldest publication first.' });
+  .meta({
+    id: 'OwnerConnectKeySet',
+    description: 'JWK Set (RFC 7517 §5) of the keys that sign owner-connect tokens, oldest publication first.',
+  });
 
 export const getOwnerConnectKeys = defineOperation({
   operationId: 'getOwnerConnectKeys',

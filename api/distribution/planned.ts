@@ -7,8 +7,23 @@ import type { HttpMethod, Operation } from '../operations.ts';
  * `x-svc-availability: planned`; serving one means moving it out of this list.
  * Scopes the contract leaves unshown are chosen here and documented in the description.
  */
-export const planned = (method: HttpMethod, path: string, operationId: string, summary: string, tags: string[], scopes: Scope[]): Operation => ({
-  operationId, method, path, summary, tags, scopes, planned: true, problems: [], responses: { 200: { description: summary } },
+export const planned = (
+  method: HttpMethod,
+  path: string,
+  operationId: string,
+  summary: string,
+  tags: string[],
+  scopes: Scope[],
+): Operation => ({
+  operationId,
+  method,
+  path,
+  summary,
+  tags,
+  scopes,
+  planned: true,
+  problems: [],
+  responses: { 200: { description: summary } },
 });
 
 // Every operation of the contract is served (GET /quotes is still planned in production: `plannedIn`).

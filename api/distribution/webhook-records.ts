@@ -16,7 +16,12 @@ export const PLATFORM_SUSPENDED_REASON = 'platform';
  * nothing is delivered to any of its endpoints, so each reads `inactive` with reason `platform`
  * over its own state, which it reads again once they resume (its own state is kept, not changed).
  */
-export function endpointRecord(endpoint: EndpointRow, now: Date, channel: Pick<Channel, 'webhooksSuspendedAt'>, secret?: string): Record<string, unknown> {
+export function endpointRecord(
+  endpoint: EndpointRow,
+  now: Date,
+  channel: Pick<Channel, 'webhooksSuspendedAt'>,
+  secret?: string,
+): Record<string, unknown> {
   const heldByPlatform = channel.webhooksSuspendedAt != null;
   return {
     id: endpoint.id,
@@ -26,7 +31,9 @@ export function endpointRecord(endpoint: EndpointRow, now: Date, channel: Pick<C
     status: heldByPlatform ? 'inactive' : endpoint.status,
     suspended_reason: heldByPlatform ? PLATFORM_SUSPENDED_REASON : endpoint.suspended_reason,
     ...(secret === undefined ? {} : { secret }),
-    previous_secret_expires_at: previousSecretLive(endpoint, now) ? toInstant(new Date(endpoint.previous_secret_expires_at!)) : null,
+    previous_secret_expires_at: previousSecretLive(endpoint, now)
+      ? toInstant(new Date(endpoint.previous_secret_expires_at!))
+      : null,
     created_at: toInstant(new Date(endpoint.created_at)),
     updated_at: toInstant(new Date(endpoint.updated_at)),
   };
@@ -60,5 +67,11 @@ export function attemptRecord(attempt: WebhookAttempt): Record<string, unknown> 
 }
 
 export function pingOutcomeRecord(outcome: PingOutcome): Record<string, unknown> {
-  return { delivered: outcome.delivered, status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error, event_id: outcome.eventId };
+  return {
+    delivered: outcome.delivered,
+    status_code: outcome.statusCode,
+    duration_ms: outcome.durationMs,
+    error: outcome.error,
+    event_id: outcome.eventId,
+  };
 }

@@ -16,7 +16,10 @@ export function readSessionCookie(req: Request): string | undefined {
  * cross-site link), never on a cross-site POST. Forms carry a CSRF token besides.
  */
 export function setSessionCookie(res: Response, value: string, maxAgeSeconds: number): void {
-  res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; Secure; HttpOnly; SameSite=Lax`);
+  res.setHeader(
+    'Set-Cookie',
+    `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; Secure; HttpOnly; SameSite=Lax`,
+  );
 }
 
 export function clearSessionCookie(res: Response): void {

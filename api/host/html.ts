@@ -39,5 +39,9 @@ export const raw = (markup: string) => new SafeHtml(markup);
 
 /** A translated text with markup in its `{name}` places (the text itself is escaped). */
 export function fill(text: string, values: Record<string, SafeHtml>): SafeHtml {
-  return new SafeHtml(escapeHtml(text).replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? values[name]!.value : whole)));
+  return new SafeHtml(
+    escapeHtml(text).replace(/\{(\w+)\}/g, (whole, name: string) =>
+      Object.hasOwn(values, name) ? values[name]!.value : whole,
+    ),
+  );
 }

@@ -20,9 +20,10 @@ const en = {
   'layout.sign_out': 'Sign out',
   'layout.footer': 'Pages of the distribution service, opened through your platform.',
   'owners.title': 'Owners and channels',
-  'owners.intro': 'Each owner of your organization, with the channels its properties are distributed to. Connect an owner to link it to its account on a channel.',
+  'owners.intro':
+    'Each owner of your organization, with the channels its properties are distributed to. Connect an owner to link it to its account on a channel.',
   'owners.none': 'This organization has no owners yet.',
-  'owners.no_channels': 'None of this owner\'s properties is distributed to a channel yet.',
+  'owners.no_channels': "None of this owner's properties is distributed to a channel yet.",
   'owners.channel': 'Channel',
   'owners.state': 'Connection',
   'owners.action': 'Action',
@@ -37,21 +38,26 @@ const en = {
   'link.used.title': 'This link was already used',
   'link.used.body': 'A sign-in link works once. Open the host pages again from your platform to get a new one.',
   'link.expired.title': 'This link has expired',
-  'link.expired.body': 'A sign-in link is valid for 5 minutes. Open the host pages again from your platform to get a new one.',
+  'link.expired.body':
+    'A sign-in link is valid for 5 minutes. Open the host pages again from your platform to get a new one.',
   'link.unknown.title': 'This link is not valid',
   'link.unknown.body': 'Check that you opened the whole link, or open the host pages again from your platform.',
   'switch.title': 'Switch organization?',
-  'switch.body': 'You are signed in to {current}. This link signs you in to {next} instead: continuing signs you out of {current}.',
+  'switch.body':
+    'You are signed in to {current}. This link signs you in to {next} instead: continuing signs you out of {current}.',
   'switch.continue': 'Continue as {next}',
   'switch.stay': 'Stay in {current}',
   'session.ended.title': 'Your session has ended',
-  'session.ended.body': 'Sessions end after 8 hours without activity, 12 hours after sign-in, or when you sign out. Open the host pages again from your platform.',
+  'session.ended.body':
+    'Sessions end after 8 hours without activity, 12 hours after sign-in, or when you sign out. Open the host pages again from your platform.',
   'form.expired.title': 'This form is no longer valid',
   'form.expired.body': 'Go back to the owners, reload the page and try again.',
   'form.invalid.title': 'This request cannot be read',
-  'form.invalid.body': 'It holds a character no text may contain (U+0000), in: {fields}. Go back and send it again without it.',
+  'form.invalid.body':
+    'It holds a character no text may contain (U+0000), in: {fields}. Go back and send it again without it.',
   'form.unreadable.title': 'The form could not be read',
-  'form.unreadable.body': 'Your browser sent a form this page does not accept. Go back, reload the page and send it again.',
+  'form.unreadable.body':
+    'Your browser sent a form this page does not accept. Go back, reload the page and send it again.',
   'not_found.title': 'Page not found',
   'not_found.body': 'There is no such page for your organization.',
   'error.title': 'Something went wrong',
@@ -60,11 +66,14 @@ const en = {
   'unavailable.body': 'This part of the service cannot be reached at the moment. Try again in a moment.',
   'back.owners': 'Back to owners and channels',
   'connect.not_configured.title': 'This channel does not take connections yet',
-  'connect.not_configured.body': 'The channel has not set up owner connection with the service. Try again later or contact the channel.',
+  'connect.not_configured.body':
+    'The channel has not set up owner connection with the service. Try again later or contact the channel.',
   'connect.suspended.title': 'This channel is suspended',
-  'connect.suspended.body': 'The channel cannot take new connections while it is suspended. Try again once it is reinstated.',
+  'connect.suspended.body':
+    'The channel cannot take new connections while it is suspended. Try again once it is reinstated.',
   'connect.not_distributed.title': 'Nothing to connect on this channel',
-  'connect.not_distributed.body': 'None of this owner\'s properties is listed on the channel right now (a property may be waiting for its legal data). Connect it once a property is listed.',
+  'connect.not_distributed.body':
+    "None of this owner's properties is listed on the channel right now (a property may be waiting for its legal data). Connect it once a property is listed.",
   'connect.too_many.title': 'Too many connections started',
   'connect.too_many.body': 'Connections were started too often in a short time. Try again in {seconds} s.',
 } as const;
@@ -84,7 +93,8 @@ const ro: TableOf<typeof en> = {
   'layout.sign_out': 'Ieșire',
   'layout.footer': 'Pagini ale serviciului de distribuție, deschise prin platforma dumneavoastră.',
   'owners.title': 'Proprietari și canale',
-  'owners.intro': 'Fiecare proprietar al organizației, cu canalele pe care îi sunt distribuite proprietățile. Conectați un proprietar pentru a-l lega de contul său de pe un canal.',
+  'owners.intro':
+    'Fiecare proprietar al organizației, cu canalele pe care îi sunt distribuite proprietățile. Conectați un proprietar pentru a-l lega de contul său de pe un canal.',
   'owners.none': 'Această organizație nu are încă proprietari.',
   'owners.no_channels': 'Nicio proprietate a acestui proprietar nu este încă distribuită pe un canal.',
   'owners.channel': 'Canal',
@@ -99,38 +109,50 @@ const ro: TableOf<typeof en> = {
   'signed_out.title': 'Ați ieșit',
   'signed_out.body': 'Pentru a reveni, deschideți din nou paginile pentru gazde din platforma dumneavoastră.',
   'link.used.title': 'Acest link a fost deja folosit',
-  'link.used.body': 'Un link de autentificare funcționează o singură dată. Deschideți din nou paginile pentru gazde din platformă pentru a primi unul nou.',
+  'link.used.body':
+    'Un link de autentificare funcționează o singură dată. Deschideți din nou paginile pentru gazde din platformă pentru a primi unul nou.',
   'link.expired.title': 'Acest link a expirat',
-  'link.expired.body': 'Un link de autentificare este valabil 5 minute. Deschideți din nou paginile pentru gazde din platformă pentru a primi unul nou.',
+  'link.expired.body':
+    'Un link de autentificare este valabil 5 minute. Deschideți din nou paginile pentru gazde din platformă pentru a primi unul nou.',
   'link.unknown.title': 'Acest link nu este valid',
-  'link.unknown.body': 'Verificați că ați deschis linkul întreg sau deschideți din nou paginile pentru gazde din platformă.',
+  'link.unknown.body':
+    'Verificați că ați deschis linkul întreg sau deschideți din nou paginile pentru gazde din platformă.',
   'switch.title': 'Schimbați organizația?',
-  'switch.body': 'Sunteți autentificat în {current}. Acest link vă autentifică în {next}: dacă continuați, ieșiți din {current}.',
+  'switch.body':
+    'Sunteți autentificat în {current}. Acest link vă autentifică în {next}: dacă continuați, ieșiți din {current}.',
   'switch.continue': 'Continuați ca {next}',
   'switch.stay': 'Rămâneți în {current}',
   'session.ended.title': 'Sesiunea s-a încheiat',
-  'session.ended.body': 'O sesiune se încheie după 8 ore de inactivitate, la 12 ore după autentificare sau când ieșiți. Deschideți din nou paginile pentru gazde din platformă.',
+  'session.ended.body':
+    'O sesiune se încheie după 8 ore de inactivitate, la 12 ore după autentificare sau când ieșiți. Deschideți din nou paginile pentru gazde din platformă.',
   'form.expired.title': 'Acest formular nu mai este valabil',
   'form.expired.body': 'Reveniți la proprietari, reîncărcați pagina și încercați din nou.',
   'form.invalid.title': 'Această cerere nu poate fi citită',
-  'form.invalid.body': 'Conține un caracter pe care niciun text nu îl poate conține (U+0000), în: {fields}. Reveniți și trimiteți-o din nou fără el.',
+  'form.invalid.body':
+    'Conține un caracter pe care niciun text nu îl poate conține (U+0000), în: {fields}. Reveniți și trimiteți-o din nou fără el.',
   'form.unreadable.title': 'Formularul nu a putut fi citit',
-  'form.unreadable.body': 'Browserul a trimis un formular pe care această pagină nu îl acceptă. Reveniți, reîncărcați pagina și trimiteți-l din nou.',
+  'form.unreadable.body':
+    'Browserul a trimis un formular pe care această pagină nu îl acceptă. Reveniți, reîncărcați pagina și trimiteți-l din nou.',
   'not_found.title': 'Pagină negăsită',
   'not_found.body': 'Nu există o astfel de pagină pentru organizația dumneavoastră.',
   'error.title': 'A apărut o eroare',
-  'error.body': 'Încercați din nou peste câteva momente. Dacă problema persistă, menționați această referință: {reference}.',
+  'error.body':
+    'Încercați din nou peste câteva momente. Dacă problema persistă, menționați această referință: {reference}.',
   'unavailable.title': 'Indisponibil momentan',
   'unavailable.body': 'Această parte a serviciului nu poate fi accesată acum. Încercați din nou peste câteva momente.',
   'back.owners': 'Înapoi la proprietari și canale',
   'connect.not_configured.title': 'Acest canal nu acceptă încă conexiuni',
-  'connect.not_configured.body': 'Canalul nu a configurat conectarea proprietarilor cu serviciul. Încercați mai târziu sau contactați canalul.',
+  'connect.not_configured.body':
+    'Canalul nu a configurat conectarea proprietarilor cu serviciul. Încercați mai târziu sau contactați canalul.',
   'connect.suspended.title': 'Acest canal este suspendat',
-  'connect.suspended.body': 'Canalul nu poate accepta conexiuni noi cât timp este suspendat. Încercați din nou după ce este reactivat.',
+  'connect.suspended.body':
+    'Canalul nu poate accepta conexiuni noi cât timp este suspendat. Încercați din nou după ce este reactivat.',
   'connect.not_distributed.title': 'Nimic de conectat pe acest canal',
-  'connect.not_distributed.body': 'Nicio proprietate a acestui proprietar nu este listată acum pe canal (o proprietate poate aștepta datele legale). Conectați-l după ce o proprietate este listată.',
+  'connect.not_distributed.body':
+    'Nicio proprietate a acestui proprietar nu este listată acum pe canal (o proprietate poate aștepta datele legale). Conectați-l după ce o proprietate este listată.',
   'connect.too_many.title': 'Prea multe conectări pornite',
-  'connect.too_many.body': 'Conectările au fost pornite prea des într-un timp scurt. Încercați din nou peste {seconds} s.',
+  'connect.too_many.body':
+    'Conectările au fost pornite prea des într-un timp scurt. Încercați din nou peste {seconds} s.',
 };
 
 const MESSAGES: Record<HostLocale, TableOf<typeof en>> = { en, ro, it, es };

@@ -63,7 +63,10 @@ export interface LayoutInput {
 
 function navigation(input: LayoutInput & { session: NonNullable<LayoutInput['session']> }): SafeHtml {
   const { t, locale, session } = input;
-  const options = HOST_LOCALES.map((code) => html`<option value="${code}" lang="${code}"${code === locale ? raw(' selected') : ''}>${LOCALE_NAMES[code]}</option>`);
+  const options = HOST_LOCALES.map(
+    (code) =>
+      html`<option value="${code}" lang="${code}"${code === locale ? raw(' selected') : ''}>${LOCALE_NAMES[code]}</option>`,
+  );
   return html`<nav aria-label="${t('layout.nav')}">
 <a href="${HOST_BASE}/">${t('layout.owners')}</a>
 <a href="${HOST_BASE}/listings">${listingsTexts(locale)('nav')}</a>

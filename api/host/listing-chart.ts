@@ -17,7 +17,12 @@ const TOP = 22;
 const GAP = 34;
 const HEIGHT = TOP + PANEL + GAP + PANEL + 24;
 
-function bars(series: ChartSeries, pick: 'views' | 'clicks_to_booking', top: number, colour: string): { marks: SafeHtml[]; max: number } {
+function bars(
+  series: ChartSeries,
+  pick: 'views' | 'clicks_to_booking',
+  top: number,
+  colour: string,
+): { marks: SafeHtml[]; max: number } {
   const values = series.days.map((day) => day[pick]);
   const max = Math.max(1, ...values.map((v) => v ?? 0));
   const step = (WIDTH - 2 * LEFT) / series.days.length;
@@ -28,15 +33,22 @@ function bars(series: ChartSeries, pick: 'views' | 'clicks_to_booking', top: num
     const height = Math.max(value > 0 ? 1 : 0, (value / max) * PANEL);
     const x = (LEFT + i * step + (step - width) / 2).toFixed(1);
     const y = (top + PANEL - height).toFixed(1);
-    return [html`<rect data-series="${pick === 'views' ? 'views' : 'clicks'}" data-date="${day.date}" x="${x}" y="${y}" width="${width.toFixed(1)}" height="${height.toFixed(1)}" fill="${colour}"></rect>`];
+    return [
+      html`<rect data-series="${pick === 'views' ? 'views' : 'clicks'}" data-date="${day.date}" x="${x}" y="${y}" width="${width.toFixed(1)}" height="${height.toFixed(1)}" fill="${colour}"></rect>`,
+    ];
   });
   return { marks, max };
 }
 
-export function channelChart(series: ChartSeries, index: number, ctx: { locale: HostLocale; tl: ListingsTranslate }): SafeHtml {
+export function channelChart(
+  series: ChartSeries,
+  index: number,
+  ctx: { locale: HostLocale; tl: ListingsTranslate },
+): SafeHtml {
   const { locale, tl } = ctx;
   const reported = series.days.filter((day) => day.views !== null);
-  if (reported.length === 0) return html`<p class="empty" data-chart-empty="${series.channel}">${tl('chart.none', { channel: series.channel })}</p>`;
+  if (reported.length === 0)
+    return html`<p class="empty" data-chart-empty="${series.channel}">${tl('chart.none', { channel: series.channel })}</p>`;
   const first = series.days[0]!.date;
   const last = series.days.at(-1)!.date;
   const views = bars(series, 'views', TOP, '#1a73e8');
@@ -44,7 +56,11 @@ export function channelChart(series: ChartSeries, index: number, ctx: { locale: 
   const id = `chart-${index}`;
   const totalViews = reported.reduce((sum, day) => sum + (day.views ?? 0), 0);
   const totalClicks = reported.reduce((sum, day) => sum + (day.clicks_to_booking ?? 0), 0);
-  const label = tl('chart.label', { channel: series.channel, from: formatDate(locale, first), to: formatDate(locale, last) });
+  const label = tl('chart.label', {
+    channel: series.channel,
+    from: formatDate(locale, first),
+    to: formatDate(locale, last),
+  });
   const summary = tl('chart.summary', {
     views: tl('chart.count_views', { count: totalViews }),
     clicks: tl('chart.count_clicks', { count: totalClicks }),
@@ -53,7 +69,8 @@ export function channelChart(series: ChartSeries, index: number, ctx: { locale: 
   });
   const figure = (value: number | null) => (value === null ? tl('chart.no_report') : formatNumber(locale, value));
   const rows = series.days.map(
-    (day) => html`<tr><th scope="row"><time datetime="${day.date}">${formatDate(locale, day.date)}</time></th><td>${figure(day.views)}</td><td>${figure(day.clicks_to_booking)}</td></tr>`,
+    (day) =>
+      html`<tr><th scope="row"><time datetime="${day.date}">${formatDate(locale, day.date)}</time></th><td>${figure(day.views)}</td><td>${figure(day.clicks_to_booking)}</td></tr>`,
   );
   return html`<figure class="chart" data-chart="${series.channel}">
 <svg role="img" aria-labelledby="${id}-title ${id}-desc" viewBox="0 0 ${String(WIDTH)} ${String(HEIGHT)}" width="100%" preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg">

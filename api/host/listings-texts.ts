@@ -12,7 +12,8 @@ import { itListings } from './texts-it.ts';
 const en = {
   nav: 'Listings',
   'overview.title': 'Listings on channels',
-  'overview.intro': 'What each channel reported about your properties: whether the listing is live, its public address, its promotion and any rejection.',
+  'overview.intro':
+    'What each channel reported about your properties: whether the listing is live, its public address, its promotion and any rejection.',
   'overview.none': 'This organization has no properties yet.',
   'overview.showing': { one: 'One property', other: 'Properties {from}–{to} of {count}' },
   'overview.none_matching': 'No property matches these filters.',
@@ -30,12 +31,16 @@ const en = {
   'pager.position': 'Page {page} of {pages}',
   'attention.title': 'To act on',
   'attention.none': 'Nothing needs your attention now.',
-  'attention.withdrawn_certificate': '{property} was withdrawn from {channel}: its classification certificate is no longer valid. Renew it on your platform.',
-  'attention.withdrawn_other': '{property} was withdrawn from {channel}: it cannot be published as it is. Check it on your platform.',
-  'attention.expiring': 'The certificate of {property} lapses on {date}: it will then be withdrawn from {channels}. Renew it before then.',
+  'attention.withdrawn_certificate':
+    '{property} was withdrawn from {channel}: its classification certificate is no longer valid. Renew it on your platform.',
+  'attention.withdrawn_other':
+    '{property} was withdrawn from {channel}: it cannot be published as it is. Check it on your platform.',
+  'attention.expiring':
+    'The certificate of {property} lapses on {date}: it will then be withdrawn from {channels}. Renew it before then.',
   'attention.not_connected': {
     one: '{owner} is not connected to {channel}, which lists one of their properties. Connect them on the owners page.',
-    other: '{owner} is not connected to {channel}, which lists {count} of their properties. Connect them on the owners page.',
+    other:
+      '{owner} is not connected to {channel}, which lists {count} of their properties. Connect them on the owners page.',
   },
   'attention.owners_link': 'Owners and channels',
   'status.published': 'Published',
@@ -91,9 +96,14 @@ export const LISTINGS_TEXT_KEYS = Object.keys(en) as ListingsTextKey[];
 const ro: TableOf<typeof en> = {
   nav: 'Anunțuri',
   'overview.title': 'Anunțuri pe canale',
-  'overview.intro': 'Ce a raportat fiecare canal despre proprietățile dumneavoastră: dacă anunțul este publicat, adresa lui publică, promovarea și eventuala respingere.',
+  'overview.intro':
+    'Ce a raportat fiecare canal despre proprietățile dumneavoastră: dacă anunțul este publicat, adresa lui publică, promovarea și eventuala respingere.',
   'overview.none': 'Această organizație nu are încă proprietăți.',
-  'overview.showing': { one: 'O proprietate', few: 'Proprietățile {from}–{to} din {count}', other: 'Proprietățile {from}–{to} din {count}' },
+  'overview.showing': {
+    one: 'O proprietate',
+    few: 'Proprietățile {from}–{to} din {count}',
+    other: 'Proprietățile {from}–{to} din {count}',
+  },
   'overview.none_matching': 'Nicio proprietate nu corespunde acestor filtre.',
   'filter.title': 'Filtrați proprietățile',
   'filter.channel': 'Canal',
@@ -109,12 +119,16 @@ const ro: TableOf<typeof en> = {
   'pager.position': 'Pagina {page} din {pages}',
   'attention.title': 'De rezolvat',
   'attention.none': 'Nimic nu necesită atenția dumneavoastră acum.',
-  'attention.withdrawn_certificate': '{property} a fost retrasă de pe {channel}: certificatul de clasificare nu mai este valabil. Reînnoiți-l în platformă.',
-  'attention.withdrawn_other': '{property} a fost retrasă de pe {channel}: nu poate fi publicată așa cum este. Verificați-o în platformă.',
-  'attention.expiring': 'Certificatul pentru {property} expiră pe {date}: atunci va fi retrasă de pe {channels}. Reînnoiți-l înainte de această dată.',
+  'attention.withdrawn_certificate':
+    '{property} a fost retrasă de pe {channel}: certificatul de clasificare nu mai este valabil. Reînnoiți-l în platformă.',
+  'attention.withdrawn_other':
+    '{property} a fost retrasă de pe {channel}: nu poate fi publicată așa cum este. Verificați-o în platformă.',
+  'attention.expiring':
+    'Certificatul pentru {property} expiră pe {date}: atunci va fi retrasă de pe {channels}. Reînnoiți-l înainte de această dată.',
   'attention.not_connected': {
     one: '{owner} nu este conectat la {channel}, care listează una dintre proprietățile sale. Conectați-l din pagina proprietarilor.',
-    other: '{owner} nu este conectat la {channel}, care listează {count} dintre proprietățile sale. Conectați-l din pagina proprietarilor.',
+    other:
+      '{owner} nu este conectat la {channel}, care listează {count} dintre proprietățile sale. Conectați-l din pagina proprietarilor.',
   },
   'attention.owners_link': 'Proprietari și canale',
   'status.published': 'Publicat',
@@ -150,8 +164,16 @@ const ro: TableOf<typeof en> = {
   'chart.summary': '{views} și {clicks} în {days}; cele mai multe vizualizări într-o zi: {max}.',
   // Romanian puts "de" between a count and its noun when the count's last two digits are 0 or 20-99.
   'chart.count_views': { one: '{count} vizualizare', few: '{count} vizualizări', other: '{count} de vizualizări' },
-  'chart.count_clicks': { one: '{count} clic spre rezervare', few: '{count} clicuri spre rezervare', other: '{count} de clicuri spre rezervare' },
-  'chart.count_days': { one: '{count} zi raportată', few: '{count} zile raportate', other: '{count} de zile raportate' },
+  'chart.count_clicks': {
+    one: '{count} clic spre rezervare',
+    few: '{count} clicuri spre rezervare',
+    other: '{count} de clicuri spre rezervare',
+  },
+  'chart.count_days': {
+    one: '{count} zi raportată',
+    few: '{count} zile raportate',
+    other: '{count} de zile raportate',
+  },
   'chart.views_axis': 'Vizualizări (cele mai multe într-o zi: {max})',
   'chart.clicks_axis': 'Clicuri spre rezervare (cele mai multe într-o zi: {max})',
   'chart.none': 'Nicio statistică de la {channel} în ultimele 30 de zile.',

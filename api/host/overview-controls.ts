@@ -21,7 +21,10 @@ export function overviewQuery(query: Record<string, unknown>): OverviewQuery {
   const text = (name: string) => (typeof query[name] === 'string' && query[name] !== '' ? query[name] : null);
   const page = /^[1-9]\d{0,6}$/.test(text('page') ?? '') ? Number(query.page) : 1;
   const status = text('status');
-  return { page, filter: { channel: text('channel'), status: status !== null && FILTER_STATUSES.includes(status) ? status : null } };
+  return {
+    page,
+    filter: { channel: text('channel'), status: status !== null && FILTER_STATUSES.includes(status) ? status : null },
+  };
 }
 
 /** The overview's address for a page under a filter (page 1 and an empty filter leave their parameters out). */
@@ -38,8 +41,13 @@ const selected = (on: boolean) => (on ? raw(' selected') : '');
 
 export function filterForm(overview: DashboardOverview, tl: ListingsTranslate): SafeHtml {
   const { filter } = overview;
-  const channels = overview.channels.map((name) => html`<option value="${name}"${selected(filter.channel === name)}>${name}</option>`);
-  const statuses = STATUSES.map((status) => html`<option value="${status}"${selected(filter.status === status)}>${tl(`status.${status}` as ListingsTextKey)}</option>`);
+  const channels = overview.channels.map(
+    (name) => html`<option value="${name}"${selected(filter.channel === name)}>${name}</option>`,
+  );
+  const statuses = STATUSES.map(
+    (status) =>
+      html`<option value="${status}"${selected(filter.status === status)}>${tl(`status.${status}` as ListingsTextKey)}</option>`,
+  );
   const filtered = filter.channel !== null || filter.status !== null;
   return html`<form class="filters" method="get" action="${OVERVIEW_PATH}" role="search" aria-label="${tl('filter.title')}">
 <p><label for="filter-channel">${tl('filter.channel')}</label>
@@ -61,7 +69,8 @@ export function showing(overview: DashboardOverview, tl: ListingsTranslate): Saf
 /** Links to the pages before and after under the same filter, and where the host is among them. */
 export function pager(overview: DashboardOverview, tl: ListingsTranslate): SafeHtml {
   const { page, pages, filter } = overview;
-  const previous = page > 1 ? html`<a rel="prev" href="${overviewHref(filter, page - 1)}">${tl('pager.previous')}</a>` : '';
+  const previous =
+    page > 1 ? html`<a rel="prev" href="${overviewHref(filter, page - 1)}">${tl('pager.previous')}</a>` : '';
   const next = page < pages ? html`<a rel="next" href="${overviewHref(filter, page + 1)}">${tl('pager.next')}</a>` : '';
   return html`<nav class="pager" aria-label="${tl('pager.label')}">${previous}
 <span aria-current="page">${tl('pager.position', { page, pages })}</span>

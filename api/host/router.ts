@@ -3,7 +3,14 @@ import express, { Router, type NextFunction, type Request, type RequestHandler, 
 import { PROBLEMS, ProblemError } from '../../domain/problems.ts';
 import { negotiateHostLocale, type HostLocale } from '../../domain/host-locale.ts';
 import type { Logger } from '../../infra/logger.ts';
-import { csrfMatches, currentHostSession, endHostSession, openHostSession, peekHostLink, type HostSessionView } from '../../services/host-sessions.ts';
+import {
+  csrfMatches,
+  currentHostSession,
+  endHostSession,
+  openHostSession,
+  peekHostLink,
+  type HostSessionView,
+} from '../../services/host-sessions.ts';
 import type { AppDeps } from '../context.ts';
 import { isServiceUnavailable } from '../unavailable.ts';
 import { requestNulErrors } from '../nul-characters.ts';
@@ -35,20 +42,45 @@ function localeOf(req: Request, res: Response): HostLocale {
 }
 
 /** Writes a page in the layout with the host pages' policy. */
-function sendPage(req: Request, res: Response, page: { status?: number; title: string; body: ReturnType<typeof html> }): void {
+function sendPage(
+  req: Request,
+  res: Response,
+  page: { status?: number; title: string; body: ReturnType<typeof html> },
+): void {
   const locale = localeOf(req, res);
   const { nonce, session } = locals(res);
   res.setHeader('Content-Security-Policy', hostPagePolicy(nonce));
-  res.status(page.status ?? 200).type('html').send(renderLayout({
-    locale, t: translator(locale), nonce, title: page.title, body: page.body, path: req.method === 'GET' ? req.originalUrl : `${HOST_BASE}/`,
-    ...(session ? { session: { organizationName: session.organizationName, csrfToken: session.csrfToken } } : {}),
-  }));
+  res
+    .status(page.status ?? 200)
+    .type('html')
+    .send(
+      renderLayout({
+        locale,
+        t: translator(locale),
+        nonce,
+        title: page.title,
+        body: page.body,
+        path: req.method === 'GET' ? req.originalUrl : `${HOST_BASE}/`,
+        ...(session ? { session: { organizationName: session.organizationName, csrfToken: session.csrfToken } } : {}),
+      }),
+    );
 }
 
-function sendMessage(req: Request, res: Response, status: number, titleKey: MessageKey, bodyKey: MessageKey, values: Record<string, string> = {}): void {
+function sendMessage(
+  req: Request,
+  res: Response,
+  status: number,
+  titleKey: MessageKey,
+  bodyKey: MessageKey,
+  values: Record<string, string> = {},
+): void {
   const t = translator(localeOf(req, res));
   const back = locals(res).session ? html`<p><a href="${HOST_BASE}/">${t('back.owners')}</a></p>` : '';
-  sendPage(req, res, { status, title: t(titleKey), body: html`<h1>${t(titleKey)}</h1><p>${t(bodyKey, values)}</p>${back}` });
+  sendPage(req, res, {
+    status,
+    title: t(titleKey),
+    body: html`<h1>${t(titleKey)}</h1><p>${t(bodyKey, values)}</p>${back}`,
+  });
 }
 
 function sendResult(req: Request, res: Response, result: HostPageResult): void {
@@ -97,8 +129,12 @@ const requireCsrf: RequestHandler = (req, res, next) => {
 function refuseNul(req: Request, res: Response): boolean {
   const errors = requestNulErrors({ params: req.params, query: req.query, body: req.body as unknown });
   if (errors.length === 0) return false;
-  const fields = errors.map((error) => ('parameter' in error ? error.parameter : 'pointer' in error ? error.pointer.slice(1) : error.header));
-  sendMessage(req, res, 400, 'form.invalid.title', 'form.invalid.body', { fields: [...new Set(fields)].join(', ').replaceAll('\u0000', '\uFFFD') });
+  const fields = errors.map((error) =>
+    'parameter' in error ? error.parameter : 'pointer' in error ? error.pointer.slice(1) : error.header,
+  );
+  sendMessage(req, res, 400, 'form.invalid.title', 'form.invalid.body', {
+    fields: [...new Set(fields)].join(', ').replaceAll('\u0000', '\uFFFD'),
+  });
   return true;
 }
 
@@ -106,10 +142,21 @@ function runPage(deps: AppDeps, page: HostPage): RequestHandler {
   return async (req, res) => {
     if (refuseNul(req, res)) return;
     const session = locals(res).session!;
-    const form = Object.fromEntries(Object.entries((req.body ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    const form = Object.fromEntries(
+      Object.entries((req.body ?? {}) as Record<string, unknown>).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string',
+      ),
+    );
     const result = await page.handler({
-      deps, req, res, session, locale: session.locale, t: translator(session.locale), nonce: locals(res).nonce,
-      params: req.params as Record<string, string>, form,
+      deps,
+      req,
+      res,
+      session,
+      locale: session.locale,
+      t: translator(session.locale),
+      nonce: locals(res).nonce,
+      params: req.params as Record<string, string>,
+      form,
     });
     sendResult(req, res, result);
   };
@@ -121,7 +168,9 @@ function runPage(deps: AppDeps, page: HostPage): RequestHandler {
  */
 function formRefusal(error: unknown): { status: number; type: string } | null {
   const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
-  return typeof status === 'number' && status >= 400 && status < 500 && typeof type === 'string' ? { status, type } : null;
+  return typeof status === 'number' && status >= 400 && status < 500 && typeof type === 'string'
+    ? { status, type }
+    : null;
 }
 
 /** Refusals and failures as pages: never a stack, a message or a JSON body. */
@@ -134,18 +183,29 @@ function hostErrors(log: Logger) {
     if (error instanceof HostPageError) return sendMessage(req, res, error.status, error.titleKey, error.bodyKey);
     const refusal = formRefusal(error);
     if (refusal) {
-      log.info('host form refused', { requestId: String(res.getHeader('Request-Id') ?? ''), route: req.baseUrl + req.path, status: refusal.status, reason: refusal.type });
+      log.info('host form refused', {
+        requestId: String(res.getHeader('Request-Id') ?? ''),
+        route: req.baseUrl + req.path,
+        status: refusal.status,
+        reason: refusal.type,
+      });
       return refusal.type === 'entity.too.large'
         ? sendMessage(req, res, 413, 'form.expired.title', 'form.expired.body')
         : sendMessage(req, res, refusal.status, 'form.unreadable.title', 'form.unreadable.body');
     }
-    if (error instanceof ProblemError && PROBLEMS[error.code].status === 404) return sendMessage(req, res, 404, 'not_found.title', 'not_found.body');
+    if (error instanceof ProblemError && PROBLEMS[error.code].status === 404)
+      return sendMessage(req, res, 404, 'not_found.title', 'not_found.body');
     if (isServiceUnavailable(error) || (error instanceof ProblemError && error.code === 'service_unavailable')) {
       res.setHeader('Retry-After', '5');
       return sendMessage(req, res, 503, 'unavailable.title', 'unavailable.body');
     }
     const reference = String(res.getHeader('Request-Id') ?? '');
-    log.error('host page failed', { requestId: reference, method: req.method, route: `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? ''}`, error: error instanceof Error ? error.stack : String(error) });
+    log.error('host page failed', {
+      requestId: reference,
+      method: req.method,
+      route: `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? ''}`,
+      error: error instanceof Error ? error.stack : String(error),
+    });
     return sendMessage(req, res, 500, 'error.title', 'error.body', { reference });
   };
 }
@@ -187,7 +247,17 @@ export function hostRouter(deps: AppDeps, pages: readonly HostPage[]): Router {
     if (current && link && link.organizationId !== current.organizationId) {
       locals(res).locale = link.locale;
       const t = translator(link.locale);
-      sendPage(req, res, switchOrganizationPage({ t, token, csrfToken: current.csrfToken, current: current.organizationName, next: link.organizationName }));
+      sendPage(
+        req,
+        res,
+        switchOrganizationPage({
+          t,
+          token,
+          csrfToken: current.csrfToken,
+          current: current.organizationName,
+          next: link.organizationName,
+        }),
+      );
       return;
     }
     await openLink(req, res, token);

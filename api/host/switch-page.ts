@@ -9,7 +9,13 @@ import { HOST_BASE } from './paths.ts';
  * spends the link and ends the current session) or stay (back to the current pages; the link
  * stays unused until it expires).
  */
-export function switchOrganizationPage(input: { t: Translate; token: string; csrfToken: string; current: string; next: string }): { title: string; body: SafeHtml } {
+export function switchOrganizationPage(input: {
+  t: Translate;
+  token: string;
+  csrfToken: string;
+  current: string;
+  next: string;
+}): { title: string; body: SafeHtml } {
   const { t, current, next } = input;
   const title = t('switch.title');
   return {

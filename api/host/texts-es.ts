@@ -14,7 +14,8 @@ export const es: TableOf<EnglishMessages> = {
   'layout.sign_out': 'Cerrar sesión',
   'layout.footer': 'Páginas del servicio de distribución, abiertas desde su plataforma.',
   'owners.title': 'Propietarios y canales',
-  'owners.intro': 'Cada propietario de su organización, con los canales en los que se distribuyen sus alojamientos. Conecte un propietario para vincularlo con su cuenta en un canal.',
+  'owners.intro':
+    'Cada propietario de su organización, con los canales en los que se distribuyen sus alojamientos. Conecte un propietario para vincularlo con su cuenta en un canal.',
   'owners.none': 'Esta organización aún no tiene propietarios.',
   'owners.no_channels': 'Ningún alojamiento de este propietario se distribuye todavía en un canal.',
   'owners.channel': 'Canal',
@@ -29,13 +30,17 @@ export const es: TableOf<EnglishMessages> = {
   'signed_out.title': 'Ha cerrado la sesión',
   'signed_out.body': 'Para volver, abra de nuevo las páginas para anfitriones desde su plataforma.',
   'link.used.title': 'Este enlace ya se ha utilizado',
-  'link.used.body': 'Un enlace de acceso solo funciona una vez. Abra de nuevo las páginas para anfitriones desde su plataforma para obtener uno nuevo.',
+  'link.used.body':
+    'Un enlace de acceso solo funciona una vez. Abra de nuevo las páginas para anfitriones desde su plataforma para obtener uno nuevo.',
   'link.expired.title': 'Este enlace ha caducado',
-  'link.expired.body': 'Un enlace de acceso es válido durante 5 minutos. Abra de nuevo las páginas para anfitriones desde su plataforma para obtener uno nuevo.',
+  'link.expired.body':
+    'Un enlace de acceso es válido durante 5 minutos. Abra de nuevo las páginas para anfitriones desde su plataforma para obtener uno nuevo.',
   'link.unknown.title': 'Este enlace no es válido',
-  'link.unknown.body': 'Compruebe que ha abierto el enlace completo, o abra de nuevo las páginas para anfitriones desde su plataforma.',
+  'link.unknown.body':
+    'Compruebe que ha abierto el enlace completo, o abra de nuevo las páginas para anfitriones desde su plataforma.',
   'session.ended.title': 'Su sesión ha terminado',
-  'session.ended.body': 'Una sesión termina tras 8 horas sin actividad, 12 horas después de iniciarla o al cerrarla. Abra de nuevo las páginas para anfitriones desde su plataforma.',
+  'session.ended.body':
+    'Una sesión termina tras 8 horas sin actividad, 12 horas después de iniciarla o al cerrarla. Abra de nuevo las páginas para anfitriones desde su plataforma.',
   'form.expired.title': 'Este formulario ya no es válido',
   'form.expired.body': 'Vuelva a los propietarios, recargue la página e inténtelo de nuevo.',
   'not_found.title': 'Página no encontrada',
@@ -43,22 +48,30 @@ export const es: TableOf<EnglishMessages> = {
   'error.title': 'Se ha producido un error',
   'error.body': 'Inténtelo de nuevo en unos instantes. Si sigue ocurriendo, indique esta referencia: {reference}.',
   'unavailable.title': 'No disponible en este momento',
-  'unavailable.body': 'No se puede acceder a esta parte del servicio en este momento. Inténtelo de nuevo en unos instantes.',
+  'unavailable.body':
+    'No se puede acceder a esta parte del servicio en este momento. Inténtelo de nuevo en unos instantes.',
   'back.owners': 'Volver a propietarios y canales',
   'connect.not_configured.title': 'Este canal aún no acepta conexiones',
-  'connect.not_configured.body': 'El canal no ha configurado todavía la conexión de propietarios con el servicio. Inténtelo más tarde o póngase en contacto con el canal.',
+  'connect.not_configured.body':
+    'El canal no ha configurado todavía la conexión de propietarios con el servicio. Inténtelo más tarde o póngase en contacto con el canal.',
   'connect.suspended.title': 'Este canal está suspendido',
-  'connect.suspended.body': 'El canal no puede aceptar conexiones nuevas mientras esté suspendido. Inténtelo de nuevo cuando se reactive.',
+  'connect.suspended.body':
+    'El canal no puede aceptar conexiones nuevas mientras esté suspendido. Inténtelo de nuevo cuando se reactive.',
   'connect.not_distributed.title': 'Nada que conectar en este canal',
-  'connect.not_distributed.body': 'Ningún alojamiento de este propietario está publicado ahora en el canal (puede que un alojamiento esté pendiente de sus datos legales). Conéctelo cuando se publique un alojamiento.',
+  'connect.not_distributed.body':
+    'Ningún alojamiento de este propietario está publicado ahora en el canal (puede que un alojamiento esté pendiente de sus datos legales). Conéctelo cuando se publique un alojamiento.',
   'form.invalid.title': 'No se puede leer esta solicitud',
-  'form.invalid.body': 'Contiene un carácter que ningún texto puede contener (U+0000), en: {fields}. Vuelva atrás y envíela de nuevo sin él.',
+  'form.invalid.body':
+    'Contiene un carácter que ningún texto puede contener (U+0000), en: {fields}. Vuelva atrás y envíela de nuevo sin él.',
   'form.unreadable.title': 'No se ha podido leer el formulario',
-  'form.unreadable.body': 'Su navegador envió un formulario que esta página no acepta. Vuelva atrás, recargue la página y envíelo de nuevo.',
+  'form.unreadable.body':
+    'Su navegador envió un formulario que esta página no acepta. Vuelva atrás, recargue la página y envíelo de nuevo.',
   'connect.too_many.title': 'Demasiadas conexiones iniciadas',
-  'connect.too_many.body': 'Se han iniciado conexiones con demasiada frecuencia en poco tiempo. Inténtelo de nuevo dentro de {seconds} s.',
+  'connect.too_many.body':
+    'Se han iniciado conexiones con demasiada frecuencia en poco tiempo. Inténtelo de nuevo dentro de {seconds} s.',
   'switch.title': '¿Cambiar de organización?',
-  'switch.body': 'Ha iniciado sesión en {current}. Este enlace le hace iniciar sesión en {next}: si continúa, saldrá de {current}.',
+  'switch.body':
+    'Ha iniciado sesión en {current}. Este enlace le hace iniciar sesión en {next}: si continúa, saldrá de {current}.',
   'switch.continue': 'Continuar como {next}',
   'switch.stay': 'Quedarse en {current}',
 };
@@ -66,9 +79,14 @@ export const es: TableOf<EnglishMessages> = {
 export const esListings: TableOf<EnglishListingsTexts> = {
   nav: 'Anuncios',
   'overview.title': 'Anuncios en los canales',
-  'overview.intro': 'Lo que cada canal ha comunicado sobre sus alojamientos: si el anuncio está publicado, su dirección pública, su promoción y cualquier rechazo.',
+  'overview.intro':
+    'Lo que cada canal ha comunicado sobre sus alojamientos: si el anuncio está publicado, su dirección pública, su promoción y cualquier rechazo.',
   'overview.none': 'Esta organización aún no tiene alojamientos.',
-  'overview.showing': { one: 'Un alojamiento', many: 'Alojamientos {from}–{to} de {count}', other: 'Alojamientos {from}–{to} de {count}' },
+  'overview.showing': {
+    one: 'Un alojamiento',
+    many: 'Alojamientos {from}–{to} de {count}',
+    other: 'Alojamientos {from}–{to} de {count}',
+  },
   'overview.none_matching': 'Ningún alojamiento coincide con estos filtros.',
   'filter.title': 'Filtrar los alojamientos',
   'filter.channel': 'Canal',
@@ -84,12 +102,16 @@ export const esListings: TableOf<EnglishListingsTexts> = {
   'pager.position': 'Página {page} de {pages}',
   'attention.title': 'Pendiente',
   'attention.none': 'Ahora mismo no hay nada que requiera su atención.',
-  'attention.withdrawn_certificate': '{property} se ha retirado de {channel}: su certificado de clasificación ya no es válido. Renuévelo en su plataforma.',
-  'attention.withdrawn_other': '{property} se ha retirado de {channel}: no puede publicarse tal como está. Revíselo en su plataforma.',
-  'attention.expiring': 'El certificado de {property} caduca el {date}: ese día se retirará de {channels}. Renuévelo antes.',
+  'attention.withdrawn_certificate':
+    '{property} se ha retirado de {channel}: su certificado de clasificación ya no es válido. Renuévelo en su plataforma.',
+  'attention.withdrawn_other':
+    '{property} se ha retirado de {channel}: no puede publicarse tal como está. Revíselo en su plataforma.',
+  'attention.expiring':
+    'El certificado de {property} caduca el {date}: ese día se retirará de {channels}. Renuévelo antes.',
   'attention.not_connected': {
     one: '{owner} no está conectado a {channel}, que publica uno de sus alojamientos. Conéctelo en la página de propietarios.',
-    other: '{owner} no está conectado a {channel}, que publica {count} de sus alojamientos. Conéctelo en la página de propietarios.',
+    other:
+      '{owner} no está conectado a {channel}, que publica {count} de sus alojamientos. Conéctelo en la página de propietarios.',
   },
   'attention.owners_link': 'Propietarios y canales',
   'status.published': 'Publicado',
@@ -124,9 +146,21 @@ export const esListings: TableOf<EnglishListingsTexts> = {
   'chart.label': '{channel}: visualizaciones y clics hacia la reserva por día, del {from} al {to}',
   'chart.summary': '{views} y {clicks} en {days}; máximo de visualizaciones en un día: {max}.',
   // Spanish puts "de" between a round million and its noun (CLDR category `many`).
-  'chart.count_views': { one: '{count} visualización', many: '{count} de visualizaciones', other: '{count} visualizaciones' },
-  'chart.count_clicks': { one: '{count} clic hacia la reserva', many: '{count} de clics hacia la reserva', other: '{count} clics hacia la reserva' },
-  'chart.count_days': { one: '{count} día con datos', many: '{count} de días con datos', other: '{count} días con datos' },
+  'chart.count_views': {
+    one: '{count} visualización',
+    many: '{count} de visualizaciones',
+    other: '{count} visualizaciones',
+  },
+  'chart.count_clicks': {
+    one: '{count} clic hacia la reserva',
+    many: '{count} de clics hacia la reserva',
+    other: '{count} clics hacia la reserva',
+  },
+  'chart.count_days': {
+    one: '{count} día con datos',
+    many: '{count} de días con datos',
+    other: '{count} días con datos',
+  },
   'chart.views_axis': 'Visualizaciones (máximo en un día: {max})',
   'chart.clicks_axis': 'Clics hacia la reserva (máximo en un día: {max})',
   'chart.none': 'No hay estadísticas de {channel} en los últimos 30 días.',

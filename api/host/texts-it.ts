@@ -14,7 +14,8 @@ export const it: TableOf<EnglishMessages> = {
   'layout.sign_out': 'Esci',
   'layout.footer': 'Pagine del servizio di distribuzione, aperte dalla Sua piattaforma.',
   'owners.title': 'Proprietari e canali',
-  'owners.intro': 'Ogni proprietario della Sua organizzazione, con i canali su cui sono distribuite le sue strutture. Colleghi un proprietario per associarlo al suo account su un canale.',
+  'owners.intro':
+    'Ogni proprietario della Sua organizzazione, con i canali su cui sono distribuite le sue strutture. Colleghi un proprietario per associarlo al suo account su un canale.',
   'owners.none': 'Questa organizzazione non ha ancora proprietari.',
   'owners.no_channels': 'Nessuna struttura di questo proprietario è ancora distribuita su un canale.',
   'owners.channel': 'Canale',
@@ -29,13 +30,17 @@ export const it: TableOf<EnglishMessages> = {
   'signed_out.title': 'È uscito',
   'signed_out.body': 'Per tornare, riapra le pagine per gli host dalla Sua piattaforma.',
   'link.used.title': 'Questo link è già stato usato',
-  'link.used.body': 'Un link di accesso funziona una sola volta. Riapra le pagine per gli host dalla Sua piattaforma per riceverne uno nuovo.',
+  'link.used.body':
+    'Un link di accesso funziona una sola volta. Riapra le pagine per gli host dalla Sua piattaforma per riceverne uno nuovo.',
   'link.expired.title': 'Questo link è scaduto',
-  'link.expired.body': 'Un link di accesso è valido per 5 minuti. Riapra le pagine per gli host dalla Sua piattaforma per riceverne uno nuovo.',
+  'link.expired.body':
+    'Un link di accesso è valido per 5 minuti. Riapra le pagine per gli host dalla Sua piattaforma per riceverne uno nuovo.',
   'link.unknown.title': 'Questo link non è valido',
-  'link.unknown.body': 'Verifichi di aver aperto il link completo, oppure riapra le pagine per gli host dalla Sua piattaforma.',
+  'link.unknown.body':
+    'Verifichi di aver aperto il link completo, oppure riapra le pagine per gli host dalla Sua piattaforma.',
   'session.ended.title': 'La sessione è terminata',
-  'session.ended.body': 'Una sessione termina dopo 8 ore di inattività, 12 ore dopo l’accesso o quando si esce. Riapra le pagine per gli host dalla Sua piattaforma.',
+  'session.ended.body':
+    'Una sessione termina dopo 8 ore di inattività, 12 ore dopo l’accesso o quando si esce. Riapra le pagine per gli host dalla Sua piattaforma.',
   'form.expired.title': 'Questo modulo non è più valido',
   'form.expired.body': 'Torni ai proprietari, ricarichi la pagina e riprovi.',
   'not_found.title': 'Pagina non trovata',
@@ -46,19 +51,25 @@ export const it: TableOf<EnglishMessages> = {
   'unavailable.body': 'Questa parte del servizio non è raggiungibile in questo momento. Riprovi tra qualche istante.',
   'back.owners': 'Torna a proprietari e canali',
   'connect.not_configured.title': 'Questo canale non accetta ancora collegamenti',
-  'connect.not_configured.body': 'Il canale non ha ancora configurato il collegamento dei proprietari con il servizio. Riprovi più tardi o contatti il canale.',
+  'connect.not_configured.body':
+    'Il canale non ha ancora configurato il collegamento dei proprietari con il servizio. Riprovi più tardi o contatti il canale.',
   'connect.suspended.title': 'Questo canale è sospeso',
-  'connect.suspended.body': 'Il canale non può accettare nuovi collegamenti finché è sospeso. Riprovi quando sarà riattivato.',
+  'connect.suspended.body':
+    'Il canale non può accettare nuovi collegamenti finché è sospeso. Riprovi quando sarà riattivato.',
   'connect.not_distributed.title': 'Niente da collegare su questo canale',
-  'connect.not_distributed.body': 'Al momento nessuna struttura di questo proprietario è pubblicata sul canale (una struttura può essere in attesa dei dati legali). Lo colleghi quando una struttura sarà pubblicata.',
+  'connect.not_distributed.body':
+    'Al momento nessuna struttura di questo proprietario è pubblicata sul canale (una struttura può essere in attesa dei dati legali). Lo colleghi quando una struttura sarà pubblicata.',
   'form.invalid.title': 'Questa richiesta non può essere letta',
-  'form.invalid.body': 'Contiene un carattere che nessun testo può contenere (U+0000), in: {fields}. Torni indietro e la invii di nuovo senza di esso.',
+  'form.invalid.body':
+    'Contiene un carattere che nessun testo può contenere (U+0000), in: {fields}. Torni indietro e la invii di nuovo senza di esso.',
   'form.unreadable.title': 'Non è stato possibile leggere il modulo',
-  'form.unreadable.body': 'Il browser ha inviato un modulo che questa pagina non accetta. Torni indietro, ricarichi la pagina e lo invii di nuovo.',
+  'form.unreadable.body':
+    'Il browser ha inviato un modulo che questa pagina non accetta. Torni indietro, ricarichi la pagina e lo invii di nuovo.',
   'connect.too_many.title': 'Troppi collegamenti avviati',
   'connect.too_many.body': 'I collegamenti sono stati avviati troppo spesso in poco tempo. Riprovi tra {seconds} s.',
   'switch.title': 'Cambiare organizzazione?',
-  'switch.body': 'Ha effettuato l’accesso a {current}. Questo link La fa accedere invece a {next}: se continua, esce da {current}.',
+  'switch.body':
+    'Ha effettuato l’accesso a {current}. Questo link La fa accedere invece a {next}: se continua, esce da {current}.',
   'switch.continue': 'Continua come {next}',
   'switch.stay': 'Rimani in {current}',
 };
@@ -66,9 +77,14 @@ export const it: TableOf<EnglishMessages> = {
 export const itListings: TableOf<EnglishListingsTexts> = {
   nav: 'Annunci',
   'overview.title': 'Annunci sui canali',
-  'overview.intro': 'Che cosa ha comunicato ogni canale sulle Sue strutture: se l’annuncio è online, il suo indirizzo pubblico, la promozione ed eventuali rifiuti.',
+  'overview.intro':
+    'Che cosa ha comunicato ogni canale sulle Sue strutture: se l’annuncio è online, il suo indirizzo pubblico, la promozione ed eventuali rifiuti.',
   'overview.none': 'Questa organizzazione non ha ancora strutture.',
-  'overview.showing': { one: 'Una struttura', many: 'Strutture {from}–{to} di {count}', other: 'Strutture {from}–{to} di {count}' },
+  'overview.showing': {
+    one: 'Una struttura',
+    many: 'Strutture {from}–{to} di {count}',
+    other: 'Strutture {from}–{to} di {count}',
+  },
   'overview.none_matching': 'Nessuna struttura corrisponde a questi filtri.',
   'filter.title': 'Filtra le strutture',
   'filter.channel': 'Canale',
@@ -84,12 +100,16 @@ export const itListings: TableOf<EnglishListingsTexts> = {
   'pager.position': 'Pagina {page} di {pages}',
   'attention.title': 'Da fare',
   'attention.none': 'Al momento non c’è nulla che richieda la Sua attenzione.',
-  'attention.withdrawn_certificate': '{property} è stata ritirata da {channel}: il suo certificato di classificazione non è più valido. Lo rinnovi sulla Sua piattaforma.',
-  'attention.withdrawn_other': '{property} è stata ritirata da {channel}: non può essere pubblicata così com’è. La verifichi sulla Sua piattaforma.',
-  'attention.expiring': 'Il certificato di {property} scade il {date}: da quel giorno sarà ritirata da {channels}. Lo rinnovi prima di allora.',
+  'attention.withdrawn_certificate':
+    '{property} è stata ritirata da {channel}: il suo certificato di classificazione non è più valido. Lo rinnovi sulla Sua piattaforma.',
+  'attention.withdrawn_other':
+    '{property} è stata ritirata da {channel}: non può essere pubblicata così com’è. La verifichi sulla Sua piattaforma.',
+  'attention.expiring':
+    'Il certificato di {property} scade il {date}: da quel giorno sarà ritirata da {channels}. Lo rinnovi prima di allora.',
   'attention.not_connected': {
     one: '{owner} non è collegato a {channel}, che pubblica una delle sue strutture. Lo colleghi dalla pagina dei proprietari.',
-    other: '{owner} non è collegato a {channel}, che pubblica {count} delle sue strutture. Lo colleghi dalla pagina dei proprietari.',
+    other:
+      '{owner} non è collegato a {channel}, che pubblica {count} delle sue strutture. Lo colleghi dalla pagina dei proprietari.',
   },
   'attention.owners_link': 'Proprietari e canali',
   'status.published': 'Pubblicato',
@@ -124,9 +144,21 @@ export const itListings: TableOf<EnglishListingsTexts> = {
   'chart.label': '{channel}: visualizzazioni e clic verso la prenotazione al giorno, dal {from} al {to}',
   'chart.summary': '{views} e {clicks} in {days}; massimo di visualizzazioni in un giorno: {max}.',
   // Italian puts "di" between a round million and its noun (CLDR category `many`).
-  'chart.count_views': { one: '{count} visualizzazione', many: '{count} di visualizzazioni', other: '{count} visualizzazioni' },
-  'chart.count_clicks': { one: '{count} clic verso la prenotazione', many: '{count} di clic verso la prenotazione', other: '{count} clic verso la prenotazione' },
-  'chart.count_days': { one: '{count} giorno con dati', many: '{count} di giorni con dati', other: '{count} giorni con dati' },
+  'chart.count_views': {
+    one: '{count} visualizzazione',
+    many: '{count} di visualizzazioni',
+    other: '{count} visualizzazioni',
+  },
+  'chart.count_clicks': {
+    one: '{count} clic verso la prenotazione',
+    many: '{count} di clic verso la prenotazione',
+    other: '{count} clic verso la prenotazione',
+  },
+  'chart.count_days': {
+    one: '{count} giorno con dati',
+    many: '{count} di giorni con dati',
+    other: '{count} giorni con dati',
+  },
   'chart.views_axis': 'Visualizzazioni (massimo in un giorno: {max})',
   'chart.clicks_axis': 'Clic verso la prenotazione (massimo in un giorno: {max})',
   'chart.none': 'Nessuna statistica da {channel} negli ultimi 30 giorni.',

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { addToWindow } from '../../db/counters.ts';
-import { INTEGRATION_RATE_LIMIT_PER_MINUTE, parseIntegrationToken, type IntegrationScope } from '../../domain/integration-tokens.ts';
+import {
+  INTEGRATION_RATE_LIMIT_PER_MINUTE,
+  parseIntegrationToken,
+  type IntegrationScope,
+} from '../../domain/integration-tokens.ts';
 import { checkIntegrationToken, type InstallationWithOrganization } from '../../services/integration.ts';
 import type { AppDeps } from '../context.ts';
 import { failedAuthenticationCounter, failedAuthenticationLockout } from '../middleware/auth-failures.ts';
@@ -50,7 +54,9 @@ function authenticate(deps: AppDeps): RequestHandler {
   async function refuse(req: Request, code: IntegrationErrorCode, sent: boolean): Promise<never> {
     const retryAfter = await countFailure(req);
     if (retryAfter !== null) throw new IntegrationError('too_many_failed_authentications', { retryAfter });
-    throw new IntegrationError(code, { headers: { 'WWW-Authenticate': sent ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE } });
+    throw new IntegrationError(code, {
+      headers: { 'WWW-Authenticate': sent ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE },
+    });
   }
 
   return async (req, res, next) => {
@@ -80,7 +86,8 @@ function rateLimit({ orm, clock }: AppDeps): RequestHandler {
     const { installation } = integrationCallerOf(res);
     const { count, resetSeconds } = await addToWindow(orm.em.fork(), `installation:${installation.id}`, 1, clock.now());
     setRateLimitHeaders(res, INTEGRATION_RATE_LIMIT_PER_MINUTE, count, resetSeconds);
-    if (count > INTEGRATION_RATE_LIMIT_PER_MINUTE) throw new IntegrationError('rate_limited', { retryAfter: resetSeconds });
+    if (count > INTEGRATION_RATE_LIMIT_PER_MINUTE)
+      throw new IntegrationError('rate_limited', { retryAfter: resetSeconds });
     next();
   };
 }
@@ -100,7 +107,9 @@ function requireScopes(operation: Operation<unknown, unknown, unknown, Integrati
 }
 
 /** The integration interface's guards: token and installation, rate limit, then the operation's scopes. */
-export function integrationGuards(deps: AppDeps): (operation: Operation<unknown, unknown, unknown, IntegrationScope>) => RequestHandler[] {
+export function integrationGuards(
+  deps: AppDeps,
+): (operation: Operation<unknown, unknown, unknown, IntegrationScope>) => RequestHandler[] {
   const auth = authenticate(deps);
   const limit = rateLimit(deps);
   return (operation) => (operation.scopes === null ? [] : [auth, limit, requireScopes(operation)]);

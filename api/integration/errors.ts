@@ -10,19 +10,47 @@ import { isServiceUnavailable } from '../unavailable.ts';
  * `{error, message, retry_after}` with `Retry-After` beside them. Messages are English.
  */
 export const INTEGRATION_ERRORS = {
-  invalid_parameters: { status: 400, message: 'The request breaks a rule; `errors` names each parameter and what is wrong with it.' },
+  invalid_parameters: {
+    status: 400,
+    message: 'The request breaks a rule; `errors` names each parameter and what is wrong with it.',
+  },
   missing_token: { status: 401, message: 'Send the integration token as `Authorization: Bearer <INTEGRATION_TOKEN>`.' },
-  invalid_token: { status: 401, message: 'This is not a valid integration token. Channel keys, the platform token and sign-in tokens are not accepted here.' },
-  token_wrong_environment: { status: 401, message: 'The token belongs to the other environment (sandbox or production).' },
-  token_revoked: { status: 401, message: 'The token was revoked, by a newer token issued for the installation or by an operator.' },
-  insufficient_scope: { status: 403, message: 'The token lacks a scope the operation needs; `errors.required_scopes` names it.' },
+  invalid_token: {
+    status: 401,
+    message:
+      'This is not a valid integration token. Channel keys, the platform token and sign-in tokens are not accepted here.',
+  },
+  token_wrong_environment: {
+    status: 401,
+    message: 'The token belongs to the other environment (sandbox or production).',
+  },
+  token_revoked: {
+    status: 401,
+    message: 'The token was revoked, by a newer token issued for the installation or by an operator.',
+  },
+  insufficient_scope: {
+    status: 403,
+    message: 'The token lacks a scope the operation needs; `errors.required_scopes` names it.',
+  },
   installation_disabled: { status: 403, message: 'The app is installed but disabled by the organization.' },
-  installation_error: { status: 403, message: 'The installation is in error; the organization has to repair it before the app reads anything.' },
+  installation_error: {
+    status: 403,
+    message: 'The installation is in error; the organization has to repair it before the app reads anything.',
+  },
   not_found: { status: 404, message: 'No such operation.' },
-  method_not_allowed: { status: 405, message: 'The path exists but not with this method; `Allow` lists the methods it takes.' },
+  method_not_allowed: {
+    status: 405,
+    message: 'The path exists but not with this method; `Allow` lists the methods it takes.',
+  },
   rate_limited: { status: 429, message: 'The installation used its requests for this minute.' },
-  too_many_failed_authentications: { status: 429, message: 'Too many requests from this address failed authentication.' },
-  internal: { status: 500, message: 'The service failed unexpectedly. Quote the `Request-Id` header when you report it.' },
+  too_many_failed_authentications: {
+    status: 429,
+    message: 'Too many requests from this address failed authentication.',
+  },
+  internal: {
+    status: 500,
+    message: 'The service failed unexpectedly. Quote the `Request-Id` header when you report it.',
+  },
   service_unavailable: { status: 503, message: 'A part the service depends on is unreachable. Retry with backoff.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
@@ -39,7 +67,10 @@ export class IntegrationError extends Error {
   readonly errors: ErrorFields;
   readonly headers: Record<string, string>;
   readonly retryAfter: number | undefined;
-  constructor(code: IntegrationErrorCode, options: { errors?: ErrorFields; headers?: Record<string, string>; retryAfter?: number; message?: string } = {}) {
+  constructor(
+    code: IntegrationErrorCode,
+    options: { errors?: ErrorFields; headers?: Record<string, string>; retryAfter?: number; message?: string } = {},
+  ) {
     super(options.message ?? INTEGRATION_ERRORS[code].message);
     this.name = 'IntegrationError';
     this.code = code;
@@ -61,9 +92,15 @@ function byParameter(errors: readonly ParameterError[]): ErrorFields {
 /** A refusal raised by the shared machinery (validation, 405) in this interface's terms. */
 function fromProblem(error: ProblemError): IntegrationError {
   const { code, extras } = error;
-  if (code in INTEGRATION_ERRORS) return new IntegrationError(code as IntegrationErrorCode, { errors: byParameter(extras.errors ?? []), headers: extras.headers ?? {} });
+  if (code in INTEGRATION_ERRORS)
+    return new IntegrationError(code as IntegrationErrorCode, {
+      errors: byParameter(extras.errors ?? []),
+      headers: extras.headers ?? {},
+    });
   // A refusal this interface does not list keeps its status under the nearest code.
-  return new IntegrationError(PROBLEMS[code].status >= 500 ? 'internal' : 'invalid_parameters', { message: extras.detail ?? PROBLEMS[code].title.en });
+  return new IntegrationError(PROBLEMS[code].status >= 500 ? 'internal' : 'invalid_parameters', {
+    message: extras.detail ?? PROBLEMS[code].title.en,
+  });
 }
 
 function send(res: Response, error: IntegrationError): void {

@@ -10,18 +10,31 @@ import { integrationCallerOf } from './auth.ts';
 
 export const Guest = z
   .object({
-    id: z.uuid().meta({ description: 'The guest\'s id in this service; a guest removed and written again gets a new one.' }),
+    id: z
+      .uuid()
+      .meta({ description: "The guest's id in this service; a guest removed and written again gets a new one." }),
     organization_id: z.uuid().meta({ description: 'The installing organization.' }),
     first_name: z.string(),
     last_name: z.string(),
     email: z.email(),
     phone: z.string().meta({ description: 'E.164: `+`, country code and number, no spaces.' }),
-    name: z.string().meta({ description: 'The sorting form, family name first: `"<last_name>, <first_name>"`, e.g. `Popescu, Ana`. For directories and alphabetical lists.' }),
-    full_name: z.string().meta({ description: 'The name as written, given name first: `"<first_name> <last_name>"`, e.g. `Ana Popescu`. For salutations and documents.' }),
-    created_at: Instant.meta({ description: 'When the platform first wrote the guest; the list is ordered by it, newest first.' }),
+    name: z.string().meta({
+      description:
+        'The sorting form, family name first: `"<last_name>, <first_name>"`, e.g. `Popescu, Ana`. For directories and alphabetical lists.',
+    }),
+    full_name: z.string().meta({
+      description:
+        'The name as written, given name first: `"<first_name> <last_name>"`, e.g. `Ana Popescu`. For salutations and documents.',
+    }),
+    created_at: Instant.meta({
+      description: 'When the platform first wrote the guest; the list is ordered by it, newest first.',
+    }),
     updated_at: Instant,
   })
-  .meta({ id: 'Guest', description: 'A guest of the installing organization. Personal data: keep only what the app needs.' });
+  .meta({
+    id: 'Guest',
+    description: 'A guest of the installing organization. Personal data: keep only what the app needs.',
+  });
 
 export const GuestList = z.object({ data: z.array(Guest).max(GUEST_LIST_LIMIT) }).meta({ id: 'GuestList' });
 

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { INTEGRATION_RATE_LIMIT_PER_MINUTE, INTEGRATION_SCOPES, type IntegrationScope } from '../../domain/integration-tokens.ts';
+import {
+  INTEGRATION_RATE_LIMIT_PER_MINUTE,
+  INTEGRATION_SCOPES,
+  type IntegrationScope,
+} from '../../domain/integration-tokens.ts';
 import { descriptionOperations, type DescribedOperation } from '../openapi/description-operations.ts';
 import { HEADERS } from '../openapi/headers.ts';
 import { SchemaComponents, type JsonSchema } from '../openapi/schemas.ts';
@@ -12,8 +16,13 @@ type Ref = { $ref: string };
 const ErrorBody = z
   .object({
     message: z.string().meta({ description: 'Human text in English; never branch on it.' }),
-    code: z.string().meta({ description: 'Stable identifier of the refusal. The list is open: treat an unknown code by its status.' }),
-    errors: z.record(z.string(), z.array(z.string())).meta({ description: 'Per parameter, what is wrong with it (`invalid_parameters`); `required_scopes` with the missing scopes (`insufficient_scope`); empty otherwise.' }),
+    code: z.string().meta({
+      description: 'Stable identifier of the refusal. The list is open: treat an unknown code by its status.',
+    }),
+    errors: z.record(z.string(), z.array(z.string())).meta({
+      description:
+        'Per parameter, what is wrong with it (`invalid_parameters`); `required_scopes` with the missing scopes (`insufficient_scope`); empty otherwise.',
+    }),
   })
   .meta({ id: 'IntegrationError', description: 'A refusal: every status except 429.' });
 
@@ -27,20 +36,40 @@ const RetryLaterBody = z
 
 const HEADER_OBJECTS = {
   'Request-Id': HEADERS['Request-Id'],
-  'RateLimit-Limit': { description: `Requests the installation may make in the current one-minute window (${INTEGRATION_RATE_LIMIT_PER_MINUTE}). Sent once the token was accepted.`, schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Limit': {
+    description: `Requests the installation may make in the current one-minute window (${INTEGRATION_RATE_LIMIT_PER_MINUTE}). Sent once the token was accepted.`,
+    schema: { type: 'integer', minimum: 0 },
+  },
   'RateLimit-Remaining': HEADERS['RateLimit-Remaining'],
   'RateLimit-Reset': HEADERS['RateLimit-Reset'],
   'RateLimit-Policy': HEADERS['RateLimit-Policy'],
   RateLimit: HEADERS.RateLimit,
   'Retry-After': HEADERS['Retry-After'],
-  'WWW-Authenticate': { description: 'RFC 6750 challenge with realm `integration`; `error="invalid_token"` for a token sent but refused, `error="insufficient_scope"` with the missing `scope` on 403.', schema: { type: 'string' } },
+  'WWW-Authenticate': {
+    description:
+      'RFC 6750 challenge with realm `integration`; `error="invalid_token"` for a token sent but refused, `error="insufficient_scope"` with the missing `scope` on 403.',
+    schema: { type: 'string' },
+  },
   ETag: HEADERS.ETag,
   Allow: HEADERS.Allow,
-  'Cache-Control': { description: '`no-store` on answers carrying personal data.', required: true, schema: { type: 'string' } },
+  'Cache-Control': {
+    description: '`no-store` on answers carrying personal data.',
+    required: true,
+    schema: { type: 'string' },
+  },
 } as const;
 type HeaderName = keyof typeof HEADER_OBJECTS;
 
-const AUTHENTICATION: IntegrationErrorCode[] = ['missing_token', 'invalid_token', 'token_wrong_environment', 'token_revoked', 'installation_disabled', 'installation_error', 'rate_limited', 'too_many_failed_authentications'];
+const AUTHENTICATION: IntegrationErrorCode[] = [
+  'missing_token',
+  'invalid_token',
+  'token_wrong_environment',
+  'token_revoked',
+  'installation_disabled',
+  'installation_error',
+  'rate_limited',
+  'too_many_failed_authentications',
+];
 
 /** Every code the operation can answer: the guards', validation's and the envelope's. */
 export function integrationErrorCodes(op: IntegrationOperation): IntegrationErrorCode[] {
@@ -53,7 +82,11 @@ export function integrationErrorCodes(op: IntegrationOperation): IntegrationErro
 }
 
 /** The integration interface's description, built from its registry like the distribution one's. */
-export function buildIntegrationDocument(operations: readonly IntegrationOperation[], publicOrigin: string, base: string) {
+export function buildIntegrationDocument(
+  operations: readonly IntegrationOperation[],
+  publicOrigin: string,
+  base: string,
+) {
   const schemas = new SchemaComponents();
   schemas.convert(ErrorBody, 'output', 'IntegrationError');
   schemas.convert(RetryLaterBody, 'output', 'RetryLater');
@@ -65,7 +98,8 @@ export function buildIntegrationDocument(operations: readonly IntegrationOperati
 
   function headersFor(op: IntegrationOperation, status: number): Record<string, Ref> {
     const names: HeaderName[] = ['Request-Id'];
-    if (op.scopes !== null && ![401, 405].includes(status)) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit');
+    if (op.scopes !== null && ![401, 405].includes(status))
+      names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit');
     if (op.method === 'get' && (status === 200 || status === 304)) names.push('ETag');
     if (op.scopes !== null && status === 200) names.push('Cache-Control');
     if (status === 429 || status === 503) names.push('Retry-After');
@@ -76,13 +110,24 @@ export function buildIntegrationDocument(operations: readonly IntegrationOperati
 
   function responsesOf(op: IntegrationOperation): Record<string, unknown> {
     const responses: Record<string, unknown> = {};
-    const declared: Record<string, { description: string; schema?: z.ZodType }> = { ...op.responses, ...(op.method === 'get' ? { 304: { description: 'Not modified: `If-None-Match` matched the current `ETag`.' } } : {}) };
+    const declared: Record<string, { description: string; schema?: z.ZodType }> = {
+      ...op.responses,
+      ...(op.method === 'get'
+        ? { 304: { description: 'Not modified: `If-None-Match` matched the current `ETag`.' } }
+        : {}),
+    };
     for (const [status, response] of Object.entries(declared)) {
-      const schema = response.schema && status !== '304' ? schemas.convert(response.schema, 'output', op.operationId) : undefined;
-      responses[status] = { description: response.description, headers: headersFor(op, Number(status)), ...(schema ? { content: { [op.mediaType ?? 'application/json']: { schema } } } : {}) };
+      const schema =
+        response.schema && status !== '304' ? schemas.convert(response.schema, 'output', op.operationId) : undefined;
+      responses[status] = {
+        description: response.description,
+        headers: headersFor(op, Number(status)),
+        ...(schema ? { content: { [op.mediaType ?? 'application/json']: { schema } } } : {}),
+      };
     }
     const byStatus = new Map<number, IntegrationErrorCode[]>();
-    for (const code of integrationErrorCodes(op)) byStatus.set(INTEGRATION_ERRORS[code].status, [...(byStatus.get(INTEGRATION_ERRORS[code].status) ?? []), code]);
+    for (const code of integrationErrorCodes(op))
+      byStatus.set(INTEGRATION_ERRORS[code].status, [...(byStatus.get(INTEGRATION_ERRORS[code].status) ?? []), code]);
     for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
       const retry = codes.every((code) => RETRY_LATER_CODES.includes(code));
       responses[String(status)] = {
@@ -99,11 +144,28 @@ export function buildIntegrationDocument(operations: readonly IntegrationOperati
   for (const op of operations) {
     for (const schema of [op.params, op.query]) {
       // No integration operation takes parameters yet; the first one to do so describes them here.
-      const properties = schema ? schemas.resolve(schemas.convert(schema, 'input', op.operationId)).properties : undefined;
-      if (properties && Object.keys(properties).length > 0) throw new Error(`${op.operationId}: path and query parameters are not described yet`);
+      const properties = schema
+        ? schemas.resolve(schemas.convert(schema, 'input', op.operationId)).properties
+        : undefined;
+      if (properties && Object.keys(properties).length > 0)
+        throw new Error(`${op.operationId}: path and query parameters are not described yet`);
     }
-    const parameters: JsonSchema[] = op.method === 'get' ? [{ name: 'If-None-Match', in: 'header', required: false, description: 'The `ETag` of an earlier answer; 304 when nothing changed since.', schema: { type: 'string' } }] : [];
-    const needs = op.scopes === null ? 'No token needed.' : `Needs an integration token with ${op.scopes.map((s) => `\`${s}\``).join(' and ')}.`;
+    const parameters: JsonSchema[] =
+      op.method === 'get'
+        ? [
+            {
+              name: 'If-None-Match',
+              in: 'header',
+              required: false,
+              description: 'The `ETag` of an earlier answer; 304 when nothing changed since.',
+              schema: { type: 'string' },
+            },
+          ]
+        : [];
+    const needs =
+      op.scopes === null
+        ? 'No token needed.'
+        : `Needs an integration token with ${op.scopes.map((s) => `\`${s}\``).join(' and ')}.`;
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       summary: op.summary,
@@ -115,11 +177,23 @@ export function buildIntegrationDocument(operations: readonly IntegrationOperati
       ...(op.scopes !== null ? { 'x-required-scopes': [...op.scopes] } : {}),
     };
   }
-  const tags = [...new Set(operations.flatMap((op) => op.tags))].map((name) => ({ name, description: name === 'Guests' ? "The installing organization's guests." : 'This machine-readable description and its changelog.' }));
+  const tags = [...new Set(operations.flatMap((op) => op.tags))].map((name) => ({
+    name,
+    description:
+      name === 'Guests'
+        ? "The installing organization's guests."
+        : 'This machine-readable description and its changelog.',
+  }));
   return {
     openapi: '3.1.0' as const,
-    info: { title: 'Distribution Service: integration interface', version: INTEGRATION_REVISION, description: integrationInfo(base) },
-    servers: [{ url: `${publicOrigin}${base}`, description: 'This deployment (one environment: sandbox or production)' }],
+    info: {
+      title: 'Distribution Service: integration interface',
+      version: INTEGRATION_REVISION,
+      description: integrationInfo(base),
+    },
+    servers: [
+      { url: `${publicOrigin}${base}`, description: 'This deployment (one environment: sandbox or production)' },
+    ],
     security: [{ IntegrationToken: [] }],
     tags,
     paths,

@@ -20,7 +20,9 @@ export function platformAuth(deps: AppDeps): RequestHandler {
     const given = match?.[1];
     if (!given || !timingSafeEqual(sha256(given), deps.secrets.platformTokenHash)) {
       await countFailure(req);
-      throw new ProblemError('platform_token_invalid', { headers: { 'WWW-Authenticate': given ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE } });
+      throw new ProblemError('platform_token_invalid', {
+        headers: { 'WWW-Authenticate': given ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE },
+      });
     }
     next();
   };

@@ -16,20 +16,30 @@ import { defineOperation } from '../operations.ts';
 const HostSessionInput = z
   .object({
     organization: Ref.meta({ description: "The platform's reference of the organization the host acts for." }),
-    locale: z.string().regex(LANGUAGE_TAG, 'a BCP 47 language tag such as `ro` or `en-GB`').optional()
-      .meta({ description: "The host's interface language (BCP 47). The pages are in English, Romanian, Italian and Spanish; any other language gets English. The host can switch on the pages." }),
+    locale: z.string().regex(LANGUAGE_TAG, 'a BCP 47 language tag such as `ro` or `en-GB`').optional().meta({
+      description:
+        "The host's interface language (BCP 47). The pages are in English, Romanian, Italian and Spanish; any other language gets English. The host can switch on the pages.",
+    }),
   })
   .strict();
 
 const HostSessionLink = z
   .object({
-    url: z.url().meta({ description: 'Open it once, in the host\'s browser, before `expires_at`: it starts a session on the host pages and is then spent.' }),
+    url: z.url().meta({
+      description:
+        "Open it once, in the host's browser, before `expires_at`: it starts a session on the host pages and is then spent.",
+    }),
     expires_at: Instant,
   })
   .meta({ id: 'HostSessionLink' });
 
 export const createHostSession = defineOperation({
-  operationId: 'createHostSession', method: 'post', path: '/host-sessions', summary: 'A one-time link that signs a host of an organization in to the host pages', tags: ['Platform'], scopes: null,
+  operationId: 'createHostSession',
+  method: 'post',
+  path: '/host-sessions',
+  summary: 'A one-time link that signs a host of an organization in to the host pages',
+  tags: ['Platform'],
+  scopes: null,
   description: [
     `Answers a link valid ${HOST_LINK_SECONDS / 60} minutes and usable once. Opening it in a browser starts a session on the service's host pages`,
     '(`/host/` on the public listener) scoped to the organization: an HttpOnly, Secure, SameSite=Lax cookie whose secret is stored hashed,',
@@ -42,7 +52,10 @@ export const createHostSession = defineOperation({
   handler: async ({ body, deps, req }) => {
     const { token, expiresAt } = await createHostLink(deps, { organization: body.organization, locale: body.locale });
     const origin = String(req.app.locals.publicOrigin);
-    return { status: 201, body: { url: `${origin}${HOST_BASE}/open?token=${token}`, expires_at: toInstant(expiresAt) } };
+    return {
+      status: 201,
+      body: { url: `${origin}${HOST_BASE}/open?token=${token}`, expires_at: toInstant(expiresAt) },
+    };
   },
 });
 

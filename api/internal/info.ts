@@ -2,7 +2,8 @@
 export const PLATFORM_REVISION = '1.0.1';
 
 export const PLATFORM_TAG_DESCRIPTIONS: Record<string, string> = {
-  Platform: "The platform's writes and reads: the source catalogue, distribution, availability, listing reports, owner connect, installed apps and guests, VAT rates and host sessions.",
+  Platform:
+    "The platform's writes and reads: the source catalogue, distribution, availability, listing reports, owner connect, installed apps and guests, VAT rates and host sessions.",
   Description: 'This machine-readable description and its changelog.',
 };
 

@@ -5,7 +5,10 @@ import { INTERNAL_BASE, internalOperations } from './catalogue.ts';
 import { PLATFORM_REVISION, PLATFORM_TAG_DESCRIPTIONS, platformInfo } from './info.ts';
 
 /** Everything the platform description lists: the registry, and the description's own two addresses. */
-export const describedPlatformOperations: readonly DescribedOperation[] = [...internalOperations, ...descriptionOperations];
+export const describedPlatformOperations: readonly DescribedOperation[] = [
+  ...internalOperations,
+  ...descriptionOperations,
+];
 
 const open = new Set(descriptionOperations.map((op) => op.operationId));
 
@@ -22,7 +25,8 @@ export const PLATFORM_PROFILE: DescriptionProfile = {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'The platform token: 32 or more characters',
-      description: "The platform's token, `Authorization: Bearer <PLATFORM_TOKEN>` (the deployment's `PLATFORM_TOKEN`). Channel keys and integration tokens are refused.",
+      description:
+        "The platform's token, `Authorization: Bearer <PLATFORM_TOKEN>` (the deployment's `PLATFORM_TOKEN`). Channel keys and integration tokens are refused.",
     },
   },
   guarded: (op) => !open.has(op.operationId),
@@ -30,7 +34,11 @@ export const PLATFORM_PROFILE: DescriptionProfile = {
   rateLimited: () => false,
   authentication: (op) => (open.has(op.operationId) ? 'No token needed.' : 'Needs the platform token.'),
   headers: {
-    'WWW-Authenticate': { ...HEADERS['WWW-Authenticate'], description: 'RFC 6750 challenge with realm `platform`; `error="invalid_token"` for a token that was sent but refused.' },
+    'WWW-Authenticate': {
+      ...HEADERS['WWW-Authenticate'],
+      description:
+        'RFC 6750 challenge with realm `platform`; `error="invalid_token"` for a token that was sent but refused.',
+    },
   },
 };
 

@@ -23,17 +23,50 @@ const Body = z
  * hand-offs this minute, counted with its host pages').
  */
 export const postOwnerConnect = defineOperation({
-  operationId: 'postOwnerConnect', method: 'post', path: '/owners/{ref}/owner-connect', summary: 'Start connecting an owner to its account on a channel', tags: ['Platform'], scopes: null,
-  params: z.object({ ref: Ref }).strict(), body: Body,
-  responses: { 200: { description: 'The hand-off page, or with `Accept: application/json` its parts', mediaType: 'text/html', schema: z.string(), alternatives: { 'application/json': HandOffParts } } },
-  problems: ['invalid_parameters', 'platform_token_invalid', 'not_found', 'owner_connect_not_configured', 'channel_suspended', 'owner_not_distributed', 'rate_limited'],
+  operationId: 'postOwnerConnect',
+  method: 'post',
+  path: '/owners/{ref}/owner-connect',
+  summary: 'Start connecting an owner to its account on a channel',
+  tags: ['Platform'],
+  scopes: null,
+  params: z.object({ ref: Ref }).strict(),
+  body: Body,
+  responses: {
+    200: {
+      description: 'The hand-off page, or with `Accept: application/json` its parts',
+      mediaType: 'text/html',
+      schema: z.string(),
+      alternatives: { 'application/json': HandOffParts },
+    },
+  },
+  problems: [
+    'invalid_parameters',
+    'platform_token_invalid',
+    'not_found',
+    'owner_connect_not_configured',
+    'channel_suspended',
+    'owner_not_distributed',
+    'rate_limited',
+  ],
   handler: async ({ params, body, deps, req }) => {
-    const handOff = await startOwnerConnect(deps, { ownerRef: params.ref, channel: body.channel, ...(body.locale === undefined ? {} : { locale: body.locale }) });
+    const handOff = await startOwnerConnect(deps, {
+      ownerRef: params.ref,
+      channel: body.channel,
+      ...(body.locale === undefined ? {} : { locale: body.locale }),
+    });
     if (req.accepts(['text/html', 'application/json']) === 'application/json') return { body: handOff };
     const nonce = randomBytes(16).toString('base64');
     return {
-      html: renderHandOffPage({ redirectUrl: handOff.redirect_url, token: handOff.token, nonce, ...(body.locale === undefined ? {} : { locale: body.locale }) }),
-      headers: { 'Content-Security-Policy': handOffPagePolicy({ redirectUrl: handOff.redirect_url, nonce }), 'Referrer-Policy': 'no-referrer' },
+      html: renderHandOffPage({
+        redirectUrl: handOff.redirect_url,
+        token: handOff.token,
+        nonce,
+        ...(body.locale === undefined ? {} : { locale: body.locale }),
+      }),
+      headers: {
+        'Content-Security-Policy': handOffPagePolicy({ redirectUrl: handOff.redirect_url, nonce }),
+        'Referrer-Policy': 'no-referrer',
+      },
     };
   },
 });

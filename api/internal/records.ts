@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { DistributionInput, LocationInput, OrganizationInput, OwnerInput, PropertyInput, Ref } from '../../domain/catalogue/source.ts';
+import {
+  DistributionInput,
+  LocationInput,
+  OrganizationInput,
+  OwnerInput,
+  PropertyInput,
+  Ref,
+} from '../../domain/catalogue/source.ts';
 import { INTEGRATION_SCOPES } from '../../domain/integration-tokens.ts';
 import { Instant } from '../schemas/common.ts';
 
@@ -27,15 +34,19 @@ export const LegalStatus = z
       .object({
         on: z.iso.date().meta({ description: 'The first local date on which the identifier is no longer valid.' }),
         identifier: Identifier,
-        withdraws_from: z.array(z.string()).meta({ description: 'The channels shown the property now, which get `property.withdrawn` that day.' }),
+        withdraws_from: z
+          .array(z.string())
+          .meta({ description: 'The channels shown the property now, which get `property.withdrawn` that day.' }),
       })
       .nullable(),
   })
-  .meta({ id: 'LegalStatus', description: 'Read-only, computed on the property\'s today in its location\'s zone.' });
+  .meta({ id: 'LegalStatus', description: "Read-only, computed on the property's today in its location's zone." });
 
 /** The PUT answers the property as written; its GET adds the legal status, computed on each read. */
 export const PropertyRecord = PropertyInput.safeExtend(stored).meta({ id: 'PlatformProperty' });
-export const PropertyWithLegalStatus = PropertyInput.safeExtend({ ...stored, legal_status: LegalStatus }).meta({ id: 'PlatformPropertyWithLegalStatus' });
+export const PropertyWithLegalStatus = PropertyInput.safeExtend({ ...stored, legal_status: LegalStatus }).meta({
+  id: 'PlatformPropertyWithLegalStatus',
+});
 
 export const Distribution = DistributionInput.safeExtend({ property: Ref }).meta({ id: 'PlatformDistribution' });
 
@@ -45,14 +56,20 @@ export const AvailabilityOutcome = z
       z.object({
         property: Ref,
         changed_nights: z.int().min(0),
-        ranges: z.array(z.object({ from: z.iso.date(), to: z.iso.date().meta({ description: 'Exclusive.' }) })).meta({ description: 'The changed nights as contiguous ranges, each one `availability.updated` event.' }),
+        ranges: z
+          .array(z.object({ from: z.iso.date(), to: z.iso.date().meta({ description: 'Exclusive.' }) }))
+          .meta({ description: 'The changed nights as contiguous ranges, each one `availability.updated` event.' }),
       }),
     ),
   })
   .meta({ id: 'AvailabilityOutcome' });
 
 export const HandOffParts = z
-  .object({ redirect_url: z.url(), token: z.string().meta({ description: 'The owner-connect token (a compact JWS) to POST as form field `token`.' }), expires_at: Instant })
+  .object({
+    redirect_url: z.url(),
+    token: z.string().meta({ description: 'The owner-connect token (a compact JWS) to POST as form field `token`.' }),
+    expires_at: Instant,
+  })
   .meta({ id: 'OwnerConnectHandOff' });
 
 export const Installation = z
@@ -68,7 +85,10 @@ export const Installation = z
   .meta({ id: 'Installation' });
 
 export const IssuedToken = z
-  .object({ token: z.string().meta({ description: 'Shown once; only its SHA-256 is stored.' }), scopes: z.array(z.enum(INTEGRATION_SCOPES)) })
+  .object({
+    token: z.string().meta({ description: 'Shown once; only its SHA-256 is stored.' }),
+    scopes: z.array(z.enum(INTEGRATION_SCOPES)),
+  })
   .meta({ id: 'IssuedIntegrationToken' });
 
 export const PlatformGuest = z
@@ -114,6 +134,11 @@ export const PropertyStats = z
     property: Ref,
     from: z.iso.date(),
     to: z.iso.date(),
-    data: z.array(z.object({ channel: z.string(), days: z.array(z.object({ date: z.iso.date(), views: z.int().min(0), clicks_to_booking: z.int().min(0) })) })),
+    data: z.array(
+      z.object({
+        channel: z.string(),
+        days: z.array(z.object({ date: z.iso.date(), views: z.int().min(0), clicks_to_booking: z.int().min(0) })),
+      }),
+    ),
   })
   .meta({ id: 'PropertyStats' });

@@ -58,7 +58,8 @@ export function accessLog(log: Logger): RequestHandler {
       apiRequests.inc({ operation, status: String(status) });
       apiRequestDuration.observe({ operation }, seconds);
       if (code === 'rate_limited') apiRateLimited.inc({ operation });
-      if (code !== undefined && (status === 401 || code === 'too_many_failed_authentications')) apiAuthRefusals.inc({ code });
+      if (code !== undefined && (status === 401 || code === 'too_many_failed_authentications'))
+        apiAuthRefusals.inc({ code });
       const channel = channelOf(res);
       const installation = installationOf(res);
       // Health probes (every few seconds per load balancer) are counted, and logged only at debug.

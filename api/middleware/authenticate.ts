@@ -42,7 +42,8 @@ export function authenticate(deps: AppDeps): (operation: Pick<Operation, 'readsC
   const lockout = failedAuthenticationLockout(deps);
   async function refuse(req: Request, code: ProblemCode, description: string | null): Promise<never> {
     await countFailure(req);
-    const challenge = description === null ? CHALLENGE : `${CHALLENGE}, error="invalid_token", error_description="${description}"`;
+    const challenge =
+      description === null ? CHALLENGE : `${CHALLENGE}, error="invalid_token", error_description="${description}"`;
     throw new ProblemError(code, { headers: { 'WWW-Authenticate': challenge } });
   }
 
@@ -64,7 +65,9 @@ export function authenticate(deps: AppDeps): (operation: Pick<Operation, 'readsC
     const state = keyState(key, now);
     if (state !== 'usable' || count === null) {
       forget(res, secretHash);
-      return state === 'revoked' ? refuse(req, 'api_key_revoked', 'The key was revoked') : refuse(req, 'api_key_expired', 'The key expired');
+      return state === 'revoked'
+        ? refuse(req, 'api_key_revoked', 'The key was revoked')
+        : refuse(req, 'api_key_expired', 'The key expired');
     }
     const caller: Caller = { channel: key.channel, key };
     res.locals.caller = caller;
@@ -89,7 +92,8 @@ export function authenticate(deps: AppDeps): (operation: Pick<Operation, 'readsC
     if (locked !== null) throw tooManyFailedAuthentications(locked);
     if (!secret) return refuse(req, 'missing_api_key', null);
     if (!parsed!.ok) return refuse(req, 'invalid_api_key', 'The key is malformed or unknown');
-    if (secretHash === undefined) return refuse(req, 'api_key_wrong_environment', `This deployment serves the ${config.environment} environment`);
+    if (secretHash === undefined)
+      return refuse(req, 'api_key_wrong_environment', `This deployment serves the ${config.environment} environment`);
     const checked = check(req, res, secretHash);
     res.locals.charged = checked;
     if (known && operation.readsCallerIdentityOnly && (req.method === 'GET' || req.method === 'HEAD')) {

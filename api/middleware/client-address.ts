@@ -8,8 +8,14 @@ function prefix64(address: string): string {
   const width = (groups: string[]) => groups.reduce((sum, group) => sum + (group.includes('.') ? 2 : 1), 0);
   const [head = '', tail] = bare.split('::');
   const headGroups = groupsOf(head);
-  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(8 - width(headGroups) - width(groupsOf(tail))).fill('0'), ...groupsOf(tail)];
-  return groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(':');
+  const groups =
+    tail === undefined
+      ? headGroups
+      : [...headGroups, ...Array<string>(8 - width(headGroups) - width(groupsOf(tail))).fill('0'), ...groupsOf(tail)];
+  return groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':');
 }
 
 /**

@@ -42,7 +42,9 @@ function problemAnswer(log: Logger): ErrorRequestHandler {
     }
     const type = (error as { type?: unknown }).type;
     if (type === 'entity.parse.failed') {
-      sendProblem(req, res, 'invalid_parameters', { errors: [{ detail: 'The body is not valid JSON', code: 'json', pointer: '' }] });
+      sendProblem(req, res, 'invalid_parameters', {
+        errors: [{ detail: 'The body is not valid JSON', code: 'json', pointer: '' }],
+      });
       return;
     }
     if (type === 'entity.too.large') {
@@ -55,7 +57,12 @@ function problemAnswer(log: Logger): ErrorRequestHandler {
       sendProblem(req, res, 'service_unavailable', { headers: { 'Retry-After': '5' } });
       return;
     }
-    log.error('unexpected failure', { requestId, method: req.method, path: req.path, error: error instanceof Error ? error.stack : String(error) });
+    log.error('unexpected failure', {
+      requestId,
+      method: req.method,
+      path: req.path,
+      error: error instanceof Error ? error.stack : String(error),
+    });
     sendProblem(req, res, 'internal');
   };
 }

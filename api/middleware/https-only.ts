@@ -28,5 +28,7 @@ export const httpsOnly: RequestHandler = (req, res, next) => {
 
 /** The answer to anything that came over plain HTTP; never a redirect. */
 export const refusePlainHttp: RequestHandler = (req, res) => {
-  sendProblem(req, res, 'https_required', { detail: 'Use https. A key sent over plain HTTP is to be treated as compromised and rolled.' });
+  sendProblem(req, res, 'https_required', {
+    detail: 'Use https. A key sent over plain HTTP is to be treated as compromised and rolled.',
+  });
 };

@@ -2,7 +2,8 @@ import express, { type RequestHandler } from 'express';
 import { ProblemError } from '../../domain/problems.ts';
 
 const hasBody = (headers: Record<string, string | string[] | undefined>) =>
-  headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+  headers['transfer-encoding'] !== undefined ||
+  (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -15,6 +16,7 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
 };
 
 /** A JSON body parser with its interface's limit; mounted after authentication, so a stranger's body is never read. */
-export const jsonBodyParser = (limit: string): RequestHandler => express.json({ limit, type: JSON_TYPES, strict: true });
+export const jsonBodyParser = (limit: string): RequestHandler =>
+  express.json({ limit, type: JSON_TYPES, strict: true });
 
 export const parseJsonBody = jsonBodyParser('1mb');

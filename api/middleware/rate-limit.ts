@@ -36,7 +36,11 @@ export async function settleCharge(res: Response): Promise<void> {
  * its work (an availability page). Counted after the first unit, so the last headers set are the
  * latest count; past the limit it refuses with `rate_limited`.
  */
-export async function chargeMore({ orm, clock }: Pick<AppDeps, 'orm' | 'clock'>, res: Response, units: number): Promise<void> {
+export async function chargeMore(
+  { orm, clock }: Pick<AppDeps, 'orm' | 'clock'>,
+  res: Response,
+  units: number,
+): Promise<void> {
   await settleCharge(res);
   const { channel } = callerOf(res);
   const { count, resetSeconds } = await addToWindow(orm.em.fork(), `channel:${channel.id}`, units, clock.now());

@@ -28,4 +28,5 @@ export function pagePolicy(directives: string, formAction = "'none'"): string {
  * (Swagger UI is served from node_modules); Swagger UI sets style attributes, hence
  * 'unsafe-inline' for styles only; it fetches the description.
  */
-export const DOCS_PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'";
+export const DOCS_PAGE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'";

@@ -23,7 +23,10 @@ export const descriptionOperations: DescribedOperation<never>[] = [
     tags: ['Description'],
     scopes: null,
     responses: {
-      200: { description: 'The OpenAPI 3.1 document', schema: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ version: z.string() }) }) },
+      200: {
+        description: 'The OpenAPI 3.1 document',
+        schema: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({ version: z.string() }) }),
+      },
       304: { description: 'Not modified: `If-None-Match` matched the current `ETag`.' },
     },
     problems: [],

@@ -52,7 +52,8 @@ export const DISTRIBUTION_PROFILE: DescriptionProfile = {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'API key: `svc_live_` (production) or `svc_test_` (sandbox), 63 characters',
-      description: "The channel's key, `Authorization: Bearer <API_KEY>`. The scopes an operation needs are listed in its security requirement and `x-required-scopes`.",
+      description:
+        "The channel's key, `Authorization: Bearer <API_KEY>`. The scopes an operation needs are listed in its security requirement and `x-required-scopes`.",
     },
   },
   guarded: (op) => op.scopes !== null,
@@ -61,10 +62,20 @@ export const DISTRIBUTION_PROFILE: DescriptionProfile = {
   authentication: scopeText,
 };
 
-const IF_NONE_MATCH: ParameterObject = { name: 'If-None-Match', in: 'header', required: false, description: 'The `ETag` of an earlier answer; 304 when nothing changed since.', schema: { type: 'string' } };
+const IF_NONE_MATCH: ParameterObject = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'The `ETag` of an earlier answer; 304 when nothing changed since.',
+  schema: { type: 'string' },
+};
 
 /** The description of `operations` as served at `publicOrigin`; pure, for tests of its own. */
-export function buildDocument(operations: readonly DescribedOperation[], publicOrigin: string, profile: DescriptionProfile = DISTRIBUTION_PROFILE): OpenApiDocument {
+export function buildDocument(
+  operations: readonly DescribedOperation[],
+  publicOrigin: string,
+  profile: DescriptionProfile = DISTRIBUTION_PROFILE,
+): OpenApiDocument {
   const schemas = new SchemaComponents();
   schemas.convert(Problem, 'output', 'Problem');
   const problemRef = schemas.ref('Problem');
@@ -96,16 +107,23 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
   function parametersOf(op: DescribedOperation): (ParameterObject | Ref)[] {
     const out: (ParameterObject | Ref)[] = [];
     const templated = [...op.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((match) => match[1] ?? '');
-    for (const [location, zodSchema] of [['path', op.params], ['query', op.query]] as const) {
+    for (const [location, zodSchema] of [
+      ['path', op.params],
+      ['query', op.query],
+    ] as const) {
       if (!zodSchema) continue;
       const object = schemas.resolve(schemas.convert(zodSchema, 'input', op.operationId));
       const required = new Set((object.required ?? []) as string[]);
       for (const [name, property] of Object.entries((object.properties ?? {}) as Record<string, JsonSchema>)) {
-        if (location === 'path' && !templated.includes(name)) throw new Error(`${op.operationId}: path parameter ${name} is not in ${op.path}`);
+        if (location === 'path' && !templated.includes(name))
+          throw new Error(`${op.operationId}: path parameter ${name} is not in ${op.path}`);
         const { description, ...schema } = property;
         const list = schemas.resolve(schema).type === 'array';
         out.push({
-          name, in: location, required: location === 'path' || required.has(name), schema,
+          name,
+          in: location,
+          required: location === 'path' || required.has(name),
+          schema,
           ...(typeof description === 'string' ? { description } : {}),
           // Lists in a query are comma-separated, not repeated (contract: `status`).
           ...(list ? { style: 'form', explode: false } : {}),
@@ -113,7 +131,8 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
       }
     }
     for (const name of templated) {
-      if (!out.some((p) => 'name' in p && p.name === name && p.in === 'path')) out.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+      if (!out.some((p) => 'name' in p && p.name === name && p.in === 'path'))
+        out.push({ name, in: 'path', required: true, schema: { type: 'string' } });
     }
     if (isConditional(op)) {
       parameters['If-None-Match'] = IF_NONE_MATCH;
@@ -122,15 +141,24 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
     return out;
   }
 
-  function contentOf(op: DescribedOperation, body: z.ZodType, mediaType: string | undefined, alternatives: Record<string, z.ZodType> = {}): ResponseObject['content'] {
-    const content: NonNullable<ResponseObject['content']> = { [mediaType ?? op.mediaType ?? 'application/json']: { schema: schemas.convert(body, 'output', op.operationId) } };
-    for (const [type, schema] of Object.entries(alternatives)) content[type] = { schema: schemas.convert(schema, 'output', op.operationId) };
+  function contentOf(
+    op: DescribedOperation,
+    body: z.ZodType,
+    mediaType: string | undefined,
+    alternatives: Record<string, z.ZodType> = {},
+  ): ResponseObject['content'] {
+    const content: NonNullable<ResponseObject['content']> = {
+      [mediaType ?? op.mediaType ?? 'application/json']: { schema: schemas.convert(body, 'output', op.operationId) },
+    };
+    for (const [type, schema] of Object.entries(alternatives))
+      content[type] = { schema: schemas.convert(schema, 'output', op.operationId) };
     return content;
   }
 
   function responsesOf(op: DescribedOperation): Record<string, ResponseObject> {
     const declared = { ...op.responses };
-    if (isConditional(op)) declared[304] ??= { description: 'Not modified: `If-None-Match` matched the current `ETag`.' };
+    if (isConditional(op))
+      declared[304] ??= { description: 'Not modified: `If-None-Match` matched the current `ETag`.' };
     const responses: Record<string, ResponseObject> = {};
     for (const [status, response] of Object.entries(declared)) {
       const body = status === '204' || status === '304' ? undefined : response.schema;
@@ -155,7 +183,9 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
   function securityOf(op: DescribedOperation): Record<string, string[]>[] {
     const scopes = [...(op.scopes ?? [])];
     const scheme = profile.securityScheme.name;
-    return op.anyOfScopes?.length ? op.anyOfScopes.map((scope) => ({ [scheme]: [...scopes, scope] })) : [{ [scheme]: scopes }];
+    return op.anyOfScopes?.length
+      ? op.anyOfScopes.map((scope) => ({ [scheme]: [...scopes, scope] }))
+      : [{ [scheme]: scopes }];
   }
 
   function operationObject(op: DescribedOperation): OperationObject {
@@ -172,7 +202,12 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
       security: profile.guarded(op) ? securityOf(op) : [],
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body
-        ? { requestBody: { required: !op.body.safeParse({}).success, content: { 'application/json': { schema: schemas.convert(op.body, 'input', op.operationId) } } } }
+        ? {
+            requestBody: {
+              required: !op.body.safeParse({}).success,
+              content: { 'application/json': { schema: schemas.convert(op.body, 'input', op.operationId) } },
+            },
+          }
         : {}),
       responses: responsesOf(op),
       ...(op.deprecation ? { deprecated: true } : {}),
@@ -185,7 +220,8 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
   // Answers first: a named schema's component is its output shape; an input shape that differs
   // becomes `<id>Input` whichever operation meets it first.
   for (const op of operations) {
-    for (const response of Object.values(op.responses)) if (response.schema) schemas.convert(response.schema, 'output', op.operationId);
+    for (const response of Object.values(op.responses))
+      if (response.schema) schemas.convert(response.schema, 'output', op.operationId);
   }
   const paths: OpenApiDocument['paths'] = {};
   for (const op of operations) {
@@ -193,12 +229,20 @@ export function buildDocument(operations: readonly DescribedOperation[], publicO
     if (item[op.method]) throw new Error(`${op.method.toUpperCase()} ${op.path} is described twice`);
     item[op.method] = operationObject(op);
   }
-  const tags = [...new Set(operations.flatMap((op) => op.tags))].map((name) => ({ name, description: profile.tagDescriptions[name] ?? `Operations about ${name.toLowerCase()}.` }));
+  const tags = [...new Set(operations.flatMap((op) => op.tags))].map((name) => ({
+    name,
+    description: profile.tagDescriptions[name] ?? `Operations about ${name.toLowerCase()}.`,
+  }));
 
   return {
     openapi: '3.1.0',
     info: { title: profile.title, version: profile.version, description: profile.info(operations) },
-    servers: [{ url: `${publicOrigin}${profile.base}`, description: 'This deployment (one environment: sandbox or production)' }],
+    servers: [
+      {
+        url: `${publicOrigin}${profile.base}`,
+        description: 'This deployment (one environment: sandbox or production)',
+      },
+    ],
     security: [{ [profile.securityScheme.name]: [] }],
     tags,
     paths,

@@ -24,7 +24,18 @@ const SCOPE_MEANINGS: Record<(typeof SCOPES)[number], string> = {
 };
 
 /** Operations whose scope the contract does not show: the scope they need is this service's choice. */
-export const SCOPE_CHOSEN_HERE = new Set(['getListingReport', 'getOwnerConnectKeys', 'putOwnerConnection', 'deleteOwnerConnection', 'listEvents', 'listProperties', 'listWebhooks', 'getWebhook', 'deleteWebhook', 'getQuote']);
+export const SCOPE_CHOSEN_HERE = new Set([
+  'getListingReport',
+  'getOwnerConnectKeys',
+  'putOwnerConnection',
+  'deleteOwnerConnection',
+  'listEvents',
+  'listProperties',
+  'listWebhooks',
+  'getWebhook',
+  'deleteWebhook',
+  'getQuote',
+]);
 
 const quoted = (scopes: readonly string[], joiner: string) => scopes.map((s) => `\`${s}\``).join(joiner);
 
@@ -33,21 +44,29 @@ function neededScopes(operation: Operation): string {
   const all = operation.scopes ?? [];
   const any = operation.anyOfScopes ?? [];
   if (all.length === 0 && any.length === 0) return 'any valid key, no scope';
-  const parts = [...(all.length > 0 ? [quoted(all, ' and ')] : []), ...(any.length > 0 ? [`${any.length > 1 ? 'any one of ' : ''}${quoted(any, ' or ')}`] : [])];
+  const parts = [
+    ...(all.length > 0 ? [quoted(all, ' and ')] : []),
+    ...(any.length > 0 ? [`${any.length > 1 ? 'any one of ' : ''}${quoted(any, ' or ')}`] : []),
+  ];
   return `a key with ${parts.join(' and ')}`;
 }
 
 export function scopeText(operation: Operation): string {
   if (operation.scopes === null) return 'No key needed.';
   const needs = neededScopes(operation);
-  const chosen = SCOPE_CHOSEN_HERE.has(operation.operationId) ? ' The contract leaves this scope unshown; this revision chose it.' : '';
+  const chosen = SCOPE_CHOSEN_HERE.has(operation.operationId)
+    ? ' The contract leaves this scope unshown; this revision chose it.'
+    : '';
   return `Needs ${needs}.${chosen}`;
 }
 
 export function infoDescription(operations: readonly Operation[], base: string): string {
   const chosen = operations
     .filter((op) => SCOPE_CHOSEN_HERE.has(op.operationId))
-    .map((op) => `- \`${op.method.toUpperCase()} ${op.path}\`: ${op.scopes === null ? 'no key' : neededScopes(op).replace(/^a key with /, '')}`);
+    .map(
+      (op) =>
+        `- \`${op.method.toUpperCase()} ${op.path}\`: ${op.scopes === null ? 'no key' : neededScopes(op).replace(/^a key with /, '')}`,
+    );
   return `The distribution interface of the Distribution Service: listing channels read what hosts publish to them, get a signed webhook for every change, and report back what they did with it. This description is generated from the registry the service routes from, so the two cannot drift apart.
 
 ## Authentication

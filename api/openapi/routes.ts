@@ -102,18 +102,22 @@ export function docsInit(base: string): string {
 const page = docsPage('Distribution interface v1', DISTRIBUTION_BASE, `${DOCS_PATH}/init.js`);
 const init = docsInit(DISTRIBUTION_BASE);
 
-export const asset = (file: string): RequestHandler => (_req, res, next) => {
-  res.sendFile(path.join(rendererDir, file), { maxAge: '1h' }, (error) => {
-    if (error) next(error);
-  });
-};
+export const asset =
+  (file: string): RequestHandler =>
+  (_req, res, next) => {
+    res.sendFile(path.join(rendererDir, file), { maxAge: '1h' }, (error) => {
+      if (error) next(error);
+    });
+  };
 
 /** The answer to any other method on a description's addresses: `refuse` in the interface's own shape. */
-export const onlyGet = (refuse: RequestHandler): RequestHandler => (req, res, next) => {
-  res.setHeader('Allow', 'GET, HEAD');
-  if (req.method === 'OPTIONS') res.status(204).end();
-  else refuse(req, res, next);
-};
+export const onlyGet =
+  (refuse: RequestHandler): RequestHandler =>
+  (req, res, next) => {
+    res.setHeader('Allow', 'GET, HEAD');
+    if (req.method === 'OPTIONS') res.status(204).end();
+    else refuse(req, res, next);
+  };
 
 /** A description built once per public origin, serialized once: the registry does not change while the process runs. */
 export function perOrigin(build: (origin: string) => unknown): (req: Request) => Representation {

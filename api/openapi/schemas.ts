@@ -15,12 +15,20 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'depend
  * or `default`, nor on a property map, so a field named `minimum` or `$ref` stays a field).
  * `parent` is the keyword the subschema sits under, e.g. `allOf`.
  */
-export function mapSchema(schema: JsonSchema, visit: (node: JsonSchema, parent: string | undefined) => JsonSchema, parent?: string): JsonSchema {
-  const sub = (value: unknown, keyword: string): unknown => (value !== null && typeof value === 'object' && !Array.isArray(value) ? mapSchema(value as JsonSchema, visit, keyword) : value);
+export function mapSchema(
+  schema: JsonSchema,
+  visit: (node: JsonSchema, parent: string | undefined) => JsonSchema,
+  parent?: string,
+): JsonSchema {
+  const sub = (value: unknown, keyword: string): unknown =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? mapSchema(value as JsonSchema, visit, keyword)
+      : value;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DATA_KEYWORDS.has(key) || value === null || typeof value !== 'object') out[key] = value;
-    else if (SCHEMA_MAPS.has(key)) out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, sub(child, key)]));
+    else if (SCHEMA_MAPS.has(key))
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, sub(child, key)]));
     else if (Array.isArray(value)) out[key] = value.map((child) => sub(child, key));
     else out[key] = sub(value, key);
   }
@@ -36,10 +44,15 @@ export function mapSchema(schema: JsonSchema, visit: (node: JsonSchema, parent: 
 function tidy(node: JsonSchema, io: Io, rename: (def: string) => string): JsonSchema {
   const { $ref, minimum, maximum, additionalProperties, ...rest } = node;
   const out: JsonSchema = { ...rest };
-  if ($ref !== undefined) out.$ref = typeof $ref === 'string' && $ref.startsWith('#/$defs/') ? COMPONENT_REF + rename($ref.slice('#/$defs/'.length)) : $ref;
+  if ($ref !== undefined)
+    out.$ref =
+      typeof $ref === 'string' && $ref.startsWith('#/$defs/')
+        ? COMPONENT_REF + rename($ref.slice('#/$defs/'.length))
+        : $ref;
   if (minimum !== undefined && minimum !== Number.MIN_SAFE_INTEGER) out.minimum = minimum;
   if (maximum !== undefined && maximum !== Number.MAX_SAFE_INTEGER) out.maximum = maximum;
-  if (additionalProperties !== undefined && !(io === 'output' && additionalProperties === false)) out.additionalProperties = additionalProperties;
+  if (additionalProperties !== undefined && !(io === 'output' && additionalProperties === false))
+    out.additionalProperties = additionalProperties;
   return out;
 }
 
@@ -62,12 +75,15 @@ export class SchemaComponents {
       const rename = (def: string) => baseName(def) + suffix;
       const tidyTree = (value: JsonSchema) => mapSchema(value, (node) => tidy(node, io, rename));
       const hoisted = defs.map(([def, body]) => [rename(def), tidyTree(body)] as const);
-      const clash = hoisted.some(([name, body]) => this.schemas[name] !== undefined && !isDeepStrictEqual(this.schemas[name], body));
+      const clash = hoisted.some(
+        ([name, body]) => this.schemas[name] !== undefined && !isDeepStrictEqual(this.schemas[name], body),
+      );
       return { clash, hoisted, root: tidyTree(root) };
     };
     let result = attempt('');
     if (result.clash && io === 'input') result = attempt('Input');
-    if (result.clash) throw new Error(`${context}: two different schemas share a name among ${defs.map(([def]) => def).join(', ')}`);
+    if (result.clash)
+      throw new Error(`${context}: two different schemas share a name among ${defs.map(([def]) => def).join(', ')}`);
     for (const [name, body] of result.hoisted) this.schemas[name] = body;
     return result.root;
   }

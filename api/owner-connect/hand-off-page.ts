@@ -32,7 +32,12 @@ const TEXT: Record<HostLocale, { title: string; body: string; button: string }> 
   },
 };
 
-export function renderHandOffPage(input: { redirectUrl: string; token: string; locale?: string; nonce: string }): string {
+export function renderHandOffPage(input: {
+  redirectUrl: string;
+  token: string;
+  locale?: string;
+  nonce: string;
+}): string {
   const lang = resolveHostLocale(input.locale);
   const text = TEXT[lang];
   return (

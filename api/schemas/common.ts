@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-export const Instant = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/).meta({ description: 'RFC 3339 UTC instant, whole seconds, ending in Z', example: '2026-11-22T09:30:00Z' });
+export const Instant = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/)
+  .meta({ description: 'RFC 3339 UTC instant, whole seconds, ending in Z', example: '2026-11-22T09:30:00Z' });
 
 /**
  * A string that must match `pattern`, refused with the rule `code`: the description's `pattern` is
@@ -16,8 +19,12 @@ export const matching = (pattern: RegExp, code: string, message: string) =>
  * Text a channel sends for people to read (a rejection's explanation, an endpoint's description):
  * no control characters but tab, line feed and carriage return. A NUL cannot even be stored.
  */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-export const PlainText = matching(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/, 'control_character', 'plain text without control characters (tab and line breaks allowed)');
+export const PlainText = matching(
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/,
+  'control_character',
+  'plain text without control characters (tab and line breaks allowed)',
+);
 
 /**
  * A string a channel reads whose known values are listed, never enforced: every enum is open
@@ -25,4 +32,7 @@ export const PlainText = matching(/^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u00
  * validates answers against this description.
  */
 export const openEnum = (known: readonly string[], description: string) =>
-  z.string().meta({ description: `${description} Open enum: unknown values must be accepted. Known values: ${known.map((value) => `\`${value}\``).join(', ')}.`, examples: [...known] });
+  z.string().meta({
+    description: `${description} Open enum: unknown values must be accepted. Known values: ${known.map((value) => `\`${value}\``).join(', ')}.`,
+    examples: [...known],
+  });

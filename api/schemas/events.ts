@@ -10,17 +10,39 @@ export const Event = z
   .object({
     id: z.string().regex(ID_PATTERNS.event).meta({ description: '`evt_` id.' }),
     type: openEnum(
-      ['property.updated', 'property.withdrawn', 'property.distributed', 'property.deleted', 'location.updated', 'location.deleted', 'owner.updated', 'owner.deleted', 'amenity.updated', 'amenity.deleted', 'availability.updated'],
+      [
+        'property.updated',
+        'property.withdrawn',
+        'property.distributed',
+        'property.deleted',
+        'location.updated',
+        'location.deleted',
+        'owner.updated',
+        'owner.deleted',
+        'amenity.updated',
+        'amenity.deleted',
+        'availability.updated',
+      ],
       'Event type, `<kind>.<change>`.',
     ),
     occurred_at: Instant,
     channel: z.string().meta({ description: "The channel's name." }),
     data: z.object({
-      object: z.string().meta({ description: 'Resource kind. Open enum: unknown values must be accepted.', examples: ['property', 'location', 'owner'] }),
+      object: z.string().meta({
+        description: 'Resource kind. Open enum: unknown values must be accepted.',
+        examples: ['property', 'location', 'owner'],
+      }),
       id: z.string().meta({ description: "The resource's id." }),
-      version: z.int().min(1).optional().meta({ description: 'Version of the resource this event announces; absent on `availability.updated`.' }),
+      version: z
+        .int()
+        .min(1)
+        .optional()
+        .meta({ description: 'Version of the resource this event announces; absent on `availability.updated`.' }),
       from: z.iso.date().optional().meta({ description: '`availability.updated` only: first changed night.' }),
-      to: z.iso.date().optional().meta({ description: '`availability.updated` only: end of the changed nights (exclusive).' }),
+      to: z.iso
+        .date()
+        .optional()
+        .meta({ description: '`availability.updated` only: end of the changed nights (exclusive).' }),
     }),
   })
   .meta({ id: 'Event', description: 'A change visible to the channel.' });

@@ -35,14 +35,17 @@ export class LockedChannelLog {
    */
   async append(type: EventType, data: (position: number) => Record<string, unknown>, clock: Clock): Promise<number> {
     const position = this.#position + 1;
-    await this.#tx.execute('insert into event (channel_id, position, id, type, occurred_at, data) values (?, ?, ?, ?, ?, ?::json)', [
-      this.channelId,
-      position,
-      newExternalId('event', clock.now().getTime()),
-      type,
-      this.stamp,
-      JSON.stringify(data(position)),
-    ]);
+    await this.#tx.execute(
+      'insert into event (channel_id, position, id, type, occurred_at, data) values (?, ?, ?, ?, ?, ?::json)',
+      [
+        this.channelId,
+        position,
+        newExternalId('event', clock.now().getTime()),
+        type,
+        this.stamp,
+        JSON.stringify(data(position)),
+      ],
+    );
     this.#position = position;
     return position;
   }
@@ -54,7 +57,12 @@ export class LockedChannelLog {
  * goes through here before reading what it will change; `now` is the stamp it would like, raised
  * to the channel's last one.
  */
-export async function withChannelLog<T>(tx: EntityManager, channelId: string, now: Date, work: (log: LockedChannelLog) => Promise<T>): Promise<T> {
+export async function withChannelLog<T>(
+  tx: EntityManager,
+  channelId: string,
+  now: Date,
+  work: (log: LockedChannelLog) => Promise<T>,
+): Promise<T> {
   const [row] = await tx.execute<{ last_stamp: string; last_position: string }[]>(
     `insert into channel_log (channel_id, last_stamp, last_position) values (?, ?, 0)
      on conflict (channel_id) do update set last_stamp = greatest(channel_log.last_stamp, excluded.last_stamp)
@@ -64,14 +72,18 @@ export async function withChannelLog<T>(tx: EntityManager, channelId: string, no
   const start = Number(row!.last_position);
   const log = new LockedChannelLog(tx, channelId, new Date(row!.last_stamp), start);
   const result = await work(log);
-  if (log.position !== start) await tx.execute('update channel_log set last_position = ? where channel_id = ?', [log.position, channelId]);
+  if (log.position !== start)
+    await tx.execute('update channel_log set last_position = ? where channel_id = ?', [log.position, channelId]);
   return result;
 }
 
 /** Moves the channels' last stamps up to `stamp`; only for channels whose log this transaction holds locked. */
 export async function raiseLogStamps(tx: EntityManager, channelIds: readonly string[], stamp: Date): Promise<void> {
   if (channelIds.length === 0) return;
-  await tx.execute('update channel_log set last_stamp = greatest(last_stamp, ?) where channel_id = any(?::uuid[])', [stamp, pgArray(channelIds)]);
+  await tx.execute('update channel_log set last_stamp = greatest(last_stamp, ?) where channel_id = any(?::uuid[])', [
+    stamp,
+    pgArray(channelIds),
+  ]);
 }
 
 /** Events of every channel (the demo seed reports how many a run wrote). */

@@ -10,7 +10,10 @@ export interface PropertyLegalSource {
   timezone: string;
 }
 
-export async function propertyLegalSource(em: EntityManager, where: { id: string } | { ref: string }): Promise<PropertyLegalSource | null> {
+export async function propertyLegalSource(
+  em: EntityManager,
+  where: { id: string } | { ref: string },
+): Promise<PropertyLegalSource | null> {
   const [column, value] = 'id' in where ? ['p.id', where.id] : ['p.ref', where.ref];
   const [row] = await em.execute<PropertyLegalSource[]>(
     `select p.id, p.ref, p.content->'legal' as legal, l.content->'address'->>'country' as country, l.content->>'timezone' as timezone
@@ -32,7 +35,9 @@ export async function channelsShowingProperty(em: EntityManager, propertyId: str
 
 /** Ids of the properties at a location, whose legal dates fall at its zone's midnights. */
 export async function propertyIdsAtLocation(em: EntityManager, locationId: string): Promise<string[]> {
-  return (await em.execute<{ id: string }[]>('select id from property where location_id = ? order by id', [locationId])).map((row) => row.id);
+  return (
+    await em.execute<{ id: string }[]>('select id from property where location_id = ? order by id', [locationId])
+  ).map((row) => row.id);
 }
 
 /**
@@ -40,7 +45,10 @@ export async function propertyIdsAtLocation(em: EntityManager, locationId: strin
  * either side, so the caller passes the day before its own): those whose certificate-expiry
  * workflow may have something ahead.
  */
-export async function propertiesWithEndDatesFrom(em: EntityManager, since: string): Promise<{ id: string; ref: string }[]> {
+export async function propertiesWithEndDatesFrom(
+  em: EntityManager,
+  since: string,
+): Promise<{ id: string; ref: string }[]> {
   return em.execute<{ id: string; ref: string }[]>(
     `select id, ref from property
       where content->'legal'->'classification'->>'valid_until' >= ?

@@ -1,14 +1,30 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../domain/clock.ts';
 import { newExternalId, type IdKind } from '../../domain/catalogue/ids.ts';
-import { canonicalJson, derivedStatus, projectLocation, projectOwner, projectProperty, publishedPlace, type ProjectedBody, type PublishedPlace } from '../../domain/catalogue/projection.ts';
+import {
+  canonicalJson,
+  derivedStatus,
+  projectLocation,
+  projectOwner,
+  projectProperty,
+  publishedPlace,
+  type ProjectedBody,
+  type PublishedPlace,
+} from '../../domain/catalogue/projection.ts';
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import type { EventType } from '../../domain/events.ts';
 import { localDate, toInstant, wholeSeconds } from '../../domain/time.ts';
 import { announceNowVisible } from '../availability.ts';
 import { pgArray } from '../sql.ts';
 import { withChannelLog, type LockedChannelLog } from './channel-log.ts';
-import { type PropertyRow, type LocationRow, type OwnerRow, type ViewRow, type Source, ID_KIND } from './projector-source.ts';
+import {
+  type PropertyRow,
+  type LocationRow,
+  type OwnerRow,
+  type ViewRow,
+  type Source,
+  ID_KIND,
+} from './projector-source.ts';
 
 export type ViewKind = 'property' | 'location' | 'owner';
 
@@ -26,7 +42,6 @@ export interface ProjectorDeps {
   /** Keys the approximate points (domain/catalogue/geo.ts). */
   secret: Uint8Array;
 }
-
 
 /**
  * Brings every channel's view of the affected records in line with the source, inside the
@@ -57,14 +72,19 @@ export async function reproject(tx: EntityManager, affected: Affected, deps: Pro
       order by c.id`,
     [pgArray([...propertyIds]), pgArray(allIds)],
   );
-  const concerned = affected.channelId === undefined ? channels : channels.filter((channel) => channel.channel_id === affected.channelId);
+  const concerned =
+    affected.channelId === undefined
+      ? channels
+      : channels.filter((channel) => channel.channel_id === affected.channelId);
   if (concerned.length === 0) return;
 
   const now = wholeSeconds(deps.clock.now());
   for (const channel of concerned) {
     // The lock comes before any read of the view or the source, so what follows sees every
     // earlier writer of this channel committed.
-    await withChannelLog(tx, channel.channel_id, now, (log) => new ChannelWriter(tx, log, channel.name, deps).run(propertyIds, locationIds, ownerIds));
+    await withChannelLog(tx, channel.channel_id, now, (log) =>
+      new ChannelWriter(tx, log, channel.name, deps).run(propertyIds, locationIds, ownerIds),
+    );
   }
 }
 
@@ -93,13 +113,16 @@ class ChannelWriter {
     const source = await this.source([...propertyIds], locationIds, ownerIds);
     const views = await this.views([...propertyIds, ...locationIds, ...ownerIds]);
     const distributed = new Set(
-      (await this.tx.execute<{ property_id: string }[]>(
-        'select property_id from distribution where channel_id = ? and property_id = any(?::uuid[])',
-        [this.channelId, pgArray([...propertyIds])],
-      )).map((row) => row.property_id),
+      (
+        await this.tx.execute<{ property_id: string }[]>(
+          'select property_id from distribution where channel_id = ? and property_id = any(?::uuid[])',
+          [this.channelId, pgArray([...propertyIds])],
+        )
+      ).map((row) => row.property_id),
     );
 
-    for (const id of [...propertyIds].sort()) await this.property(id, source, views.get(`property:${id}`), distributed.has(id));
+    for (const id of [...propertyIds].sort())
+      await this.property(id, source, views.get(`property:${id}`), distributed.has(id));
     for (const id of [...locationIds].sort()) await this.aggregate('location', id, source, views.get(`location:${id}`));
     for (const id of [...ownerIds].sort()) await this.aggregate('owner', id, source, views.get(`owner:${id}`));
   }
@@ -114,12 +137,18 @@ class ChannelWriter {
   }
 
   private async source(propertyIds: string[], locationIds: Set<string>, ownerIds: Set<string>): Promise<Source> {
-    const properties = await this.tx.execute<PropertyRow[]>('select id, location_id, owner_id, content from property where id = any(?::uuid[])', [pgArray(propertyIds)]);
+    const properties = await this.tx.execute<PropertyRow[]>(
+      'select id, location_id, owner_id, content from property where id = any(?::uuid[])',
+      [pgArray(propertyIds)],
+    );
     for (const row of properties) {
       locationIds.add(row.location_id);
       ownerIds.add(row.owner_id);
     }
-    const locations = await this.tx.execute<LocationRow[]>('select id, owner_id, content from location where id = any(?::uuid[])', [pgArray([...locationIds])]);
+    const locations = await this.tx.execute<LocationRow[]>(
+      'select id, owner_id, content from location where id = any(?::uuid[])',
+      [pgArray([...locationIds])],
+    );
     const owners = await this.tx.execute<OwnerRow[]>(
       'select id, content from owner where id = any(?::uuid[]) or id in (select owner_id from location where id = any(?::uuid[]))',
       [pgArray([...ownerIds]), pgArray([...locationIds])],
@@ -146,14 +175,28 @@ class ChannelWriter {
   private async property(id: string, source: Source, view: ViewRow | undefined, distributed: boolean): Promise<void> {
     const property = source.properties.get(id);
     if (!property) {
-      if (view) await this.write('property', id, view, { id: view.external_id, status: 'deleted' }, view.location_id, view.owner_id);
+      if (view)
+        await this.write(
+          'property',
+          id,
+          view,
+          { id: view.external_id, status: 'deleted' },
+          view.location_id,
+          view.owner_id,
+        );
       return;
     }
     const location = source.locations.get(property.location_id)!;
     let body: ProjectedBody | null = null;
     if (distributed) {
-      const photoIds = await this.externalIds('photo', property.content.photos.map((photo) => childKey(id, photo.key)));
-      const planIds = await this.externalIds('rate_plan', property.content.rate_plans.map((plan) => childKey(id, plan.key)));
+      const photoIds = await this.externalIds(
+        'photo',
+        property.content.photos.map((photo) => childKey(id, photo.key)),
+      );
+      const planIds = await this.externalIds(
+        'rate_plan',
+        property.content.rate_plans.map((plan) => childKey(id, plan.key)),
+      );
       const ids = {
         property: await this.externalId('property', id),
         location: await this.externalId('location', property.location_id),
@@ -172,19 +215,34 @@ class ChannelWriter {
     }
     if (body === null) {
       // Not distributed, or not publishable (legal rules): a tombstone where the channel saw it.
-      if (view && view.status !== 'deleted') await this.write('property', id, view, { id: view.external_id, status: 'withdrawn' }, view.location_id, view.owner_id);
+      if (view && view.status !== 'deleted')
+        await this.write(
+          'property',
+          id,
+          view,
+          { id: view.external_id, status: 'withdrawn' },
+          view.location_id,
+          view.owner_id,
+        );
       return;
     }
     await this.write('property', id, view, body, property.location_id, property.owner_id);
   }
 
   /** A location or owner: shown while a property the channel sees names it, with the strongest status among them. */
-  private async aggregate(kind: 'location' | 'owner', id: string, source: Source, view: ViewRow | undefined): Promise<void> {
+  private async aggregate(
+    kind: 'location' | 'owner',
+    id: string,
+    source: Source,
+    view: ViewRow | undefined,
+  ): Promise<void> {
     const column = kind === 'location' ? 'location_id' : 'owner_id';
-    const statuses = (await this.tx.execute<{ status: ResourceStatus }[]>(
-      `select status from channel_resource where channel_id = ? and kind = 'property' and ${column} = ?`,
-      [this.channelId, id],
-    )).map((row) => row.status);
+    const statuses = (
+      await this.tx.execute<{ status: ResourceStatus }[]>(
+        `select status from channel_resource where channel_id = ? and kind = 'property' and ${column} = ?`,
+        [this.channelId, id],
+      )
+    ).map((row) => row.status);
     const status = derivedStatus(statuses);
     const record = kind === 'location' ? source.locations.get(id) : source.owners.get(id);
     if (view?.status === 'deleted') return;
@@ -193,7 +251,8 @@ class ChannelWriter {
       return;
     }
     if (status === null || status === 'withdrawn' || status === 'deleted') {
-      if (view && view.status !== 'withdrawn') await this.write(kind, id, view, { id: view.external_id, status: 'withdrawn' }, null, null);
+      if (view && view.status !== 'withdrawn')
+        await this.write(kind, id, view, { id: view.external_id, status: 'withdrawn' }, null, null);
       return;
     }
     const externalId = view?.external_id ?? (await this.externalId(kind, id));
@@ -205,25 +264,51 @@ class ChannelWriter {
   }
 
   /** Stores the body when it differs from the channel's, with a new version and its event. */
-  private async write(kind: ViewKind, internalId: string, view: ViewRow | undefined, body: ProjectedBody, locationId: string | null, ownerId: string | null): Promise<void> {
+  private async write(
+    kind: ViewKind,
+    internalId: string,
+    view: ViewRow | undefined,
+    body: ProjectedBody,
+    locationId: string | null,
+    ownerId: string | null,
+  ): Promise<void> {
     const visibleChange = !view || view.status !== body.status || canonicalJson(view.body) !== canonicalJson(body);
     if (!visibleChange) {
       if (view.location_id === locationId && view.owner_id === ownerId) return;
       // Only the remembered location or owner moved (never without a body change in practice).
-      await this.tx.execute('update channel_resource set location_id = ?, owner_id = ? where channel_id = ? and kind = ? and internal_id = ?', [locationId, ownerId, this.channelId, kind, internalId]);
+      await this.tx.execute(
+        'update channel_resource set location_id = ?, owner_id = ? where channel_id = ? and kind = ? and internal_id = ?',
+        [locationId, ownerId, this.channelId, kind, internalId],
+      );
       return;
     }
     // The event's position is the record's new version.
-    const version = await this.log.append(eventType(kind, view?.status ?? null, body.status), (position) => ({ object: kind, id: body.id, version: position }), this.deps.clock);
+    const version = await this.log.append(
+      eventType(kind, view?.status ?? null, body.status),
+      (position) => ({ object: kind, id: body.id, version: position }),
+      this.deps.clock,
+    );
     await this.tx.execute(
       `insert into channel_resource (channel_id, kind, internal_id, external_id, status, version, updated_at, body, location_id, owner_id)
        values (?, ?, ?, ?, ?, ?, ?, ?::json, ?, ?)
        on conflict (channel_id, kind, internal_id) do update set status = excluded.status, version = excluded.version,
          updated_at = excluded.updated_at, body = excluded.body, location_id = excluded.location_id, owner_id = excluded.owner_id`,
-      [this.channelId, kind, internalId, body.id, body.status, version, this.log.stamp, JSON.stringify(body), locationId, ownerId],
+      [
+        this.channelId,
+        kind,
+        internalId,
+        body.id,
+        body.status,
+        version,
+        this.log.stamp,
+        JSON.stringify(body),
+        locationId,
+        ownerId,
+      ],
     );
     // The channel sees the property's availability from now on: announced after the property itself.
-    if (kind === 'property' && !visible(view?.status ?? null) && visible(body.status)) await announceNowVisible(this.tx, this.log, internalId, body.id, this.deps.clock);
+    if (kind === 'property' && !visible(view?.status ?? null) && visible(body.status))
+      await announceNowVisible(this.tx, this.log, internalId, body.id, this.deps.clock);
   }
 
   private async externalId(kind: ViewKind, internalId: string): Promise<string> {

@@ -44,7 +44,11 @@ export interface ListPage {
 
 function present(row: ResourceRow): StoredRecord {
   const version = Number(row.version);
-  return { json: presentStoredResource(row.body, row.external_id, row.status, version, toInstant(new Date(row.updated_at))), id: row.external_id, version };
+  return {
+    json: presentStoredResource(row.body, row.external_id, row.status, version, toInstant(new Date(row.updated_at))),
+    id: row.external_id,
+    version,
+  };
 }
 
 const COLUMNS = 'external_id, status, version, updated_at, body::text as body';
@@ -54,22 +58,44 @@ const COLUMNS = 'external_id, status, version, updated_at, body::text as body';
  * `(updated_at, external_id)` for full listings too, so a record changed during a full sync moves
  * behind the reader and is read again rather than skipped.
  */
-export async function listResources(em: EntityManager, channelId: string, kind: ViewKind, filter: ListFilter): Promise<ListPage> {
+export async function listResources(
+  em: EntityManager,
+  channelId: string,
+  kind: ViewKind,
+  filter: ListFilter,
+): Promise<ListPage> {
   const params: unknown[] = [channelId, kind];
   const where = ['channel_id = $1', 'kind = $2'];
   const param = (value: unknown) => `$${params.push(value)}`;
   if (filter.since) where.push(`updated_at >= ${param(filter.since)}`);
   else where.push(`status in ('active', 'inactive')`);
   if (filter.statuses) where.push(`status = any(${param(filter.statuses)}::text[])`);
-  if (filter.after) where.push(`(updated_at, external_id) > (${param(filter.after.updatedAt)}, ${param(filter.after.id)})`);
-  const rows = await queryRows<ResourceRow>(em, `select ${COLUMNS} from channel_resource where ${where.join(' and ')} order by updated_at, external_id limit ${param(filter.limit + 1)}`, params);
+  if (filter.after)
+    where.push(`(updated_at, external_id) > (${param(filter.after.updatedAt)}, ${param(filter.after.id)})`);
+  const rows = await queryRows<ResourceRow>(
+    em,
+    `select ${COLUMNS} from channel_resource where ${where.join(' and ')} order by updated_at, external_id limit ${param(filter.limit + 1)}`,
+    params,
+  );
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
-  return { items: page.map(present), next: rows.length > filter.limit && last ? { updatedAt: new Date(last.updated_at), id: last.external_id } : null };
+  return {
+    items: page.map(present),
+    next: rows.length > filter.limit && last ? { updatedAt: new Date(last.updated_at), id: last.external_id } : null,
+  };
 }
 
-export async function findResource(em: EntityManager, channelId: string, kind: ViewKind, externalId: string): Promise<StoredRecord | null> {
-  const [row] = await queryRows<ResourceRow>(em, `select ${COLUMNS} from channel_resource where channel_id = $1 and kind = $2 and external_id = $3`, [channelId, kind, externalId]);
+export async function findResource(
+  em: EntityManager,
+  channelId: string,
+  kind: ViewKind,
+  externalId: string,
+): Promise<StoredRecord | null> {
+  const [row] = await queryRows<ResourceRow>(
+    em,
+    `select ${COLUMNS} from channel_resource where channel_id = $1 and kind = $2 and external_id = $3`,
+    [channelId, kind, externalId],
+  );
   return row ? present(row) : null;
 }
 
@@ -88,7 +114,11 @@ export interface EventPage {
 }
 
 /** Events after `after` in commit order (positions are taken under the channel's lock), of the given types only. */
-export async function listEvents(em: EntityManager, channel: { id: string; name: string }, options: { after: number; since: Date; types: readonly string[]; limit: number }): Promise<EventPage> {
+export async function listEvents(
+  em: EntityManager,
+  channel: { id: string; name: string },
+  options: { after: number; since: Date; types: readonly string[]; limit: number },
+): Promise<EventPage> {
   const rows = await em.execute<EventRow[]>(
     `select position, id, type, occurred_at, data from event
       where channel_id = ? and position > ? and occurred_at >= ? and type = any(?::text[])
@@ -98,7 +128,13 @@ export async function listEvents(em: EntityManager, channel: { id: string; name:
   return {
     events: rows.slice(0, options.limit).map((row) => ({
       position: Number(row.position),
-      record: { id: row.id, type: row.type, occurred_at: toInstant(new Date(row.occurred_at)), channel: channel.name, data: row.data },
+      record: {
+        id: row.id,
+        type: row.type,
+        occurred_at: toInstant(new Date(row.occurred_at)),
+        channel: channel.name,
+        data: row.data,
+      },
     })),
     hasMore: rows.length > options.limit,
   };

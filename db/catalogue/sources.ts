@@ -32,7 +32,12 @@ const CONTENT: Record<SourceKind, string> = {
 };
 
 /** The record under its reference; with `lock`, locked for the rest of the transaction. */
-export async function findSource(em: EntityManager, kind: SourceKind, ref: string, options: { lock?: boolean } = {}): Promise<StoredSource | null> {
+export async function findSource(
+  em: EntityManager,
+  kind: SourceKind,
+  ref: string,
+  options: { lock?: boolean } = {},
+): Promise<StoredSource | null> {
   const [row] = await em.execute<StoredSource[]>(
     `select id, ref, ${CONTENT[kind]} as content, created_at, updated_at from ${kind} where ref = ?${options.lock ? ' for update' : ''}`,
     [ref],
@@ -46,10 +51,17 @@ export async function idOfRef(em: EntityManager, kind: SourceKind, ref: string):
 }
 
 /** Whether the stored record already has these column values. */
-export async function hasColumns(em: EntityManager, kind: SourceKind, id: string, columns: SourceColumns): Promise<boolean> {
+export async function hasColumns(
+  em: EntityManager,
+  kind: SourceKind,
+  id: string,
+  columns: SourceColumns,
+): Promise<boolean> {
   const names = Object.keys(columns);
   if (names.length === 0) return true;
-  const [row] = await em.execute<Record<string, unknown>[]>(`select ${names.join(', ')} from ${kind} where id = ?`, [id]);
+  const [row] = await em.execute<Record<string, unknown>[]>(`select ${names.join(', ')} from ${kind} where id = ?`, [
+    id,
+  ]);
   return names.every((name) => row?.[name] === columns[name]);
 }
 
@@ -57,7 +69,11 @@ function values(kind: SourceKind, columns: SourceColumns, content: Record<string
   return kind === 'organization' ? { ...columns } : { ...columns, content: JSON.stringify(content) };
 }
 
-export async function insertSource(tx: EntityManager, kind: SourceKind, row: { id: string; ref: string; columns: SourceColumns; content: Record<string, unknown>; now: Date }): Promise<void> {
+export async function insertSource(
+  tx: EntityManager,
+  kind: SourceKind,
+  row: { id: string; ref: string; columns: SourceColumns; content: Record<string, unknown>; now: Date },
+): Promise<void> {
   const set = values(kind, row.columns, row.content);
   const names = Object.keys(set);
   await tx.execute(
@@ -66,9 +82,18 @@ export async function insertSource(tx: EntityManager, kind: SourceKind, row: { i
   );
 }
 
-export async function updateSource(tx: EntityManager, kind: SourceKind, row: { id: string; columns: SourceColumns; content: Record<string, unknown>; now: Date }): Promise<void> {
+export async function updateSource(
+  tx: EntityManager,
+  kind: SourceKind,
+  row: { id: string; columns: SourceColumns; content: Record<string, unknown>; now: Date },
+): Promise<void> {
   const set = values(kind, row.columns, row.content);
-  await tx.execute(`update ${kind} set ${Object.keys(set).map((n) => `${n} = ?`).join(', ')}, updated_at = ? where id = ?`, [...Object.values(set), row.now, row.id]);
+  await tx.execute(
+    `update ${kind} set ${Object.keys(set)
+      .map((n) => `${n} = ?`)
+      .join(', ')}, updated_at = ? where id = ?`,
+    [...Object.values(set), row.now, row.id],
+  );
 }
 
 export async function deleteSource(tx: EntityManager, kind: SourceKind, id: string): Promise<void> {
@@ -76,8 +101,14 @@ export async function deleteSource(tx: EntityManager, kind: SourceKind, id: stri
 }
 
 /** A location by its reference, with the content its properties' texts and nights follow. */
-export async function locationOfRef(em: EntityManager, ref: string): Promise<{ id: string; content: LocationInput } | null> {
-  const [row] = await em.execute<{ id: string; content: LocationInput }[]>('select id, content from location where ref = ?', [ref]);
+export async function locationOfRef(
+  em: EntityManager,
+  ref: string,
+): Promise<{ id: string; content: LocationInput } | null> {
+  const [row] = await em.execute<{ id: string; content: LocationInput }[]>(
+    'select id, content from location where ref = ?',
+    [ref],
+  );
   return row ?? null;
 }
 
@@ -92,7 +123,10 @@ export function countPropertiesAtLocation(em: EntityManager, locationId: string)
 
 /** Owners and locations in an organization: it can be deleted only when there are none. */
 export async function countMembersOfOrganization(em: EntityManager, organizationId: string): Promise<number> {
-  return (await em.count(OwnerSchema, { organization: organizationId })) + (await em.count(LocationSchema, { organization: organizationId }));
+  return (
+    (await em.count(OwnerSchema, { organization: organizationId })) +
+    (await em.count(LocationSchema, { organization: organizationId }))
+  );
 }
 
 /** Properties and locations that name an owner: it can be deleted only when there are none. */
@@ -102,6 +136,10 @@ export async function countNamingOwner(em: EntityManager, ownerId: string): Prom
 
 /** When the first organization whose reference starts with `prefix` was written (the demo's anchor date). */
 export async function firstOrganizationCreatedAt(em: EntityManager, prefix: string): Promise<Date | null> {
-  const first = await em.findOne(OrganizationSchema, { ref: { $like: `${prefix}%` } }, { orderBy: { createdAt: 'asc' }, fields: ['createdAt'] });
+  const first = await em.findOne(
+    OrganizationSchema,
+    { ref: { $like: `${prefix}%` } },
+    { orderBy: { createdAt: 'asc' }, fields: ['createdAt'] },
+  );
   return first?.createdAt ?? null;
 }

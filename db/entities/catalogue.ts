@@ -59,7 +59,12 @@ export const PropertySchema = defineEntity({
     updatedAt: p.datetime(),
   },
   // The legal data's "valid through" dates (db/routines.ts), to find the certificates lapsing soon.
-  indexes: [{ name: 'property_legal_valid_until', expression: `create index "property_legal_valid_until" on "property" using gin ("legal_valid_until_dates"("content"->'legal')) with (fastupdate = off)` }],
+  indexes: [
+    {
+      name: 'property_legal_valid_until',
+      expression: `create index "property_legal_valid_until" on "property" using gin ("legal_valid_until_dates"("content"->'legal')) with (fastupdate = off)`,
+    },
+  ],
 });
 
 /** The host's choice: this property goes to this channel. */
@@ -118,8 +123,14 @@ export const ChannelResourceSchema = defineEntity({
     { properties: ['channel', 'locationId'] },
     { properties: ['channel', 'ownerId'] },
     // A property's views by the property, and the few properties withdrawn somewhere.
-    { name: 'channel_resource_property_view', expression: `create index "channel_resource_property_view" on "channel_resource" ("internal_id", "channel_id") include ("status") where "kind" = 'property'` },
-    { name: 'channel_resource_property_withdrawn', expression: `create index "channel_resource_property_withdrawn" on "channel_resource" ("internal_id") where "kind" = 'property' and "status" = 'withdrawn'` },
+    {
+      name: 'channel_resource_property_view',
+      expression: `create index "channel_resource_property_view" on "channel_resource" ("internal_id", "channel_id") include ("status") where "kind" = 'property'`,
+    },
+    {
+      name: 'channel_resource_property_withdrawn',
+      expression: `create index "channel_resource_property_withdrawn" on "channel_resource" ("internal_id") where "kind" = 'property' and "status" = 'withdrawn'`,
+    },
   ],
 });
 

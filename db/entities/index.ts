@@ -19,7 +19,12 @@ import { ListingReportChangeSchema, ListingReportSchema, ListingStatSchema } fro
 import { OwnerConnectKeySchema } from './owner-connect-key.ts';
 import { OwnerConnectionSchema, OwnerConnectTokenSchema } from './owner-connect.ts';
 import { RequestCounterSchema } from './request-counter.ts';
-import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, WebhookEndpointSchema } from './webhooks.ts';
+import {
+  DispatchProgressSchema,
+  WebhookAttemptSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
+} from './webhooks.ts';
 
 /** Listed explicitly: no folder discovery, so the bundle and the config see the same set. */
 export const entities = [

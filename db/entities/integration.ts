@@ -34,7 +34,9 @@ export const IntegrationTokenSchema = defineEntity({
     createdAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
   },
-  uniques: [{ name: 'integration_token_one_live_per_installation', properties: ['installation'], where: 'revoked_at is null' }],
+  uniques: [
+    { name: 'integration_token_one_live_per_installation', properties: ['installation'], where: 'revoked_at is null' },
+  ],
 });
 
 /**

@@ -36,8 +36,13 @@ export class Migration20261122190900TypedNights extends Migration {
   override async up(): Promise<void> {
     const properties = await this.execute('select property_id from ari_property order by property_id');
     for (const { property_id: propertyId } of properties as { property_id: string }[]) {
-      const rows = (await this.execute(`select to_char(night, 'YYYY-MM-DD') as night, body from ari_night where property_id = ?`, [propertyId])) as { night: string; body: string }[];
-      const changed = rows.map((row) => ({ night: row.night, body: typedNight(row.body) })).filter((row, i) => row.body !== rows[i]!.body);
+      const rows = (await this.execute(
+        `select to_char(night, 'YYYY-MM-DD') as night, body from ari_night where property_id = ?`,
+        [propertyId],
+      )) as { night: string; body: string }[];
+      const changed = rows
+        .map((row) => ({ night: row.night, body: typedNight(row.body) }))
+        .filter((row, i) => row.body !== rows[i]!.body);
       if (changed.length === 0) continue;
       await this.execute(
         `update ari_night n set body = t.body from unnest(?::date[], ?::text[]) as t(night, body) where n.property_id = ? and n.night = t.night`,

@@ -23,7 +23,10 @@ export const migrationsList = [
   { name: 'Migration20261122021406Foundation', class: Migration20261122021406Foundation },
   { name: 'Migration20261122025508Catalogue', class: Migration20261122025508Catalogue },
   { name: 'Migration20261122031938Webhooks', class: Migration20261122031938Webhooks },
-  { name: 'Migration20261122034457WebhooksSuspendedByPlatform', class: Migration20261122034457WebhooksSuspendedByPlatform },
+  {
+    name: 'Migration20261122034457WebhooksSuspendedByPlatform',
+    class: Migration20261122034457WebhooksSuspendedByPlatform,
+  },
   { name: 'Migration20261122034907Availability', class: Migration20261122034907Availability },
   { name: 'Migration20261122185025EndpointResumePosition', class: Migration20261122185025EndpointResumePosition },
   { name: 'Migration20261122185301Integration', class: Migration20261122185301Integration },

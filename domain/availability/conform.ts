@@ -30,9 +30,19 @@ export function conformNight(night: NightState, shape: NightPriceShape): NightSt
 function conformRate(rate: RateState, maxAdults: number, bands: readonly AgeBand[]): RateState {
   if (rate.prices_by_occupancy.length === 0) return rate;
   const kept = rate.prices_by_occupancy.filter((entry) => entry.adults <= maxAdults);
-  const adults = checkOccupancyPrices(kept.map((entry) => ({ adults: entry.adults, price: { amount: entry.amount, currency: '' } })), maxAdults, '');
+  const adults = checkOccupancyPrices(
+    kept.map((entry) => ({ adults: entry.adults, price: { amount: entry.amount, currency: '' } })),
+    maxAdults,
+    '',
+  );
   const children = bands.length > 0 ? checkChildPrices(rate.child_prices, bands) : [];
-  if (adults.some((issue) => issue.code === 'adults_missing' || issue.code === 'adults_repeated' || issue.code === 'adults_out_of_range') || children.length > 0) {
+  if (
+    adults.some(
+      (issue) =>
+        issue.code === 'adults_missing' || issue.code === 'adults_repeated' || issue.code === 'adults_out_of_range',
+    ) ||
+    children.length > 0
+  ) {
     return { ...rate, prices_by_occupancy: [], child_prices: [], child_price: null, infant_price: null, closed: false };
   }
   const childPrices = bands.length > 0 ? rate.child_prices : [];

@@ -78,16 +78,36 @@ export function renderNight(night: NightState, plans: readonly PlanShape[]): Rec
     rates: plans.map((plan) => {
       const rate = ownValue(night.rates, plan.key);
       const priced = rate !== undefined && rate.prices_by_occupancy.length > 0;
-      const list = priced ? [...rate.prices_by_occupancy].sort((a, b) => a.adults - b.adults).map((p) => ({ adults: p.adults, price: { amount: p.amount, currency: plan.currency } })) : [];
+      const list = priced
+        ? [...rate.prices_by_occupancy]
+            .sort((a, b) => a.adults - b.adults)
+            .map((p) => ({ adults: p.adults, price: { amount: p.amount, currency: plan.currency } }))
+        : [];
       const summary = priced ? summarizeOccupancyPrices(list) : null;
       return {
         rate_plan_id: planPlaceholder(plan.key),
-        ...(summary ? { price: summary.price, base_occupancy: summary.base_occupancy, extra_guest_price: summary.extra_guest_price } : {}),
+        ...(summary
+          ? {
+              price: summary.price,
+              base_occupancy: summary.base_occupancy,
+              extra_guest_price: summary.extra_guest_price,
+            }
+          : {}),
         closed: !priced || rate.closed,
         prices_by_occupancy: list,
-        child_prices: priced ? rate.child_prices.map((c) => ({ age_from: c.age_from, age_to: c.age_to, price: { amount: c.amount, currency: plan.currency } })) : [],
-        ...(priced && rate.child_price !== null ? { child_price: { amount: rate.child_price, currency: plan.currency } } : {}),
-        ...(priced && rate.infant_price !== null ? { infant_price: { amount: rate.infant_price, currency: plan.currency } } : {}),
+        child_prices: priced
+          ? rate.child_prices.map((c) => ({
+              age_from: c.age_from,
+              age_to: c.age_to,
+              price: { amount: c.amount, currency: plan.currency },
+            }))
+          : [],
+        ...(priced && rate.child_price !== null
+          ? { child_price: { amount: rate.child_price, currency: plan.currency } }
+          : {}),
+        ...(priced && rate.infant_price !== null
+          ? { infant_price: { amount: rate.infant_price, currency: plan.currency } }
+          : {}),
         min_stay: rate?.min_stay ?? NO_PLAN_MINIMUM,
         closed_to_arrival: rate?.closed_to_arrival ?? false,
       };
@@ -113,7 +133,8 @@ interface RenderedRate {
 export function nightFromRendered(rendered: Record<string, unknown>): NightState {
   const rates: Record<string, RateState> = {};
   for (const rate of rendered.rates as RenderedRate[]) {
-    const minStay = rate.min_stay === undefined || rate.min_stay === null || rate.min_stay <= NO_PLAN_MINIMUM ? null : rate.min_stay;
+    const minStay =
+      rate.min_stay === undefined || rate.min_stay === null || rate.min_stay <= NO_PLAN_MINIMUM ? null : rate.min_stay;
     if (rate.prices_by_occupancy.length === 0 && minStay === null && !rate.closed_to_arrival) continue;
     rates[rate.rate_plan_id.slice(1)] = {
       prices_by_occupancy: rate.prices_by_occupancy.map((p) => ({ adults: p.adults, amount: p.price.amount })),
@@ -141,13 +162,21 @@ export function nightFromRendered(rendered: Record<string, unknown>): NightState
 export function defaultNight(date: string, units: number, plans: readonly PlanShape[]): NightState {
   const rates: Record<string, RateState> = {};
   for (const plan of plans) {
-    if (plan.default_rates) rates[plan.key] = { ...structuredClone(plan.default_rates), closed: false, closed_to_arrival: false };
+    if (plan.default_rates)
+      rates[plan.key] = { ...structuredClone(plan.default_rates), closed: false, closed_to_arrival: false };
   }
-  return { date, units_available: units, closed_to_arrival: false, closed_to_departure: false, min_stay: 1, max_stay: null, rates };
+  return {
+    date,
+    units_available: units,
+    closed_to_arrival: false,
+    closed_to_departure: false,
+    min_stay: 1,
+    max_stay: null,
+    rates,
+  };
 }
 
 // --- Dates (local calendar dates, `YYYY-MM-DD`) -------------------------------------------
-
 
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
@@ -179,8 +208,15 @@ const IsoDate = z.iso.date();
 export const RatePatch = z
   .object({
     rate_plan: z.string().min(1).max(64),
-    prices_by_occupancy: z.array(z.object({ adults: z.int().min(1).max(100), amount: Amount }).strict()).min(1).max(100).optional(),
-    child_prices: z.array(z.object({ age_from: z.int().min(0).max(17), age_to: z.int().min(0).max(17), amount: Amount }).strict()).max(6).optional(),
+    prices_by_occupancy: z
+      .array(z.object({ adults: z.int().min(1).max(100), amount: Amount }).strict())
+      .min(1)
+      .max(100)
+      .optional(),
+    child_prices: z
+      .array(z.object({ age_from: z.int().min(0).max(17), age_to: z.int().min(0).max(17), amount: Amount }).strict())
+      .max(6)
+      .optional(),
     child_price: Amount.nullable().optional(),
     infant_price: Amount.nullable().optional(),
     closed: z.boolean().optional(),
@@ -204,8 +240,20 @@ export const AvailabilityUpdate = z
   })
   .strict()
   .superRefine((update, ctx) => {
-    if (update.from >= update.to) ctx.addIssue({ code: 'custom', path: ['to'], message: '`to` is after `from` (exclusive)', params: { code: 'range' } });
-    else if (daysBetween(update.from, update.to) > HORIZON_NIGHTS + 1) ctx.addIssue({ code: 'custom', path: ['to'], message: `an update spans at most ${HORIZON_NIGHTS + 1} nights`, params: { code: 'max_nights' } });
+    if (update.from >= update.to)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: '`to` is after `from` (exclusive)',
+        params: { code: 'range' },
+      });
+    else if (daysBetween(update.from, update.to) > HORIZON_NIGHTS + 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: `an update spans at most ${HORIZON_NIGHTS + 1} nights`,
+        params: { code: 'max_nights' },
+      });
   });
 export type AvailabilityUpdate = z.infer<typeof AvailabilityUpdate>;
 
@@ -220,8 +268,17 @@ export function patchNight(night: NightState, update: AvailabilityUpdate): Night
   if (update.min_stay !== undefined) next.min_stay = update.min_stay;
   if (update.max_stay !== undefined) next.max_stay = update.max_stay;
   for (const patch of update.rates ?? []) {
-    const rate: RateState = ownValue(next.rates, patch.rate_plan) ?? { prices_by_occupancy: [], child_prices: [], child_price: null, infant_price: null, closed: false, min_stay: null, closed_to_arrival: false };
-    if (patch.prices_by_occupancy !== undefined) rate.prices_by_occupancy = patch.prices_by_occupancy.map((p) => ({ ...p }));
+    const rate: RateState = ownValue(next.rates, patch.rate_plan) ?? {
+      prices_by_occupancy: [],
+      child_prices: [],
+      child_price: null,
+      infant_price: null,
+      closed: false,
+      min_stay: null,
+      closed_to_arrival: false,
+    };
+    if (patch.prices_by_occupancy !== undefined)
+      rate.prices_by_occupancy = patch.prices_by_occupancy.map((p) => ({ ...p }));
     if (patch.child_prices !== undefined) rate.child_prices = patch.child_prices.map((c) => ({ ...c }));
     if (patch.child_price !== undefined) rate.child_price = patch.child_price;
     if (patch.infant_price !== undefined) rate.infant_price = patch.infant_price;

@@ -15,14 +15,21 @@ export interface NightWindow {
  * nights, and `to=horizon_end` reaches the horizon's last night, which a window from today
  * (366 nights before `horizon_end` once the day's roll ran) leaves out.
  */
-export function propertyWindow(query: { from?: string | undefined; to?: string | undefined }, today: string, horizonEnd: string): NightWindow {
+export function propertyWindow(
+  query: { from?: string | undefined; to?: string | undefined },
+  today: string,
+  horizonEnd: string,
+): NightWindow {
   if (query.to !== undefined && query.from === undefined) {
     const earliest = addDays(query.to, -MAX_WINDOW_NIGHTS);
     return { from: earliest > today ? earliest : today, to: query.to };
   }
   const from = query.from !== undefined && query.from > today ? query.from : today;
   if (query.to !== undefined) return { from, to: query.to };
-  return { from, to: daysBetween(from, horizonEnd) > MAX_WINDOW_NIGHTS ? addDays(from, MAX_WINDOW_NIGHTS) : horizonEnd };
+  return {
+    from,
+    to: daysBetween(from, horizonEnd) > MAX_WINDOW_NIGHTS ? addDays(from, MAX_WINDOW_NIGHTS) : horizonEnd,
+  };
 }
 
 /** Nights of a window; none when it ends before it starts. */

@@ -108,10 +108,14 @@ const PHRASES: Readonly<Record<CancellationLanguage, Phrases>> = {
         : `Free cancellation until ${days} ${days === 1 ? 'day' : 'days'} before arrival.`,
     after: (p) => {
       switch (p.kind) {
-        case 'first_night': return 'After that, the first night is charged.';
-        case 'percent': return `After that, a fee of ${p.percent}% of the stay price is charged.`;
-        case 'full_stay': return 'After that, the full price of the stay is charged.';
-        case 'other': return 'After that, a cancellation fee applies.';
+        case 'first_night':
+          return 'After that, the first night is charged.';
+        case 'percent':
+          return `After that, a fee of ${p.percent}% of the stay price is charged.`;
+        case 'full_stay':
+          return 'After that, the full price of the stay is charged.';
+        case 'other':
+          return 'After that, a cancellation fee applies.';
       }
     },
   },
@@ -124,10 +128,14 @@ const PHRASES: Readonly<Record<CancellationLanguage, Phrases>> = {
         : `Anulare gratuită până cu ${roDays(days)} înainte de sosire.`,
     after: (p) => {
       switch (p.kind) {
-        case 'first_night': return 'După acest termen se percepe contravaloarea primei nopți.';
-        case 'percent': return `După acest termen se percepe o taxă de ${p.percent}% din prețul sejurului.`;
-        case 'full_stay': return 'După acest termen se percepe prețul integral al sejurului.';
-        case 'other': return 'După acest termen se aplică o taxă de anulare.';
+        case 'first_night':
+          return 'După acest termen se percepe contravaloarea primei nopți.';
+        case 'percent':
+          return `După acest termen se percepe o taxă de ${p.percent}% din prețul sejurului.`;
+        case 'full_stay':
+          return 'După acest termen se percepe prețul integral al sejurului.';
+        case 'other':
+          return 'După acest termen se aplică o taxă de anulare.';
       }
     },
   },
@@ -140,10 +148,14 @@ const PHRASES: Readonly<Record<CancellationLanguage, Phrases>> = {
         : `Cancellazione gratuita fino a ${days} ${days === 1 ? 'giorno' : 'giorni'} prima dell'arrivo.`,
     after: (p) => {
       switch (p.kind) {
-        case 'first_night': return 'Dopo tale termine viene addebitata la prima notte.';
-        case 'percent': return `Dopo tale termine viene addebitata una penale del ${p.percent}% del prezzo del soggiorno.`;
-        case 'full_stay': return 'Dopo tale termine viene addebitato il prezzo totale del soggiorno.';
-        case 'other': return 'Dopo tale termine si applica una penale di cancellazione.';
+        case 'first_night':
+          return 'Dopo tale termine viene addebitata la prima notte.';
+        case 'percent':
+          return `Dopo tale termine viene addebitata una penale del ${p.percent}% del prezzo del soggiorno.`;
+        case 'full_stay':
+          return 'Dopo tale termine viene addebitato il prezzo totale del soggiorno.';
+        case 'other':
+          return 'Dopo tale termine si applica una penale di cancellazione.';
       }
     },
   },
@@ -156,10 +168,14 @@ const PHRASES: Readonly<Record<CancellationLanguage, Phrases>> = {
         : `Cancelación gratuita hasta ${days} ${days === 1 ? 'día' : 'días'} antes de la llegada.`,
     after: (p) => {
       switch (p.kind) {
-        case 'first_night': return 'Después de ese plazo se cobra la primera noche.';
-        case 'percent': return `Después de ese plazo se cobra una penalización del ${p.percent}${NBSP}% del precio de la estancia.`;
-        case 'full_stay': return 'Después de ese plazo se cobra el precio total de la estancia.';
-        case 'other': return 'Después de ese plazo se aplica una penalización por cancelación.';
+        case 'first_night':
+          return 'Después de ese plazo se cobra la primera noche.';
+        case 'percent':
+          return `Después de ese plazo se cobra una penalización del ${p.percent}${NBSP}% del precio de la estancia.`;
+        case 'full_stay':
+          return 'Después de ese plazo se cobra el precio total de la estancia.';
+        case 'other':
+          return 'Después de ese plazo se aplica una penalización por cancelación.';
       }
     },
   },
@@ -172,10 +188,14 @@ const PHRASES: Readonly<Record<CancellationLanguage, Phrases>> = {
         : `Kostenlose Stornierung bis ${days} ${days === 1 ? 'Tag' : 'Tage'} vor der Anreise.`,
     after: (p) => {
       switch (p.kind) {
-        case 'first_night': return 'Danach wird die erste Nacht berechnet.';
-        case 'percent': return `Danach wird eine Stornogebühr von ${p.percent}${NBSP}% des Aufenthaltspreises berechnet.`;
-        case 'full_stay': return 'Danach wird der volle Preis des Aufenthalts berechnet.';
-        case 'other': return 'Danach fällt eine Stornogebühr an.';
+        case 'first_night':
+          return 'Danach wird die erste Nacht berechnet.';
+        case 'percent':
+          return `Danach wird eine Stornogebühr von ${p.percent}${NBSP}% des Aufenthaltspreises berechnet.`;
+        case 'full_stay':
+          return 'Danach wird der volle Preis des Aufenthalts berechnet.';
+        case 'other':
+          return 'Danach fällt eine Stornogebühr an.';
       }
     },
   },
@@ -188,10 +208,14 @@ const PHRASES: Readonly<Record<CancellationLanguage, Phrases>> = {
         : `Annulation gratuite jusqu'à ${days} ${days === 1 ? 'jour' : 'jours'} avant l'arrivée.`,
     after: (p) => {
       switch (p.kind) {
-        case 'first_night': return 'Passé ce délai, la première nuit est facturée.';
-        case 'percent': return `Passé ce délai, des frais d'annulation de ${p.percent}${NBSP}% du prix du séjour sont facturés.`;
-        case 'full_stay': return 'Passé ce délai, le prix total du séjour est facturé.';
-        case 'other': return "Passé ce délai, des frais d'annulation s'appliquent.";
+        case 'first_night':
+          return 'Passé ce délai, la première nuit est facturée.';
+        case 'percent':
+          return `Passé ce délai, des frais d'annulation de ${p.percent}${NBSP}% du prix du séjour sont facturés.`;
+        case 'full_stay':
+          return 'Passé ce délai, le prix total du séjour est facturé.';
+        case 'other':
+          return "Passé ce délai, des frais d'annulation s'appliquent.";
       }
     },
   },

@@ -36,7 +36,11 @@ export function hashQuery(params: Record<string, string | undefined>): string {
  * ring key that made the tag (`k`, left out for key 0, so cursors from before key ids still read):
  * a cursor verifies while its key is in the ring and is invalid once the key is retired.
  */
-export async function encodeCursor(position: CursorPosition, queryHash: string, keys: KeyRing | Uint8Array): Promise<string> {
+export async function encodeCursor(
+  position: CursorPosition,
+  queryHash: string,
+  keys: KeyRing | Uint8Array,
+): Promise<string> {
   const key = currentKey(ringOf(keys));
   const body = key.id === 0 ? { v: CURSOR_VERSION, p: position } : { v: CURSOR_VERSION, k: key.id, p: position };
   const payload = base64UrlEncode(utf8Encode(JSON.stringify(body)));
@@ -50,7 +54,11 @@ export async function encodeCursor(position: CursorPosition, queryHash: string, 
  * or tagged by a key no longer in the ring. The payload is parsed before the tag is checked (to
  * learn its key); it is at most 256 characters.
  */
-export async function decodeCursor(cursor: string, queryHash: string, keys: KeyRing | Uint8Array): Promise<CursorPosition | null> {
+export async function decodeCursor(
+  cursor: string,
+  queryHash: string,
+  keys: KeyRing | Uint8Array,
+): Promise<CursorPosition | null> {
   if (cursor.length > MAX_CURSOR_LENGTH) return null;
   const parts = cursor.split('.');
   if (parts.length !== 2) return null;
@@ -88,7 +96,9 @@ function isPayload(value: unknown): value is { v: number; k?: number; p: CursorP
   const { v, k, p } = value as { v?: unknown; k?: unknown; p?: unknown };
   if (v !== CURSOR_VERSION || typeof p !== 'object' || p === null || Array.isArray(p)) return false;
   if (k !== undefined && !(typeof k === 'number' && Number.isSafeInteger(k) && k > 0)) return false;
-  return Object.values(p).every((item) => typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item)));
+  return Object.values(p).every(
+    (item) => typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item)),
+  );
 }
 
 const FNV_OFFSET = 0xcbf29ce484222325n;

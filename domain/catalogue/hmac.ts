@@ -11,8 +11,13 @@ const imported = new WeakMap<Uint8Array, ReturnType<typeof crypto.subtle.importK
  * does not wait for Web Crypto's round trip through the thread pool twice (its cursor checked and
  * signed). Looked up at run time, not imported, so the workflow bundle stays free of it.
  */
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
-  | { createHmac(algorithm: string, key: object): { update(data: string): { digest(): Uint8Array } }; createSecretKey(key: Uint8Array): object }
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as
+  | {
+      createHmac(algorithm: string, key: object): { update(data: string): { digest(): Uint8Array } };
+      createSecretKey(key: Uint8Array): object;
+    }
   | undefined;
 
 /** Node's key objects, made once per secret: a key given as bytes is copied and checked on every HMAC. */

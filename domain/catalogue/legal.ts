@@ -29,11 +29,7 @@ export interface LegalSource {
   identifiers: readonly LegalIdentifier[];
 }
 
-export const LEGAL_REFUSALS = [
-  'ro_classification_missing',
-  'ro_classification_expired',
-  'it_cin_missing',
-] as const;
+export const LEGAL_REFUSALS = ['ro_classification_missing', 'ro_classification_expired', 'it_cin_missing'] as const;
 export type LegalRefusal = (typeof LEGAL_REFUSALS)[number];
 
 export type LegalProjection = { publishable: true; legal: Legal } | { publishable: false; reason: LegalRefusal };
@@ -83,13 +79,18 @@ export function legalProjection(property: LegalSource, today: string): LegalProj
     if (!isValidOn(classification.valid_until, today)) {
       return { publishable: false, reason: 'ro_classification_expired' };
     }
-    return { publishable: true, legal: { classification: { ...classification }, registration_number: given, identifiers } };
+    return {
+      publishable: true,
+      legal: { classification: { ...classification }, registration_number: given, identifiers },
+    };
   }
 
   if (country === 'IT') {
     // The `it.cin` identifier is preferred over a bare registration number: it carries its own
     // validity. An expired CIN does not count.
-    const cin = identifiers.find((id) => id.scheme === IT_CIN_SCHEME && nonEmpty(id.value) && isValidOn(id.valid_until, today));
+    const cin = identifiers.find(
+      (id) => id.scheme === IT_CIN_SCHEME && nonEmpty(id.value) && isValidOn(id.valid_until, today),
+    );
     const registration = nonEmpty(cin?.value) ?? given;
     if (registration === null) return { publishable: false, reason: 'it_cin_missing' };
     return { publishable: true, legal: { classification: null, registration_number: registration, identifiers } };
@@ -130,10 +131,12 @@ function lapses(property: LegalSource, today: string): LegalChange['identifier']
   const c = property.classification;
   if (c) dated.push({ scheme: RO_CLASSIFICATION_SCHEME, value: c.certificate_number, valid_until: c.valid_until });
   for (const id of property.identifiers) {
-    if (id.valid_until !== null && isIdentifierScheme(id.scheme)) dated.push({ scheme: id.scheme, value: id.value, valid_until: id.valid_until });
+    if (id.valid_until !== null && isIdentifierScheme(id.scheme))
+      dated.push({ scheme: id.scheme, value: id.value, valid_until: id.valid_until });
   }
   // On one date, the identifiers the rules read come first: they are the ones a change is named by.
-  const rank = (id: LegalChange['identifier']) => (id.scheme === RO_CLASSIFICATION_SCHEME || id.scheme === IT_CIN_SCHEME ? 0 : 1);
+  const rank = (id: LegalChange['identifier']) =>
+    id.scheme === RO_CLASSIFICATION_SCHEME || id.scheme === IT_CIN_SCHEME ? 0 : 1;
   return dated
     .filter((id) => isValidOn(id.valid_until, today))
     .sort((a, b) => (a.valid_until < b.valid_until ? -1 : a.valid_until > b.valid_until ? 1 : rank(a) - rank(b)));

@@ -35,7 +35,8 @@ export interface PropertyContext {
   today: string;
 }
 
-export type PropertyProjection = { publishable: true; body: ProjectedBody } | { publishable: false; reason: LegalRefusal };
+export type PropertyProjection =
+  { publishable: true; body: ProjectedBody } | { publishable: false; reason: LegalRefusal };
 
 /** Languages a text map carries: well-formed tags only, in a stable order. */
 function textMap(map: Readonly<Record<string, string>>): Record<string, string> {
@@ -99,7 +100,10 @@ export function projectProperty(source: PropertyInput, context: PropertyContext)
     floor: source.floor,
     elevator: source.elevator,
     amenities: [...source.amenities],
-    house_rules: { ...source.house_rules, quiet_hours: source.house_rules.quiet_hours && { ...source.house_rules.quiet_hours } },
+    house_rules: {
+      ...source.house_rules,
+      quiet_hours: source.house_rules.quiet_hours && { ...source.house_rules.quiet_hours },
+    },
     extensions: ownExtension === undefined ? {} : { [context.channel]: structuredClone(ownExtension) },
   };
   return { publishable: true, body };
@@ -116,7 +120,12 @@ export interface PublishedPlace {
   geo: GeoPoint & { precision_m?: number };
 }
 
-export async function publishedPlace(location: LocationInput, ownerType: string, secret: Uint8Array, locationKey: string): Promise<PublishedPlace> {
+export async function publishedPlace(
+  location: LocationInput,
+  ownerType: string,
+  secret: Uint8Array,
+  locationKey: string,
+): Promise<PublishedPlace> {
   const visibility = location.address_visibility ?? defaultAddressVisibility(ownerType);
   const { country, region, city, street, number, building, postal_code } = location.address;
   const area = { country, ...(region === undefined ? {} : { region }), city };
@@ -129,7 +138,12 @@ export async function publishedPlace(location: LocationInput, ownerType: string,
   return { address_visibility: 'approximate', address: area, geo: { ...point, precision_m: precision } };
 }
 
-export function projectLocation(location: LocationInput, place: PublishedPlace, id: string, status: ResourceStatus): ProjectedBody {
+export function projectLocation(
+  location: LocationInput,
+  place: PublishedPlace,
+  id: string,
+  status: ResourceStatus,
+): ProjectedBody {
   return {
     id,
     status,
@@ -142,7 +156,12 @@ export function projectLocation(location: LocationInput, place: PublishedPlace, 
   };
 }
 
-export function projectOwner(owner: OwnerInput, id: string, status: ResourceStatus, connectedAt: string | null): ProjectedBody {
+export function projectOwner(
+  owner: OwnerInput,
+  id: string,
+  status: ResourceStatus,
+  connectedAt: string | null,
+): ProjectedBody {
   return {
     id,
     status,
@@ -165,7 +184,9 @@ export function derivedStatus(propertyStatuses: readonly ResourceStatus[]): Reso
 }
 
 function compact(values: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 /**
@@ -196,7 +217,13 @@ export function presentResource(body: ProjectedBody, version: number, updatedAt:
  * text is that opening, `version` and `updated_at`, then the stored rest as it is. A text that
  * does not open so is presented through a parse, with the same result.
  */
-export function presentStoredResource(stored: string, id: string, status: ResourceStatus, version: number, updatedAt: string): string {
+export function presentStoredResource(
+  stored: string,
+  id: string,
+  status: ResourceStatus,
+  version: number,
+  updatedAt: string,
+): string {
   const head = JSON.stringify({ id, status, version, updated_at: updatedAt });
   const opening = JSON.stringify({ id, status }).slice(0, -1);
   if (stored.startsWith(opening)) {

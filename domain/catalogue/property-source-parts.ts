@@ -2,7 +2,18 @@ import { z } from 'zod';
 import { trimmedText } from '../trimmed-text.ts';
 import { cancellationViolations } from './cancellation.ts';
 import { isIdentifierScheme } from './legal.ts';
-import { custom, Ref, CountryCode, LocalDate, TimeOfDay, HttpsUrl, Currency, Money, Word, TextMapInput } from './source-fields.ts';
+import {
+  custom,
+  Ref,
+  CountryCode,
+  LocalDate,
+  TimeOfDay,
+  HttpsUrl,
+  Currency,
+  Money,
+  Word,
+  TextMapInput,
+} from './source-fields.ts';
 
 /** The parts of a property's source record: photos, rate plans and their prices, fees, classifications, legal identifiers. */
 
@@ -43,8 +54,22 @@ export const RatePlan = z
      */
     default_rates: z
       .object({
-        prices_by_occupancy: z.array(z.object({ adults: z.int().min(1).max(100), amount: z.int().min(0).max(100_000_000_00) }).strict()).min(1).max(100),
-        child_prices: z.array(z.object({ age_from: z.int().min(0).max(17), age_to: z.int().min(0).max(17), amount: z.int().min(0).max(100_000_000_00) }).strict()).max(6).default([]),
+        prices_by_occupancy: z
+          .array(z.object({ adults: z.int().min(1).max(100), amount: z.int().min(0).max(100_000_000_00) }).strict())
+          .min(1)
+          .max(100),
+        child_prices: z
+          .array(
+            z
+              .object({
+                age_from: z.int().min(0).max(17),
+                age_to: z.int().min(0).max(17),
+                amount: z.int().min(0).max(100_000_000_00),
+              })
+              .strict(),
+          )
+          .max(6)
+          .default([]),
         child_price: z.int().min(0).max(100_000_000_00).nullable().default(null),
         infant_price: z.int().min(0).max(100_000_000_00).nullable().default(null),
         min_stay: z.int().min(1).max(365).nullable().default(null),
@@ -56,12 +81,31 @@ export const RatePlan = z
   .strict()
   .superRefine((plan, ctx) => {
     for (const violation of cancellationViolations(plan.cancellation)) {
-      ctx.addIssue({ code: 'custom', path: ['cancellation', violation.path], message: violation.detail, params: { code: violation.code } });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cancellation', violation.path],
+        message: violation.detail,
+        params: { code: violation.code },
+      });
     }
     plan.child_age_bands.forEach((band, index) => {
-      if (band.age_from > band.age_to) ctx.addIssue({ code: 'custom', path: ['child_age_bands', index, 'age_to'], message: 'age_to is at least age_from', params: { code: 'age_band' } });
-      const overlaps = plan.child_age_bands.some((other, j) => j < index && other.age_from <= band.age_to && band.age_from <= other.age_to);
-      if (overlaps) ctx.addIssue({ code: 'custom', path: ['child_age_bands', index], message: 'age bands do not overlap', params: { code: 'age_band_overlap' } });
+      if (band.age_from > band.age_to)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['child_age_bands', index, 'age_to'],
+          message: 'age_to is at least age_from',
+          params: { code: 'age_band' },
+        });
+      const overlaps = plan.child_age_bands.some(
+        (other, j) => j < index && other.age_from <= band.age_to && band.age_from <= other.age_to,
+      );
+      if (overlaps)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['child_age_bands', index],
+          message: 'age bands do not overlap',
+          params: { code: 'age_band_overlap' },
+        });
     });
   });
 export type RatePlanInput = z.infer<typeof RatePlan>;
@@ -81,14 +125,19 @@ export const Fee = z
   })
   .strict()
   .superRefine((fee, ctx) => {
-    const issue = (path: string, message: string, code = 'fee_basis') => ctx.addIssue({ code: 'custom', path: [path], message, params: { code } });
+    const issue = (path: string, message: string, code = 'fee_basis') =>
+      ctx.addIssue({ code: 'custom', path: [path], message, params: { code } });
     if (fee.basis === null && fee.type !== 'city_tax') issue('basis', 'only a tourist tax may have an unknown basis');
     if (fee.basis !== 'fixed' && fee.amount !== null) issue('amount', 'an amount goes with basis `fixed`');
-    if (fee.basis !== 'percent' && (fee.percent_bp !== null || fee.percent_of !== null)) issue('percent_bp', 'a percentage goes with basis `percent`');
-    if (fee.basis === 'percent' && fee.percent_of === null) issue('percent_of', 'a percentage names what it applies to', 'required');
-    if (fee.basis === 'percent' && fee.exempts_children !== null) issue('exempts_children', 'a percentage fee does not exempt children', 'fee_basis');
+    if (fee.basis !== 'percent' && (fee.percent_bp !== null || fee.percent_of !== null))
+      issue('percent_bp', 'a percentage goes with basis `percent`');
+    if (fee.basis === 'percent' && fee.percent_of === null)
+      issue('percent_of', 'a percentage names what it applies to', 'required');
+    if (fee.basis === 'percent' && fee.exempts_children !== null)
+      issue('exempts_children', 'a percentage fee does not exempt children', 'fee_basis');
     if (fee.type === 'cleaning' && fee.amount === null) issue('amount', 'a cleaning fee has an amount', 'required');
-    if (fee.type === 'cleaning' && fee.per !== 'stay') issue('per', 'a cleaning fee is charged once per stay', 'fee_per');
+    if (fee.type === 'cleaning' && fee.per !== 'stay')
+      issue('per', 'a cleaning fee is charged once per stay', 'fee_per');
   });
 export type FeeInput = z.infer<typeof Fee>;
 
@@ -105,13 +154,28 @@ export const Classification = z
 
 export const Identifier = z
   .object({
-    scheme: z.string().refine(isIdentifierScheme, custom('identifier_scheme', 'a scheme is `<jurisdiction>.<name>` in lowercase, such as `it.cin`')),
+    scheme: z
+      .string()
+      .refine(
+        isIdentifierScheme,
+        custom('identifier_scheme', 'a scheme is `<jurisdiction>.<name>` in lowercase, such as `it.cin`'),
+      ),
     value: trimmedText(100),
     valid_until: LocalDate.nullable().default(null),
     issued_by: trimmedText(200).nullable().default(null),
   })
   .strict();
 
-export const PROPERTY_TYPES = ['apartment', 'studio', 'room', 'house', 'villa', 'cabin', 'guesthouse_room', 'hotel_room', 'other'] as const;
+export const PROPERTY_TYPES = [
+  'apartment',
+  'studio',
+  'room',
+  'house',
+  'villa',
+  'cabin',
+  'guesthouse_room',
+  'hotel_room',
+  'other',
+] as const;
 
 export const FromUntil = z.object({ from: TimeOfDay, until: TimeOfDay }).strict();

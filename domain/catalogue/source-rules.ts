@@ -17,7 +17,10 @@ export function propertyTextErrors(property: PropertyInput, country: string | nu
   const language = country === null ? null : sourceLanguage(country);
   return textMaps(property).flatMap(([path, map]) =>
     textMapViolations(map, language).map((violation) => ({
-      detail: violation.rule === 'source_language_missing' ? `the text must include the source language \`${language}\`` : `text breaks the rule \`${violation.rule}\``,
+      detail:
+        violation.rule === 'source_language_missing'
+          ? `the text must include the source language \`${language}\``
+          : `text breaks the rule \`${violation.rule}\``,
       code: violation.rule === 'source_language_missing' ? 'source_language_missing' : `text_${violation.rule}`,
       pointer: jsonPointer(violation.language === undefined ? path : [...path, violation.language]),
     })),
@@ -29,14 +32,20 @@ export function propertySourceLanguageErrors(property: PropertyInput, country: s
   const language = sourceLanguage(country);
   return textMaps(property)
     .filter(([, map]) => typeof map === 'object' && map !== null && !Object.hasOwn(map, language))
-    .map(([path]) => ({ detail: `the text must include the source language \`${language}\``, code: 'source_language_missing', pointer: jsonPointer(path) }));
+    .map(([path]) => ({
+      detail: `the text must include the source language \`${language}\``,
+      code: 'source_language_missing',
+      pointer: jsonPointer(path),
+    }));
 }
 
 function textMaps(property: PropertyInput): [PropertyKey[], unknown][] {
   return [
     [['name'], property.name],
     [['description'], property.description],
-    ...property.photos.flatMap((photo, i): [PropertyKey[], unknown][] => (photo.caption === null ? [] : [[['photos', i, 'caption'], photo.caption]])),
+    ...property.photos.flatMap((photo, i): [PropertyKey[], unknown][] =>
+      photo.caption === null ? [] : [[['photos', i, 'caption'], photo.caption]],
+    ),
     ...property.rate_plans.map((plan, i): [PropertyKey[], unknown] => [['rate_plans', i, 'name'], plan.name]),
   ];
 }

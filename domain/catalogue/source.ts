@@ -3,8 +3,27 @@ import { trimmedText } from '../trimmed-text.ts';
 import { isAmenityCode } from './amenities.ts';
 import { PRECISION_RADII } from './geo.ts';
 import { priceListErrors } from '../pricing/price-lists.ts';
-import { custom, Ref, CountryCode, LanguageTag, TimeOfDay, HttpsUrl, Word, Name, TextMapInput, TimeZone } from './source-fields.ts';
-import { Photo, RatePlan, Fee, Classification, Identifier, PROPERTY_TYPES, FromUntil } from './property-source-parts.ts';
+import {
+  custom,
+  Ref,
+  CountryCode,
+  LanguageTag,
+  TimeOfDay,
+  HttpsUrl,
+  Word,
+  Name,
+  TextMapInput,
+  TimeZone,
+} from './source-fields.ts';
+import {
+  Photo,
+  RatePlan,
+  Fee,
+  Classification,
+  Identifier,
+  PROPERTY_TYPES,
+  FromUntil,
+} from './property-source-parts.ts';
 
 export { Ref, MAX_TEXT_LANGUAGES } from './source-fields.ts';
 
@@ -16,7 +35,6 @@ export { Ref, MAX_TEXT_LANGUAGES } from './source-fields.ts';
  * Every resource is addressed by the platform's own reference (`ref`), so a write is an
  * idempotent PUT and a repeated seed changes nothing.
  */
-
 
 export const OrganizationInput = z.object({ name: Name, country: CountryCode }).strict();
 export type OrganizationInput = z.infer<typeof OrganizationInput>;
@@ -63,7 +81,12 @@ export const OwnerInput = z
   .strict()
   .superRefine((owner, ctx) => {
     if (owner.type === 'company' && owner.company === null) {
-      ctx.addIssue({ code: 'custom', path: ['company'], message: 'a company owner names its company', params: { code: 'required' } });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['company'],
+        message: 'a company owner names its company',
+        params: { code: 'required' },
+      });
     }
   });
 export type OwnerInput = z.infer<typeof OwnerInput>;
@@ -94,7 +117,6 @@ export const LocationInput = z
   })
   .strict();
 export type LocationInput = z.infer<typeof LocationInput>;
-
 
 export const PropertyInput = z
   .object({
@@ -142,7 +164,10 @@ export const PropertyInput = z
     area_sqm: z.number().min(1).max(100_000).nullable().default(null),
     floor: z.int().min(-5).max(200).nullable().default(null),
     elevator: z.boolean().nullable().default(null),
-    amenities: z.array(z.string().refine(isAmenityCode, custom('unknown_amenity', 'an amenity code from /amenities'))).max(200).default([]),
+    amenities: z
+      .array(z.string().refine(isAmenityCode, custom('unknown_amenity', 'an amenity code from /amenities')))
+      .max(200)
+      .default([]),
     house_rules: z
       .object({
         smoking: z.boolean(),
@@ -157,39 +182,71 @@ export const PropertyInput = z
   })
   .strict()
   .superRefine((property, ctx) => {
-    const issue = (path: PropertyKey[], message: string, code: string) => ctx.addIssue({ code: 'custom', path, message, params: { code } });
+    const issue = (path: PropertyKey[], message: string, code: string) =>
+      ctx.addIssue({ code: 'custom', path, message, params: { code } });
     const { capacity } = property;
-    if (capacity.max_adults > capacity.max_guests) issue(['capacity', 'max_adults'], 'max_adults is at most max_guests', 'capacity');
-    if (capacity.max_children > capacity.max_guests) issue(['capacity', 'max_children'], 'max_children is at most max_guests', 'capacity');
-    duplicates(property.photos.map((p) => p.key)).forEach((i) => issue(['photos', i, 'key'], 'photo keys are unique within a property', 'duplicate'));
-    duplicates(property.rate_plans.map((p) => p.key)).forEach((i) => issue(['rate_plans', i, 'key'], 'rate plan keys are unique within a property', 'duplicate'));
-    duplicates(property.fees.map((f) => f.type)).forEach((i) => issue(['fees', i, 'type'], 'each fee type appears at most once', 'duplicate'));
+    if (capacity.max_adults > capacity.max_guests)
+      issue(['capacity', 'max_adults'], 'max_adults is at most max_guests', 'capacity');
+    if (capacity.max_children > capacity.max_guests)
+      issue(['capacity', 'max_children'], 'max_children is at most max_guests', 'capacity');
+    duplicates(property.photos.map((p) => p.key)).forEach((i) =>
+      issue(['photos', i, 'key'], 'photo keys are unique within a property', 'duplicate'),
+    );
+    duplicates(property.rate_plans.map((p) => p.key)).forEach((i) =>
+      issue(['rate_plans', i, 'key'], 'rate plan keys are unique within a property', 'duplicate'),
+    );
+    duplicates(property.fees.map((f) => f.type)).forEach((i) =>
+      issue(['fees', i, 'type'], 'each fee type appears at most once', 'duplicate'),
+    );
     duplicates(property.amenities).forEach((i) => issue(['amenities', i], 'each amenity appears once', 'duplicate'));
     const cityTax = property.fees.findIndex((f) => f.type === 'city_tax');
-    if (property.city_tax_status === 'levied' && cityTax === -1) issue(['fees'], 'a levied tourist tax is described by one `city_tax` fee', 'city_tax_fee');
-    if (property.city_tax_status !== 'levied' && cityTax !== -1) issue(['fees', cityTax], 'a `city_tax` fee goes only with city_tax_status `levied`', 'city_tax_fee');
+    if (property.city_tax_status === 'levied' && cityTax === -1)
+      issue(['fees'], 'a levied tourist tax is described by one `city_tax` fee', 'city_tax_fee');
+    if (property.city_tax_status !== 'levied' && cityTax !== -1)
+      issue(['fees', cityTax], 'a `city_tax` fee goes only with city_tax_status `levied`', 'city_tax_fee');
     property.fees.forEach((fee, i) => {
-      if (fee.type === 'city_tax' && fee.payable_at !== 'property') issue(['fees', i, 'payable_at'], 'a tourist tax is payable at the property', 'fee_payable_at');
-      if (fee.type === 'city_tax' && fee.basis === 'fixed' && fee.per !== 'guest_night') issue(['fees', i, 'per'], 'a fixed tourist tax is per guest and night', 'fee_per');
-      if (fee.type === 'city_tax' && fee.basis === 'percent' && fee.per !== 'stay') issue(['fees', i, 'per'], 'a percentage tourist tax is for the whole stay', 'fee_per');
+      if (fee.type === 'city_tax' && fee.payable_at !== 'property')
+        issue(['fees', i, 'payable_at'], 'a tourist tax is payable at the property', 'fee_payable_at');
+      if (fee.type === 'city_tax' && fee.basis === 'fixed' && fee.per !== 'guest_night')
+        issue(['fees', i, 'per'], 'a fixed tourist tax is per guest and night', 'fee_per');
+      if (fee.type === 'city_tax' && fee.basis === 'percent' && fee.per !== 'stay')
+        issue(['fees', i, 'per'], 'a percentage tourist tax is for the whole stay', 'fee_per');
     });
     property.rate_plans.forEach((plan, i) => {
-      if (plan.currency !== property.rate_plans[0]?.currency) issue(['rate_plans', i, 'currency'], 'every rate plan of a property uses one currency', 'currency_mismatch');
+      if (plan.currency !== property.rate_plans[0]?.currency)
+        issue(['rate_plans', i, 'currency'], 'every rate plan of a property uses one currency', 'currency_mismatch');
       if (!plan.default_rates) return;
-      for (const error of priceListErrors(plan.default_rates, { maxAdults: capacity.max_adults, bands: plan.child_age_bands })) {
+      for (const error of priceListErrors(plan.default_rates, {
+        maxAdults: capacity.max_adults,
+        bands: plan.child_age_bands,
+      })) {
         issue(['rate_plans', i, 'default_rates', ...error.path], error.detail, error.code);
       }
     });
-    if (property.booking.method === 'redirect' && property.booking.url === null) issue(['booking', 'url'], 'a redirect booking names its url', 'required');
-    if (property.booking.method === 'request' && property.booking.request_email === null) issue(['booking', 'request_email'], 'a booking by request names its e-mail', 'required');
+    if (property.booking.method === 'redirect' && property.booking.url === null)
+      issue(['booking', 'url'], 'a redirect booking names its url', 'required');
+    if (property.booking.method === 'request' && property.booking.request_email === null)
+      issue(['booking', 'request_email'], 'a booking by request names its e-mail', 'required');
   });
 export type PropertyInput = z.infer<typeof PropertyInput>;
 
 export const DistributionInput = z
-  .object({ channels: z.array(z.string().regex(/^[a-z][a-z0-9-]{1,62}$/, 'a channel name')).max(100).meta({ uniqueItems: true, description: 'Each channel once.' }) })
+  .object({
+    channels: z
+      .array(z.string().regex(/^[a-z][a-z0-9-]{1,62}$/, 'a channel name'))
+      .max(100)
+      .meta({ uniqueItems: true, description: 'Each channel once.' }),
+  })
   .strict()
   .superRefine((input, ctx) => {
-    duplicates(input.channels).forEach((i) => ctx.addIssue({ code: 'custom', path: ['channels', i], message: 'each channel appears once', params: { code: 'duplicate' } }));
+    duplicates(input.channels).forEach((i) =>
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channels', i],
+        message: 'each channel appears once',
+        params: { code: 'duplicate' },
+      }),
+    );
   });
 export type DistributionInput = z.infer<typeof DistributionInput>;
 

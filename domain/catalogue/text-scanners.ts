@@ -4,7 +4,9 @@
  */
 
 const TOP_LEVEL_DOMAINS: ReadonlySet<string> = new Set(
-  'com net org info biz io co eu ro md it es de at fr uk nl pt pl hu bg gr hr cz sk si ch be me app site online travel rentals house villas holiday'.split(' '),
+  'com net org info biz io co eu ro md it es de at fr uk nl pt pl hu bg gr hr cz sk si ch be me app site online travel rentals house villas holiday'.split(
+    ' ',
+  ),
 );
 const LONGEST_TOP_LEVEL_DOMAIN = Math.max(...[...TOP_LEVEL_DOMAINS].map((tld) => tld.length));
 
@@ -173,7 +175,7 @@ export function spelledAddressSpans(text: string): Span[] {
   };
 
   const spans: Span[] = [];
-  for (let s = nextNonSpace[0]!; s < n; ) {
+  for (let s = nextNonSpace[0]!; s < n;) {
     // A start that fails fails for every later start in its run: they allow fewer places for `[at]`.
     const end = matchFrom(s);
     if (end >= 0) spans.push([s, end]);
@@ -211,7 +213,15 @@ function isSpace(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   if (c <= 0x7f) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   return (
-    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
   );
 }
 

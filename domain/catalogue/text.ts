@@ -146,7 +146,8 @@ export function textMapViolations(map: unknown, sourceLang: string | null): Text
   if (typeof map !== 'object' || map === null || Array.isArray(map)) return [{ rule: 'not_an_object' }];
   const violations: TextMapViolation[] = [];
   const entries = Object.entries(map as Record<string, unknown>);
-  if (sourceLang !== null && !entries.some(([language]) => language === sourceLang)) violations.push({ rule: 'source_language_missing' });
+  if (sourceLang !== null && !entries.some(([language]) => language === sourceLang))
+    violations.push({ rule: 'source_language_missing' });
   for (const [language, text] of entries) {
     if (!isLanguageTag(language)) violations.push({ language, rule: 'language_tag' });
     if (typeof text !== 'string' || text.trim() === '') {

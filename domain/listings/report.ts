@@ -53,12 +53,20 @@ export type PublicUrlCheck = { url: string } | { code: 'url_characters' | 'https
  * and a serialisation longer than the limit.
  */
 export function normalisePublicListingUrl(text: string): PublicUrlCheck {
-  if (REFUSED_URL_CHARACTERS.test(text)) return { code: 'url_characters', detail: 'no spaces, quotes, angle brackets, backslashes or control characters' };
+  if (REFUSED_URL_CHARACTERS.test(text))
+    return { code: 'url_characters', detail: 'no spaces, quotes, angle brackets, backslashes or control characters' };
   const parsed = text.startsWith('https://') ? URL.parse(text) : null;
-  if (!parsed || parsed.protocol !== 'https:' || parsed.hostname === '' || parsed.username !== '' || parsed.password !== '') {
+  if (
+    !parsed ||
+    parsed.protocol !== 'https:' ||
+    parsed.hostname === '' ||
+    parsed.username !== '' ||
+    parsed.password !== ''
+  ) {
     return { code: 'https_only', detail: 'an absolute https:// address with a host' };
   }
-  if (parsed.href.length > MAX_PUBLIC_URL_LENGTH) return { code: 'max', detail: `at most ${MAX_PUBLIC_URL_LENGTH} characters once normalised` };
+  if (parsed.href.length > MAX_PUBLIC_URL_LENGTH)
+    return { code: 'max', detail: `at most ${MAX_PUBLIC_URL_LENGTH} characters once normalised` };
   return { url: parsed.href };
 }
 
@@ -91,16 +99,28 @@ export function reportRuleErrors(state: ReportedState): ReportRuleError[] {
     errors.push({ pointer: '/public_url', code: 'required', detail: '`public_url` is required with `published`' });
   }
   if (state.status !== 'published' && state.public_url !== null) {
-    errors.push({ pointer: '/public_url', code: 'not_allowed', detail: '`public_url` is `null` unless the status is `published`' });
+    errors.push({
+      pointer: '/public_url',
+      code: 'not_allowed',
+      detail: '`public_url` is `null` unless the status is `published`',
+    });
   }
   if (state.status === 'rejected' && state.rejection === null) {
     errors.push({ pointer: '/rejection', code: 'required', detail: '`rejection` is required with `rejected`' });
   }
   if (state.status !== 'rejected' && state.rejection !== null) {
-    errors.push({ pointer: '/rejection', code: 'not_allowed', detail: '`rejection` is refused unless the status is `rejected`' });
+    errors.push({
+      pointer: '/rejection',
+      code: 'not_allowed',
+      detail: '`rejection` is refused unless the status is `rejected`',
+    });
   }
   if (!state.promoted && state.promoted_until !== null) {
-    errors.push({ pointer: '/promoted_until', code: 'not_allowed', detail: '`promoted_until` is `null` when `promoted` is false' });
+    errors.push({
+      pointer: '/promoted_until',
+      code: 'not_allowed',
+      detail: '`promoted_until` is `null` when `promoted` is false',
+    });
   }
   return errors;
 }
@@ -124,6 +144,10 @@ export function sameReportedState(a: ReportedState, b: ReportedState): boolean {
 export function statsDateError(date: string, today: string): { code: string; detail: string } | null {
   if (date > today) return { code: 'in_the_future', detail: `after the property's today (${today})` };
   const oldest = addDays(today, -STATS_DAYS_BACK);
-  if (date < oldest) return { code: 'too_old', detail: `before ${oldest}: at most ${STATS_DAYS_BACK} days before the property's today (${today})` };
+  if (date < oldest)
+    return {
+      code: 'too_old',
+      detail: `before ${oldest}: at most ${STATS_DAYS_BACK} days before the property's today (${today})`,
+    };
   return null;
 }

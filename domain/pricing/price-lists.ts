@@ -34,44 +34,76 @@ export function priceListErrors(rate: PriceListsWritten, shape: PriceListShape):
   const errors: PriceListError[] = [];
   const { maxAdults, bands } = shape;
   if (rate.prices_by_occupancy !== undefined) {
-    const list = rate.prices_by_occupancy.map((entry) => ({ adults: entry.adults, price: { amount: entry.amount, currency: '' } }));
+    const list = rate.prices_by_occupancy.map((entry) => ({
+      adults: entry.adults,
+      price: { amount: entry.amount, currency: '' },
+    }));
     for (const issue of checkOccupancyPrices(list, maxAdults, '')) {
       switch (issue.code) {
         case 'adults_missing':
-          errors.push({ path: ['prices_by_occupancy'], code: 'adults_missing', detail: `no price for ${issue.adults} adult(s): the list holds one price for each number of adults from 1 to the property's max_adults (${maxAdults})` });
+          errors.push({
+            path: ['prices_by_occupancy'],
+            code: 'adults_missing',
+            detail: `no price for ${issue.adults} adult(s): the list holds one price for each number of adults from 1 to the property's max_adults (${maxAdults})`,
+          });
           break;
         case 'adults_repeated':
-          errors.push({ path: ['prices_by_occupancy', issue.index, 'adults'], code: 'adults_repeated', detail: `${issue.adults} adult(s) already has a price in this list` });
+          errors.push({
+            path: ['prices_by_occupancy', issue.index, 'adults'],
+            code: 'adults_repeated',
+            detail: `${issue.adults} adult(s) already has a price in this list`,
+          });
           break;
         case 'adults_out_of_range':
-          errors.push({ path: ['prices_by_occupancy', issue.index, 'adults'], code: 'adults_out_of_range', detail: `the property takes 1 to ${maxAdults} adults` });
+          errors.push({
+            path: ['prices_by_occupancy', issue.index, 'adults'],
+            code: 'adults_out_of_range',
+            detail: `the property takes 1 to ${maxAdults} adults`,
+          });
           break;
         default:
-          errors.push({ path: ['prices_by_occupancy', issue.index, 'amount'], code: issue.code, detail: 'a price is a non-negative whole amount in minor units' });
+          errors.push({
+            path: ['prices_by_occupancy', issue.index, 'amount'],
+            code: issue.code,
+            detail: 'a price is a non-negative whole amount in minor units',
+          });
       }
     }
   }
   if (rate.child_prices === undefined) {
     if (rate.prices_by_occupancy !== undefined && bands.length > 0) {
-      errors.push({ path: ['child_prices'], code: 'required', detail: `the plan names child age bands (${bands.map(bandText).join(', ')}): a price for adults comes with one child price for each` });
+      errors.push({
+        path: ['child_prices'],
+        code: 'required',
+        detail: `the plan names child age bands (${bands.map(bandText).join(', ')}): a price for adults comes with one child price for each`,
+      });
     }
     return errors;
   }
   for (const issue of checkChildPrices(rate.child_prices, bands)) {
     switch (issue.code) {
       case 'band_missing':
-        errors.push({ path: ['child_prices'], code: 'child_band_missing', detail: `no child price for the plan's age band ${bandText(issue.band)}` });
+        errors.push({
+          path: ['child_prices'],
+          code: 'child_band_missing',
+          detail: `no child price for the plan's age band ${bandText(issue.band)}`,
+        });
         break;
       case 'band_repeated':
-        errors.push({ path: ['child_prices', issue.index], code: 'child_band_repeated', detail: `the age band ${bandText(issue.band)} already has a price in this list` });
+        errors.push({
+          path: ['child_prices', issue.index],
+          code: 'child_band_repeated',
+          detail: `the age band ${bandText(issue.band)} already has a price in this list`,
+        });
         break;
       case 'band_unknown':
         errors.push({
           path: ['child_prices', issue.index],
           code: 'child_band_unknown',
-          detail: bands.length === 0
-            ? 'the plan names no child age bands: a child is priced by child_price'
-            : `${bandText(issue.band)} is not one of the plan's age bands (${bands.map(bandText).join(', ')})`,
+          detail:
+            bands.length === 0
+              ? 'the plan names no child age bands: a child is priced by child_price'
+              : `${bandText(issue.band)} is not one of the plan's age bands (${bands.map(bandText).join(', ')})`,
         });
     }
   }

@@ -1,10 +1,15 @@
 import { chargedPer, feeCharge, type Fee, type FeeCharge, type Party } from './fee.ts';
+import { exact, exactBasisPoints, exactSum, roundToMoney, type ExactAmount, type Money } from './money.ts';
 import {
-  exact, exactBasisPoints, exactSum, roundToMoney, type ExactAmount, type Money,
-} from './money.ts';
-import {
-  bandOf, calendarRefusals, nightsOfStay, partyRefusals,
-  type Capacity, type Night, type NightRate, type RatePlanForPricing, type Refusal,
+  bandOf,
+  calendarRefusals,
+  nightsOfStay,
+  partyRefusals,
+  type Capacity,
+  type Night,
+  type NightRate,
+  type RatePlanForPricing,
+  type Refusal,
 } from './stay-rules.ts';
 import { touristTaxNotice, type TouristTaxNotice } from './tourist-tax.ts';
 

@@ -38,16 +38,34 @@ export type Quote = {
  * With no rate known for a night or the departure date, the total is the published sum rounded
  * once and `vat` is null.
  */
-export function quoteStay(plans: readonly RatePlanForPricing[], request: StayRequest, vatRates: readonly VatRate[]): Quote[] {
+export function quoteStay(
+  plans: readonly RatePlanForPricing[],
+  request: StayRequest,
+  vatRates: readonly VatRate[],
+): Quote[] {
   const dates = nightsOfStay(request.arrival, request.departure) ?? [];
-  const quotes = offerStay(plans, request).offers.map(({ rate_plan_id, price }) => quoteOf(rate_plan_id, price, dates, request.departure, vatRates));
+  const quotes = offerStay(plans, request).offers.map(({ rate_plan_id, price }) =>
+    quoteOf(rate_plan_id, price, dates, request.departure, vatRates),
+  );
   return quotes
     .map((quote, order) => ({ quote, order }))
-    .sort((a, b) => (a.quote.total.currency === b.quote.total.currency ? a.quote.total.amount - b.quote.total.amount || a.order - b.order : a.quote.total.currency < b.quote.total.currency ? -1 : 1))
+    .sort((a, b) =>
+      a.quote.total.currency === b.quote.total.currency
+        ? a.quote.total.amount - b.quote.total.amount || a.order - b.order
+        : a.quote.total.currency < b.quote.total.currency
+          ? -1
+          : 1,
+    )
     .map(({ quote }) => quote);
 }
 
-function quoteOf(ratePlanId: string, price: AdmittedStay, dates: readonly string[], departure: string, vatRates: readonly VatRate[]): Quote {
+function quoteOf(
+  ratePlanId: string,
+  price: AdmittedStay,
+  dates: readonly string[],
+  departure: string,
+  vatRates: readonly VatRate[],
+): Quote {
   const currency = price.total.currency;
   const departureRate = vatRateOn(vatRates, departure);
   const nightRates = dates.map((date) => vatRateOn(vatRates, addDays(date, 1)));
@@ -71,7 +89,10 @@ function quoteOf(ratePlanId: string, price: AdmittedStay, dates: readonly string
   return {
     rate_plan_id: ratePlanId,
     total: { amount: netRounded + vat, currency },
-    nights: dates.map((date, i) => ({ date, price: { amount: roundHalfAwayFromZero(withVat(netNights[i]!, departureRate)), currency } })),
+    nights: dates.map((date, i) => ({
+      date,
+      price: { amount: roundHalfAwayFromZero(withVat(netNights[i]!, departureRate)), currency },
+    })),
     fees_added,
     fees_beside,
     vat: { rate_bp: departureRate, amount: { amount: vat, currency } },
@@ -97,14 +118,21 @@ function reduced(num: bigint, den: bigint): ExactAmount {
 
 function beside(item: BesideItem): QuoteBeside {
   const base = { amount: null, percent_bp: null, percent_of: null };
-  if (item.kind === 'tourist_tax_may_apply') return { type: 'city_tax', payable_at: 'property', included_in_price: false, charge: 'may_apply', ...base };
+  if (item.kind === 'tourist_tax_may_apply')
+    return { type: 'city_tax', payable_at: 'property', included_in_price: false, charge: 'may_apply', ...base };
   if (item.kind === 'tourist_tax') {
     const head = { type: 'city_tax', payable_at: 'property', included_in_price: false };
     switch (item.tax.kind) {
       case 'amount':
         return { ...head, charge: 'amount', ...base, amount: item.tax.money };
       case 'percent_at_property':
-        return { ...head, charge: 'percent', ...base, percent_bp: item.tax.percent_bp, percent_of: item.tax.percent_of };
+        return {
+          ...head,
+          charge: 'percent',
+          ...base,
+          percent_bp: item.tax.percent_bp,
+          percent_of: item.tax.percent_of,
+        };
       default:
         return { ...head, charge: 'unknown', ...base };
     }
@@ -114,7 +142,13 @@ function beside(item: BesideItem): QuoteBeside {
     case 'amount':
       return { ...head, charge: 'amount', ...base, amount: item.charge.money };
     case 'percent':
-      return { ...head, charge: 'percent', ...base, percent_bp: item.charge.percent_bp, percent_of: item.charge.percent_of };
+      return {
+        ...head,
+        charge: 'percent',
+        ...base,
+        percent_bp: item.charge.percent_bp,
+        percent_of: item.charge.percent_of,
+      };
     default:
       return { ...head, charge: 'unknown', ...base };
   }

@@ -52,7 +52,11 @@ export function summaryReproducesList(prices: readonly OccupancyPrice[]): boolea
 
 export type OccupancyPriceIssue =
   | { code: 'adults_missing'; adults: number }
-  | { code: 'adults_repeated' | 'adults_out_of_range' | 'price_invalid' | 'currency_mismatch'; adults: number; index: number };
+  | {
+      code: 'adults_repeated' | 'adults_out_of_range' | 'price_invalid' | 'currency_mismatch';
+      adults: number;
+      index: number;
+    };
 
 /**
  * Every adult count from 1 to `maxAdults` appears exactly once, and each price is a
@@ -85,8 +89,7 @@ export function checkOccupancyPrices(
 export type AgeBand = { age_from: number; age_to: number };
 
 export type ChildPriceIssue =
-  | { code: 'band_missing'; band: AgeBand }
-  | { code: 'band_unknown' | 'band_repeated'; band: AgeBand; index: number };
+  { code: 'band_missing'; band: AgeBand } | { code: 'band_unknown' | 'band_repeated'; band: AgeBand; index: number };
 
 /**
  * Child prices follow the rate plan's age bands: one price for each band the plan names, none
@@ -104,7 +107,8 @@ export function checkChildPrices(prices: readonly AgeBand[], bands: readonly Age
     seen.add(key(band));
   }
   for (const band of bands) {
-    if (!seen.has(key(band))) issues.push({ code: 'band_missing', band: { age_from: band.age_from, age_to: band.age_to } });
+    if (!seen.has(key(band)))
+      issues.push({ code: 'band_missing', band: { age_from: band.age_from, age_to: band.age_to } });
   }
   return issues;
 }

@@ -11,12 +11,19 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
 export const RETRY_SPAN_MS = 3 * 24 * HOUR_MS;
-export const NOMINAL_DELAYS_MS: readonly number[] = [1 * MINUTE_MS, 5 * MINUTE_MS, 30 * MINUTE_MS, 2 * HOUR_MS, 6 * HOUR_MS];
+export const NOMINAL_DELAYS_MS: readonly number[] = [
+  1 * MINUTE_MS,
+  5 * MINUTE_MS,
+  30 * MINUTE_MS,
+  2 * HOUR_MS,
+  6 * HOUR_MS,
+];
 export const STEADY_DELAY_MS = 12 * HOUR_MS;
 export const JITTER_FRACTION = 0.2;
 
 export function nominalRetryDelayMs(attemptsMade: number): number {
-  if (!Number.isSafeInteger(attemptsMade) || attemptsMade < 1) throw new RangeError('attemptsMade must be an integer >= 1');
+  if (!Number.isSafeInteger(attemptsMade) || attemptsMade < 1)
+    throw new RangeError('attemptsMade must be an integer >= 1');
   return NOMINAL_DELAYS_MS[attemptsMade - 1] ?? STEADY_DELAY_MS;
 }
 
@@ -31,7 +38,11 @@ export function nextRetryDelayMs(attemptsMade: number, random: number): number {
  * What a delivery does after a failed attempt: the delay before the next attempt, or `null` when
  * that attempt would fall past the retry span and the endpoint is to be suspended.
  */
-export function planNextRetry(input: { attemptsMade: number; elapsedSinceFirstAttemptMs: number; random: number }): number | null {
+export function planNextRetry(input: {
+  attemptsMade: number;
+  elapsedSinceFirstAttemptMs: number;
+  random: number;
+}): number | null {
   const delayMs = nextRetryDelayMs(input.attemptsMade, input.random);
   return input.elapsedSinceFirstAttemptMs + delayMs <= RETRY_SPAN_MS ? delayMs : null;
 }

@@ -13,7 +13,13 @@ export interface WebhookEvent {
 
 /** The exact body of a webhook, an event of the log or a ping alike. */
 export function webhookBody(event: WebhookEvent): string {
-  return JSON.stringify({ id: event.id, type: event.type, occurred_at: toInstant(event.occurredAt), channel: event.channel, data: event.data });
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    occurred_at: toInstant(event.occurredAt),
+    channel: event.channel,
+    data: event.data,
+  });
 }
 
 /**

@@ -63,7 +63,8 @@ export function checkWebhookUrl(raw: string, options: { allowLoopback: boolean }
   if (parseIpv4(host) !== null) return addressVerdict(classifyIp(host), url, host, options);
 
   const labels = host.split('.');
-  if (host.length > 253 || !labels.every((label) => LABEL.test(label))) return refuse('host is not a valid domain name');
+  if (host.length > 253 || !labels.every((label) => LABEL.test(label)))
+    return refuse('host is not a valid domain name');
   const isLoopbackName = host === 'localhost' || host.endsWith('.localhost');
   if (isLoopbackName && options.allowLoopback) return accept(url, host);
   const localSuffix = LOCAL_SUFFIXES.find((suffix) => host === suffix || host.endsWith(`.${suffix}`));
@@ -72,7 +73,12 @@ export function checkWebhookUrl(raw: string, options: { allowLoopback: boolean }
   return accept(url, host);
 }
 
-function addressVerdict(addressClass: AddressClass, url: URL, host: string, options: { allowLoopback: boolean }): WebhookUrlCheck {
+function addressVerdict(
+  addressClass: AddressClass,
+  url: URL,
+  host: string,
+  options: { allowLoopback: boolean },
+): WebhookUrlCheck {
   if (addressClass === 'public' || (options.allowLoopback && addressClass === 'loopback')) return accept(url, host);
   return refuse(`address is not public (${addressClass})`);
 }

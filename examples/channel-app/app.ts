@@ -42,7 +42,10 @@ const PENDING_COOKIE = 'pending_connect';
 const CONFIRMATION_WINDOW_SECONDS = 3600;
 
 function cookie(req: Request, name: string): string | undefined {
-  return (req.get('cookie') ?? '').split(';').map((part) => part.trim().split('=')).find(([key]) => key === name)?.[1];
+  return (req.get('cookie') ?? '')
+    .split(';')
+    .map((part) => part.trim().split('='))
+    .find(([key]) => key === name)?.[1];
 }
 
 function sameSecret(a: string | undefined, b: string | undefined): boolean {
@@ -52,8 +55,16 @@ function sameSecret(a: string | undefined, b: string | undefined): boolean {
 export async function startChannelApp(options: ChannelAppOptions) {
   const log = options.log ?? ((line: string) => console.log(line));
   const account = options.account ?? 'demo-host@channel.example';
-  const api = distributionClient({ apiBaseUrl: options.apiBaseUrl, apiKey: options.apiKey, fetch: fetchTrusting(options.ca) });
-  const verify = tokenVerifier({ keys: api.jwks, issuer: options.issuer ?? new URL(options.apiBaseUrl).origin, channel: options.channel });
+  const api = distributionClient({
+    apiBaseUrl: options.apiBaseUrl,
+    apiKey: options.apiKey,
+    fetch: fetchTrusting(options.ca),
+  });
+  const verify = tokenVerifier({
+    keys: api.jwks,
+    issuer: options.issuer ?? new URL(options.apiBaseUrl).origin,
+    channel: options.channel,
+  });
   const pending = new Map<string, Pending>();
   /** Owner id → the account it is linked to (a real channel stores this in its database). */
   const connections = new Map<string, { account: string; connectedAt: string }>();
@@ -62,7 +73,10 @@ export async function startChannelApp(options: ChannelAppOptions) {
   const app = express();
   app.disable('x-powered-by');
   app.use((_req, res, next) => {
-    res.setHeader('Content-Security-Policy', "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
     next();
@@ -92,21 +106,34 @@ export async function startChannelApp(options: ChannelAppOptions) {
     const pendingId = randomBytes(16).toString('base64url');
     pending.set(pendingId, { token, claims, owner, until: (claims.iat + CONFIRMATION_WINDOW_SECONDS) * 1000 });
     // The confirmation must come from this browser: the id is in a cookie and in the form.
-    res.setHeader('Set-Cookie', `${PENDING_COOKIE}=${pendingId}; Path=/owner-connect; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
-    return send(res, 200, confirmPage({ channel: options.channel, account, displayName: owner.display_name, pendingId }));
+    res.setHeader(
+      'Set-Cookie',
+      `${PENDING_COOKIE}=${pendingId}; Path=/owner-connect; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+    );
+    return send(
+      res,
+      200,
+      confirmPage({ channel: options.channel, account, displayName: owner.display_name, pendingId }),
+    );
   });
 
   app.post('/owner-connect/confirm', form, async (req, res) => {
     const pendingId = (req.body as Record<string, unknown> | undefined)?.pending;
-    if (typeof pendingId !== 'string' || !sameSecret(pendingId, cookie(req, PENDING_COOKIE))) return send(res, 403, refusedPage('This confirmation did not come from the page we showed you.'));
+    if (typeof pendingId !== 'string' || !sameSecret(pendingId, cookie(req, PENDING_COOKIE)))
+      return send(res, 403, refusedPage('This confirmation did not come from the page we showed you.'));
     const entry = pending.get(pendingId);
     pending.delete(pendingId);
-    if (!entry || entry.until < Date.now()) return send(res, 400, refusedPage('This confirmation has expired. Start again from your platform.'));
+    if (!entry || entry.until < Date.now())
+      return send(res, 400, refusedPage('This confirmation has expired. Start again from your platform.'));
     try {
       const connection = await api.confirmConnection(entry.claims.sub, entry.token);
       connections.set(connection.owner_id, { account, connectedAt: connection.connected_at });
       log(`owner ${connection.owner_id} connected to ${account}`);
-      return send(res, 200, confirmedPage({ displayName: entry.owner.display_name, connectedAt: connection.connected_at }));
+      return send(
+        res,
+        200,
+        confirmedPage({ displayName: entry.owner.display_name, connectedAt: connection.connected_at }),
+      );
     } catch (error) {
       if (!(error instanceof ApiRefusal)) throw error;
       log(`confirmation refused: ${error.message}`);
@@ -119,7 +146,9 @@ export async function startChannelApp(options: ChannelAppOptions) {
     send(res, 502, refusedPage('The distribution service could not be reached. Try again.'));
   });
 
-  const server = secure ? https.createServer({ cert: options.tls!.cert, key: options.tls!.key }, app) : http.createServer(app);
+  const server = secure
+    ? https.createServer({ cert: options.tls!.cert, key: options.tls!.key }, app)
+    : http.createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
@@ -131,10 +160,11 @@ export async function startChannelApp(options: ChannelAppOptions) {
     /** Register this as the channel's owner-connect redirect URL. */
     redirectUrl: `${url}/owner-connect`,
     connections,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -40,7 +40,11 @@ export function distributionClient(options: { apiBaseUrl: string; apiKey: string
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await options.fetch(`${base}${path}`, {
       method,
-      headers: { ...auth, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...auth,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();

@@ -37,8 +37,14 @@ if (import.meta.main) {
     ...(env.CHANNEL_ACCOUNT ? { account: env.CHANNEL_ACCOUNT } : {}),
   });
   console.log(`reference channel app for ${required('CHANNEL_NAME')} at ${app.url}`);
-  if (app.redirectUrl.startsWith('https:')) console.log(`set its redirect URL: npm run admin -- channel update ${required('CHANNEL_NAME')} --redirect-url ${app.redirectUrl}`);
-  else console.log('serving plain HTTP: a redirect URL is an https:// URL, so set TLS_CERT_FILE and TLS_KEY_FILE to receive hand-offs');
+  if (app.redirectUrl.startsWith('https:'))
+    console.log(
+      `set its redirect URL: npm run admin -- channel update ${required('CHANNEL_NAME')} --redirect-url ${app.redirectUrl}`,
+    );
+  else
+    console.log(
+      'serving plain HTTP: a redirect URL is an https:// URL, so set TLS_CERT_FILE and TLS_KEY_FILE to receive hand-offs',
+    );
   const stop = () => void app.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

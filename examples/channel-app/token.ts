@@ -69,7 +69,8 @@ export function tokenVerifier(options: { keys: JWTVerifyGetKey; issuer: string; 
       throw error; // the keys could not be fetched: not the token's fault
     }
     const claims = payload as unknown as OwnerConnectClaims;
-    if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || !Array.isArray(claims.property_ids)) throw new TokenRefused('claims of the wrong type');
+    if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || !Array.isArray(claims.property_ids))
+      throw new TokenRefused('claims of the wrong type');
     if (claims.exp - claims.iat > MAX_LIFETIME_SECONDS) throw new TokenRefused('exp more than 300 seconds after iat');
 
     const nowSeconds = Math.floor(now().getTime() / 1000);

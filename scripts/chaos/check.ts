@@ -39,11 +39,16 @@ export interface DeliveryFindings {
  * once, each pair's requests under one `webhook-id` (the event's id, on every retry), no id
  * naming two events at one endpoint, every signature valid.
  */
-export function checkDeliveries(events: { id: string; type: string }[], endpoints: RegisteredEndpoint[], arrivals: Arrival[]): DeliveryFindings {
+export function checkDeliveries(
+  events: { id: string; type: string }[],
+  endpoints: RegisteredEndpoint[],
+  arrivals: Arrival[],
+): DeliveryFindings {
   const expected = new Map<string, string>();
   for (const endpoint of endpoints) {
     for (const event of events) {
-      if (endpoint.events.some((pattern) => patternMatches(pattern, event.type))) expected.set(`${endpoint.name} ${event.id}`, `${endpoint.name} ${event.id} ${event.type}`);
+      if (endpoint.events.some((pattern) => patternMatches(pattern, event.type)))
+        expected.set(`${endpoint.name} ${event.id}`, `${endpoint.name} ${event.id} ${event.type}`);
     }
   }
   const byPair = new Map<string, Arrival[]>();
@@ -67,7 +72,9 @@ export function checkDeliveries(events: { id: string; type: string }[], endpoint
     lost: lost.length,
     duplicates: [...byPair.values()].reduce((sum, list) => sum + list.length - 1, 0),
     unexpected: [...byPair.keys()].filter((key) => !expected.has(key)).length,
-    idMismatches: [...byPair.values()].filter((list) => list.some((a) => a.webhookId !== list[0]!.webhookId || a.webhookId !== a.eventId)).length,
+    idMismatches: [...byPair.values()].filter((list) =>
+      list.some((a) => a.webhookId !== list[0]!.webhookId || a.webhookId !== a.eventId),
+    ).length,
     sharedIds: [...idOwners.values()].filter((owners) => owners.size > 1).length,
     unverified: arrivals.filter((a) => !a.verified).length,
     lostSample: lost.slice(0, 10).map((key) => expected.get(key)!),

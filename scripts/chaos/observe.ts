@@ -17,7 +17,11 @@ export async function waitUntil(condition: () => boolean, timeoutMs: number): Pr
 /** A channel and a key that reads the catalogue and availability and manages webhooks, through the operator CLI. */
 export async function channelKey(env: Record<string, string>, channel: string): Promise<string> {
   const admin = async (...args: string[]) => {
-    const child = spawn(process.execPath, ['scripts/admin.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -34,7 +38,11 @@ export async function channelKey(env: Record<string, string>, channel: string): 
 }
 
 /** Every event of the channel, read page by page from GET /events. */
-export async function allEvents(api: ApiClient, key: string, deadline: number): Promise<{ id: string; type: string }[]> {
+export async function allEvents(
+  api: ApiClient,
+  key: string,
+  deadline: number,
+): Promise<{ id: string; type: string }[]> {
   const events: { id: string; type: string }[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 10_000; page += 1) {
@@ -59,7 +67,11 @@ export async function pollingIdentities(address: string, taskQueue: string): Pro
   try {
     const identities = new Set<string>();
     for (const taskQueueType of [1, 2]) {
-      const described = await connection.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue }, taskQueueType });
+      const described = await connection.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: taskQueue },
+        taskQueueType,
+      });
       for (const poller of described.pollers ?? []) if (poller.identity) identities.add(poller.identity);
     }
     return identities;

@@ -42,7 +42,15 @@ export async function startChaosReceiver(dir: string): Promise<ChaosReceiver> {
     keyType: 'ec',
     algorithm: 'sha256',
     notAfterDate: new Date(Date.now() + 7 * 24 * 3600 * 1000),
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
   const caFile = path.join(dir, 'receiver.crt');
   await writeFile(caFile, pems.cert);
@@ -58,7 +66,9 @@ export async function startChaosReceiver(dir: string): Promise<ChaosReceiver> {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const endpoint = (req.url ?? '').split('/').at(-1) ?? '';
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+      );
       let event: { id?: string; type?: string } = {};
       let verified = false;
       try {
@@ -71,7 +81,15 @@ export async function startChaosReceiver(dir: string): Promise<ChaosReceiver> {
           // recorded as it came: no event id
         }
       }
-      arrivals.push({ endpoint, webhookId: headers['webhook-id'] ?? '', eventId: event.id ?? '', type: event.type ?? '', verified, at: Date.now(), by: owners.get(req.socket) ?? 'unknown' });
+      arrivals.push({
+        endpoint,
+        webhookId: headers['webhook-id'] ?? '',
+        eventId: event.id ?? '',
+        type: event.type ?? '',
+        verified,
+        at: Date.now(),
+        by: owners.get(req.socket) ?? 'unknown',
+      });
       const port = req.socket.remotePort ?? 0;
       inFlight.add(port);
       const answer = () => {

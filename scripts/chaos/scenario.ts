@@ -5,7 +5,14 @@ import { generate } from 'selfsigned';
 import { checkDeliveries, type DeliveryFindings, type RegisteredEndpoint } from './check.ts';
 import { ownsConnection, startChaosReceiver } from './receiver.ts';
 import { freePort, sleep, startChaosPostgres, startChaosTemporal, type StopMode } from './servers.ts';
-import { apiClient, startServiceProcess, waitForLive, waitForLog, type ApiClient, type ServiceProcess } from './service.ts';
+import {
+  apiClient,
+  startServiceProcess,
+  waitForLive,
+  waitForLog,
+  type ApiClient,
+  type ServiceProcess,
+} from './service.ts';
 import { platformWrites } from './writes.ts';
 import { waitUntil, channelKey, allEvents, pollingIdentities } from './observe.ts';
 
@@ -79,8 +86,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     // One certificate for every API process, as behind a load balancer.
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keyType: 'ec', algorithm: 'sha256', notAfterDate: new Date(Date.now() + 7 * 24 * 3600 * 1000),
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+      keyType: 'ec',
+      algorithm: 'sha256',
+      notAfterDate: new Date(Date.now() + 7 * 24 * 3600 * 1000),
+      extensions: [
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
+      ],
     });
     await writeFile(path.join(dir, 'api.crt'), pems.cert);
     await writeFile(path.join(dir, 'api.key'), pems.private);
@@ -122,18 +139,33 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     // The first API migrates the database; the others start beside it.
     const apis = [await startApi('api-1')];
-    const [second, ...workers] = await Promise.all([startApi('api-2'), startWorker('worker-1'), startWorker('worker-2')]);
+    const [second, ...workers] = await Promise.all([
+      startApi('api-2'),
+      startWorker('worker-1'),
+      startWorker('worker-2'),
+    ]);
     apis.push(second);
     log('processes: 2 API, 2 workers running');
 
     const key = await channelKey(env('admin'), 'chaos-channel');
     const endpoints = ENDPOINTS.slice(0, options.endpoints);
     for (const [i, endpoint] of endpoints.entries()) {
-      const created = await apis[i % apis.length]!.call('POST', '/api/v1/distribution/webhooks', key, { url: `${receiver.baseUrl}${endpoint.name}`, events: endpoint.events });
-      if (created.status !== 201) throw new Error(`registering endpoint ${endpoint.name} answered ${created.status}: ${created.text}`);
+      const created = await apis[i % apis.length]!.call('POST', '/api/v1/distribution/webhooks', key, {
+        url: `${receiver.baseUrl}${endpoint.name}`,
+        events: endpoint.events,
+      });
+      if (created.status !== 201)
+        throw new Error(`registering endpoint ${endpoint.name} answered ${created.status}: ${created.text}`);
       receiver.secrets.set(endpoint.name, (created.json as { secret: string }).secret);
     }
-    const writes = platformWrites({ apis, token: PLATFORM_TOKEN, channel: 'chaos-channel', properties: options.properties, concurrency: options.concurrency, deadline });
+    const writes = platformWrites({
+      apis,
+      token: PLATFORM_TOKEN,
+      channel: 'chaos-channel',
+      properties: options.properties,
+      concurrency: options.concurrency,
+      deadline,
+    });
     await writes.setUp();
     log(`setup: ${endpoints.length} endpoints, ${options.properties} properties distributed`);
 
@@ -154,16 +186,21 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       // eagerly on the worker running the dispatcher, so which one that is cannot be chosen);
       // failing that, the round's own.
       let victim: ServiceProcess | undefined;
-      const inFlight = await waitUntil(() => {
-        victim = workers.find((w) => ownsConnection(w.pid, receiver.inFlightPorts(), receiver.port));
-        return victim !== undefined;
-      }, Math.min(60_000, deadline - Date.now()));
+      const inFlight = await waitUntil(
+        () => {
+          victim = workers.find((w) => ownsConnection(w.pid, receiver.inFlightPorts(), receiver.port));
+          return victim !== undefined;
+        },
+        Math.min(60_000, deadline - Date.now()),
+      );
       victim ??= workers[round % workers.length]!;
       const slot = workers.indexOf(victim);
       await victim.kill('SIGKILL');
       killed.add(victim);
       kills.push({ worker: victim.name, inFlight });
-      log(`round ${round + 1}: ${victim.name} killed (SIGKILL) ${inFlight ? 'with attempts in flight' : 'without an attempt seen in flight'}`);
+      log(
+        `round ${round + 1}: ${victim.name} killed (SIGKILL) ${inFlight ? 'with attempts in flight' : 'without an attempt seen in flight'}`,
+      );
       await writing;
       // Another chunk while Temporal and PostgreSQL go down and come back.
       const writingThrough = writeChunk();
@@ -201,10 +238,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // polled since the last restart.
     const survivors = allWorkers.filter((w) => !killed.has(w));
     const pollers = await pollingIdentities(temporal.address, 'chaos');
-    const silentAfterRestart = survivors.filter((w) => !pollers.has(`${w.pid}@${os.hostname()}`)).map((w) => `${w.name} not polling after the restarts`);
-    const crashed = processes.filter((p) => p.exited() && !killed.has(p)).map((p) => `${p.name}:\n${p.log().slice(-2000)}`);
+    const silentAfterRestart = survivors
+      .filter((w) => !pollers.has(`${w.pid}@${os.hostname()}`))
+      .map((w) => `${w.name} not polling after the restarts`);
+    const crashed = processes
+      .filter((p) => p.exited() && !killed.has(p))
+      .map((p) => `${p.name}:\n${p.log().slice(-2000)}`);
     return {
-      options: { changes: options.changes, properties: options.properties, endpoints: options.endpoints, rounds: options.rounds, concurrency: options.concurrency, attemptDelayMs: options.attemptDelayMs, deadlineMs: options.deadlineMs },
+      options: {
+        changes: options.changes,
+        properties: options.properties,
+        endpoints: options.endpoints,
+        rounds: options.rounds,
+        concurrency: options.concurrency,
+        attemptDelayMs: options.attemptDelayMs,
+        deadlineMs: options.deadlineMs,
+      },
       events: events.length,
       deliveries: findings,
       kills,
@@ -213,7 +262,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       deliveredBy,
       silentAfterRestart,
       writeRetries: writes.retries(),
-      seconds: { total: Math.round((Date.now() - started) / 100) / 10, settle: Math.round((Date.now() - settleFrom) / 100) / 10 },
+      seconds: {
+        total: Math.round((Date.now() - started) / 100) / 10,
+        settle: Math.round((Date.now() - settleFrom) / 100) / 10,
+      },
       dir,
     };
   } finally {

@@ -127,7 +127,15 @@ export async function startChaosPostgres(dir: string, log: (line: string) => voi
   };
 }
 
-const TYPE_NAMES: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', INT: 'Int', DOUBLE: 'Double', BOOL: 'Bool', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
+const TYPE_NAMES: Record<string, string> = {
+  KEYWORD: 'Keyword',
+  TEXT: 'Text',
+  INT: 'Int',
+  DOUBLE: 'Double',
+  BOOL: 'Bool',
+  DATETIME: 'Datetime',
+  KEYWORD_LIST: 'KeywordList',
+};
 
 export interface ChaosTemporal {
   address: string;
@@ -145,8 +153,17 @@ export async function startChaosTemporal(dir: string, log: (line: string) => voi
   const address = `127.0.0.1:${port}`;
   const output = createWriteStream(path.join(dir, 'temporal.log'), { flags: 'a' });
   const args = [
-    'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless',
-    '--db-filename', path.join(dir, 'temporal.sqlite'), '--log-level', 'error',
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--headless',
+    '--db-filename',
+    path.join(dir, 'temporal.sqlite'),
+    '--log-level',
+    'error',
     ...SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${TYPE_NAMES[key.type]}`]),
   ];
   let child: ChildProcess | undefined;
@@ -157,7 +174,8 @@ export async function startChaosTemporal(dir: string, log: (line: string) => voi
     child.stderr!.pipe(output, { end: false });
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the Temporal dev server exited with ${child.exitCode} (see ${dir}/temporal.log)`);
+      if (child.exitCode !== null)
+        throw new Error(`the Temporal dev server exited with ${child.exitCode} (see ${dir}/temporal.log)`);
       try {
         const connection = await Connection.connect({ address, connectTimeout: 2000 });
         try {
@@ -167,7 +185,8 @@ export async function startChaosTemporal(dir: string, log: (line: string) => voi
           await connection.close();
         }
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`the Temporal dev server did not answer on ${address}`, { cause: error });
+        if (Date.now() > deadline)
+          throw new Error(`the Temporal dev server did not answer on ${address}`, { cause: error });
         await sleep(250);
       }
     }

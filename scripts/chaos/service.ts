@@ -21,14 +21,25 @@ export interface ServiceProcess {
  */
 const SIDE_BY_SIDE = { METRICS_PORT: '0', TEMPORAL_METRICS_PORT: 'off' };
 
-export function startServiceProcess(name: string, script: 'scripts/api.ts' | 'scripts/worker.ts', env: Record<string, string>, dir: string): ServiceProcess {
+export function startServiceProcess(
+  name: string,
+  script: 'scripts/api.ts' | 'scripts/worker.ts',
+  env: Record<string, string>,
+  dir: string,
+): ServiceProcess {
   const logFile = path.join(dir, `${name}.log`);
   const output = createWriteStream(logFile, { flags: 'a' });
-  const child: ChildProcess = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...SIDE_BY_SIDE, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...process.env, ...SIDE_BY_SIDE, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.pipe(output, { end: false });
   child.stderr!.pipe(output, { end: false });
   const exited = () => child.exitCode !== null || child.signalCode !== null;
-  child.on('exit', (code, signal) => output.end(`\n[${name} exited: code ${String(code)}, signal ${String(signal)}]\n`));
+  child.on('exit', (code, signal) =>
+    output.end(`\n[${name} exited: code ${String(code)}, signal ${String(signal)}]\n`),
+  );
   return {
     name,
     pid: child.pid!,
@@ -57,7 +68,8 @@ export async function waitForLog(process_: ServiceProcess, text: string, timeout
   const deadline = Date.now() + timeoutMs;
   while (!process_.log().includes(text)) {
     if (process_.exited()) throw new Error(`${process_.name} exited before "${text}":\n${process_.log().slice(-3000)}`);
-    if (Date.now() > deadline) throw new Error(`${process_.name}: no "${text}" after ${timeoutMs} ms:\n${process_.log().slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${process_.name}: no "${text}" after ${timeoutMs} ms:\n${process_.log().slice(-3000)}`);
     await sleep(200);
   }
 }
@@ -66,10 +78,12 @@ export async function waitForLog(process_: ServiceProcess, text: string, timeout
 export async function waitForLive(process_: ServiceProcess, client: ApiClient, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (process_.exited()) throw new Error(`${process_.name} exited before it listened:\n${process_.log().slice(-3000)}`);
+    if (process_.exited())
+      throw new Error(`${process_.name} exited before it listened:\n${process_.log().slice(-3000)}`);
     const answer = await client.call('GET', '/health/live', '').catch(() => undefined);
     if (answer?.status === 200) return;
-    if (Date.now() > deadline) throw new Error(`${process_.name}: not live after ${timeoutMs} ms:\n${process_.log().slice(-3000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${process_.name}: not live after ${timeoutMs} ms:\n${process_.log().slice(-3000)}`);
     await sleep(200);
   }
 }
@@ -86,24 +100,33 @@ export function apiClient(baseUrl: string, ca: string) {
   const call = (method: string, route: string, token: string, body?: unknown): Promise<Answer> => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
-      const req = https.request(new URL(route, baseUrl), {
-        method,
-        agent,
-        headers: { authorization: `Bearer ${token}`, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = text ? JSON.parse(text) : undefined;
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, json, text });
-        });
-      });
+      const req = https.request(
+        new URL(route, baseUrl),
+        {
+          method,
+          agent,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(payload
+              ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }
+              : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let json: unknown;
+            try {
+              json = text ? JSON.parse(text) : undefined;
+            } catch {
+              json = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, json, text });
+          });
+        },
+      );
       req.on('error', reject);
       req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${route}: no answer in 30 s`)));
       req.end(payload);
@@ -118,20 +141,29 @@ export type ApiClient = ReturnType<typeof apiClient>;
  * A write that must land: answers of 5xx and broken connections (a server restarting) are tried
  * again, with a pause, until `deadline`; a 4xx is a mistake of the run and fails at once.
  */
-export async function writeUntilAccepted(client: ApiClient, method: string, route: string, token: string, body: unknown, deadline: number): Promise<{ retries: number }> {
+export async function writeUntilAccepted(
+  client: ApiClient,
+  method: string,
+  route: string,
+  token: string,
+  body: unknown,
+  deadline: number,
+): Promise<{ retries: number }> {
   let retries = 0;
   for (;;) {
     let problem: string;
     try {
       const answer = await client.call(method, route, token, body);
       if (answer.status < 300) return { retries };
-      if (answer.status < 500 && answer.status !== 429) throw new Error(`${method} ${route} answered ${answer.status}: ${answer.text}`);
+      if (answer.status < 500 && answer.status !== 429)
+        throw new Error(`${method} ${route} answered ${answer.status}: ${answer.text}`);
       problem = `answered ${answer.status}`;
     } catch (error) {
       if (error instanceof Error && error.message.includes(' answered 4')) throw error;
       problem = String(error);
     }
-    if (Date.now() > deadline) throw new Error(`${method} ${route} not accepted before the deadline (last: ${problem})`);
+    if (Date.now() > deadline)
+      throw new Error(`${method} ${route} not accepted before the deadline (last: ${problem})`);
     retries += 1;
     await sleep(Math.min(2000, 100 * retries));
   }

@@ -6,25 +6,73 @@ import { writeUntilAccepted, type ApiClient } from './service.ts';
  * change i sets property (i mod properties) to 2 + (i mod 998) units, and every tenth renames the location, so
  * each change is visible to the channel and makes one event.
  */
-export function platformWrites(options: { apis: ApiClient[]; token: string; channel: string; properties: number; concurrency: number; deadline: number }) {
+export function platformWrites(options: {
+  apis: ApiClient[];
+  token: string;
+  channel: string;
+  properties: number;
+  concurrency: number;
+  deadline: number;
+}) {
   const { apis, token, deadline } = options;
   let retries = 0;
   const put = async (index: number, route: string, body: unknown) => {
-    const result = await writeUntilAccepted(apis[index % apis.length]!, 'PUT', `/internal/v1${route}`, token, body, deadline);
+    const result = await writeUntilAccepted(
+      apis[index % apis.length]!,
+      'PUT',
+      `/internal/v1${route}`,
+      token,
+      body,
+      deadline,
+    );
     retries += result.retries;
   };
   const location = (name: string) => ({
-    organization: 'chaos-org', owner: 'chaos-own', name, category: 'house',
-    address: { country: 'RO', city: 'Brașov' }, geo: { lat: 45.65, lng: 25.6 }, timezone: 'Europe/Bucharest',
+    organization: 'chaos-org',
+    owner: 'chaos-own',
+    name,
+    category: 'house',
+    address: { country: 'RO', city: 'Brașov' },
+    geo: { lat: 45.65, lng: 25.6 },
+    timezone: 'Europe/Bucharest',
   });
   const property = (units: number) => ({
-    location: 'chaos-loc', owner: 'chaos-own', type: 'apartment', units,
-    name: { ro: 'Apartament', en: 'Apartment' }, description: { ro: 'Luminos.' },
-    capacity: { max_guests: 2, max_adults: 2, max_children: 0, max_infants: 0, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }] },
-    check_in: { from: '15:00', until: '22:00' }, check_out: { until: '11:00' },
-    rate_plans: [{ key: 'flex', name: { ro: 'Flexibil' }, currency: 'RON', cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null } }],
+    location: 'chaos-loc',
+    owner: 'chaos-own',
+    type: 'apartment',
+    units,
+    name: { ro: 'Apartament', en: 'Apartment' },
+    description: { ro: 'Luminos.' },
+    capacity: {
+      max_guests: 2,
+      max_adults: 2,
+      max_children: 0,
+      max_infants: 0,
+      bedrooms: 1,
+      bathrooms: 1,
+      beds: [{ type: 'double', count: 1 }],
+    },
+    check_in: { from: '15:00', until: '22:00' },
+    check_out: { until: '11:00' },
+    rate_plans: [
+      {
+        key: 'flex',
+        name: { ro: 'Flexibil' },
+        currency: 'RON',
+        cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null },
+      },
+    ],
     city_tax_status: 'none',
-    legal: { classification: { certificate_number: 'C-1', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: '2035-12-31', country: 'RO' } },
+    legal: {
+      classification: {
+        certificate_number: 'C-1',
+        category: 'apartament',
+        rating_kind: 'stars',
+        rating: 3,
+        valid_until: '2035-12-31',
+        country: 'RO',
+      },
+    },
     booking: { method: 'redirect', url: 'https://chaos.example/book' },
     house_rules: { smoking: false, pets: false, parties: false },
   });

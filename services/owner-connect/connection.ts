@@ -1,5 +1,13 @@
 import { reproject } from '../../db/catalogue/projector.ts';
-import { deleteConnection, expireToken, findToken, lockConnection, ownerOfExternalId, putConnection, setTokenState } from '../../db/owner-connect.ts';
+import {
+  deleteConnection,
+  expireToken,
+  findToken,
+  lockConnection,
+  ownerOfExternalId,
+  putConnection,
+  setTokenState,
+} from '../../db/owner-connect.ts';
 import { writeTransaction } from '../../db/sql.ts';
 import { confirmationRefusal } from '../../domain/owner-connect.ts';
 import { ProblemError } from '../../domain/problems.ts';
@@ -33,14 +41,23 @@ const VISIBLE = new Set(['active', 'inactive']);
  * / `_expired`, see domain/owner-connect.ts), then its workflow's Update, which binds it once.
  * Nothing is written on a refusal.
  */
-export async function confirmOwnerConnection(deps: ServiceDeps, caller: ChannelCaller, ownerId: string, token: string): Promise<OwnerConnection> {
+export async function confirmOwnerConnection(
+  deps: ServiceDeps,
+  caller: ChannelCaller,
+  ownerId: string,
+  token: string,
+): Promise<OwnerConnection> {
   const claims = await verifyOwnerConnectToken(deps, token, { channel: caller.channelName, ownerId });
   const em = deps.orm.em.fork();
   const owner = await ownerOfExternalId(em, caller.channelId, ownerId);
   if (!owner) throw new ProblemError('not_found');
-  if (!VISIBLE.has(owner.status)) throw new ProblemError('owner_not_distributed', { detail: 'no property of the owner is distributed to the channel now' });
+  if (!VISIBLE.has(owner.status))
+    throw new ProblemError('owner_not_distributed', {
+      detail: 'no property of the owner is distributed to the channel now',
+    });
   const record = await findToken(em, claims.jti);
-  if (!record || record.channelId !== caller.channelId || record.ownerExternalId !== ownerId) throw new ProblemError('invalid_owner_connect_token', { detail: 'no such token was issued' });
+  if (!record || record.channelId !== caller.channelId || record.ownerExternalId !== ownerId)
+    throw new ProblemError('invalid_owner_connect_token', { detail: 'no such token was issued' });
   const early = confirmationRefusal(record.state, deps.clock.now() <= record.confirmUntil);
   if (early) throw new ProblemError(early);
 
@@ -51,7 +68,12 @@ export async function confirmOwnerConnection(deps: ServiceDeps, caller: ChannelC
     const closed = await findToken(deps.orm.em.fork(), claims.jti);
     throw new ProblemError(confirmationRefusal(closed?.state ?? 'expired', false) ?? 'owner_connect_token_expired');
   }
-  return { owner_id: ownerId, connected_at: outcome.binding.connected_at, property_ids: record.propertyIds, token_id: record.jti };
+  return {
+    owner_id: ownerId,
+    connected_at: outcome.binding.connected_at,
+    property_ids: record.propertyIds,
+    token_id: record.jti,
+  };
 }
 
 /**
@@ -61,7 +83,10 @@ export async function confirmOwnerConnection(deps: ServiceDeps, caller: ChannelC
  * written under the channel's log lock. Idempotent: a token already confirmed answers its
  * connection. Refuses with a ProblemError when the record moved on.
  */
-export async function bindOwnerConnection(deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets' | 'workflows' | 'log'>, jti: string): Promise<{ connected_at: string }> {
+export async function bindOwnerConnection(
+  deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets' | 'workflows' | 'log'>,
+  jti: string,
+): Promise<{ connected_at: string }> {
   let replaced: string | null = null;
   const connectedAt = await writeTransaction(deps.orm.em, async (tx) => {
     replaced = null;
@@ -119,6 +144,9 @@ async function revokeQuietly(deps: Pick<ServiceDeps, 'workflows' | 'log'>, jti: 
   try {
     await deps.workflows.signalOwnerConnectionRevoked(jti);
   } catch (error) {
-    deps.log.warn('could not tell an owner-connect workflow its connection is gone; the token record refuses it anyway', { jti, error: String(error) });
+    deps.log.warn(
+      'could not tell an owner-connect workflow its connection is gone; the token record refuses it anyway',
+      { jti, error: String(error) },
+    );
   }
 }

@@ -52,48 +52,94 @@ export async function startOwnerConnect(deps: ServiceDeps, input: OwnerConnectSt
   const em = deps.orm.em.fork();
   const channel = await findChannelByName(em, input.channel);
   if (!channel) throw new ProblemError('not_found', { detail: `no channel named "${input.channel}"` });
-  if (!channel.redirectUrl) throw new ProblemError('owner_connect_not_configured', { detail: `channel "${channel.name}" has no owner-connect redirect URL in this environment` });
+  if (!channel.redirectUrl)
+    throw new ProblemError('owner_connect_not_configured', {
+      detail: `channel "${channel.name}" has no owner-connect redirect URL in this environment`,
+    });
   // Its confirmation would be refused (`partner_suspended`): the host would be sent to an app that cannot finish.
-  if (channel.status !== 'active') throw new ProblemError('channel_suspended', { detail: `channel "${channel.name}" is suspended` });
+  if (channel.status !== 'active')
+    throw new ProblemError('channel_suspended', { detail: `channel "${channel.name}" is suspended` });
   const owner = await ownerByRef(em, input.ownerRef);
   if (!owner || (input.organizationRef !== undefined && owner.organizationRef !== input.organizationRef)) {
-    throw new ProblemError('not_found', { detail: `no owner "${input.ownerRef}"${input.organizationRef === undefined ? '' : ` in organization "${input.organizationRef}"`}` });
+    throw new ProblemError('not_found', {
+      detail: `no owner "${input.ownerRef}"${input.organizationRef === undefined ? '' : ` in organization "${input.organizationRef}"`}`,
+    });
   }
   const view = await ownerView(em, channel.id, owner.id);
   const propertyIds = view ? await visiblePropertyIds(em, channel.id, owner.id) : [];
-  if (!view || propertyIds.length === 0) throw new ProblemError('owner_not_distributed', { detail: `no property of owner "${input.ownerRef}" is distributed to channel "${channel.name}"` });
+  if (!view || propertyIds.length === 0)
+    throw new ProblemError('owner_not_distributed', {
+      detail: `no property of owner "${input.ownerRef}" is distributed to channel "${channel.name}"`,
+    });
 
   const now = deps.clock.now();
   if (input.hostSessionId !== undefined) {
     const since = new Date(now.getTime() - HAND_OFF_REUSE_SECONDS * 1000);
-    const reusable = await findReusableToken(em, { channelId: channel.id, ownerId: owner.id, propertyIds, hostSessionId: input.hostSessionId, locale: input.locale ?? null, since });
+    const reusable = await findReusableToken(em, {
+      channelId: channel.id,
+      ownerId: owner.id,
+      propertyIds,
+      hostSessionId: input.hostSessionId,
+      locale: input.locale ?? null,
+      since,
+    });
     if (reusable) {
-      const claims = tokenClaims(deps, channel.name, { sub: reusable.ownerExternalId, propertyIds: reusable.propertyIds, issuedAt: reusable.issuedAt, jti: reusable.jti }, input.locale);
+      const claims = tokenClaims(
+        deps,
+        channel.name,
+        {
+          sub: reusable.ownerExternalId,
+          propertyIds: reusable.propertyIds,
+          issuedAt: reusable.issuedAt,
+          jti: reusable.jti,
+        },
+        input.locale,
+      );
       return handOff(deps, channel.redirectUrl, claims, now);
     }
   }
   await chargeHandOff(deps, { organizationRef: owner.organizationRef, hostSessionId: input.hostSessionId });
 
   const issuedAt = wholeSeconds(now);
-  const claims = tokenClaims(deps, channel.name, { sub: view.externalId, propertyIds, issuedAt, jti: randomBytes(16).toString('hex') }, input.locale);
+  const claims = tokenClaims(
+    deps,
+    channel.name,
+    { sub: view.externalId, propertyIds, issuedAt, jti: randomBytes(16).toString('hex') },
+    input.locale,
+  );
   const answer = await handOff(deps, channel.redirectUrl, claims, now);
   const confirmUntil = new Date((claims.iat + CONFIRMATION_WINDOW_SECONDS) * 1000);
 
   await writeTransaction(em, async (tx) => {
     await insertToken(tx, {
-      jti: claims.jti, channelId: channel.id, ownerId: owner.id, ownerExternalId: view.externalId, propertyIds, issuedAt, confirmUntil,
-      locale: input.locale ?? null, hostSessionId: input.hostSessionId ?? null,
+      jti: claims.jti,
+      channelId: channel.id,
+      ownerId: owner.id,
+      ownerExternalId: view.externalId,
+      propertyIds,
+      issuedAt,
+      confirmUntil,
+      locale: input.locale ?? null,
+      hostSessionId: input.hostSessionId ?? null,
     });
     // Started before the record commits: when Temporal cannot take it, no token is answered and
     // the record is rolled back. A workflow whose record failed to commit expires nothing.
-    await deps.workflows.startOwnerConnect({ jti: claims.jti, channel: channel.name, ownerId: view.externalId, confirmUntil: toInstant(confirmUntil) });
+    await deps.workflows.startOwnerConnect({
+      jti: claims.jti,
+      channel: channel.name,
+      ownerId: view.externalId,
+      confirmUntil: toInstant(confirmUntil),
+    });
   });
   return answer;
 }
 
 /** The claims of a token issued at `issuedAt` (whole seconds), valid for the contract's 300 seconds. */
 function tokenClaims(
-  deps: ServiceDeps, channelName: string, token: { sub: string; propertyIds: string[]; issuedAt: Date; jti: string }, locale: string | undefined,
+  deps: ServiceDeps,
+  channelName: string,
+  token: { sub: string; propertyIds: string[]; issuedAt: Date; jti: string },
+  locale: string | undefined,
 ): OwnerConnectClaims {
   const iat = token.issuedAt.getTime() / 1000;
   return {
@@ -109,8 +155,17 @@ function tokenClaims(
 }
 
 /** What the hand-off answers: where to send the host, the signed token and when it stops being accepted there. */
-async function handOff(deps: ServiceDeps, redirectUrl: string, claims: OwnerConnectClaims, now: Date): Promise<OwnerConnectHandOff> {
-  return { redirect_url: redirectUrl, token: await sign(deps, claims, now), expires_at: toInstant(new Date(claims.exp * 1000)) };
+async function handOff(
+  deps: ServiceDeps,
+  redirectUrl: string,
+  claims: OwnerConnectClaims,
+  now: Date,
+): Promise<OwnerConnectHandOff> {
+  return {
+    redirect_url: redirectUrl,
+    token: await sign(deps, claims, now),
+    expires_at: toInstant(new Date(claims.exp * 1000)),
+  };
 }
 
 /**
@@ -121,5 +176,7 @@ async function handOff(deps: ServiceDeps, redirectUrl: string, claims: OwnerConn
  */
 async function sign(deps: ServiceDeps, claims: OwnerConnectClaims, now: Date): Promise<string> {
   const { kid, privateKey } = await signingKeyForToken(deps, now);
-  return new SignJWT({ ...claims }).setProtectedHeader({ alg: OWNER_CONNECT_ALG, typ: OWNER_CONNECT_TYP, kid }).sign(privateKey);
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: OWNER_CONNECT_ALG, typ: OWNER_CONNECT_TYP, kid })
+    .sign(privateKey);
 }

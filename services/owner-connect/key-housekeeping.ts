@@ -20,8 +20,10 @@ export async function resealOwnerConnectKeys(deps: Pick<ServiceDeps, 'orm' | 'se
       deps.log.error('an owner-connect private key opens with no server key of the ring', { kid: row.kid });
       continue;
     }
-    if (await resealPrivatePart(em, row.kid, row.private_jwk!, box.seal(plain, ownerConnectKeyContext(row.kid)))) resealed += 1;
+    if (await resealPrivatePart(em, row.kid, row.private_jwk!, box.seal(plain, ownerConnectKeyContext(row.kid))))
+      resealed += 1;
   }
-  if (resealed > 0) deps.log.info('owner-connect private keys sealed again under the newest server key', { count: resealed });
+  if (resealed > 0)
+    deps.log.info('owner-connect private keys sealed again under the newest server key', { count: resealed });
   return resealed;
 }

@@ -1,7 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { activateKey, activeKey, allKeys, destroyPrivatePart, keyByKid, lockKeySet, retireKey, withdrawCompromised } from '../../db/owner-connect-keys.ts';
+import {
+  activateKey,
+  activeKey,
+  allKeys,
+  destroyPrivatePart,
+  keyByKid,
+  lockKeySet,
+  retireKey,
+  withdrawCompromised,
+} from '../../db/owner-connect-keys.ts';
 import { writeTransaction } from '../../db/sql.ts';
-import { keyState, maySign, planRotation, PUBLICATION_LEAD_MS, unpublishAfterRetirement, type RotationStep, type ScheduledKey } from '../../domain/owner-connect-keys.ts';
+import {
+  keyState,
+  maySign,
+  planRotation,
+  PUBLICATION_LEAD_MS,
+  unpublishAfterRetirement,
+  type RotationStep,
+  type ScheduledKey,
+} from '../../domain/owner-connect-keys.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { Refusal } from '../refusal.ts';
 import { bootstrapKey, createKey, keyTimes } from './signing-keys.ts';
@@ -19,8 +36,10 @@ async function scheduledKeys(tx: EntityManager): Promise<ScheduledKey[]> {
  */
 async function switchTo(tx: EntityManager, kid: string, at: Date): Promise<void> {
   const next = await keyByKid(tx, kid);
-  if (!next || next.activated_at !== null || next.unpublished_at !== null) throw new Error(`owner-connect key ${kid} is not pending`);
-  if (!maySign(new Date(next.published_at), at)) throw new Error(`owner-connect key ${kid} was published less than 24 hours ago and may not sign yet`);
+  if (!next || next.activated_at !== null || next.unpublished_at !== null)
+    throw new Error(`owner-connect key ${kid} is not pending`);
+  if (!maySign(new Date(next.published_at), at))
+    throw new Error(`owner-connect key ${kid} was published less than 24 hours ago and may not sign yet`);
   const current = await activeKey(tx, at);
   if (current) await retireKey(tx, current.kid, at, unpublishAfterRetirement(at));
   await activateKey(tx, kid, at, null);
@@ -47,7 +66,11 @@ async function apply(tx: EntityManager, deps: Deps, step: RotationStep, at: Date
  * under the key-set lock, and answers what it did and when something next falls due. Idempotent:
  * a retried or replayed call at the same instant finds nothing more due.
  */
-export async function advanceKeyRotation(deps: Deps, at: Date, rotationDays: number): Promise<{ applied: string[]; nextAt: Date }> {
+export async function advanceKeyRotation(
+  deps: Deps,
+  at: Date,
+  rotationDays: number,
+): Promise<{ applied: string[]; nextAt: Date }> {
   const result = await writeTransaction(deps.orm.em, async (tx) => {
     await lockKeySet(tx);
     const applied: string[] = [];
@@ -60,7 +83,8 @@ export async function advanceKeyRotation(deps: Deps, at: Date, rotationDays: num
     }
     throw new Error('owner-connect key rotation: the schedule did not settle');
   });
-  if (result.applied.length > 0) deps.log.info('owner-connect signing keys rotated', { applied: result.applied, at: at.toISOString() });
+  if (result.applied.length > 0)
+    deps.log.info('owner-connect signing keys rotated', { applied: result.applied, at: at.toISOString() });
   return result;
 }
 
@@ -83,26 +107,40 @@ export interface EarlyRotation {
  * exception to the 24-hour rule: a channel with a cached set refetches on the unknown kid, and
  * tokens signed by the compromised key stop verifying).
  */
-export async function rotateKeyEarly(deps: Deps, input: { at: Date; compromised: boolean; kid?: string }): Promise<EarlyRotation> {
+export async function rotateKeyEarly(
+  deps: Deps,
+  input: { at: Date; compromised: boolean; kid?: string },
+): Promise<EarlyRotation> {
   const { at } = input;
   const result = await writeTransaction(deps.orm.em, async (tx): Promise<EarlyRotation> => {
     await lockKeySet(tx);
     const pending = (await allKeys(tx)).find((row) => row.activated_at === null && row.unpublished_at === null);
     if (!input.compromised) {
       if (input.kid !== undefined) throw new Refusal('--kid names a compromised key; it goes with --compromised');
-      if (pending) return { kid: pending.kid, signsFrom: new Date(new Date(pending.published_at).getTime() + PUBLICATION_LEAD_MS).toISOString(), created: false };
+      if (pending)
+        return {
+          kid: pending.kid,
+          signsFrom: new Date(new Date(pending.published_at).getTime() + PUBLICATION_LEAD_MS).toISOString(),
+          created: false,
+        };
       const kid = await createKey(tx, deps, at, null);
       return { kid, signsFrom: new Date(at.getTime() + PUBLICATION_LEAD_MS).toISOString(), created: true };
     }
     const active = await activeKey(tx, at);
     const target = input.kid === undefined ? active : await keyByKid(tx, input.kid);
     if (!target) throw new Refusal(input.kid === undefined ? 'no key signs now' : `no owner-connect key ${input.kid}`);
-    if (keyState(keyTimes(target), at) === 'withdrawn' && target.compromised_at !== null) throw new Refusal(`key ${target.kid} is already withdrawn as compromised`);
+    if (keyState(keyTimes(target), at) === 'withdrawn' && target.compromised_at !== null)
+      throw new Refusal(`key ${target.kid} is already withdrawn as compromised`);
     await withdrawCompromised(tx, target.kid, at);
     if (active?.kid !== target.kid) {
       // Not the signer: it only leaves the set. The next key stays as planned.
       if (!active) throw new Error('owner-connect: no key signs');
-      return { kid: active.kid, signsFrom: new Date(active.activated_at!).toISOString(), created: false, withdrawn: target.kid };
+      return {
+        kid: active.kid,
+        signsFrom: new Date(active.activated_at!).toISOString(),
+        created: false,
+        withdrawn: target.kid,
+      };
     }
     const replacement = target.kid === pending?.kid ? undefined : pending;
     if (replacement) {

@@ -1,6 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import { activateKey, activeKey, allKeys, insertKey, keyByKid, lockKeySet, publishedKeys, type OwnerConnectKeyRow } from '../../db/owner-connect-keys.ts';
+import {
+  activateKey,
+  activeKey,
+  allKeys,
+  insertKey,
+  keyByKid,
+  lockKeySet,
+  publishedKeys,
+  type OwnerConnectKeyRow,
+} from '../../db/owner-connect-keys.ts';
 import { writeTransaction } from '../../db/sql.ts';
 import { isPublishedAt, KEY_SET_MAX_AGE_SECONDS, keyState, type KeyTimes } from '../../domain/owner-connect-keys.ts';
 import { OWNER_CONNECT_ALG } from '../../domain/owner-connect.ts';
@@ -12,20 +21,40 @@ type Deps = Pick<ServiceDeps, 'orm' | 'secrets'>;
 /** A key's instants as the domain rules read them. */
 export function keyTimes(row: OwnerConnectKeyRow): KeyTimes {
   const instant = (text: string | null) => (text === null ? null : new Date(text));
-  return { publishedAt: new Date(row.published_at), activatedAt: instant(row.activated_at), retiredAt: instant(row.retired_at), unpublishedAt: instant(row.unpublished_at) };
+  return {
+    publishedAt: new Date(row.published_at),
+    activatedAt: instant(row.activated_at),
+    retiredAt: instant(row.retired_at),
+    unpublishedAt: instant(row.unpublished_at),
+  };
 }
 
 /**
  * A new P-256 key pair, published at `at`: the public JWK as served (`kty`, `crv`, `x`, `y`), the
  * private JWK sealed under the server key ring and bound to the kid (its RFC 7638 thumbprint).
  */
-export async function createKey(tx: EntityManager, deps: Deps, at: Date, activation: { activatedAt: Date; signedAtOnce: 'bootstrap' | 'emergency' } | null): Promise<string> {
+export async function createKey(
+  tx: EntityManager,
+  deps: Deps,
+  at: Date,
+  activation: { activatedAt: Date; signedAtOnce: 'bootstrap' | 'emergency' } | null,
+): Promise<string> {
   const { publicKey, privateKey } = await generateKeyPair(OWNER_CONNECT_ALG, { extractable: true });
   const pub = await exportJWK(publicKey);
   const publicJwk = { kty: pub.kty, crv: pub.crv, x: pub.x, y: pub.y };
   const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
-  const sealed = ownerConnectKeyBox(deps.secrets.ring).seal(JSON.stringify(await exportJWK(privateKey)), ownerConnectKeyContext(kid));
-  await insertKey(tx, { kid, publicJwk: JSON.stringify(publicJwk), sealedPrivateJwk: sealed, at, activatedAt: activation?.activatedAt ?? null, signedAtOnce: activation?.signedAtOnce ?? null });
+  const sealed = ownerConnectKeyBox(deps.secrets.ring).seal(
+    JSON.stringify(await exportJWK(privateKey)),
+    ownerConnectKeyContext(kid),
+  );
+  await insertKey(tx, {
+    kid,
+    publicJwk: JSON.stringify(publicJwk),
+    sealedPrivateJwk: sealed,
+    at,
+    activatedAt: activation?.activatedAt ?? null,
+    signedAtOnce: activation?.signedAtOnce ?? null,
+  });
   return kid;
 }
 
@@ -37,7 +66,9 @@ export async function createKey(tx: EntityManager, deps: Deps, at: Date, activat
  */
 export async function bootstrapKey(tx: EntityManager, deps: Deps, at: Date): Promise<string | undefined> {
   if (await activeKey(tx, at)) return undefined;
-  const pending = (await allKeys(tx)).find((row) => row.activated_at === null && row.unpublished_at === null && new Date(row.published_at) <= at);
+  const pending = (await allKeys(tx)).find(
+    (row) => row.activated_at === null && row.unpublished_at === null && new Date(row.published_at) <= at,
+  );
   if (pending) {
     await activateKey(tx, pending.kid, at, 'bootstrap');
     return pending.kid;
@@ -47,7 +78,9 @@ export async function bootstrapKey(tx: EntityManager, deps: Deps, at: Date): Pro
 
 async function privateKeyOf(deps: Deps, row: OwnerConnectKeyRow): Promise<CryptoKey> {
   if (row.private_jwk === null) throw new Error(`owner-connect key ${row.kid}: its private part is destroyed`);
-  const jwk = JSON.parse(ownerConnectKeyBox(deps.secrets.ring).open(row.private_jwk, ownerConnectKeyContext(row.kid))) as JWK;
+  const jwk = JSON.parse(
+    ownerConnectKeyBox(deps.secrets.ring).open(row.private_jwk, ownerConnectKeyContext(row.kid)),
+  ) as JWK;
   return (await importJWK(jwk, OWNER_CONNECT_ALG)) as CryptoKey;
 }
 
@@ -71,7 +104,11 @@ export async function signingKeyForToken(deps: Deps, at: Date): Promise<{ kid: s
 }
 
 /** A public key that verifies tokens at `at` (published and not past its 24 h after retirement), or undefined. */
-export async function verificationKey(deps: Pick<ServiceDeps, 'orm'>, kid: string, at: Date): Promise<CryptoKey | undefined> {
+export async function verificationKey(
+  deps: Pick<ServiceDeps, 'orm'>,
+  kid: string,
+  at: Date,
+): Promise<CryptoKey | undefined> {
   const row = await keyByKid(deps.orm.em.fork(), kid);
   if (!row || !isPublishedAt(keyTimes(row), at)) return undefined;
   return (await importJWK(JSON.parse(row.public_jwk) as JWK, OWNER_CONNECT_ALG)) as CryptoKey;
@@ -84,7 +121,10 @@ export function publicJwkOf(row: Pick<OwnerConnectKeyRow, 'kid' | 'public_jwk'>)
 }
 
 /** The JWKS served by GET /owner-connect/keys and the Cache-Control max-age to send with it. */
-export async function publishedKeySet(deps: Pick<ServiceDeps, 'orm'>, at: Date): Promise<{ keys: JWK[]; maxAgeSeconds: number }> {
+export async function publishedKeySet(
+  deps: Pick<ServiceDeps, 'orm'>,
+  at: Date,
+): Promise<{ keys: JWK[]; maxAgeSeconds: number }> {
   const rows = await publishedKeys(deps.orm.em.fork(), at);
   return { keys: rows.map(publicJwkOf), maxAgeSeconds: KEY_SET_MAX_AGE_SECONDS };
 }

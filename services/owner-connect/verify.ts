@@ -1,5 +1,11 @@
 import { compactVerify, decodeProtectedHeader } from 'jose';
-import { CLOCK_SKEW_SECONDS, OWNER_CONNECT_ALG, OWNER_CONNECT_TYP, TOKEN_LIFETIME_SECONDS, type OwnerConnectClaims } from '../../domain/owner-connect.ts';
+import {
+  CLOCK_SKEW_SECONDS,
+  OWNER_CONNECT_ALG,
+  OWNER_CONNECT_TYP,
+  TOKEN_LIFETIME_SECONDS,
+  type OwnerConnectClaims,
+} from '../../domain/owner-connect.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { verificationKey } from './signing-keys.ts';
@@ -20,8 +26,13 @@ export interface Expected {
  * window (`iat` + 3600 s) is judged by the caller with the token's record; `exp` bounds only the
  * channel's redirect page, so it is checked for shape here, not against the clock.
  */
-export async function verifyOwnerConnectToken(deps: ServiceDeps, token: string, expected: Expected): Promise<OwnerConnectClaims> {
-  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token)) throw invalid('not a JWS in compact serialization');
+export async function verifyOwnerConnectToken(
+  deps: ServiceDeps,
+  token: string,
+  expected: Expected,
+): Promise<OwnerConnectClaims> {
+  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token))
+    throw invalid('not a JWS in compact serialization');
   let header: Record<string, unknown>;
   try {
     header = decodeProtectedHeader(token);
@@ -47,18 +58,21 @@ export async function verifyOwnerConnectToken(deps: ServiceDeps, token: string, 
   } catch {
     throw invalid('the payload is not JSON');
   }
-  if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) throw invalid('the payload is not a JSON object');
+  if (claims === null || typeof claims !== 'object' || Array.isArray(claims))
+    throw invalid('the payload is not a JSON object');
 
   if (claims.iss !== deps.config.publicOrigin) throw invalid('iss is not this service');
   if (claims.aud !== expected.channel) throw invalid('aud is not the calling channel');
   if (claims.sub !== expected.ownerId) throw invalid('sub is not the owner in the path');
   const { iat, exp, jti } = claims;
   if (typeof iat !== 'number' || !Number.isInteger(iat)) throw invalid('iat is missing');
-  if (typeof exp !== 'number' || !Number.isInteger(exp) || exp < iat || exp - iat > TOKEN_LIFETIME_SECONDS) throw invalid('exp is not within 300 seconds of iat');
+  if (typeof exp !== 'number' || !Number.isInteger(exp) || exp < iat || exp - iat > TOKEN_LIFETIME_SECONDS)
+    throw invalid('exp is not within 300 seconds of iat');
   if (iat > now.getTime() / 1000 + CLOCK_SKEW_SECONDS) throw invalid('iat is in the future');
   if (typeof jti !== 'string' || !/^[0-9a-f]{32}$/.test(jti)) throw invalid('jti is not 128 bits in hex');
   const propertyIds = claims.property_ids;
-  if (!Array.isArray(propertyIds) || !propertyIds.every((id) => typeof id === 'string')) throw invalid('property_ids is not a list of ids');
+  if (!Array.isArray(propertyIds) || !propertyIds.every((id) => typeof id === 'string'))
+    throw invalid('property_ids is not a list of ids');
   return {
     iss: claims.iss,
     aud: claims.aud,

@@ -21,7 +21,8 @@ let ctx: ReturnType<typeof adminContext>;
 
 type Line = Record<string, unknown>;
 const parsed = (): Line[] => lines.map((line) => JSON.parse(line) as Line);
-const accessLines = (requestId: string) => parsed().filter((line) => line.message === 'request' && line.requestId === requestId);
+const accessLines = (requestId: string) =>
+  parsed().filter((line) => line.message === 'request' && line.requestId === requestId);
 /** The request's access lines once one is written: the line follows the answer's end, which the client may see first. */
 async function loggedLines(requestId: string): Promise<Line[]> {
   await vi.waitFor(() => expect(accessLines(requestId)).not.toHaveLength(0), { timeout: 5_000, interval: 10 });
@@ -51,34 +52,54 @@ describe('access log', () => {
     const requestId = res.headers['request-id'] as string;
     const [line, ...more] = await loggedLines(requestId);
     expect(more).toHaveLength(0);
-    expect(line).toMatchObject({ level: 'info', process: 'api', requestId, method: 'GET', operation: 'getChannel', path: `${BASE}/channel`, status: 200, channel: channel.name });
+    expect(line).toMatchObject({
+      level: 'info',
+      process: 'api',
+      requestId,
+      method: 'GET',
+      operation: 'getChannel',
+      path: `${BASE}/channel`,
+      status: 200,
+      channel: channel.name,
+    });
     expect(line!.durationMs).toEqual(expect.any(Number));
     expect(Date.parse(line!.time as string)).not.toBeNaN();
     expect(line!.pid).toBe(process.pid);
 
     // A refusal carries its code and no channel (none was authenticated).
     const refused = await api.call('GET', `${BASE}/channel`, { key: otherLastCharacter(key.key) });
-    expect(await loggedLines(refused.headers['request-id'] as string)).toEqual([expect.objectContaining({ operation: 'getChannel', status: 401, code: 'invalid_api_key' })]);
+    expect(await loggedLines(refused.headers['request-id'] as string)).toEqual([
+      expect.objectContaining({ operation: 'getChannel', status: 401, code: 'invalid_api_key' }),
+    ]);
     expect(accessLines(refused.headers['request-id'] as string)[0]).not.toHaveProperty('channel');
   });
 
-  test('a key revoked after this process saw it: the refused read\'s line names no channel either', async () => {
+  test("a key revoked after this process saw it: the refused read's line names no channel either", async () => {
     const { channel, key } = await channelWithKey(ctx);
     const first = await api.call('GET', `${BASE}/properties?limit=1`, { key: key.key });
-    expect(await loggedLines(first.headers['request-id'] as string)).toEqual([expect.objectContaining({ status: 200, channel: channel.name })]);
+    expect(await loggedLines(first.headers['request-id'] as string)).toEqual([
+      expect.objectContaining({ status: 200, channel: channel.name }),
+    ]);
     await revokeKey(ctx, key.id);
     const refused = await api.call('GET', `${BASE}/properties?limit=1`, { key: key.key });
-    expect(await loggedLines(refused.headers['request-id'] as string)).toEqual([expect.objectContaining({ operation: 'listProperties', status: 401, code: 'api_key_revoked' })]);
+    expect(await loggedLines(refused.headers['request-id'] as string)).toEqual([
+      expect.objectContaining({ operation: 'listProperties', status: 401, code: 'api_key_revoked' }),
+    ]);
     expect(accessLines(refused.headers['request-id'] as string)[0]).not.toHaveProperty('channel');
   });
 
   test('no channel key, platform token or webhook secret reaches the log, whatever the request', async () => {
     const { key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'manage:webhooks'] });
-    const created = await api.call('POST', `${BASE}/webhooks`, { key: key.key, body: { url: `${receiver.url}/log-test`, events: ['property.*'] } });
+    const created = await api.call('POST', `${BASE}/webhooks`, {
+      key: key.key,
+      body: { url: `${receiver.url}/log-test`, events: ['property.*'] },
+    });
     expect(created.status).toBe(201);
     const secret = created.json.secret as string;
     expect(secret).toMatch(/^whsec_/);
-    const rotated = await api.call('POST', `${BASE}/webhooks/${created.json.id as string}/rotate-secret`, { key: key.key });
+    const rotated = await api.call('POST', `${BASE}/webhooks/${created.json.id as string}/rotate-secret`, {
+      key: key.key,
+    });
     receiver.respond(500);
     // A failed ping logs its detail for the operator.
     await api.call('POST', `${BASE}/webhooks/${created.json.id as string}/test`, { key: key.key });
@@ -87,12 +108,23 @@ describe('access log', () => {
     const wrongToken = `${TEST_PLATFORM_TOKEN}-but-wrong`;
     expect((await api.call('GET', '/internal/v1/organizations/log-org', { key: wrongToken })).status).toBe(401);
     // Credentials where nothing expects them: a query string and an odd header.
-    await api.call('GET', `${BASE}/properties?api_key=${key.key}`, { key: key.key, headers: { 'x-debug-token': TEST_PLATFORM_TOKEN } });
+    await api.call('GET', `${BASE}/properties?api_key=${key.key}`, {
+      key: key.key,
+      headers: { 'x-debug-token': TEST_PLATFORM_TOKEN },
+    });
 
     const output = lines.join('');
     expect(output).toContain('webhook ping failed');
-    expect(await loggedLines(created.headers['request-id'] as string)).toEqual([expect.objectContaining({ operation: 'createWebhook', status: 201 })]);
-    for (const value of [key.key, TEST_PLATFORM_TOKEN, wrongToken, secret, rotated.json?.secret as string | undefined].filter((v): v is string => typeof v === 'string')) {
+    expect(await loggedLines(created.headers['request-id'] as string)).toEqual([
+      expect.objectContaining({ operation: 'createWebhook', status: 201 }),
+    ]);
+    for (const value of [
+      key.key,
+      TEST_PLATFORM_TOKEN,
+      wrongToken,
+      secret,
+      rotated.json?.secret as string | undefined,
+    ].filter((v): v is string => typeof v === 'string')) {
       expect(output).not.toContain(value);
     }
   });
@@ -105,15 +137,24 @@ describe('logger', () => {
     const key = 'svc_live_0123456789abcdefghijABCDEFGHIJ0123456789abcdefghij0AbCdE';
     log.info(`refused Bearer ${key}`, {
       authorization: `Bearer ${key}`,
-      nested: { webhookSecret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0', list: [{ token: 'platform-token-value-0123456789abcdef' }] },
+      nested: {
+        webhookSecret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0',
+        list: [{ token: 'platform-token-value-0123456789abcdef' }],
+      },
       url: 'postgres://svc:database-password@db.internal/svc',
       error: new Error(`connect failed for ${key}`),
       detail: 'the body quoted whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0',
     });
     const text = out.join('');
-    for (const secret of [key, 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0', 'platform-token-value', 'database-password']) expect(text).not.toContain(secret);
+    for (const secret of [key, 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0', 'platform-token-value', 'database-password'])
+      expect(text).not.toContain(secret);
     const line = JSON.parse(text) as Line;
-    expect(line).toMatchObject({ level: 'info', message: 'refused Bearer [redacted]', authorization: '[redacted]', url: 'postgres://svc:[redacted]@db.internal/svc' });
+    expect(line).toMatchObject({
+      level: 'info',
+      message: 'refused Bearer [redacted]',
+      authorization: '[redacted]',
+      url: 'postgres://svc:[redacted]@db.internal/svc',
+    });
   });
 
   test('LOG_LEVEL filters, and silent writes nothing', () => {
@@ -128,11 +169,27 @@ describe('logger', () => {
 
   test("the Temporal runtime's lines keep their workflow context and lose their secrets", () => {
     const out: string[] = [];
-    const bridge = temporalLogger(createLogger('info', { process: 'worker' }, { write: (line: string) => void out.push(line) }));
+    const bridge = temporalLogger(
+      createLogger('info', { process: 'worker' }, { write: (line: string) => void out.push(line) }),
+    );
     bridge.debug('dropped below info');
-    bridge.warn('Activity failed', { workflowId: 'webhook-delivery:whk_1:evt_1', workflowType: 'webhookDelivery', activityType: 'attemptDelivery', token: 'abc' });
+    bridge.warn('Activity failed', {
+      workflowId: 'webhook-delivery:whk_1:evt_1',
+      workflowType: 'webhookDelivery',
+      activityType: 'attemptDelivery',
+      token: 'abc',
+    });
     expect(out.map((line) => JSON.parse(line) as Line)).toEqual([
-      expect.objectContaining({ level: 'warn', message: 'Activity failed', source: 'temporal', process: 'worker', workflowId: 'webhook-delivery:whk_1:evt_1', workflowType: 'webhookDelivery', activityType: 'attemptDelivery', token: '[redacted]' }),
+      expect.objectContaining({
+        level: 'warn',
+        message: 'Activity failed',
+        source: 'temporal',
+        process: 'worker',
+        workflowId: 'webhook-delivery:whk_1:evt_1',
+        workflowType: 'webhookDelivery',
+        activityType: 'attemptDelivery',
+        token: '[redacted]',
+      }),
     ]);
   });
 });

@@ -32,7 +32,9 @@ beforeAll(async () => {
   statements = [];
   const orm = await MikroORM.init(ormOptions(url));
   onCleanup(() => orm.close(true));
-  const pool = (await orm.em.getConnection().getNativeClient()) as unknown as { on: (event: 'acquire', listener: () => void) => void };
+  const pool = (await orm.em.getConnection().getNativeClient()) as unknown as {
+    on: (event: 'acquire', listener: () => void) => void;
+  };
   pool.on('acquire', () => void statements.push(new Error('acquired').stack ?? ''));
   clock = new TestClock('2026-11-22T10:00:05Z');
   const temporal = await devServerClient();
@@ -42,7 +44,9 @@ beforeAll(async () => {
   unseenKey = (await channelWithKey(ctx)).key.key;
   const host = platform(api);
   await host.organization('lockout-org');
-  const installed = (await host.call('POST', '/organizations/lockout-org/installations', { app: 'crm', scopes: ['guests.read'] })).json;
+  const installed = (
+    await host.call('POST', '/organizations/lockout-org/installations', { app: 'crm', scopes: ['guests.read'] })
+  ).json;
   appToken = (await host.call('POST', `/installations/${installed.id as string}/token`)).json.token as string;
   expect(statements.length, 'the pool reports the API connections').toBeGreaterThan(0);
   // Both become known to this process as usable.
@@ -53,7 +57,8 @@ beforeAll(async () => {
 describe('an address past the failed-authentication limit', () => {
   test('is answered 429 without a database statement, except with a key or token this process found usable; the window ends it', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await api.call('GET', CHANNEL, { key: generateApiKey('sandbox') })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await api.call('GET', CHANNEL, { key: generateApiKey('sandbox') })).status);
     expect(statuses).toEqual([401, 401, 401, 429]);
 
     statements.length = 0;
@@ -71,7 +76,10 @@ describe('an address past the failed-authentication limit', () => {
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(55);
     }
-    for (const res of [await api.call('GET', GUESTS, { key: generateIntegrationToken('sandbox') }), await api.call('GET', GUESTS)]) {
+    for (const res of [
+      await api.call('GET', GUESTS, { key: generateIntegrationToken('sandbox') }),
+      await api.call('GET', GUESTS),
+    ]) {
       expect(res.status).toBe(429);
       expect(res.json).toMatchObject({ error: 'too_many_failed_authentications' });
     }

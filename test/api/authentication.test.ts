@@ -31,7 +31,12 @@ describe('GET /channel', () => {
     expect(res.json).toEqual({
       channel: channel.name,
       environment: 'sandbox',
-      key: { last4: key.key.slice(-4), created: expect.stringMatching(/Z$/), expires_at: null, scopes: ['read:catalog', 'read:ari'] },
+      key: {
+        last4: key.key.slice(-4),
+        created: expect.stringMatching(/Z$/),
+        expires_at: null,
+        scopes: ['read:catalog', 'read:ari'],
+      },
       rate_limit: { per_minute: 600 },
       owner_connect: { redirect_url: 'https://partner.example/connect' },
       technical_contact: { email: null },
@@ -81,7 +86,7 @@ describe('the refusal table of the Authentication section', () => {
     }
   });
 
-  test('a revoked key: 401 api_key_revoked; the channel\'s other key still works', async () => {
+  test("a revoked key: 401 api_key_revoked; the channel's other key still works", async () => {
     const { channel, key } = await channelWithKey(ctx);
     const second = await issueKey(ctx, { channel: channel.name, scopes: 'read:catalog' });
     await revokeKey(ctx, key.id);
@@ -97,7 +102,7 @@ describe('the refusal table of the Authentication section', () => {
     expect((await api.call('GET', CHANNEL, { key: key.key })).status).toBe(200);
   });
 
-  test('partner_suspended counts against the channel\'s rate limit and carries the RateLimit headers', async () => {
+  test("partner_suspended counts against the channel's rate limit and carries the RateLimit headers", async () => {
     const { channel, key } = await channelWithKey(ctx);
     await setChannelStatus(ctx, channel.name, 'suspended');
     const first = await api.call('GET', CHANNEL, { key: key.key });
@@ -105,9 +110,12 @@ describe('the refusal table of the Authentication section', () => {
     expectProblem(second, 403, 'partner_suspended');
     expect(first.headers['ratelimit-limit']).toBe('600');
     expect(Number(first.headers['ratelimit-remaining']) - Number(second.headers['ratelimit-remaining'])).toBe(1);
-    for (const header of ['ratelimit-reset', 'ratelimit-policy', 'ratelimit']) expect(second.headers[header]).toEqual(expect.any(String));
+    for (const header of ['ratelimit-reset', 'ratelimit-policy', 'ratelimit'])
+      expect(second.headers[header]).toEqual(expect.any(String));
     await setChannelStatus(ctx, channel.name, 'active');
-    expect((await api.call('GET', CHANNEL, { key: key.key })).headers['ratelimit-remaining']).toBe(String(Number(second.headers['ratelimit-remaining']) - 1));
+    expect((await api.call('GET', CHANNEL, { key: key.key })).headers['ratelimit-remaining']).toBe(
+      String(Number(second.headers['ratelimit-remaining']) - 1),
+    );
   });
 
   test('a key without the scope: 403 insufficient_scope naming the missing scopes', async () => {
@@ -121,19 +129,29 @@ describe('the refusal table of the Authentication section', () => {
   test('the Bearer scheme is case-insensitive and other schemes are a missing key', async () => {
     const { key } = await channelWithKey(ctx);
     expect((await api.call('GET', CHANNEL, { headers: { authorization: `bearer ${key.key}` } })).status).toBe(200);
-    expectProblem(await api.call('GET', CHANNEL, { headers: { authorization: `Basic ${key.key}` } }), 401, 'missing_api_key');
+    expectProblem(
+      await api.call('GET', CHANNEL, { headers: { authorization: `Basic ${key.key}` } }),
+      401,
+      'missing_api_key',
+    );
   });
 });
 
 describe('repeated failed authentication from one address', () => {
   test('past the limit answers 429 too_many_failed_authentications with Retry-After, while a valid key the process already accepted still passes', async () => {
     const { orm } = await freshDatabase();
-    const strict = await startTestApi({ orm, temporal: await devServerClient(), clock, env: { AUTH_FAILURE_LIMIT: '3' } });
+    const strict = await startTestApi({
+      orm,
+      temporal: await devServerClient(),
+      clock,
+      env: { AUTH_FAILURE_LIMIT: '3' },
+    });
     const strictCtx = adminContext(orm, await devServerClient(), clock);
     const { key } = await channelWithKey(strictCtx);
     expect((await strict.call('GET', CHANNEL, { key: key.key })).status).toBe(200);
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await strict.call('GET', CHANNEL, { key: generateApiKey('sandbox') })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await strict.call('GET', CHANNEL, { key: generateApiKey('sandbox') })).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
     const blocked = await strict.call('GET', CHANNEL);
     expectProblem(blocked, 429, 'too_many_failed_authentications');
@@ -164,7 +182,9 @@ describe('a read with a key this process has seen is still decided by the key as
     await revokeKey(ctx, key.id);
     const refused = await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key });
     expectProblem(refused, 401, 'api_key_revoked');
-    expect(refused.headers['www-authenticate']).toBe('Bearer realm="distribution", error="invalid_token", error_description="The key was revoked"');
+    expect(refused.headers['www-authenticate']).toBe(
+      'Bearer realm="distribution", error="invalid_token", error_description="The key was revoked"',
+    );
     expect(refused.headers['ratelimit-remaining']).toBeUndefined();
     // The refused read was not counted: the channel's next request is its second in the minute.
     const next = await api.call('GET', `${PROPERTIES}?limit=1`, { key: other.key });
@@ -212,7 +232,8 @@ describe('a read with a key this process has seen is still decided by the key as
   test('a read past the limit is refused with 429 and nothing of what it read', async () => {
     clock.set('2026-11-22T10:03:00Z');
     const { key } = await knownKey({ rateLimit: 600 });
-    for (let i = 1; i < 600; i += 1) expect((await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key })).status).toBe(200);
+    for (let i = 1; i < 600; i += 1)
+      expect((await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key })).status).toBe(200);
     const refused = await api.call('GET', `${PROPERTIES}?limit=1`, { key: key.key });
     expectProblem(refused, 429, 'rate_limited');
     expect(refused.json.data).toBeUndefined();
@@ -221,7 +242,9 @@ describe('a read with a key this process has seen is still decided by the key as
 
   test('settings changed meanwhile show on the next GET /channel, which waits for the key as it is now', async () => {
     const { channel, key } = await knownKey();
-    expect((await api.call('GET', CHANNEL, { key: key.key })).json.owner_connect.redirect_url).toBe('https://partner.example/connect');
+    expect((await api.call('GET', CHANNEL, { key: key.key })).json.owner_connect.redirect_url).toBe(
+      'https://partner.example/connect',
+    );
     await updateChannel(ctx, { name: channel.name, redirectUrl: 'https://partner.example/elsewhere', rateLimit: 900 });
     const res = await api.call('GET', CHANNEL, { key: key.key });
     expect(res.json.owner_connect.redirect_url).toBe('https://partner.example/elsewhere');

@@ -57,9 +57,14 @@ async function pull(query: string): Promise<{ pages: Page[]; nights: Map<string,
     expect(res.status, res.text).toBe(200);
     expectMatchesDescription('GET', path, res);
     const records = res.json.data as { property_id: string; data: { date: string }[] }[];
-    for (const record of records) nights.set(record.property_id, [...(nights.get(record.property_id) ?? []), ...record.data.map((n) => n.date)]);
+    for (const record of records)
+      nights.set(record.property_id, [...(nights.get(record.property_id) ?? []), ...record.data.map((n) => n.date)]);
     const now = Number(res.headers['ratelimit-remaining']);
-    pages.push({ records: records.length, nights: records.reduce((sum, r) => sum + r.data.length, 0), units: remaining - now });
+    pages.push({
+      records: records.length,
+      nights: records.reduce((sum, r) => sum + r.data.length, 0),
+      units: remaining - now,
+    });
     remaining = now;
     cursor = res.json.next_cursor;
   } while (cursor);
@@ -100,7 +105,7 @@ describe('GET /availability page sizes and costs by window', () => {
     ['only to: from today', `to=${addDays(TODAY, 300)}`, TODAY, 300],
     ['only to, a month: every property on one page', `to=${addDays(TODAY, 30)}`, TODAY, 30],
     ['only from: up to horizon_end', `from=${addDays(TODAY, 66)}`, addDays(TODAY, 66), 300],
-    ['only from, the horizon\'s last night', `from=${addDays(HORIZON_END, -1)}`, addDays(HORIZON_END, -1), 1],
+    ["only from, the horizon's last night", `from=${addDays(HORIZON_END, -1)}`, addDays(HORIZON_END, -1), 1],
     ['from and to', `from=${addDays(TODAY, 10)}&to=${addDays(TODAY, 310)}`, addDays(TODAY, 10), 300],
     ['from before today and to: from today', `from=${addDays(TODAY, -65)}&to=${addDays(TODAY, 300)}`, TODAY, 300],
   ])('%s', async (_title, query, first, perProperty) => {
@@ -110,7 +115,7 @@ describe('GET /availability page sizes and costs by window', () => {
     for (const dates of nights.values()) expect(dates).toEqual(datesFrom(first, perProperty));
   });
 
-  test('only to: at most 365 nights before it, so to=horizon_end reads the horizon\'s last night', async () => {
+  test("only to: at most 365 nights before it, so to=horizon_end reads the horizon's last night", async () => {
     const { nights } = await pull(`to=${HORIZON_END}`);
     for (const dates of nights.values()) expect(dates).toEqual(datesFrom(addDays(TODAY, 1), 365));
   });

@@ -38,7 +38,10 @@ let counter = 0;
 /** A channel seeing `count` properties with two rate plans each (`flex` and `nonref`). */
 async function setup(count = 1, options: { rateLimit?: number } = {}) {
   counter += 1;
-  const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'], rateLimit: options.rateLimit ?? 600 });
+  const { channel, key } = await channelWithKey(ctx, {
+    scopes: ['read:catalog', 'read:ari'],
+    rateLimit: options.rateLimit ?? 600,
+  });
   const prefix = `ari${counter}`;
   await host.organization(`${prefix}-org`);
   await host.owner(`${prefix}-own`, { organization: `${prefix}-org` });
@@ -52,7 +55,21 @@ async function setup(count = 1, options: { rateLimit?: number } = {}) {
       owner: `${prefix}-own`,
       rate_plans: [
         ...(base.rate_plans as any[]),
-        { key: 'nonref', name: { ro: 'Nerambursabil' }, currency: 'RON', child_age_bands: [{ age_from: 0, age_to: 5 }, { age_from: 6, age_to: 12 }], cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null } },
+        {
+          key: 'nonref',
+          name: { ro: 'Nerambursabil' },
+          currency: 'RON',
+          child_age_bands: [
+            { age_from: 0, age_to: 5 },
+            { age_from: 6, age_to: 12 },
+          ],
+          cancellation: {
+            refundable: false,
+            free_until_days_before: null,
+            penalty: 'full_stay',
+            penalty_percent: null,
+          },
+        },
       ],
     });
     await host.distribute(ref, [channel.name]);
@@ -74,46 +91,97 @@ describe('GET /availability', () => {
     expect(record.property_id).toMatch(ID_PATTERNS.property);
     expect(record.data).toHaveLength(365);
     expect(record.data[0]).toMatchObject({ date: TODAY, units_available: 1, closed_to_arrival: false, min_stay: 1 });
-    expect(record.data.map((n: { date: string }) => n.date)).toEqual([...new Set(record.data.map((n: { date: string }) => n.date))]);
+    expect(record.data.map((n: { date: string }) => n.date)).toEqual([
+      ...new Set(record.data.map((n: { date: string }) => n.date)),
+    ]);
     for (const rate of record.data[0].rates) {
       expect(rate.rate_plan_id).toMatch(ID_PATTERNS.rate_plan);
       // A closed plan without a price that night has no price fields; its own minimum stay is 1.
-      expect(rate).toEqual({ rate_plan_id: rate.rate_plan_id, closed: true, prices_by_occupancy: [], child_prices: [], min_stay: 1, closed_to_arrival: false });
+      expect(rate).toEqual({
+        rate_plan_id: rate.rate_plan_id,
+        closed: true,
+        prices_by_occupancy: [],
+        child_prices: [],
+        min_stay: 1,
+        closed_to_arrival: false,
+      });
     }
     // No maximum stay is 365, the longest stay one query window covers.
     expect(record.data[0].max_stay).toBe(365);
     expect(nullsIn(record)).toEqual([]);
     // The horizon's last night is served to a window that asks for it.
     const tail = await get(key, '/availability?from=2027-11-19&to=2027-11-23');
-    expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2027-11-19', '2027-11-20', '2027-11-21', '2027-11-22']);
+    expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual([
+      '2027-11-19',
+      '2027-11-20',
+      '2027-11-21',
+      '2027-11-22',
+    ]);
     // Rate plan ids are the ones the property record shows.
     const property = (await get(key, `/properties/${record.property_id}`)).json;
-    expect(record.data[0].rates.map((r: { rate_plan_id: string }) => r.rate_plan_id)).toEqual(property.rate_plans.map((p: { id: string }) => p.id));
+    expect(record.data[0].rates.map((r: { rate_plan_id: string }) => r.rate_plan_id)).toEqual(
+      property.rate_plans.map((p: { id: string }) => p.id),
+    );
   });
 
   test('platform updates set nights and prices, derive the summary, bump the version and announce the changed range', async () => {
     const { key, refs } = await setup();
     const first = await get(key, '/availability');
     const before = first.json.data[0];
-    const cached = await api.call('GET', `${BASE}/availability`, { key, headers: { 'if-none-match': first.headers.etag! } });
+    const cached = await api.call('GET', `${BASE}/availability`, {
+      key,
+      headers: { 'if-none-match': first.headers.etag! },
+    });
     expect(cached.status).toBe(304);
     const res = await updates({
       updates: [
         {
-          property: refs[0], from: '2026-12-20', to: '2026-12-27', units_available: 1, min_stay: 2,
+          property: refs[0],
+          from: '2026-12-20',
+          to: '2026-12-27',
+          units_available: 1,
+          min_stay: 2,
           rates: [
-            { rate_plan: 'flex', prices_by_occupancy: [{ adults: 1, amount: 30000 }, { adults: 2, amount: 30000 }, { adults: 3, amount: 36000 }, { adults: 4, amount: 42000 }], child_price: 5000, infant_price: 0 },
-            { rate_plan: 'nonref', prices_by_occupancy: [{ adults: 1, amount: 27000 }, { adults: 2, amount: 27000 }, { adults: 3, amount: 33000 }, { adults: 4, amount: 39000 }], child_prices: [{ age_from: 0, age_to: 5, amount: 0 }, { age_from: 6, age_to: 12, amount: 4000 }], closed_to_arrival: true },
+            {
+              rate_plan: 'flex',
+              prices_by_occupancy: [
+                { adults: 1, amount: 30000 },
+                { adults: 2, amount: 30000 },
+                { adults: 3, amount: 36000 },
+                { adults: 4, amount: 42000 },
+              ],
+              child_price: 5000,
+              infant_price: 0,
+            },
+            {
+              rate_plan: 'nonref',
+              prices_by_occupancy: [
+                { adults: 1, amount: 27000 },
+                { adults: 2, amount: 27000 },
+                { adults: 3, amount: 33000 },
+                { adults: 4, amount: 39000 },
+              ],
+              child_prices: [
+                { age_from: 0, age_to: 5, amount: 0 },
+                { age_from: 6, age_to: 12, amount: 4000 },
+              ],
+              closed_to_arrival: true,
+            },
           ],
         },
         { property: refs[0], from: '2026-12-24', to: '2026-12-26', closed_to_departure: true },
       ],
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.json.results).toEqual([{ property: refs[0], changed_nights: 7, ranges: [{ from: '2026-12-20', to: '2026-12-27' }] }]);
+    expect(res.json.results).toEqual([
+      { property: refs[0], changed_nights: 7, ranges: [{ from: '2026-12-20', to: '2026-12-27' }] },
+    ]);
 
     // A change moves the page's validator.
-    expect((await api.call('GET', `${BASE}/availability`, { key, headers: { 'if-none-match': first.headers.etag! } })).status).toBe(200);
+    expect(
+      (await api.call('GET', `${BASE}/availability`, { key, headers: { 'if-none-match': first.headers.etag! } }))
+        .status,
+    ).toBe(200);
     const after = (await get(key, '/availability?from=2026-12-19&to=2026-12-28')).json.data[0];
     expect(after.version).toBeGreaterThan(before.version);
     expect(after.data).toHaveLength(9);
@@ -127,21 +195,38 @@ describe('GET /availability', () => {
       child_price: { amount: 5000, currency: 'RON' },
       infant_price: { amount: 0, currency: 'RON' },
     });
-    expect(night.rates[1]).toMatchObject({ closed: false, closed_to_arrival: true, child_prices: [{ age_from: 0, age_to: 5, price: { amount: 0, currency: 'RON' } }, { age_from: 6, age_to: 12, price: { amount: 4000, currency: 'RON' } }] });
+    expect(night.rates[1]).toMatchObject({
+      closed: false,
+      closed_to_arrival: true,
+      child_prices: [
+        { age_from: 0, age_to: 5, price: { amount: 0, currency: 'RON' } },
+        { age_from: 6, age_to: 12, price: { amount: 4000, currency: 'RON' } },
+      ],
+    });
     // A priced plan that sets no child or infant price has none; nothing in the page is null.
     expect(Object.keys(night.rates[1])).not.toContain('child_price');
     expect(Object.keys(night.rates[1])).not.toContain('infant_price');
     expect(nullsIn(after)).toEqual([]);
     expect(after.data[0].rates[0].closed).toBe(true);
 
-    const events = (await get(key, '/events?limit=500')).json.data.filter((e: { type: string }) => e.type === 'availability.updated');
-    expect(events.at(-1)).toMatchObject({ data: { object: 'property', id: after.property_id, from: '2026-12-20', to: '2026-12-27' } });
+    const events = (await get(key, '/events?limit=500')).json.data.filter(
+      (e: { type: string }) => e.type === 'availability.updated',
+    );
+    expect(events.at(-1)).toMatchObject({
+      data: { object: 'property', id: after.property_id, from: '2026-12-20', to: '2026-12-27' },
+    });
     expect(events.at(-1).data).not.toHaveProperty('version');
 
     // The same update again changes nothing and announces nothing.
-    const again = await updates({ updates: [{ property: refs[0], from: '2026-12-24', to: '2026-12-26', closed_to_departure: true }] });
+    const again = await updates({
+      updates: [{ property: refs[0], from: '2026-12-24', to: '2026-12-26', closed_to_departure: true }],
+    });
     expect(again.json.results[0]).toMatchObject({ changed_nights: 0, ranges: [] });
-    expect((await get(key, '/events?limit=500')).json.data.filter((e: { type: string }) => e.type === 'availability.updated')).toHaveLength(events.length);
+    expect(
+      (await get(key, '/events?limit=500')).json.data.filter(
+        (e: { type: string }) => e.type === 'availability.updated',
+      ),
+    ).toHaveLength(events.length);
   });
 
   test('a bad update is refused whole and writes nothing', async () => {
@@ -167,11 +252,17 @@ describe('GET /availability', () => {
     const beyond = await get(key, '/availability?from=2027-01-01&to=2027-12-01');
     expectProblem(beyond, 400, 'window_beyond_horizon', ['horizon_end']);
     expect(beyond.json.horizon_end).toBe('2027-11-23');
-    expectProblem(await get(key, '/availability?from=2027-12-01&to=2027-12-05'), 400, 'window_beyond_horizon', ['horizon_end']);
+    expectProblem(await get(key, '/availability?from=2027-12-01&to=2027-12-05'), 400, 'window_beyond_horizon', [
+      'horizon_end',
+    ]);
     expectProblem(await get(key, '/availability?from=2026-12-05&to=2026-12-01'), 400, 'invalid_parameters', ['errors']);
     expectProblem(await get(key, '/availability?from=5.12.2026'), 400, 'invalid_parameters', ['errors']);
     // Past nights are not kept: the window starts at the property's today.
-    expect((await get(key, '/availability?from=2026-11-01&to=2026-11-25')).json.data[0].data.map((n: { date: string }) => n.date)).toEqual(['2026-11-22', '2026-11-23', '2026-11-24']);
+    expect(
+      (await get(key, '/availability?from=2026-11-01&to=2026-11-25')).json.data[0].data.map(
+        (n: { date: string }) => n.date,
+      ),
+    ).toEqual(['2026-11-22', '2026-11-23', '2026-11-24']);
   });
 
   test('a page ends at 5,000 nights, in the middle of a property, which continues on the next page; it costs ceil(nights/1000) units', async () => {
@@ -194,7 +285,11 @@ describe('GET /availability', () => {
     // The rest, 14 x 365 - 5,000 = 110 nights, costs 1 unit.
     expect(Number(first.headers['ratelimit-remaining']) - Number(second.headers['ratelimit-remaining'])).toBe(1);
     // The cursor is bound to its query (not to `limit`, which may change between pages).
-    expectProblem(await get(key, `/availability?to=2027-01-01&cursor=${encodeURIComponent(first.json.next_cursor)}`), 400, 'invalid_cursor');
+    expectProblem(
+      await get(key, `/availability?to=2027-01-01&cursor=${encodeURIComponent(first.json.next_cursor)}`),
+      400,
+      'invalid_cursor',
+    );
   });
 
   test('a page costs max(1, ceil(nights / 1000)) units: 0, 1, 1,000 nights cost 1; 1,001 cost 2; 4,900 cost 5', async () => {
@@ -203,7 +298,10 @@ describe('GET /availability', () => {
     const cost = async (path: string, nights: number) => {
       const res = await get(key, path);
       expect(res.status, res.text).toBe(200);
-      expect(res.json.data.reduce((sum: number, r: { data: unknown[] }) => sum + r.data.length, 0), path).toBe(nights);
+      expect(
+        res.json.data.reduce((sum: number, r: { data: unknown[] }) => sum + r.data.length, 0),
+        path,
+      ).toBe(nights);
       const now = Number(res.headers['ratelimit-remaining']);
       const units = remaining - now;
       remaining = now;
@@ -241,7 +339,12 @@ describe('GET /availability', () => {
     expect(link, first.headers['link']).not.toBeNull();
     const next = new URL(link![1]!, 'https://example.test');
     expect(next.pathname).toBe(`${BASE}/availability`);
-    expect(Object.fromEntries(next.searchParams)).toEqual({ limit: '2', from: '2026-12-01', to: '2026-12-08', cursor: first.json.next_cursor });
+    expect(Object.fromEntries(next.searchParams)).toEqual({
+      limit: '2',
+      from: '2026-12-01',
+      to: '2026-12-08',
+      cursor: first.json.next_cursor,
+    });
     const followed = await api.call('GET', `${next.pathname}${next.search}`, { key });
     const byCursor = await get(key, `${query}&cursor=${encodeURIComponent(first.json.next_cursor)}`);
     expect(followed.status).toBe(200);
@@ -259,7 +362,9 @@ describe('GET /availability', () => {
     expect(rest.json.data).toHaveLength(1);
     expect(rest.json.next_cursor).toBeNull();
     const one = page.json.data[0].property_id;
-    expect((await get(key, `/availability?property_id=${one}`)).json.data.map((r: { property_id: string }) => r.property_id)).toEqual([one]);
+    expect(
+      (await get(key, `/availability?property_id=${one}`)).json.data.map((r: { property_id: string }) => r.property_id),
+    ).toEqual([one]);
     expectProblem(await get(key, '/availability?property_id=prp_0aaaaaaaaaaaaaaaaaaaaaaaaa'), 404, 'not_found');
     const all = [...page.json.data, ...rest.json.data].map((r: { property_id: string }) => r.property_id);
     await host.distribute(refs[0]!, []);
@@ -278,7 +383,11 @@ describe('GET /availability', () => {
     const changed = (await get(key, `/availability?updated_since=${since}&from=2027-01-10&to=2027-01-12`)).json.data;
     expect(changed).toHaveLength(1);
     expect(changed[0].data.map((n: { units_available: number }) => n.units_available)).toEqual([0, 0]);
-    expectProblem(await get(key, `/availability?updated_since=${new Date(clock.now().getTime() - 36 * 86_400_000).toISOString()}`), 410, 'sync_window_expired');
+    expectProblem(
+      await get(key, `/availability?updated_since=${new Date(clock.now().getTime() - 36 * 86_400_000).toISOString()}`),
+      410,
+      'sync_window_expired',
+    );
     const catalogOnly = await channelWithKey(ctx, { scopes: ['read:catalog'] });
     expectProblem(await get(catalogOnly.key.key, '/availability'), 403, 'insufficient_scope', ['required_scopes']);
   });
@@ -287,8 +396,14 @@ describe('GET /availability', () => {
     const { refs, channel: first } = await setup();
     const second = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'] });
     const key = second.key.key;
-    const seen = async (since: string) => (await get(key, `/availability?updated_since=${since}`)).json.data.map((r: { property_id: string }) => r.property_id);
-    const announced = async () => ((await get(key, '/events?limit=500')).json.data as { type: string; data: Record<string, unknown> }[]).filter((e) => e.type === 'availability.updated').map((e) => e.data);
+    const seen = async (since: string) =>
+      (await get(key, `/availability?updated_since=${since}`)).json.data.map(
+        (r: { property_id: string }) => r.property_id,
+      );
+    const announced = async () =>
+      ((await get(key, '/events?limit=500')).json.data as { type: string; data: Record<string, unknown> }[])
+        .filter((e) => e.type === 'availability.updated')
+        .map((e) => e.data);
 
     clock.advance(5_000);
     const since = clock.now().toISOString();
@@ -308,7 +423,21 @@ describe('GET /availability', () => {
     // Unpublishable (its classification expired), then publishable again.
     const place = { location: refs[0]!.replace(/-p0$/, '-loc'), owner: refs[0]!.replace(/-p0$/, '-own') };
     clock.advance(5_000);
-    await host.property(refs[0]!, { ...place, legal: { classification: { certificate_number: 'X', category: 'apartament', rating_kind: 'stars', rating: 2, valid_until: '2026-01-01', country: 'RO' }, registration_number: null, identifiers: [] } });
+    await host.property(refs[0]!, {
+      ...place,
+      legal: {
+        classification: {
+          certificate_number: 'X',
+          category: 'apartament',
+          rating_kind: 'stars',
+          rating: 2,
+          valid_until: '2026-01-01',
+          country: 'RO',
+        },
+        registration_number: null,
+        identifiers: [],
+      },
+    });
     expect((await get(key, `/properties/${propertyId}`)).json.status).toBe('withdrawn');
     clock.advance(5_000);
     const publishable = clock.now().toISOString();
@@ -319,7 +448,7 @@ describe('GET /availability', () => {
   });
 
   // Moves the clock days ahead: keep it last.
-  test('horizon_end stays 365 nights past the property\'s today after local midnight, before the roll and when the roll is days late', async () => {
+  test("horizon_end stays 365 nights past the property's today after local midnight, before the roll and when the roll is days late", async () => {
     const { key } = await setup();
     const nights = (record: { data: { date: string }[] }) => record.data.map((n) => n.date);
     // 00:00:30 in Bucharest: the property's today moved, no roll has run (no worker here).
@@ -343,7 +472,9 @@ describe('GET /availability', () => {
 function nullsIn(value: unknown, pointer = ''): string[] {
   if (value === null) return [pointer];
   if (typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) => nullsIn(inner, `${pointer}/${key}`));
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) =>
+    nullsIn(inner, `${pointer}/${key}`),
+  );
 }
 
 function* datesFrom(from: string, count: number): Generator<string> {

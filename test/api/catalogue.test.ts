@@ -39,7 +39,15 @@ async function place(options: { ownerType?: 'individual' | 'company'; location?:
     organization: org,
     type: options.ownerType ?? 'individual',
     ...(options.ownerType === 'company'
-      ? { display_name: 'Carpați Stays', company: { legal_name: 'Carpați Stays SRL', tax_id: 'RO123456', trade_register_no: 'J08/1/2020', registered_office: { street: 'Str. Lungă', city: 'Brașov', country: 'RO' } } }
+      ? {
+          display_name: 'Carpați Stays',
+          company: {
+            legal_name: 'Carpați Stays SRL',
+            tax_id: 'RO123456',
+            trade_register_no: 'J08/1/2020',
+            registered_office: { street: 'Str. Lungă', city: 'Brașov', country: 'RO' },
+          },
+        }
       : {}),
   });
   await host.location(location, { organization: org, owner, ...options.location });
@@ -60,10 +68,19 @@ const get = async (key: string, path: string, headers: Record<string, string> = 
 };
 
 /** A withdrawn or deleted resource is served as exactly these four fields. */
-function expectTombstone(record: Record<string, unknown> | undefined, status: 'withdrawn' | 'deleted', id?: string): void {
+function expectTombstone(
+  record: Record<string, unknown> | undefined,
+  status: 'withdrawn' | 'deleted',
+  id?: string,
+): void {
   expect(record, 'the tombstone is there').toBeDefined();
   expect(Object.keys(record!).sort()).toEqual(['id', 'status', 'updated_at', 'version']);
-  expect(record).toEqual({ id: id ?? expect.any(String), status, version: expect.any(Number), updated_at: expect.any(String) });
+  expect(record).toEqual({
+    id: id ?? expect.any(String),
+    status,
+    version: expect.any(Number),
+    updated_at: expect.any(String),
+  });
 }
 
 async function events(key: string) {
@@ -75,25 +92,43 @@ async function events(key: string) {
 describe('the platform write interface', () => {
   test('takes only the platform token, and the token opens nothing on the distribution interface', async () => {
     const { a } = await twoChannels();
-    expectProblem(await api.call('PUT', '/internal/v1/organizations/x', { body: { name: 'X', country: 'RO' } }), 401, 'platform_token_invalid');
-    expectProblem(await api.call('PUT', '/internal/v1/organizations/x', { key: a.key, body: { name: 'X', country: 'RO' } }), 401, 'platform_token_invalid');
+    expectProblem(
+      await api.call('PUT', '/internal/v1/organizations/x', { body: { name: 'X', country: 'RO' } }),
+      401,
+      'platform_token_invalid',
+    );
+    expectProblem(
+      await api.call('PUT', '/internal/v1/organizations/x', { key: a.key, body: { name: 'X', country: 'RO' } }),
+      401,
+      'platform_token_invalid',
+    );
     expectProblem(await api.call('GET', `${BASE}/channel`, { key: TEST_PLATFORM_TOKEN }), 401, 'invalid_api_key');
   });
 
   test('refuses a bad write whole, naming every failed rule, and writes nothing', async () => {
     const { org, owner, location } = await place();
-    const body = { ...sampleProperty(location, owner), units: 0, city_tax_status: 'levied', name: { en: 'Only English <b>bold</b>' } };
+    const body = {
+      ...sampleProperty(location, owner),
+      units: 0,
+      city_tax_status: 'levied',
+      name: { en: 'Only English <b>bold</b>' },
+    };
     const res = await host.call('PUT', '/properties/bad-1', body);
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
     const codes = (res.json.errors as { code: string; pointer: string }[]).map((e) => `${e.pointer} ${e.code}`);
     expect(codes).toEqual(expect.arrayContaining(['/units min', '/fees city_tax_fee']));
     expectProblem(await host.call('GET', '/properties/bad-1'), 404, 'not_found');
 
-    const texts = await host.call('PUT', '/properties/bad-2', { ...sampleProperty(location, owner), name: { en: 'Only English <b>bold</b>' } });
-    expect(texts.json.errors).toEqual(expect.arrayContaining([
-      expect.objectContaining({ pointer: '/name', code: 'source_language_missing' }),
-      expect.objectContaining({ pointer: '/name/en', code: 'text_html' }),
-    ]));
+    const texts = await host.call('PUT', '/properties/bad-2', {
+      ...sampleProperty(location, owner),
+      name: { en: 'Only English <b>bold</b>' },
+    });
+    expect(texts.json.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ pointer: '/name', code: 'source_language_missing' }),
+        expect.objectContaining({ pointer: '/name/en', code: 'text_html' }),
+      ]),
+    );
     const unknown = await host.call('PUT', '/properties/bad-3', { ...sampleProperty('no-such-location', owner) });
     expect(unknown.json.errors).toEqual([expect.objectContaining({ pointer: '/location', code: 'unknown_reference' })]);
     // Nothing was written, so the location is named by no property and can go.
@@ -113,7 +148,11 @@ describe('each channel sees its own view', () => {
   test('ids differ between channels, follow the contract patterns, and only the own extension shows', async () => {
     const { a, b } = await twoChannels();
     const { owner, location } = await place();
-    await host.property('view-1', { location, owner, extensions: { [a.name]: { tier: 'gold' }, [b.name]: { group: 'b' } } });
+    await host.property('view-1', {
+      location,
+      owner,
+      extensions: { [a.name]: { tier: 'gold' }, [b.name]: { group: 'b' } },
+    });
     await host.distribute('view-1', [a.name, b.name]);
 
     const [pa, pb] = await Promise.all([get(a.key, '/properties'), get(b.key, '/properties')]);
@@ -145,19 +184,34 @@ describe('each channel sees its own view', () => {
     const base = { location, owner, extensions: { [a.name]: { tier: 'gold' } } };
     await host.property('invisible-1', base);
     await host.distribute('invisible-1', [a.name, b.name]);
-    const before = { a: (await get(a.key, '/properties')).json.data[0], b: (await get(b.key, '/properties')).json.data[0] };
+    const before = {
+      a: (await get(a.key, '/properties')).json.data[0],
+      b: (await get(b.key, '/properties')).json.data[0],
+    };
     const logA = await events(a.key);
 
     clock.advance(5_000);
-    await host.property('invisible-1', { ...base, extensions: { [a.name]: { tier: 'gold' }, [b.name]: { group: 'new' } } });
-    const after = { a: (await get(a.key, '/properties')).json.data[0], b: (await get(b.key, '/properties')).json.data[0] };
+    await host.property('invisible-1', {
+      ...base,
+      extensions: { [a.name]: { tier: 'gold' }, [b.name]: { group: 'new' } },
+    });
+    const after = {
+      a: (await get(a.key, '/properties')).json.data[0],
+      b: (await get(b.key, '/properties')).json.data[0],
+    };
     expect(after.a).toEqual(before.a);
     expect(after.b.version).toBeGreaterThan(before.b.version);
     expect(await events(a.key)).toEqual(logA);
-    expect((await events(b.key)).at(-1)).toMatchObject({ type: 'property.updated', data: { id: after.b.id, version: after.b.version } });
+    expect((await events(b.key)).at(-1)).toMatchObject({
+      type: 'property.updated',
+      data: { id: after.b.id, version: after.b.version },
+    });
 
     // The same write again changes nothing anywhere.
-    await host.property('invisible-1', { ...base, extensions: { [a.name]: { tier: 'gold' }, [b.name]: { group: 'new' } } });
+    await host.property('invisible-1', {
+      ...base,
+      extensions: { [a.name]: { tier: 'gold' }, [b.name]: { group: 'new' } },
+    });
     expect((await get(b.key, '/properties')).json.data[0]).toEqual(after.b);
   });
 
@@ -174,7 +228,12 @@ describe('each channel sees its own view', () => {
     expect((await get(a.key, '/properties')).json.data).toEqual([]);
     const changes = await get(a.key, `/properties?updated_since=${since}`);
     const tombstone = changes.json.data.find((p: { id: string }) => p.id === shown.id);
-    expect(tombstone).toEqual({ id: shown.id, status: 'withdrawn', version: expect.any(Number), updated_at: expect.any(String) });
+    expect(tombstone).toEqual({
+      id: shown.id,
+      status: 'withdrawn',
+      version: expect.any(Number),
+      updated_at: expect.any(String),
+    });
     expect(tombstone.version).toBeGreaterThan(shown.version);
     expect((await get(a.key, `/properties/${shown.id}`)).json).toEqual(tombstone);
     // The location and owner lose their only property on that channel.
@@ -183,8 +242,19 @@ describe('each channel sees its own view', () => {
     expectTombstone(locationRecord, 'withdrawn');
     const [ownerRecord] = (await get(a.key, `/owners?updated_since=${since}`)).json.data;
     expectTombstone(ownerRecord, 'withdrawn');
-    expect((await events(a.key)).map((e) => e.type)).toEqual(['property.distributed', 'location.updated', 'owner.updated', 'property.withdrawn', 'location.updated', 'owner.updated']);
-    expect((await events(b.key)).map((e) => e.type)).toEqual(['property.distributed', 'location.updated', 'owner.updated']);
+    expect((await events(a.key)).map((e) => e.type)).toEqual([
+      'property.distributed',
+      'location.updated',
+      'owner.updated',
+      'property.withdrawn',
+      'location.updated',
+      'owner.updated',
+    ]);
+    expect((await events(b.key)).map((e) => e.type)).toEqual([
+      'property.distributed',
+      'location.updated',
+      'owner.updated',
+    ]);
     expect((await get(b.key, '/properties')).json.data).toHaveLength(1);
 
     clock.advance(2_000);
@@ -192,7 +262,10 @@ describe('each channel sees its own view', () => {
     const back = (await get(a.key, '/properties')).json.data[0];
     expect(back.id).toBe(shown.id);
     expect(back.version).toBeGreaterThan(tombstone.version);
-    expect((await events(a.key)).at(-3)).toMatchObject({ type: 'property.distributed', data: { object: 'property', id: shown.id, version: back.version } });
+    expect((await events(a.key)).at(-3)).toMatchObject({
+      type: 'property.distributed',
+      data: { object: 'property', id: shown.id, version: back.version },
+    });
   });
 
   test('deletion is final: a deleted tombstone and property.deleted', async () => {
@@ -233,16 +306,67 @@ describe('legal and publication rules', () => {
   test('a Romanian property without a valid classification is not published; an Italian one needs its CIN', async () => {
     const { a } = await twoChannels();
     const ro = await place();
-    await host.property('legal-ro', { location: ro.location, owner: ro.owner, legal: { classification: { certificate_number: 'X', category: 'apartament', rating_kind: 'stars', rating: 2, valid_until: '2026-01-01', country: 'RO' }, registration_number: null, identifiers: [] } });
+    await host.property('legal-ro', {
+      location: ro.location,
+      owner: ro.owner,
+      legal: {
+        classification: {
+          certificate_number: 'X',
+          category: 'apartament',
+          rating_kind: 'stars',
+          rating: 2,
+          valid_until: '2026-01-01',
+          country: 'RO',
+        },
+        registration_number: null,
+        identifiers: [],
+      },
+    });
     await host.distribute('legal-ro', [a.name]);
     expect((await get(a.key, '/properties')).json.data).toEqual([]);
 
-    const it = await place({ location: { address: { country: 'IT', city: 'Firenze' }, geo: { lat: 43.7696, lng: 11.2558 }, timezone: 'Europe/Rome' } });
-    const italian = { location: it.location, owner: it.owner, name: { it: 'Appartamento', en: 'Flat' }, description: { it: 'Vicino al Duomo.' }, photos: [], rate_plans: [{ key: 'std', name: { it: 'Standard' }, currency: 'EUR', cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null } }], fees: [] };
-    await host.property('legal-it', { ...italian, legal: { classification: null, registration_number: null, identifiers: [] } });
+    const it = await place({
+      location: {
+        address: { country: 'IT', city: 'Firenze' },
+        geo: { lat: 43.7696, lng: 11.2558 },
+        timezone: 'Europe/Rome',
+      },
+    });
+    const italian = {
+      location: it.location,
+      owner: it.owner,
+      name: { it: 'Appartamento', en: 'Flat' },
+      description: { it: 'Vicino al Duomo.' },
+      photos: [],
+      rate_plans: [
+        {
+          key: 'std',
+          name: { it: 'Standard' },
+          currency: 'EUR',
+          cancellation: {
+            refundable: false,
+            free_until_days_before: null,
+            penalty: 'full_stay',
+            penalty_percent: null,
+          },
+        },
+      ],
+      fees: [],
+    };
+    await host.property('legal-it', {
+      ...italian,
+      legal: { classification: null, registration_number: null, identifiers: [] },
+    });
     await host.distribute('legal-it', [a.name]);
     expect((await get(a.key, '/properties')).json.data).toEqual([]);
-    await host.property('legal-it', { ...italian, legal: { classification: null, registration_number: null, identifiers: [{ scheme: 'it.cin', value: 'IT048017C2ABCDEFGH', valid_until: null, issued_by: null }] } });
+    await host.property('legal-it', {
+      ...italian,
+      legal: {
+        classification: null,
+        registration_number: null,
+        identifiers: [{ scheme: 'it.cin', value: 'IT048017C2ABCDEFGH', valid_until: null, issued_by: null }],
+      },
+    });
     const [published] = (await get(a.key, '/properties')).json.data;
     expect(published.legal).toMatchObject({ classification: null, registration_number: 'IT048017C2ABCDEFGH' });
     expect(published.rate_plans[0].cancellation.text.en).toBeTruthy();
@@ -282,7 +406,11 @@ describe('legal and publication rules', () => {
     await host.property('company-1', { location, owner });
     await host.distribute('company-1', [a.name]);
     expect((await get(a.key, '/locations')).json.data[0].address_visibility).toBe('exact');
-    expect((await get(a.key, '/owners')).json.data[0]).toMatchObject({ type: 'company', company: { legal_name: 'Carpați Stays SRL' }, connected_at: null });
+    expect((await get(a.key, '/owners')).json.data[0]).toMatchObject({
+      type: 'company',
+      company: { legal_name: 'Carpați Stays SRL' },
+      connected_at: null,
+    });
   });
 });
 
@@ -314,7 +442,11 @@ describe('list rules', () => {
     expect(new Set(ids).size).toBe(3);
 
     const page = (await get(a.key, '/properties?limit=1')).json.next_cursor as string;
-    expectProblem(await get(a.key, `/properties?limit=1&status=active&cursor=${encodeURIComponent(page)}`), 400, 'invalid_cursor');
+    expectProblem(
+      await get(a.key, `/properties?limit=1&status=active&cursor=${encodeURIComponent(page)}`),
+      400,
+      'invalid_cursor',
+    );
     expectProblem(await get(a.key, `/locations?cursor=${encodeURIComponent(page)}`), 400, 'invalid_cursor');
     expectProblem(await get(b.key, `/properties?cursor=${encodeURIComponent(page)}`), 400, 'invalid_cursor');
     const tampered = page.slice(0, -2) + (page.endsWith('AA') ? 'BA' : 'AA');
@@ -323,7 +455,10 @@ describe('list rules', () => {
     const old = new Date(clock.now().getTime() - 36 * 86_400_000).toISOString();
     expectProblem(await get(a.key, `/properties?updated_since=${old}`), 410, 'sync_window_expired');
     expectProblem(await get(a.key, '/properties?updated_since=yesterday'), 400, 'invalid_parameters', ['errors']);
-    const fraction = (await get(a.key, `/properties?updated_since=${new Date(clock.now().getTime() - 60_000).toISOString()}`));
+    const fraction = await get(
+      a.key,
+      `/properties?updated_since=${new Date(clock.now().getTime() - 60_000).toISOString()}`,
+    );
     expect(fraction.status).toBe(200);
     expect((await get(a.key, '/properties?status=withdrawn')).json.data).toEqual([]);
 
@@ -367,7 +502,9 @@ describe('list rules', () => {
     expect(all.json.next_cursor).toBeNull();
     const second = await get(a.key, `/amenities?limit=10&cursor=${encodeURIComponent(first.json.next_cursor)}`);
     expect(second.json.data[0].id).not.toBe(first.json.data[0].id);
-    expect(first.headers['link']).toBe(`<${BASE}/amenities?limit=10&cursor=${encodeURIComponent(first.json.next_cursor)}>; rel="next"`);
+    expect(first.headers['link']).toBe(
+      `<${BASE}/amenities?limit=10&cursor=${encodeURIComponent(first.json.next_cursor)}>; rel="next"`,
+    );
     expect(all.headers['link']).toBeUndefined();
     expect((await get(a.key, `/amenities?updated_since=${clock.now().toISOString()}`)).json.data).toEqual([]);
   });
@@ -384,12 +521,20 @@ describe('GET /events', () => {
     const first = await get(catalog.key.key, '/events?limit=2');
     expect(first.json.data.map((e: { type: string }) => e.type)).toEqual(['property.distributed', 'location.updated']);
     expect(first.json.has_more).toBe(true);
-    expect(first.json.data[0]).toEqual({ id: expect.stringMatching(/^evt_/), type: 'property.distributed', occurred_at: expect.stringMatching(/Z$/), channel: catalog.channel.name, data: { object: 'property', id: expect.stringMatching(ID_PATTERNS.property), version: expect.any(Number) } });
+    expect(first.json.data[0]).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'property.distributed',
+      occurred_at: expect.stringMatching(/Z$/),
+      channel: catalog.channel.name,
+      data: { object: 'property', id: expect.stringMatching(ID_PATTERNS.property), version: expect.any(Number) },
+    });
     const rest = await get(catalog.key.key, `/events?cursor=${encodeURIComponent(first.json.next_cursor)}`);
     expect(rest.json.data.map((e: { type: string }) => e.type)).toEqual(['owner.updated', 'property.updated']);
     expect(rest.json.has_more).toBe(false);
     // The log always has a cursor to poll with; only a page already waiting is linked.
-    expect(first.headers['link']).toBe(`<${BASE}/events?limit=2&cursor=${encodeURIComponent(first.json.next_cursor)}>; rel="next"`);
+    expect(first.headers['link']).toBe(
+      `<${BASE}/events?limit=2&cursor=${encodeURIComponent(first.json.next_cursor)}>; rel="next"`,
+    );
     expect(rest.headers['link']).toBeUndefined();
     const idle = await get(catalog.key.key, `/events?cursor=${encodeURIComponent(rest.json.next_cursor)}`);
     expect(idle.json).toMatchObject({ data: [], has_more: false });
@@ -397,19 +542,30 @@ describe('GET /events', () => {
     const { issueKey } = await import('../../admin/keys.ts');
     const ari = await issueKey(ctx, { channel: catalog.channel.name, scopes: 'read:ari' });
     // read:ari sees only the availability of the property, announced when it was distributed.
-    expect((await get(ari.key, '/events')).json.data.map((e: { type: string; data: { id: string } }) => [e.type, e.data.id])).toEqual([['availability.updated', first.json.data[0].data.id]]);
+    expect(
+      (await get(ari.key, '/events')).json.data.map((e: { type: string; data: { id: string } }) => [e.type, e.data.id]),
+    ).toEqual([['availability.updated', first.json.data[0].data.id]]);
     const hooks = await channelWithKey(ctx, { scopes: ['manage:webhooks'] });
-    expectProblem(await get(hooks.key.key, '/events'), 403, 'insufficient_scope', ['required_scopes', 'required_scopes_match']);
+    expectProblem(await get(hooks.key.key, '/events'), 403, 'insufficient_scope', [
+      'required_scopes',
+      'required_scopes_match',
+    ]);
 
     clock.advance(36 * 86_400_000);
-    expectProblem(await get(catalog.key.key, `/events?cursor=${encodeURIComponent(idle.json.next_cursor)}`), 410, 'event_cursor_expired');
+    expectProblem(
+      await get(catalog.key.key, `/events?cursor=${encodeURIComponent(idle.json.next_cursor)}`),
+      410,
+      'event_cursor_expired',
+    );
     expectProblem(await get(catalog.key.key, '/events?cursor=garbage'), 400, 'invalid_cursor');
 
     // Kept 35 days, dropped after 36: the log then starts later.
     expect((await get(catalog.key.key, '/events')).json.data).toEqual([]);
     clock.advance(-36 * 86_400_000);
     expect(await dropExpiredEvents(orm.em.fork(), clock.now())).toBe(0);
-    expect(await dropExpiredEvents(orm.em.fork(), new Date(clock.now().getTime() + 37 * 86_400_000))).toBeGreaterThanOrEqual(4);
+    expect(
+      await dropExpiredEvents(orm.em.fork(), new Date(clock.now().getTime() + 37 * 86_400_000)),
+    ).toBeGreaterThanOrEqual(4);
     expect((await get(catalog.key.key, '/events')).json.data).toEqual([]);
     clock.advance(36 * 86_400_000);
   });

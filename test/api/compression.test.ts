@@ -39,16 +39,32 @@ interface RawResponse {
 }
 
 /** A GET whose body is kept exactly as sent: Node's client never decodes a content coding. */
-function rawGet(path: string, headers: Record<string, string> = {}, withKey = true, method = 'GET'): Promise<RawResponse> {
+function rawGet(
+  path: string,
+  headers: Record<string, string> = {},
+  withKey = true,
+  method = 'GET',
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = https.request(new URL(path, api.url), { method, ca: api.ca, agent: false, headers: { ...(withKey ? { authorization: `Bearer ${key}` } : {}), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const flat = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-        resolve({ status: res.statusCode ?? 0, headers: flat, raw: Buffer.concat(chunks) });
-      });
-    });
+    const req = https.request(
+      new URL(path, api.url),
+      {
+        method,
+        ca: api.ca,
+        agent: false,
+        headers: { ...(withKey ? { authorization: `Bearer ${key}` } : {}), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const flat = Object.fromEntries(
+            Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+          );
+          resolve({ status: res.statusCode ?? 0, headers: flat, raw: Buffer.concat(chunks) });
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -147,12 +163,18 @@ describe('compressed answers', () => {
   test('304 carries no body and no Content-Encoding, with the tag of the coding asked for; any coding of the tag matches', async () => {
     const identity = await rawGet(`${BASE}/availability`);
     const zstd = await rawGet(`${BASE}/availability`, { 'accept-encoding': 'zstd' });
-    for (const [tag, accept] of [[identity.headers.etag!, 'zstd'], [zstd.headers.etag!, 'gzip'], [zstd.headers.etag!, 'identity']] as const) {
+    for (const [tag, accept] of [
+      [identity.headers.etag!, 'zstd'],
+      [zstd.headers.etag!, 'gzip'],
+      [zstd.headers.etag!, 'identity'],
+    ] as const) {
       const res = await rawGet(`${BASE}/availability`, { 'accept-encoding': accept, 'if-none-match': tag });
       expect(res.status).toBe(304);
       expect(res.raw.length).toBe(0);
       expect(res.headers['content-encoding']).toBeUndefined();
-      expect(res.headers.etag).toBe(accept === 'identity' ? identity.headers.etag : `${identity.headers.etag!.slice(0, -1)}-${accept}"`);
+      expect(res.headers.etag).toBe(
+        accept === 'identity' ? identity.headers.etag : `${identity.headers.etag!.slice(0, -1)}-${accept}"`,
+      );
       expect(varies(res)).toContain('accept-encoding');
     }
   });

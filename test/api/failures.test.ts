@@ -23,7 +23,9 @@ describe('unexpected failures', () => {
   beforeAll(async () => {
     const { orm } = await freshDatabase();
     const temporal = await devServerClient();
-    ({ key: { key } } = await channelWithKey(adminContext(orm, temporal, systemClock)));
+    ({
+      key: { key },
+    } = await channelWithKey(adminContext(orm, temporal, systemClock)));
     // A schema fault the code cannot expect: the counters table disappears under the API.
     await orm.em.getConnection().execute('drop table request_counter');
     broken = await startTestApi({ orm, temporal, clock: systemClock });
@@ -55,7 +57,13 @@ describe('a driver error that is no lost connection', () => {
   test('a protocol violation (08P01) is 500 internal, logged at error, not 503 with Retry-After', async () => {
     const { orm } = await freshDatabase();
     // What PostgreSQL answers to SQL text holding a NUL: a real error of the driver, not a lost server.
-    const violation = await orm.em.getConnection().execute('select ?::text as v', ['a\u0000b']).then(() => undefined, (error: unknown) => error);
+    const violation = await orm.em
+      .getConnection()
+      .execute('select ?::text as v', ['a\u0000b'])
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect((violation as { code?: string }).code).toBe('08P01');
     expect(isServiceUnavailable(violation)).toBe(false);
 
@@ -75,11 +83,24 @@ describe('a driver error that is no lost connection', () => {
     expect(JSON.parse(text)).toMatchObject({ code: 'internal', status: 500 });
     expect(res.headers.get('retry-after')).toBeNull();
     expect(text).not.toMatch(/08P01|protocol|select|\.ts/);
-    expect(lines.map((line) => JSON.parse(line) as { level: string; message: string })).toContainEqual(expect.objectContaining({ level: 'error', message: 'unexpected failure' }));
+    expect(lines.map((line) => JSON.parse(line) as { level: string; message: string })).toContainEqual(
+      expect.objectContaining({ level: 'error', message: 'unexpected failure' }),
+    );
   });
 
   test('only the codes of a lost or unobtainable connection are unavailable', () => {
-    for (const code of ['08000', '08003', '08006', '08001', '08004', '57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET']) {
+    for (const code of [
+      '08000',
+      '08003',
+      '08006',
+      '08001',
+      '08004',
+      '57P01',
+      '57P02',
+      '57P03',
+      'ECONNREFUSED',
+      'ECONNRESET',
+    ]) {
       expect(isServiceUnavailable(Object.assign(new Error('x'), { code })), code).toBe(true);
     }
     for (const code of ['08P01', '08007', '22021', '42P01', '23505', 'XX000']) {

@@ -18,14 +18,21 @@ beforeAll(async () => {
   const { orm } = await freshDatabase();
   const temporal = await devServerClient();
   const clock = new TestClock('2026-11-22T10:00:00Z');
-  api = await startTestApi({ orm, temporal, clock, log: createLogger('debug', {}, { write: (line: string) => void lines.push(line) }), env: { AUTH_FAILURE_LIMIT: '1000' } });
+  api = await startTestApi({
+    orm,
+    temporal,
+    clock,
+    log: createLogger('debug', {}, { write: (line: string) => void lines.push(line) }),
+    env: { AUTH_FAILURE_LIMIT: '1000' },
+  });
   await platform(api).organization('hf-org');
 });
 
-const levelsOf = (from: number) => lines.slice(from).map((line) => JSON.parse(line) as { level: string; message: string; error?: string });
+const levelsOf = (from: number) =>
+  lines.slice(from).map((line) => JSON.parse(line) as { level: string; message: string; error?: string });
 
 describe('a host form the service cannot read', () => {
-  test('with more than 50 fields answers 413 in the session\'s language and logs one info line', async () => {
+  test("with more than 50 fields answers 413 in the session's language and logs one info line", async () => {
     const cookie = await openSession(api, 'hf-org', 'ro');
     const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
     const form: Record<string, string> = { csrf, locale: 'en' };
@@ -43,12 +50,15 @@ describe('a host form the service cannot read', () => {
     expect((await hostRequest(api, 'GET', '/host/', { cookie })).text).toContain('<html lang="ro">');
   });
 
-  test('in an unknown charset answers 415 in the session\'s language and logs one info line', async () => {
+  test("in an unknown charset answers 415 in the session's language and logs one info line", async () => {
     const cookie = await openSession(api, 'hf-org', 'en');
     const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
     const from = lines.length;
     const res = await request(api.url, api.ca, 'POST', '/host/locale', {
-      headers: { cookie: `${SESSION_COOKIE}=${cookie}`, 'content-type': 'application/x-www-form-urlencoded; charset=x-no-such-charset' },
+      headers: {
+        cookie: `${SESSION_COOKIE}=${cookie}`,
+        'content-type': 'application/x-www-form-urlencoded; charset=x-no-such-charset',
+      },
       rawBody: new URLSearchParams({ csrf, locale: 'ro' }).toString(),
     });
     expect(res.status).toBe(415);

@@ -26,7 +26,12 @@ beforeAll(async () => {
   const temporal = await devServerClient();
   clock = new TestClock('2026-11-22T10:00:00Z');
   const ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000', HAND_OFF_SESSION_LIMIT: '3', HAND_OFF_ORGANIZATION_LIMIT: '5' } });
+  api = await startTestApi({
+    orm,
+    temporal,
+    clock,
+    env: { AUTH_FAILURE_LIMIT: '1000', HAND_OFF_SESSION_LIMIT: '3', HAND_OFF_ORGANIZATION_LIMIT: '5' },
+  });
   host = platform(api);
   channel = (await channelWithKey(ctx)).channel.name;
   for (const organization of ['ho-org', 'ho-other']) {
@@ -52,7 +57,10 @@ async function session(organization: string, locale?: string) {
 }
 
 const connect = (s: { cookie: string; csrf: string }, owner: string) =>
-  hostRequest(api, 'POST', `/host/owners/${owner}/channels/${channel}/connect`, { cookie: s.cookie, form: { csrf: s.csrf } });
+  hostRequest(api, 'POST', `/host/owners/${owner}/channels/${channel}/connect`, {
+    cookie: s.cookie,
+    form: { csrf: s.csrf },
+  });
 
 function jtiOf(res: HttpResponse): string {
   expect(res.status, res.text).toBe(200);
@@ -62,7 +70,12 @@ function jtiOf(res: HttpResponse): string {
 }
 
 async function tokensOf(owner: string): Promise<number> {
-  const [row] = await orm.em.fork().execute<{ count: string }[]>('select count(*) as count from owner_connect_token t join owner o on o.id = t.owner_id where o.ref = ?', [owner]);
+  const [row] = await orm.em
+    .fork()
+    .execute<{ count: string }[]>(
+      'select count(*) as count from owner_connect_token t join owner o on o.id = t.owner_id where o.ref = ?',
+      [owner],
+    );
   return Number(row!.count);
 }
 
@@ -90,7 +103,7 @@ describe('Connect pressed again', () => {
 });
 
 describe('the hand-off limits', () => {
-  test('past the session\'s limit, Connect answers 429 in the host\'s language with Retry-After, minting nothing', async () => {
+  test("past the session's limit, Connect answers 429 in the host's language with Retry-After, minting nothing", async () => {
     const s = await session('ho-org', 'ro');
     for (const n of [1, 2, 3]) jtiOf(await connect(s, `ho-org-own-${n}`));
     clock.advance(15_000);
@@ -108,12 +121,17 @@ describe('the hand-off limits', () => {
     jtiOf(await connect(s, 'ho-org-own-4'));
   });
 
-  test('the organization\'s limit holds across its sessions and the platform\'s hand-offs, and no other organization\'s', async () => {
+  test("the organization's limit holds across its sessions and the platform's hand-offs, and no other organization's", async () => {
     const one = await session('ho-org');
     const two = await session('ho-org');
     for (const n of [1, 2, 3]) jtiOf(await connect(one, `ho-org-own-${n}`));
     jtiOf(await connect(two, 'ho-org-own-4'));
-    const platformCall = (owner: string) => api.call('POST', `/internal/v1/owners/${owner}/owner-connect`, { key: TEST_PLATFORM_TOKEN, body: { channel }, headers: { accept: 'application/json' } });
+    const platformCall = (owner: string) =>
+      api.call('POST', `/internal/v1/owners/${owner}/owner-connect`, {
+        key: TEST_PLATFORM_TOKEN,
+        body: { channel },
+        headers: { accept: 'application/json' },
+      });
     expect((await platformCall('ho-org-own-5')).status).toBe(200);
     const refused = await connect(two, 'ho-org-own-6');
     expect(refused.status).toBe(429);
@@ -122,7 +140,7 @@ describe('the hand-off limits', () => {
     const platformRefused = await platformCall('ho-org-own-7');
     expectProblem(platformRefused, 429, 'rate_limited');
     expect(platformRefused.headers['retry-after']).toMatch(/^\d+$/);
-    expect(await tokensOf('ho-org-own-6') + await tokensOf('ho-org-own-7')).toBe(0);
+    expect((await tokensOf('ho-org-own-6')) + (await tokensOf('ho-org-own-7'))).toBe(0);
     const other = await session('ho-other');
     jtiOf(await connect(other, 'ho-other-own-1'));
     expect((await platformCall('ho-other-own-2')).status).toBe(200);

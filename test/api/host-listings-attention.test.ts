@@ -22,7 +22,14 @@ let ctx: ReturnType<typeof adminContext>;
 let channels: string[];
 let organizationId: string;
 
-const classification = (validUntil: string) => ({ certificate_number: 'RO-9/2026', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: validUntil, country: 'RO' });
+const classification = (validUntil: string) => ({
+  certificate_number: 'RO-9/2026',
+  category: 'apartament',
+  rating_kind: 'stars',
+  rating: 3,
+  valid_until: validUntil,
+  country: 'RO',
+});
 
 beforeAll(async () => {
   const { orm } = await freshDatabase();
@@ -39,39 +46,88 @@ beforeAll(async () => {
   await host.location('la-kir', { organization: 'la-org', owner: 'la-own-ana', timezone: 'Pacific/Kiritimati' });
   await host.location('la-zeta', { organization: 'la-org', owner: 'la-own-zeta' });
   await host.location('la-rome', {
-    organization: 'la-org', owner: 'la-own-ana', timezone: 'Europe/Rome',
-    address: { country: 'IT', region: 'Toscana', city: 'Firenze', street: 'Via Roma', number: '1', postal_code: '50123' },
+    organization: 'la-org',
+    owner: 'la-own-ana',
+    timezone: 'Europe/Rome',
+    address: {
+      country: 'IT',
+      region: 'Toscana',
+      city: 'Firenze',
+      street: 'Via Roma',
+      number: '1',
+      postal_code: '50123',
+    },
   });
-  const property = async (ref: string, location: string, owner: string, legal: unknown, texts: Record<string, unknown> = {}) => {
+  const property = async (
+    ref: string,
+    location: string,
+    owner: string,
+    legal: unknown,
+    texts: Record<string, unknown> = {},
+  ) => {
     await host.property(ref, { location, owner, legal, ...texts } as never);
     await host.distribute(ref, channels);
   };
   // Zeta's property names the pair (Zeta, channel) first; the rest are Ana's.
-  await property('la-a-zeta', 'la-zeta', 'la-own-zeta', { classification: classification(addDays(BUCHAREST_TODAY, 2000)) });
+  await property('la-a-zeta', 'la-zeta', 'la-own-zeta', {
+    classification: classification(addDays(BUCHAREST_TODAY, 2000)),
+  });
   // Lapsing on the 30th day after the property's today: listed; a day later: not.
-  await property('la-b-buc-in', 'la-buc', 'la-own-ana', { classification: classification(addDays(BUCHAREST_TODAY, 29)) });
-  await property('la-c-buc-out', 'la-buc', 'la-own-ana', { classification: classification(addDays(BUCHAREST_TODAY, 30)) });
-  await property('la-d-kir-in', 'la-kir', 'la-own-ana', { classification: classification(addDays(KIRITIMATI_TODAY, 29)) });
-  await property('la-e-kir-out', 'la-kir', 'la-own-ana', { classification: classification(addDays(KIRITIMATI_TODAY, 30)) });
+  await property('la-b-buc-in', 'la-buc', 'la-own-ana', {
+    classification: classification(addDays(BUCHAREST_TODAY, 29)),
+  });
+  await property('la-c-buc-out', 'la-buc', 'la-own-ana', {
+    classification: classification(addDays(BUCHAREST_TODAY, 30)),
+  });
+  await property('la-d-kir-in', 'la-kir', 'la-own-ana', {
+    classification: classification(addDays(KIRITIMATI_TODAY, 29)),
+  });
+  await property('la-e-kir-out', 'la-kir', 'la-own-ana', {
+    classification: classification(addDays(KIRITIMATI_TODAY, 30)),
+  });
   const text = (it: string) => ({ it, en: it });
-  const sample = sampleProperty('la-rome', 'la-own-ana') as { photos: Record<string, unknown>[]; rate_plans: Record<string, unknown>[] };
+  const sample = sampleProperty('la-rome', 'la-own-ana') as {
+    photos: Record<string, unknown>[];
+    rate_plans: Record<string, unknown>[];
+  };
   const italian = {
-    name: text('Casa sul colle'), description: text('Una casa luminosa.'),
+    name: text('Casa sul colle'),
+    description: text('Una casa luminosa.'),
     photos: sample.photos.map((photo) => ({ ...photo, caption: text('Soggiorno') })),
     rate_plans: sample.rate_plans.map((plan) => ({ ...plan, name: text('Flessibile') })),
   };
   // An Italian property whose only CIN lapses in 5 days: found by its identifier's date.
-  await property('la-f-rome', 'la-rome', 'la-own-ana', { classification: null, identifiers: [{ scheme: 'it.cin', value: 'IT048017C2R7M4Q9KX', valid_until: addDays(BUCHAREST_TODAY, 4), issued_by: null }] }, italian);
-  for (let i = 0; i < 25; i += 1) await property(`la-g-${String(i).padStart(2, '0')}`, 'la-buc', 'la-own-ana', { classification: classification(addDays(BUCHAREST_TODAY, 2000)) });
+  await property(
+    'la-f-rome',
+    'la-rome',
+    'la-own-ana',
+    {
+      classification: null,
+      identifiers: [
+        { scheme: 'it.cin', value: 'IT048017C2R7M4Q9KX', valid_until: addDays(BUCHAREST_TODAY, 4), issued_by: null },
+      ],
+    },
+    italian,
+  );
+  for (let i = 0; i < 25; i += 1)
+    await property(`la-g-${String(i).padStart(2, '0')}`, 'la-buc', 'la-own-ana', {
+      classification: classification(addDays(BUCHAREST_TODAY, 2000)),
+    });
   // Found expired: withdrawn from both channels.
-  await property('la-h-old', 'la-buc', 'la-own-ana', { classification: classification(addDays(BUCHAREST_TODAY, 2000)) });
-  await host.property('la-h-old', { location: 'la-buc', owner: 'la-own-ana', legal: { classification: classification(addDays(BUCHAREST_TODAY, -1)) } });
+  await property('la-h-old', 'la-buc', 'la-own-ana', {
+    classification: classification(addDays(BUCHAREST_TODAY, 2000)),
+  });
+  await host.property('la-h-old', {
+    location: 'la-buc',
+    owner: 'la-own-ana',
+    legal: { classification: classification(addDays(BUCHAREST_TODAY, -1)) },
+  });
   const [row] = await orm.em.fork().execute<{ id: string }[]>("select id from organization where ref = 'la-org'");
   organizationId = row!.id;
 }, 180_000);
 
 describe('what to act on across the organization', () => {
-  test('withdrawals, then lapses within 30 days of each property\'s own today by date, then owners not connected in the order their properties first name them', async () => {
+  test("withdrawals, then lapses within 30 days of each property's own today by date, then owners not connected in the order their properties first name them", async () => {
     const { attention } = await listingsOverview(ctx, organizationId, { page: 2 });
     const [first, second] = channels as [string, string];
     const shown = (ref: string) => ({ property: ref, channels });
@@ -79,8 +135,18 @@ describe('what to act on across the organization', () => {
       expect.objectContaining({ kind: 'withdrawn', property: 'la-h-old', channel: first, reason: 'certificate' }),
       expect.objectContaining({ kind: 'withdrawn', property: 'la-h-old', channel: second, reason: 'certificate' }),
       expect.objectContaining({ kind: 'expiring', ...shown('la-f-rome'), on: addDays(BUCHAREST_TODAY, 5), days: 5 }),
-      expect.objectContaining({ kind: 'expiring', ...shown('la-b-buc-in'), on: addDays(BUCHAREST_TODAY, 30), days: 30 }),
-      expect.objectContaining({ kind: 'expiring', ...shown('la-d-kir-in'), on: addDays(KIRITIMATI_TODAY, 30), days: 30 }),
+      expect.objectContaining({
+        kind: 'expiring',
+        ...shown('la-b-buc-in'),
+        on: addDays(BUCHAREST_TODAY, 30),
+        days: 30,
+      }),
+      expect.objectContaining({
+        kind: 'expiring',
+        ...shown('la-d-kir-in'),
+        on: addDays(KIRITIMATI_TODAY, 30),
+        days: 30,
+      }),
       { kind: 'not_connected', owner: 'la-own-zeta', ownerName: 'Zeta SRL', channel: first, properties: 1 },
       { kind: 'not_connected', owner: 'la-own-zeta', ownerName: 'Zeta SRL', channel: second, properties: 1 },
       // Every property of Ana's the channels show: all but the withdrawn one.
@@ -91,7 +157,10 @@ describe('what to act on across the organization', () => {
 
   test('the list is the same on every page and under any filter', async () => {
     const first = await listingsOverview(ctx, organizationId);
-    const filtered = await listingsOverview(ctx, organizationId, { page: 2, filter: { channel: channels[0]!, status: 'none' } });
+    const filtered = await listingsOverview(ctx, organizationId, {
+      page: 2,
+      filter: { channel: channels[0]!, status: 'none' },
+    });
     expect(first.pages).toBe(2);
     expect(filtered.attention).toEqual(first.attention);
     expect(first.attention).toHaveLength(9);

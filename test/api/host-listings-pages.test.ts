@@ -47,9 +47,17 @@ describe('the overview model', () => {
   test(`${MANY} properties are ${OVERVIEW_PAGE_SIZE} a page by reference, with the total; a page past the end is the last`, async () => {
     const first = await listingsOverview(ctx, ids['lp-many']!);
     expect(first).toMatchObject({ total: MANY, page: 1, pages: 3, pageSize: OVERVIEW_PAGE_SIZE, channels: [channel] });
-    expect(first.properties.map((p) => p.ref)).toEqual(Array.from({ length: OVERVIEW_PAGE_SIZE }, (_, i) => `lp-many-${String(i).padStart(3, '0')}`));
+    expect(first.properties.map((p) => p.ref)).toEqual(
+      Array.from({ length: OVERVIEW_PAGE_SIZE }, (_, i) => `lp-many-${String(i).padStart(3, '0')}`),
+    );
     const last = await listingsOverview(ctx, ids['lp-many']!, { page: 3 });
-    expect(last.properties.map((p) => p.ref)).toEqual(['lp-many-040', 'lp-many-041', 'lp-many-042', 'lp-many-043', 'lp-many-044']);
+    expect(last.properties.map((p) => p.ref)).toEqual([
+      'lp-many-040',
+      'lp-many-041',
+      'lp-many-042',
+      'lp-many-043',
+      'lp-many-044',
+    ]);
     const past = await listingsOverview(ctx, ids['lp-many']!, { page: 9 });
     expect(past.page).toBe(3);
     expect(past.properties.map((p) => p.ref)).toEqual(last.properties.map((p) => p.ref));
@@ -57,7 +65,9 @@ describe('the overview model', () => {
 
   test('what to act on covers every page: the owner not connected is counted over all its properties', async () => {
     const { attention } = await listingsOverview(ctx, ids['lp-many']!, { page: 2 });
-    expect(attention.filter((item) => item.kind === 'not_connected')).toEqual([expect.objectContaining({ channel, ownerName: 'Many Rooms SRL', properties: MANY })]);
+    expect(attention.filter((item) => item.kind === 'not_connected')).toEqual([
+      expect.objectContaining({ channel, ownerName: 'Many Rooms SRL', properties: MANY }),
+    ]);
   });
 
   test.each([
@@ -68,14 +78,16 @@ describe('the overview model', () => {
     [{ channel: 'b', status: null }, ['lower', 'old', 'upper']],
   ] as const)('filtered by %j: %j', async (asked, expected) => {
     const channelName = asked.channel === null ? null : scene.channels[asked.channel];
-    const overview = await listingsOverview(ctx, ids[scene.org]!, { filter: { channel: channelName, status: asked.status } });
+    const overview = await listingsOverview(ctx, ids[scene.org]!, {
+      filter: { channel: channelName, status: asked.status },
+    });
     expect(overview.properties.map((p) => p.ref)).toEqual(expected.map((which) => scene.refs[which]).sort());
     expect(overview.total).toBe(expected.length);
     // What to act on does not follow the filter.
     expect(overview.attention).toHaveLength(5);
   });
 
-  test("a channel the organization has nothing on is no filter", async () => {
+  test('a channel the organization has nothing on is no filter', async () => {
     const overview = await listingsOverview(ctx, ids[scene.org]!, { filter: { channel: channel, status: null } });
     expect(overview.filter.channel).toBeNull();
     expect(overview.total).toBe(3);

@@ -34,19 +34,49 @@ describe('the dashboard model', () => {
     const { a, b } = scene.channels;
     const byRef = Object.fromEntries(properties.map((p) => [p.ref, p]));
     const upper = byRef[scene.refs.upper]!;
-    expect(upper.channels.map((c) => [c.name, c.visibility, c.report?.status ?? null])).toEqual([[a, 'shown', 'published'], [b, 'shown', 'rejected']].sort());
-    expect(upper.channels.find((c) => c.name === a)!.report).toMatchObject({ public_url: 'https://a.example/stay/upper', promoted: true, promoted_until: '2026-12-06T22:00:00Z', updated_at: '2026-11-22T08:01:00Z' });
+    expect(upper.channels.map((c) => [c.name, c.visibility, c.report?.status ?? null])).toEqual(
+      [
+        [a, 'shown', 'published'],
+        [b, 'shown', 'rejected'],
+      ].sort(),
+    );
+    expect(upper.channels.find((c) => c.name === a)!.report).toMatchObject({
+      public_url: 'https://a.example/stay/upper',
+      promoted: true,
+      promoted_until: '2026-12-06T22:00:00Z',
+      updated_at: '2026-11-22T08:01:00Z',
+    });
     expect(byRef[scene.refs.lower]!.channels.find((c) => c.name === b)!.report).toBeNull();
     expect(attention).toEqual([
-      expect.objectContaining({ kind: 'withdrawn', property: scene.refs.old, channel: [a, b].sort()[0], reason: 'certificate' }),
-      expect.objectContaining({ kind: 'withdrawn', property: scene.refs.old, channel: [a, b].sort()[1], reason: 'certificate' }),
+      expect.objectContaining({
+        kind: 'withdrawn',
+        property: scene.refs.old,
+        channel: [a, b].sort()[0],
+        reason: 'certificate',
+      }),
+      expect.objectContaining({
+        kind: 'withdrawn',
+        property: scene.refs.old,
+        channel: [a, b].sort()[1],
+        reason: 'certificate',
+      }),
       expect.objectContaining({ kind: 'expiring', property: scene.refs.lower, on: '2026-12-02', days: 10 }),
-      expect.objectContaining({ kind: 'not_connected', ownerName: 'Ana Popescu', channel: [a, b].sort()[0], properties: 2 }),
-      expect.objectContaining({ kind: 'not_connected', ownerName: 'Ana Popescu', channel: [a, b].sort()[1], properties: 2 }),
+      expect.objectContaining({
+        kind: 'not_connected',
+        ownerName: 'Ana Popescu',
+        channel: [a, b].sort()[0],
+        properties: 2,
+      }),
+      expect.objectContaining({
+        kind: 'not_connected',
+        ownerName: 'Ana Popescu',
+        channel: [a, b].sort()[1],
+        properties: 2,
+      }),
     ]);
   });
 
-  test('a property page: 30 days per channel ending on its today, the history newest first; another organization\'s property is null', async () => {
+  test("a property page: 30 days per channel ending on its today, the history newest first; another organization's property is null", async () => {
     const model = (await propertyDashboard(ctx, organizationId, scene.refs.upper))!;
     expect(model.chart).toMatchObject({ from: '2026-10-24', to: '2026-11-23' });
     const series = Object.fromEntries(model.chart.series.map((s) => [s.channel, s.days]));
@@ -57,7 +87,9 @@ describe('the dashboard model', () => {
     expect(model.listings.get(scene.channels.a)!.history.map((h) => h.status)).toEqual(['published', 'pending_review']);
     const host = platform(api);
     await host.organization('hl-other');
-    const [other] = await ctx.orm.em.fork().execute<{ id: string }[]>('select id from organization where ref = ?', ['hl-other']);
+    const [other] = await ctx.orm.em
+      .fork()
+      .execute<{ id: string }[]>('select id from organization where ref = ?', ['hl-other']);
     expect(await propertyDashboard(ctx, other!.id, scene.refs.upper)).toBeNull();
     expect(await propertyDashboard(ctx, organizationId, 'no-such-ref')).toBeNull();
   });
@@ -69,7 +101,9 @@ describe('the dashboard pages', () => {
     const page = await hostRequest(api, 'GET', '/host/listings', { cookie });
     expect(page.status, page.text).toBe(200);
     const { a, b } = scene.channels;
-    expect(page.text).toMatch(new RegExp(`data-channel="${a}">[\\s\\S]*?data-status="published"><span aria-hidden="true">✓</span>Published`));
+    expect(page.text).toMatch(
+      new RegExp(`data-channel="${a}">[\\s\\S]*?data-status="published"><span aria-hidden="true">✓</span>Published`),
+    );
     expect(page.text).toContain('href="https://a.example/stay/upper"');
     expect(page.text).toContain('data-rejection-reason="photos"');
     expect(page.text).toContain('The photos show another house.');
@@ -90,22 +124,42 @@ describe('the dashboard pages', () => {
   });
 
   test.each([
-    ['it-IT', 'it', 'Annunci sui canali', 'Pubblicato', 'Le prenotazioni dai canali non fanno ancora parte di questo servizio.', '3435 visualizzazioni e 85 clic verso la prenotazione in 30 giorni con dati'],
-    ['es-ES', 'es', 'Anuncios en los canales', 'Publicado', 'Las reservas procedentes de los canales todavía no forman parte de este servicio.', '3435 visualizaciones y 85 clics hacia la reserva en 30 días con datos'],
-  ])('in the language of %s, the property page\'s counts included', async (tag, lang, title, published, bookings, summary) => {
-    const cookie = await openSession(api, scene.org, tag);
-    const page = await hostRequest(api, 'GET', '/host/listings', { cookie });
-    expect(page.text).toContain(`<html lang="${lang}">`);
-    expect(page.text).toContain(`<h1>${title}</h1>`);
-    expect(page.text).toContain(published);
-    expect(page.text).toContain(bookings);
-    expect(page.text).toMatch(new RegExp(`<option value="${lang}" lang="${lang}" selected>`));
-    const property = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
-    expect(property.text).toContain(summary);
-  });
+    [
+      'it-IT',
+      'it',
+      'Annunci sui canali',
+      'Pubblicato',
+      'Le prenotazioni dai canali non fanno ancora parte di questo servizio.',
+      '3435 visualizzazioni e 85 clic verso la prenotazione in 30 giorni con dati',
+    ],
+    [
+      'es-ES',
+      'es',
+      'Anuncios en los canales',
+      'Publicado',
+      'Las reservas procedentes de los canales todavía no forman parte de este servicio.',
+      '3435 visualizaciones y 85 clics hacia la reserva en 30 días con datos',
+    ],
+  ])(
+    "in the language of %s, the property page's counts included",
+    async (tag, lang, title, published, bookings, summary) => {
+      const cookie = await openSession(api, scene.org, tag);
+      const page = await hostRequest(api, 'GET', '/host/listings', { cookie });
+      expect(page.text).toContain(`<html lang="${lang}">`);
+      expect(page.text).toContain(`<h1>${title}</h1>`);
+      expect(page.text).toContain(published);
+      expect(page.text).toContain(bookings);
+      expect(page.text).toMatch(new RegExp(`<option value="${lang}" lang="${lang}" selected>`));
+      const property = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
+      expect(property.text).toContain(summary);
+    },
+  );
 
   test('a page without a session follows Accept-Language, Italian and Spanish included', async () => {
-    for (const [header, lang, title] of [['it-IT,it;q=0.9', 'it', 'La sessione è terminata'], ['es-ES,es;q=0.9,en;q=0.5', 'es', 'Su sesión ha terminado']]) {
+    for (const [header, lang, title] of [
+      ['it-IT,it;q=0.9', 'it', 'La sessione è terminata'],
+      ['es-ES,es;q=0.9,en;q=0.5', 'es', 'Su sesión ha terminado'],
+    ]) {
       const page = await hostRequest(api, 'GET', '/host/listings', { headers: { 'accept-language': header! } });
       expect(page.status).toBe(401);
       expect(page.text).toContain(`<html lang="${lang}">`);
@@ -117,7 +171,8 @@ describe('the dashboard pages', () => {
     const cookie = await openSession(api, scene.org);
     const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
     expect(page.status, page.text).toBe(200);
-    const chartOf = (channel: string) => new RegExp(`data-chart="${channel}">([\\s\\S]*?)</figure>`).exec(page.text)?.[1] ?? '';
+    const chartOf = (channel: string) =>
+      new RegExp(`data-chart="${channel}">([\\s\\S]*?)</figure>`).exec(page.text)?.[1] ?? '';
     expect(chartOf(scene.channels.a).match(/data-series="views"/g)).toHaveLength(30);
     expect(chartOf(scene.channels.a).match(/data-series="clicks"/g)).toHaveLength(30);
     expect(chartOf(scene.channels.b).match(/data-series="views"/g)).toHaveLength(12);
@@ -126,7 +181,7 @@ describe('the dashboard pages', () => {
     expect(lower.text).toContain(`No statistics from ${scene.channels.a} in the last 30 days.`);
   });
 
-  test('the chart\'s summary counts by the language\'s plural rules and number format', async () => {
+  test("the chart's summary counts by the language's plural rules and number format", async () => {
     const summaries = async (locale: string) => {
       const cookie = await openSession(api, scene.org, locale);
       const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
@@ -137,11 +192,15 @@ describe('the dashboard pages', () => {
     expect(en).toContain('3,435 views and 85 clicks to booking over 30 reported days; most views in a day: 129.');
     expect(en).toContain('1,266 views and 31 clicks to booking over 12 reported days; most views in a day: 111.');
     const ro = await summaries('ro');
-    expect(ro).toContain('3.435 de vizualizări și 85 de clicuri spre rezervare în 30 de zile raportate; cele mai multe vizualizări într-o zi: 129.');
-    expect(ro).toContain('1.266 de vizualizări și 31 de clicuri spre rezervare în 12 zile raportate; cele mai multe vizualizări într-o zi: 111.');
+    expect(ro).toContain(
+      '3.435 de vizualizări și 85 de clicuri spre rezervare în 30 de zile raportate; cele mai multe vizualizări într-o zi: 129.',
+    );
+    expect(ro).toContain(
+      '1.266 de vizualizări și 31 de clicuri spre rezervare în 12 zile raportate; cele mai multe vizualizări într-o zi: 111.',
+    );
   });
 
-  test('times are on the property\'s clock with its zone named, the machine-readable instant in UTC', async () => {
+  test("times are on the property's clock with its zone named, the machine-readable instant in UTC", async () => {
     const cookie = await openSession(api, scene.org);
     const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
     // Channel A's report came at 08:01 UTC: 10:01 in Bucharest.

@@ -51,7 +51,10 @@ async function distributedOwner(organization: string, displayName: string) {
 
 describe('POST /internal/v1/host-sessions', () => {
   test('answers a one-time link to the host pages valid five minutes', async () => {
-    const res = await api.call('POST', '/internal/v1/host-sessions', { key: TEST_PLATFORM_TOKEN, body: { organization: 'hs-org', locale: 'ro-RO' } });
+    const res = await api.call('POST', '/internal/v1/host-sessions', {
+      key: TEST_PLATFORM_TOKEN,
+      body: { organization: 'hs-org', locale: 'ro-RO' },
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.json).sort()).toEqual(['expires_at', 'url']);
     // The token in the query string: the access log writes paths without it.
@@ -61,7 +64,10 @@ describe('POST /internal/v1/host-sessions', () => {
   });
 
   test('refuses an organization the platform never wrote, naming the field', async () => {
-    const res = await api.call('POST', '/internal/v1/host-sessions', { key: TEST_PLATFORM_TOKEN, body: { organization: 'no-such-org' } });
+    const res = await api.call('POST', '/internal/v1/host-sessions', {
+      key: TEST_PLATFORM_TOKEN,
+      body: { organization: 'no-such-org' },
+    });
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
     expect(res.json.errors).toEqual([expect.objectContaining({ code: 'unknown_reference', pointer: '/organization' })]);
   });
@@ -79,15 +85,27 @@ describe('POST /internal/v1/host-sessions', () => {
 
   test('refuses a channel key and no token', async () => {
     const { key } = await channelWithKey(ctx);
-    expectProblem(await api.call('POST', '/internal/v1/host-sessions', { key: key.key, body: { organization: 'hs-org' } }), 401, 'platform_token_invalid');
-    expectProblem(await api.call('POST', '/internal/v1/host-sessions', { body: { organization: 'hs-org' } }), 401, 'platform_token_invalid');
+    expectProblem(
+      await api.call('POST', '/internal/v1/host-sessions', { key: key.key, body: { organization: 'hs-org' } }),
+      401,
+      'platform_token_invalid',
+    );
+    expectProblem(
+      await api.call('POST', '/internal/v1/host-sessions', { body: { organization: 'hs-org' } }),
+      401,
+      'platform_token_invalid',
+    );
   });
 });
 
 describe('with INTERNAL_PORT (the platform interface on a listener of its own)', () => {
   test('the platform asks on the internal listener; the link opens on the public one, which alone serves the pages', async () => {
     const split = await startTestApi({ orm, temporal, clock, env: { INTERNAL_PORT: '0', AUTH_FAILURE_LIMIT: '1000' } });
-    const ask = (base: string) => request(base, split.ca, 'POST', '/internal/v1/host-sessions', { headers: { authorization: `Bearer ${TEST_PLATFORM_TOKEN}` }, body: { organization: 'hs-org' } });
+    const ask = (base: string) =>
+      request(base, split.ca, 'POST', '/internal/v1/host-sessions', {
+        headers: { authorization: `Bearer ${TEST_PLATFORM_TOKEN}` },
+        body: { organization: 'hs-org' },
+      });
     expectProblem(await ask(split.url), 404, 'not_found');
     const asked = await ask(split.internalUrl!);
     expect(asked.status).toBe(201);
@@ -101,9 +119,15 @@ describe('with INTERNAL_PORT (the platform interface on a listener of its own)',
 });
 
 describe('the log', () => {
-  test('carries neither the link\'s token nor the session cookie nor the CSRF token', async () => {
+  test("carries neither the link's token nor the session cookie nor the CSRF token", async () => {
     const lines: string[] = [];
-    const logged = await startTestApi({ orm, temporal, clock, log: createLogger('debug', {}, { write: (line: string) => void lines.push(line) }), env: { AUTH_FAILURE_LIMIT: '1000' } });
+    const logged = await startTestApi({
+      orm,
+      temporal,
+      clock,
+      log: createLogger('debug', {}, { write: (line: string) => void lines.push(line) }),
+      env: { AUTH_FAILURE_LIMIT: '1000' },
+    });
     const link = await hostLink(logged, 'hs-org');
     const token = new URL(link.url).searchParams.get('token')!;
     const opened = await hostRequest(logged, 'GET', link.path);
@@ -113,7 +137,8 @@ describe('the log', () => {
     await hostRequest(logged, 'GET', link.path);
     const requests = lines.filter((line) => line.includes('"request"'));
     expect(requests.some((line) => line.includes('"/host/open"'))).toBe(true);
-    for (const secret of [token, cookie, cookie.split('.')[0]!, csrfOf(page)]) expect(lines.join('\n')).not.toContain(secret);
+    for (const secret of [token, cookie, cookie.split('.')[0]!, csrfOf(page)])
+      expect(lines.join('\n')).not.toContain(secret);
   });
 });
 
@@ -127,7 +152,11 @@ describe('the link', () => {
     const opened = await hostRequest(api, 'GET', link.path);
     expect(opened.status).toBe(303);
     expect(opened.headers.location).toBe('/host/');
-    expect(opened.headers['set-cookie']).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}\\.[A-Za-z0-9_-]{43}; Path=/; Max-Age=43200; Secure; HttpOnly; SameSite=Lax$`));
+    expect(opened.headers['set-cookie']).toMatch(
+      new RegExp(
+        `^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}\\.[A-Za-z0-9_-]{43}; Path=/; Max-Age=43200; Secure; HttpOnly; SameSite=Lax$`,
+      ),
+    );
     expect(opened.headers['referrer-policy']).toBe('no-referrer');
     const page = await hostRequest(api, 'GET', '/host/', { cookie: cookieValue(opened) });
     expect(page.status).toBe(200);
@@ -182,7 +211,7 @@ describe('the session', () => {
     expect((await hostRequest(api, 'GET', '/host/', { cookie })).status).toBe(401);
   });
 
-  test('refuses a POST without the session\'s CSRF token, or with another session\'s', async () => {
+  test("refuses a POST without the session's CSRF token, or with another session's", async () => {
     const cookie = await openSession(api, 'hs-org');
     const other = await openSession(api, 'hs-org');
     const otherToken = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie: other }));
@@ -198,7 +227,10 @@ describe('the session', () => {
     const cookie = await openSession(api, 'hs-org', 'en-GB');
     const page = await hostRequest(api, 'GET', '/host/', { cookie });
     expect(page.text).toContain('<html lang="en">');
-    const switched = await hostRequest(api, 'POST', '/host/locale', { cookie, form: { csrf: csrfOf(page), locale: 'ro', return_to: 'https://evil.example/' } });
+    const switched = await hostRequest(api, 'POST', '/host/locale', {
+      cookie,
+      form: { csrf: csrfOf(page), locale: 'ro', return_to: 'https://evil.example/' },
+    });
     expect(switched.status).toBe(303);
     expect(switched.headers.location).toBe('/host/');
     const after = await hostRequest(api, 'GET', '/host/', { cookie });
@@ -208,7 +240,7 @@ describe('the session', () => {
 });
 
 describe('the pages', () => {
-  test('list the organization\'s owners with each channel, not connected, and not another organization\'s', async () => {
+  test("list the organization's owners with each channel, not connected, and not another organization's", async () => {
     const mine = await distributedOwner('hs-org', 'Ana Popescu');
     const theirs = await distributedOwner('hs-other', 'Ion Ionescu');
     const cookie = await openSession(api, 'hs-org');
@@ -223,7 +255,8 @@ describe('the pages', () => {
     const mine = await distributedOwner('hs-org', 'Elena Marin');
     await setChannelStatus(ctx, mine.channel, 'suspended');
     const cookie = await openSession(api, 'hs-org');
-    const row = (text: string) => new RegExp(`<tr data-channel="${mine.channel}"[^>]*>[\\s\\S]*?</tr>`).exec(text)?.[0] ?? '';
+    const row = (text: string) =>
+      new RegExp(`<tr data-channel="${mine.channel}"[^>]*>[\\s\\S]*?</tr>`).exec(text)?.[0] ?? '';
     const suspended = row((await hostRequest(api, 'GET', '/host/', { cookie })).text);
     expect(suspended).toContain('data-channel-suspended');
     expect(suspended).toContain('channel suspended: connecting is paused');
@@ -234,12 +267,18 @@ describe('the pages', () => {
     expect(active).toContain(`action="/host/owners/${mine.owner}/channels/${mine.channel}/connect"`);
   });
 
-  test('answer another organization\'s owner exactly as an owner that does not exist', async () => {
+  test("answer another organization's owner exactly as an owner that does not exist", async () => {
     const theirs = await distributedOwner('hs-other', 'Ion Ionescu');
     const cookie = await openSession(api, 'hs-org');
     const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
-    const other = await hostRequest(api, 'POST', `/host/owners/${theirs.owner}/channels/${theirs.channel}/connect`, { cookie, form: { csrf } });
-    const none = await hostRequest(api, 'POST', `/host/owners/no-such-owner/channels/${theirs.channel}/connect`, { cookie, form: { csrf } });
+    const other = await hostRequest(api, 'POST', `/host/owners/${theirs.owner}/channels/${theirs.channel}/connect`, {
+      cookie,
+      form: { csrf },
+    });
+    const none = await hostRequest(api, 'POST', `/host/owners/no-such-owner/channels/${theirs.channel}/connect`, {
+      cookie,
+      form: { csrf },
+    });
     expect(other.status).toBe(404);
     const strip = (text: string) => text.replace(/nonce="[^"]+"/g, '');
     expect(strip(other.text)).toBe(strip(none.text));
@@ -250,10 +289,15 @@ describe('the pages', () => {
     const mine = await distributedOwner('hs-org', 'Ana Popescu');
     const cookie = await openSession(api, 'hs-org', 'ro');
     const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
-    const res = await hostRequest(api, 'POST', `/host/owners/${mine.owner}/channels/${mine.channel}/connect`, { cookie, form: { csrf } });
+    const res = await hostRequest(api, 'POST', `/host/owners/${mine.owner}/channels/${mine.channel}/connect`, {
+      cookie,
+      form: { csrf },
+    });
     expect(res.status).toBe(200);
     expect(res.text).toContain('<html lang="ro">');
-    expect(res.text).toMatch(/<form id="hand-off" method="post" action="https:\/\/partner\.example\/connect"><input type="hidden" name="token" value="[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+">/);
+    expect(res.text).toMatch(
+      /<form id="hand-off" method="post" action="https:\/\/partner\.example\/connect"><input type="hidden" name="token" value="[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+">/,
+    );
     const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers['content-security-policy']!)?.[1];
     expect(res.text).toContain(`<script nonce="${nonce}">`);
     expect(res.headers['content-security-policy']).toContain('form-action https://partner.example');
@@ -270,18 +314,24 @@ describe('the pages', () => {
     await host.distribute(`${owner}-prp`, [name]);
     const cookie = await openSession(api, 'hs-org');
     const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
-    const res = await hostRequest(api, 'POST', `/host/owners/${owner}/channels/${name}/connect`, { cookie, form: { csrf } });
+    const res = await hostRequest(api, 'POST', `/host/owners/${owner}/channels/${name}/connect`, {
+      cookie,
+      form: { csrf },
+    });
     expect(res.status).toBe(409);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toContain('This channel does not take connections yet');
   });
 
-  test('Connect to a suspended channel says so in a page, in the session\'s language', async () => {
+  test("Connect to a suspended channel says so in a page, in the session's language", async () => {
     const mine = await distributedOwner('hs-org', 'Radu Ionescu');
     await setChannelStatus(ctx, mine.channel, 'suspended');
     const cookie = await openSession(api, 'hs-org', 'ro');
     const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
-    const res = await hostRequest(api, 'POST', `/host/owners/${mine.owner}/channels/${mine.channel}/connect`, { cookie, form: { csrf } });
+    const res = await hostRequest(api, 'POST', `/host/owners/${mine.owner}/channels/${mine.channel}/connect`, {
+      cookie,
+      form: { csrf },
+    });
     expect(res.status).toBe(409);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toContain('Acest canal este suspendat');
@@ -294,7 +344,9 @@ describe('the pages', () => {
     const nonce = /style-src 'nonce-([A-Za-z0-9+/=]+)'/.exec(page.headers['content-security-policy']!)?.[1];
     expect(nonce).toBeDefined();
     expect(page.text).toContain(`<style nonce="${nonce}">`);
-    expect(page.headers['content-security-policy']).toBe(`default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+    expect(page.headers['content-security-policy']).toBe(
+      `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    );
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.text).not.toMatch(/https?:\/\/(?!distribution\.test)[^"' ]+\.(css|js|woff2?)/);
   });

@@ -7,7 +7,7 @@ import { LISTINGS_TEXT_KEYS, listingsTexts } from '../../api/host/listings-texts
 // The host pages' texts: counts by the language's plural rules and number format, instants on
 // the clock of the place they concern.
 
-describe('counts follow the language\'s plural rules and number format', () => {
+describe("counts follow the language's plural rules and number format", () => {
   test.each([
     [1, '1 reported day'],
     [2, '2 reported days'],
@@ -38,12 +38,23 @@ describe('counts follow the language\'s plural rules and number format', () => {
     expect(tl('chart.count_clicks', { count: 1 })).toBe('1 clic spre rezervare');
   });
 
-  test('a whole sentence: the counts inside the summary, the owner\'s count chosen by its own number', () => {
+  test("a whole sentence: the counts inside the summary, the owner's count chosen by its own number", () => {
     const tl = listingsTexts('ro');
-    const summary = tl('chart.summary', { views: tl('chart.count_views', { count: 5947 }), clicks: tl('chart.count_clicks', { count: 367 }), days: tl('chart.count_days', { count: 1 }), max: 1200 });
-    expect(summary).toBe('5.947 de vizualizări și 367 de clicuri spre rezervare în 1 zi raportată; cele mai multe vizualizări într-o zi: 1.200.');
-    expect(listingsTexts('en')('attention.not_connected', { count: 1 })).toContain('which lists one of their properties');
-    expect(listingsTexts('en')('attention.not_connected', { count: 1200 })).toContain('which lists 1,200 of their properties');
+    const summary = tl('chart.summary', {
+      views: tl('chart.count_views', { count: 5947 }),
+      clicks: tl('chart.count_clicks', { count: 367 }),
+      days: tl('chart.count_days', { count: 1 }),
+      max: 1200,
+    });
+    expect(summary).toBe(
+      '5.947 de vizualizări și 367 de clicuri spre rezervare în 1 zi raportată; cele mai multe vizualizări într-o zi: 1.200.',
+    );
+    expect(listingsTexts('en')('attention.not_connected', { count: 1 })).toContain(
+      'which lists one of their properties',
+    );
+    expect(listingsTexts('en')('attention.not_connected', { count: 1200 })).toContain(
+      'which lists 1,200 of their properties',
+    );
   });
 
   test('a plural text without a numeric count is a programming error, not a wrong page', () => {
@@ -61,12 +72,18 @@ describe('counts follow the language\'s plural rules and number format', () => {
 
 describe('instants on the clock of the place, with its zone named', () => {
   test('a report at 08:01 UTC reads 10:01 in Bucharest in November and 11:01 in July', () => {
-    expect(formatInstant('en', '2026-11-22T08:01:00Z', 'Europe/Bucharest')).toBe('22 Nov 2026, 10:01 (Europe/Bucharest)');
-    expect(formatInstant('ro', '2026-07-22T08:01:00Z', 'Europe/Bucharest')).toBe('22 iul. 2026, 11:01 (Europe/Bucharest)');
+    expect(formatInstant('en', '2026-11-22T08:01:00Z', 'Europe/Bucharest')).toBe(
+      '22 Nov 2026, 10:01 (Europe/Bucharest)',
+    );
+    expect(formatInstant('ro', '2026-07-22T08:01:00Z', 'Europe/Bucharest')).toBe(
+      '22 iul. 2026, 11:01 (Europe/Bucharest)',
+    );
   });
 
   test('an instant past midnight UTC falls on the next local day', () => {
-    expect(formatInstant('en', '2026-11-22T23:30:00Z', 'Europe/Bucharest')).toBe('23 Nov 2026, 01:30 (Europe/Bucharest)');
+    expect(formatInstant('en', '2026-11-22T23:30:00Z', 'Europe/Bucharest')).toBe(
+      '23 Nov 2026, 01:30 (Europe/Bucharest)',
+    );
   });
 
   test('a zone the runtime does not know is written in UTC, saying so', () => {
@@ -80,21 +97,42 @@ describe('instants on the clock of the place, with its zone named', () => {
 
 describe('every language fills the same places as English', () => {
   const values = (count: number) => ({
-    count, name: '‹name›', when: '‹when›', channel: '‹channel›', reference: '‹reference›', property: '‹property›', owner: '‹owner›', date: '‹date›', channels: '‹channels›',
-    status: '‹status›', reason: '‹reason›', since: '‹since›', received: '‹received›', from: '‹from›', to: '‹to›', views: '‹views›', clicks: '‹clicks›', days: '‹days›', max: '‹max›',
+    count,
+    name: '‹name›',
+    when: '‹when›',
+    channel: '‹channel›',
+    reference: '‹reference›',
+    property: '‹property›',
+    owner: '‹owner›',
+    date: '‹date›',
+    channels: '‹channels›',
+    status: '‹status›',
+    reason: '‹reason›',
+    since: '‹since›',
+    received: '‹received›',
+    from: '‹from›',
+    to: '‹to›',
+    views: '‹views›',
+    clicks: '‹clicks›',
+    days: '‹days›',
+    max: '‹max›',
   });
   const placesOf = (text: string) => [...new Set(text.match(/‹\w+›|\{\w+\}/g) ?? [])].sort();
   test.each(['ro', 'it', 'es'] as const)('%s', (locale) => {
     const [en, other] = [translator('en'), translator(locale)];
     const [enListings, otherListings] = [listingsTexts('en'), listingsTexts(locale)];
     for (const count of [1, 2, 5, 20, 1_000_000]) {
-      for (const key of MESSAGE_KEYS) expect(placesOf(other(key, values(count))), `${locale} ${key}`).toEqual(placesOf(en(key, values(count))));
-      for (const key of LISTINGS_TEXT_KEYS) expect(placesOf(otherListings(key, values(count))), `${locale} ${key}`).toEqual(placesOf(enListings(key, values(count))));
+      for (const key of MESSAGE_KEYS)
+        expect(placesOf(other(key, values(count))), `${locale} ${key}`).toEqual(placesOf(en(key, values(count))));
+      for (const key of LISTINGS_TEXT_KEYS)
+        expect(placesOf(otherListings(key, values(count))), `${locale} ${key}`).toEqual(
+          placesOf(enListings(key, values(count))),
+        );
     }
   });
 });
 
-describe('the owner-connect hand-off page speaks the host pages\' languages', () => {
+describe("the owner-connect hand-off page speaks the host pages' languages", () => {
   test.each([
     ['ro-RO', 'ro', 'Conectarea anunțurilor'],
     ['it-IT', 'it', 'Collegamento dei Suoi annunci'],

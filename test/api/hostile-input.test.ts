@@ -24,27 +24,54 @@ beforeAll(async () => {
 /** A fresh database per limiter test, so no other test's failures count. */
 async function strictApi(env: Record<string, string>) {
   const { orm: own } = await freshDatabase();
-  return startTestApi({ orm: own, temporal: await devServerClient(), clock: systemClock, env: { AUTH_FAILURE_LIMIT: '3', ...env } });
+  return startTestApi({
+    orm: own,
+    temporal: await devServerClient(),
+    clock: systemClock,
+    env: { AUTH_FAILURE_LIMIT: '3', ...env },
+  });
 }
 
 describe('client address behind a proxy', () => {
-  test.each([['1'], ['127.0.0.1/32']])('TRUST_PROXY=%s: rotating the X-Forwarded-For the client writes does not escape the failed-authentication limit', async (trust) => {
-    const proxied = await strictApi({ TRUST_PROXY: trust });
-    const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      // What a proxy that appends the peer it saw (203.0.113.7) forwards for a client that wrote its own value.
-      const forwarded = `198.51.100.${i}, 203.0.113.7`;
-      statuses.push((await proxied.call('GET', CHANNEL, { key: generateApiKey('sandbox'), headers: { 'x-forwarded-for': forwarded } })).status);
-    }
-    expect(statuses).toEqual([401, 401, 401, 429, 429]);
-    // Another client behind the same proxy is counted apart.
-    expectProblem(await proxied.call('GET', CHANNEL, { headers: { 'x-forwarded-for': '203.0.113.8' } }), 401, 'missing_api_key');
-  });
+  test.each([['1'], ['127.0.0.1/32']])(
+    'TRUST_PROXY=%s: rotating the X-Forwarded-For the client writes does not escape the failed-authentication limit',
+    async (trust) => {
+      const proxied = await strictApi({ TRUST_PROXY: trust });
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        // What a proxy that appends the peer it saw (203.0.113.7) forwards for a client that wrote its own value.
+        const forwarded = `198.51.100.${i}, 203.0.113.7`;
+        statuses.push(
+          (
+            await proxied.call('GET', CHANNEL, {
+              key: generateApiKey('sandbox'),
+              headers: { 'x-forwarded-for': forwarded },
+            })
+          ).status,
+        );
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      // Another client behind the same proxy is counted apart.
+      expectProblem(
+        await proxied.call('GET', CHANNEL, { headers: { 'x-forwarded-for': '203.0.113.8' } }),
+        401,
+        'missing_api_key',
+      );
+    },
+  );
 
   test('a forwarded address that is no address (200 characters) is counted, never a 500', async () => {
     const proxied = await strictApi({ TRUST_PROXY: '1', AUTH_FAILURE_LIMIT: '1000' });
-    for (const forwarded of ['x'.repeat(200), `${'1'.repeat(120)}, ${'a:'.repeat(100)}`, '203.0.113.7, ' + 'f'.repeat(200)]) {
-      expectProblem(await proxied.call('GET', CHANNEL, { headers: { 'x-forwarded-for': forwarded } }), 401, 'missing_api_key');
+    for (const forwarded of [
+      'x'.repeat(200),
+      `${'1'.repeat(120)}, ${'a:'.repeat(100)}`,
+      '203.0.113.7, ' + 'f'.repeat(200),
+    ]) {
+      expectProblem(
+        await proxied.call('GET', CHANNEL, { headers: { 'x-forwarded-for': forwarded } }),
+        401,
+        'missing_api_key',
+      );
     }
   });
 
@@ -55,7 +82,9 @@ describe('client address behind a proxy', () => {
       statuses.push((await proxied.call('GET', CHANNEL, { headers: { 'x-forwarded-for': address } })).status);
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
-    expect((await proxied.call('GET', CHANNEL, { headers: { 'x-forwarded-for': '2001:db8:1:3::1' } })).status).toBe(401);
+    expect((await proxied.call('GET', CHANNEL, { headers: { 'x-forwarded-for': '2001:db8:1:3::1' } })).status).toBe(
+      401,
+    );
   });
 
   test('the integration interface counts failed tokens by the same client key: IPv6 by /64, a non-address never a 500', async () => {
@@ -85,25 +114,42 @@ describe('the platform interface', () => {
   test('wrong platform tokens count against the failed-authentication limit', async () => {
     const strict = await strictApi({});
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await strict.call('GET', ORGANIZATION, { key: `wrong-token-${i}` })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await strict.call('GET', ORGANIZATION, { key: `wrong-token-${i}` })).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
   });
 
   test('with INTERNAL_PORT it is served only on its own listener, and the public one answers 404', async () => {
-    const split = await startTestApi({ orm, temporal: await devServerClient(), clock: systemClock, env: { INTERNAL_PORT: '0' } });
+    const split = await startTestApi({
+      orm,
+      temporal: await devServerClient(),
+      clock: systemClock,
+      env: { INTERNAL_PORT: '0' },
+    });
     expect(split.internalUrl).toBeDefined();
     const internal = (path: string, method = 'GET', body?: unknown) =>
-      request(split.internalUrl!, split.ca, method, path, { headers: { authorization: `Bearer ${TEST_PLATFORM_TOKEN}` }, ...(body ? { body } : {}) });
+      request(split.internalUrl!, split.ca, method, path, {
+        headers: { authorization: `Bearer ${TEST_PLATFORM_TOKEN}` },
+        ...(body ? { body } : {}),
+      });
     const organization = '/internal/v1/organizations/org-split';
     expect((await internal(organization, 'PUT', { name: 'Split Org', country: 'RO' })).status).toBeLessThan(300);
     expect((await internal(organization)).status).toBe(200);
     expectProblem(await split.call('GET', organization, { key: TEST_PLATFORM_TOKEN }), 404, 'not_found');
-    expectProblem(await split.call('PUT', organization, { key: TEST_PLATFORM_TOKEN, body: { name: 'Split Org', country: 'RO' } }), 404, 'not_found');
+    expectProblem(
+      await split.call('PUT', organization, { key: TEST_PLATFORM_TOKEN, body: { name: 'Split Org', country: 'RO' } }),
+      404,
+      'not_found',
+    );
     expectProblem(await internal(CHANNEL), 404, 'not_found');
     expectProblem(await internal('/docs'), 404, 'not_found');
     expect((await internal('/health/live')).status).toBe(200);
     // A wrong token on the internal listener is refused as on the shared one.
-    expectProblem(await request(split.internalUrl!, split.ca, 'GET', ORGANIZATION, { headers: { authorization: 'Bearer nope' } }), 401, 'platform_token_invalid');
+    expectProblem(
+      await request(split.internalUrl!, split.ca, 'GET', ORGANIZATION, { headers: { authorization: 'Bearer nope' } }),
+      401,
+      'platform_token_invalid',
+    );
     expectProblem(await split.call('GET', CHANNEL), 401, 'missing_api_key');
   });
 });
@@ -113,16 +159,39 @@ describe('bodies are read only after authentication', () => {
     const bad = { rawBody: '{"url":', headers: { 'content-type': 'application/json' } };
     expectProblem(await api.call('POST', '/api/v1/distribution/webhooks', bad), 401, 'missing_api_key');
     expectProblem(await api.call('PUT', ORGANIZATION, bad), 401, 'platform_token_invalid');
-    expectProblem(await api.call('POST', '/api/v1/distribution/webhooks', { rawBody: 'url=x', headers: { 'content-type': 'text/plain' } }), 401, 'missing_api_key');
+    expectProblem(
+      await api.call('POST', '/api/v1/distribution/webhooks', {
+        rawBody: 'url=x',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      401,
+      'missing_api_key',
+    );
   });
 
   test('the distribution interface takes bodies up to 64 KiB; the platform interface up to 1 MiB', async () => {
-    const { key } = await channelWithKey(adminContext(orm, await devServerClient(), systemClock), { scopes: ['manage:webhooks'] });
+    const { key } = await channelWithKey(adminContext(orm, await devServerClient(), systemClock), {
+      scopes: ['manage:webhooks'],
+    });
     const padding = 'x'.repeat(70 * 1024);
-    expectProblem(await api.call('POST', '/api/v1/distribution/webhooks', { key: key.key, body: { url: 'https://partner.example/hook', padding } }), 413, 'payload_too_large');
-    const platform = await api.call('PUT', ORGANIZATION, { key: TEST_PLATFORM_TOKEN, body: { name: 'Org', country: 'RO', padding } });
+    expectProblem(
+      await api.call('POST', '/api/v1/distribution/webhooks', {
+        key: key.key,
+        body: { url: 'https://partner.example/hook', padding },
+      }),
+      413,
+      'payload_too_large',
+    );
+    const platform = await api.call('PUT', ORGANIZATION, {
+      key: TEST_PLATFORM_TOKEN,
+      body: { name: 'Org', country: 'RO', padding },
+    });
     expect(platform.status).not.toBe(413);
-    expectProblem(await api.call('PUT', ORGANIZATION, { key: TEST_PLATFORM_TOKEN, body: { padding: 'x'.repeat(1100 * 1024) } }), 413, 'payload_too_large');
+    expectProblem(
+      await api.call('PUT', ORGANIZATION, { key: TEST_PLATFORM_TOKEN, body: { padding: 'x'.repeat(1100 * 1024) } }),
+      413,
+      'payload_too_large',
+    );
   });
 });
 
@@ -132,7 +201,11 @@ describe('caching', () => {
     const ok = await api.call('GET', CHANNEL, { key: key.key });
     expect(ok.status).toBe(200);
     expect(ok.headers['cache-control']).toBe('no-store');
-    expect((await api.call('GET', CHANNEL, { key: key.key, headers: { 'if-none-match': ok.headers.etag! } })).headers['cache-control']).toBe('no-store');
+    expect(
+      (await api.call('GET', CHANNEL, { key: key.key, headers: { 'if-none-match': ok.headers.etag! } })).headers[
+        'cache-control'
+      ],
+    ).toBe('no-store');
     expect((await api.call('GET', CHANNEL)).headers['cache-control']).toBe('no-store');
     const platform = await api.call('GET', ORGANIZATION, { key: TEST_PLATFORM_TOKEN });
     expect(platform.headers['cache-control']).toBe('no-store');
@@ -151,13 +224,17 @@ describe('pages', () => {
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     // No inline script, and every asset it loads is on this origin and served.
     expect(page.text).not.toMatch(/<script>(?!<\/script>)|<script[^>]*>[^<]+<\/script>/);
-    const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((a) => a.startsWith('/docs'));
+    const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)]
+      .map((m) => m[1]!)
+      .filter((a) => a.startsWith('/docs'));
     expect(assets.sort()).toEqual(['/docs/init.js', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css']);
     expect(page.text).not.toMatch(/(?:src|href)="https?:/);
     for (const asset of assets) {
       const res = await api.call('GET', asset);
       expect(res.status, asset).toBe(200);
-      expect(res.headers['content-type'], asset).toMatch(asset.endsWith('.css') ? /^text\/css/ : /^(?:text|application)\/javascript/);
+      expect(res.headers['content-type'], asset).toMatch(
+        asset.endsWith('.css') ? /^text\/css/ : /^(?:text|application)\/javascript/,
+      );
       expect(res.headers['x-content-type-options'], asset).toBe('nosniff');
     }
   });
@@ -178,10 +255,13 @@ describe('TLS', () => {
   const handshake = (options: tls.ConnectionOptions) =>
     new Promise<string>((resolve) => {
       const { port } = new URL(api.url);
-      const socket = tls.connect({ host: '127.0.0.1', port: Number(port), ca: api.ca, servername: 'localhost', ...options }, () => {
-        resolve(socket.getCipher().name);
-        socket.destroy();
-      });
+      const socket = tls.connect(
+        { host: '127.0.0.1', port: Number(port), ca: api.ca, servername: 'localhost', ...options },
+        () => {
+          resolve(socket.getCipher().name);
+          socket.destroy();
+        },
+      );
       socket.on('error', () => resolve('refused'));
     });
 
@@ -189,8 +269,12 @@ describe('TLS', () => {
     for (const cipher of ['ECDHE-ECDSA-AES128-SHA', 'ECDHE-ECDSA-AES256-SHA', 'ECDHE-ECDSA-AES128-SHA256']) {
       expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: cipher }), cipher).toBe('refused');
     }
-    expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256' })).toBe('ECDHE-ECDSA-AES128-GCM-SHA256');
-    expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-CHACHA20-POLY1305' })).toBe('ECDHE-ECDSA-CHACHA20-POLY1305');
+    expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256' })).toBe(
+      'ECDHE-ECDSA-AES128-GCM-SHA256',
+    );
+    expect(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-CHACHA20-POLY1305' })).toBe(
+      'ECDHE-ECDSA-CHACHA20-POLY1305',
+    );
     expect(await handshake({ minVersion: 'TLSv1.3' })).toMatch(/^TLS_/);
   });
 });

@@ -56,7 +56,14 @@ async function appToken(org: string, scopes?: string[]) {
 let guestCounter = 0;
 function guestBody(org: string, overrides: Record<string, unknown> = {}) {
   guestCounter += 1;
-  return { organization: org, first_name: `Ana${guestCounter}`, last_name: 'Popescu', email: `ana${guestCounter}@example.com`, phone: `+4072100${String(guestCounter).padStart(4, '0')}`, ...overrides };
+  return {
+    organization: org,
+    first_name: `Ana${guestCounter}`,
+    last_name: 'Popescu',
+    email: `ana${guestCounter}@example.com`,
+    phone: `+4072100${String(guestCounter).padStart(4, '0')}`,
+    ...overrides,
+  };
 }
 
 async function putGuest(ref: string, body: unknown) {
@@ -80,11 +87,28 @@ function expectError(res: Awaited<ReturnType<typeof readGuests>>, status: number
 describe('installations and tokens', () => {
   test('an installation answers {id, app, scopes, status: active}; the same app twice is 409', async () => {
     const org = await organization();
-    const res = await host.call('POST', `/organizations/${org}/installations`, { app: 'acme-crm', scopes: ['guests.read'] });
+    const res = await host.call('POST', `/organizations/${org}/installations`, {
+      app: 'acme-crm',
+      scopes: ['guests.read'],
+    });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), app: 'acme-crm', scopes: ['guests.read'], status: 'active', organization: org });
-    expectProblem(await host.call('POST', `/organizations/${org}/installations`, { app: 'acme-crm', scopes: ['guests.read'] }), 409, 'installation_exists');
-    expectProblem(await host.call('POST', '/organizations/nobody/installations', { app: 'acme-crm', scopes: ['guests.read'] }), 404, 'not_found');
+    expect(res.json).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      app: 'acme-crm',
+      scopes: ['guests.read'],
+      status: 'active',
+      organization: org,
+    });
+    expectProblem(
+      await host.call('POST', `/organizations/${org}/installations`, { app: 'acme-crm', scopes: ['guests.read'] }),
+      409,
+      'installation_exists',
+    );
+    expectProblem(
+      await host.call('POST', '/organizations/nobody/installations', { app: 'acme-crm', scopes: ['guests.read'] }),
+      404,
+      'not_found',
+    );
     const bad = await host.call('POST', `/organizations/${org}/installations`, { app: '', scopes: ['guests.write'] });
     expectProblem(bad, 400, 'invalid_parameters', ['errors']);
     expect(bad.json.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/app', '/scopes/0']);
@@ -96,7 +120,10 @@ describe('installations and tokens', () => {
     const res = await host.call('POST', `/installations/${installation}/token`);
     expect(res.status).toBe(201);
     expect(res.json).toEqual({ token: expect.stringMatching(/^svci_test_[0-9A-Za-z]{54}$/), scopes: ['guests.read'] });
-    const rows = await orm.em.fork().getConnection().execute<{ row: string }[]>('select row_to_json(t)::text as row from integration_token t');
+    const rows = await orm.em
+      .fork()
+      .getConnection()
+      .execute<{ row: string }[]>('select row_to_json(t)::text as row from integration_token t');
     expect(rows.some(({ row }) => row.includes(res.json.token as string))).toBe(false);
     const listed = await host.call('GET', `/installations/${installation}`);
     expect(listed.text).not.toContain(res.json.token);
@@ -121,11 +148,20 @@ describe('installations and tokens', () => {
     expect(codes.filter((code) => code === 'token_revoked')).toHaveLength(4);
   });
 
-  test('token scopes are a subset of the installation\'s; anything else is refused whole', async () => {
+  test("token scopes are a subset of the installation's; anything else is refused whole", async () => {
     const org = await organization();
     const installation = await install(org);
-    expectProblem(await host.call('POST', `/installations/${installation}/token`, { scopes: ['guests.write'] }), 400, 'invalid_parameters', ['errors']);
-    expectProblem(await host.call('POST', '/installations/00000000-0000-4000-8000-000000000000/token'), 404, 'not_found');
+    expectProblem(
+      await host.call('POST', `/installations/${installation}/token`, { scopes: ['guests.write'] }),
+      400,
+      'invalid_parameters',
+      ['errors'],
+    );
+    expectProblem(
+      await host.call('POST', '/installations/00000000-0000-4000-8000-000000000000/token'),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -134,7 +170,11 @@ describe('the refusal table', () => {
     const org = await organization();
     const { token } = await appToken(org);
     const { key } = await channelWithKey(ctx);
-    const signIn = await new SignJWT({ sub: 'user-1' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode('a-user-sign-in-secret-of-32-chars!!'));
+    const signIn = await new SignJWT({ sub: 'user-1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('a-user-sign-in-secret-of-32-chars!!'));
     const missing = await api.call('GET', GUESTS);
     expectError(missing, 401, 'missing_token');
     expect(missing.headers['www-authenticate']).toBe('Bearer realm="integration"');
@@ -162,20 +202,30 @@ describe('the refusal table', () => {
     const res = await readGuests(token);
     expectError(res, 403, 'insufficient_scope');
     expect(res.json.errors).toEqual({ required_scopes: ['guests.read'] });
-    expect(res.headers['www-authenticate']).toBe('Bearer realm="integration", error="insufficient_scope", scope="guests.read"');
+    expect(res.headers['www-authenticate']).toBe(
+      'Bearer realm="integration", error="insufficient_scope", scope="guests.read"',
+    );
   });
 
   test('403 while the installation is disabled or in error; active again reads again', async () => {
     const org = await organization();
     const { installation, token } = await appToken(org);
-    for (const [status, code] of [['disabled', 'installation_disabled'], ['error', 'installation_error']] as const) {
+    for (const [status, code] of [
+      ['disabled', 'installation_disabled'],
+      ['error', 'installation_error'],
+    ] as const) {
       const patched = await host.call('PATCH', `/installations/${installation}`, { status });
       expect(patched.json.status).toBe(status);
       expectError(await readGuests(token), 403, code);
     }
     await host.call('PATCH', `/installations/${installation}`, { status: 'active' });
     expect((await readGuests(token)).status).toBe(200);
-    expectProblem(await host.call('PATCH', `/installations/${installation}`, { status: 'paused' }), 400, 'invalid_parameters', ['errors']);
+    expectProblem(
+      await host.call('PATCH', `/installations/${installation}`, { status: 'paused' }),
+      400,
+      'invalid_parameters',
+      ['errors'],
+    );
   });
 
   test('an integration token works on neither the distribution interface nor the platform interface', async () => {
@@ -184,7 +234,7 @@ describe('the refusal table', () => {
     expectProblem(await api.call('GET', '/internal/v1/organizations/x', { key: token }), 401, 'platform_token_invalid');
   });
 
-  test('unknown parameters, paths and methods answer in the interface\'s own shape', async () => {
+  test("unknown parameters, paths and methods answer in the interface's own shape", async () => {
     const { token } = await appToken(await organization());
     const res = await api.call('GET', `${GUESTS}?limit=10`, { key: token });
     expectError(res, 400, 'invalid_parameters');
@@ -201,23 +251,35 @@ describe('the refusal table', () => {
 
   test('repeated 401s from one address become 429 too_many_failed_authentications in the retry shape, while a good token the process already accepted still reads', async () => {
     const { orm: own } = await freshDatabase();
-    const strict = await startTestApi({ orm: own, temporal: await devServerClient(), clock, env: { AUTH_FAILURE_LIMIT: '2' } });
+    const strict = await startTestApi({
+      orm: own,
+      temporal: await devServerClient(),
+      clock,
+      env: { AUTH_FAILURE_LIMIT: '2' },
+    });
     const strictHost = platform(strict);
     await strictHost.organization('strict-org');
-    const installed = (await strictHost.call('POST', '/organizations/strict-org/installations', { app: 'crm', scopes: ['guests.read'] })).json;
+    const installed = (
+      await strictHost.call('POST', '/organizations/strict-org/installations', { app: 'crm', scopes: ['guests.read'] })
+    ).json;
     const { token } = (await strictHost.call('POST', `/installations/${installed.id}/token`)).json;
     expect((await strict.call('GET', GUESTS, { key: token })).status).toBe(200);
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await strict.call('GET', GUESTS, { key: generateIntegrationToken('sandbox') })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await strict.call('GET', GUESTS, { key: generateIntegrationToken('sandbox') })).status);
     expect(statuses).toEqual([401, 401, 429]);
     const limited = await strict.call('GET', GUESTS, { key: 'nonsense' });
-    expect(limited.json).toEqual({ error: 'too_many_failed_authentications', message: expect.any(String), retry_after: expect.any(Number) });
+    expect(limited.json).toEqual({
+      error: 'too_many_failed_authentications',
+      message: expect.any(String),
+      retry_after: expect.any(Number),
+    });
     expect(limited.headers['retry-after']).toBe(String(limited.json.retry_after));
     expectMatchesIntegrationDescription('GET', GUESTS, limited);
     expect((await strict.call('GET', GUESTS, { key: token })).status).toBe(200);
   });
 
-  test('past the installation\'s rate limit: 429 in the {error, message, retry_after} shape with Retry-After', async () => {
+  test("past the installation's rate limit: 429 in the {error, message, retry_after} shape with Retry-After", async () => {
     const { token } = await appToken(await organization());
     const first = await readGuests(token);
     expect(first.headers['ratelimit-limit']).toBe('120');
@@ -255,12 +317,23 @@ describe('the guest list', () => {
     expect(res.json.data.map((g: { id: string }) => g.id)).toEqual(written.slice(5).reverse());
     expect((await readGuests(theirToken)).json).toEqual({ data: [] });
     const [newest] = res.json.data;
-    expect(Object.keys(newest).sort()).toEqual(['created_at', 'email', 'first_name', 'full_name', 'id', 'last_name', 'name', 'organization_id', 'phone', 'updated_at']);
+    expect(Object.keys(newest).sort()).toEqual([
+      'created_at',
+      'email',
+      'first_name',
+      'full_name',
+      'id',
+      'last_name',
+      'name',
+      'organization_id',
+      'phone',
+      'updated_at',
+    ]);
     expect(newest.full_name).toBe(`${newest.first_name} Popescu`);
     expect(newest.name).toBe(`Popescu, ${newest.first_name}`);
   });
 
-  test('no guest of one organization is ever visible to the other\'s token, and its answer is unchanged by the other\'s guests', async () => {
+  test("no guest of one organization is ever visible to the other's token, and its answer is unchanged by the other's guests", async () => {
     const [a, b] = [await organization(), await organization()];
     const { token: tokenA } = await appToken(a);
     const { token: tokenB } = await appToken(b);
@@ -273,7 +346,10 @@ describe('the guest list', () => {
     const seenByB = await readGuests(tokenB);
     expect(seenByB.json.data).toHaveLength(5);
     expect(seenByB.text).not.toContain('Alina');
-    expect(new Set([...seenByB.json.data, ...after.json.data].map((g: { organization_id: string }) => g.organization_id)).size).toBe(2);
+    expect(
+      new Set([...seenByB.json.data, ...after.json.data].map((g: { organization_id: string }) => g.organization_id))
+        .size,
+    ).toBe(2);
     // Moving a guest to the other organization moves it between the answers at once.
     await putGuest(refA, guestBody(b, { first_name: 'Alina' }));
     expect((await readGuests(tokenA)).json.data).toEqual([]);
@@ -312,13 +388,27 @@ describe('guest writes', () => {
   test('bad input is refused whole, one entry per failed rule, and writes nothing', async () => {
     const org = await organization();
     const ref = unique('guest');
-    const res = await host.call('PUT', `/guests/${ref}`, { organization: org, first_name: ' ', last_name: 'Popescu', email: 'ana@', phone: '0721 000 000', extra: 1 });
+    const res = await host.call('PUT', `/guests/${ref}`, {
+      organization: org,
+      first_name: ' ',
+      last_name: 'Popescu',
+      email: 'ana@',
+      phone: '0721 000 000',
+      extra: 1,
+    });
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
-    expect(res.json.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/email', '/extra', '/first_name', '/phone']);
+    expect(res.json.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual([
+      '/email',
+      '/extra',
+      '/first_name',
+      '/phone',
+    ]);
     expectProblem(await host.call('GET', `/guests/${ref}`), 404, 'not_found');
     const unknownOrg = await host.call('PUT', `/guests/${ref}`, guestBody('no-such-org'));
     expectProblem(unknownOrg, 400, 'invalid_parameters', ['errors']);
-    expect(unknownOrg.json.errors).toEqual([expect.objectContaining({ pointer: '/organization', code: 'unknown_reference' })]);
+    expect(unknownOrg.json.errors).toEqual([
+      expect.objectContaining({ pointer: '/organization', code: 'unknown_reference' }),
+    ]);
   });
 
   test('an organization with guests or installations cannot be deleted', async () => {
@@ -338,7 +428,10 @@ describe('the integration description', () => {
     expect(res.json.paths['/guests'].get['x-required-scopes']).toEqual(['guests.read']);
     expect(res.json.info.description).toContain('**429**');
     expectMatchesIntegrationDescription('GET', '/api/v1/integration/openapi.json', res);
-    expect((await api.call('GET', '/api/v1/integration/openapi.json', { headers: { 'if-none-match': res.headers.etag! } })).status).toBe(304);
+    expect(
+      (await api.call('GET', '/api/v1/integration/openapi.json', { headers: { 'if-none-match': res.headers.etag! } }))
+        .status,
+    ).toBe(304);
     const changelog = await api.call('GET', '/api/v1/integration/CHANGELOG.md');
     expect(changelog.text).toContain(`## ${res.json.info.version}`);
     expectMatchesIntegrationDescription('GET', '/api/v1/integration/CHANGELOG.md', changelog);
@@ -347,10 +440,16 @@ describe('the integration description', () => {
     // The page's own scripts and styles may run; nothing from elsewhere, no framing.
     expect(docs.headers['content-security-policy']).toContain("script-src 'self'");
     expect(docs.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect((await api.call('GET', '/api/v1/integration/docs/init.js')).text).toContain("url: '/api/v1/integration/openapi.json'");
+    expect((await api.call('GET', '/api/v1/integration/docs/init.js')).text).toContain(
+      "url: '/api/v1/integration/openapi.json'",
+    );
     const served = integrationOperations.map((op) => `${op.method} ${op.path}`);
-    const described = Object.entries(res.json.paths as Record<string, object>).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
-    expect(described.filter((entry) => !entry.endsWith('.md') && !entry.endsWith('.json')).sort()).toEqual(served.sort());
+    const described = Object.entries(res.json.paths as Record<string, object>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
+    expect(described.filter((entry) => !entry.endsWith('.md') && !entry.endsWith('.json')).sort()).toEqual(
+      served.sort(),
+    );
     // The distribution interface's description does not list the integration interface.
     const distribution = await api.call('GET', '/api/v1/distribution/openapi.json');
     expect(Object.keys(distribution.json.paths)).not.toContain('/guests');
@@ -358,23 +457,35 @@ describe('the integration description', () => {
 });
 
 describe('personal data', () => {
-  test('an unexpected failure of a guest write is answered 500 and logged without the guest\'s fields', async () => {
+  test("an unexpected failure of a guest write is answered 500 and logged without the guest's fields", async () => {
     const org = await organization();
     const lines: string[] = [];
     const { orm: failing } = await freshDatabase();
-    const loud = await startTestApi({ orm: failing, temporal: await devServerClient(), clock, env: { LOG_LEVEL: 'error' } });
+    const loud = await startTestApi({
+      orm: failing,
+      temporal: await devServerClient(),
+      clock,
+      env: { LOG_LEVEL: 'error' },
+    });
     const loudHost = platform(loud);
     await loudHost.organization(org);
     // A constraint this code does not expect: the insert fails inside the database.
-    await failing.em.fork().getConnection().execute("alter table guest add constraint no_test_guests check (email not like '%@refused.example')");
+    await failing.em
+      .fork()
+      .getConnection()
+      .execute("alter table guest add constraint no_test_guests check (email not like '%@refused.example')");
     const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string | Uint8Array) => {
+    process.stderr.write = (chunk: string | Uint8Array) => {
       lines.push(String(chunk));
       return true;
-    });
+    };
     let res;
     try {
-      res = await loudHost.call('PUT', `/guests/${unique('guest')}`, guestBody(org, { first_name: 'Zenovia', email: 'zenovia@refused.example' }));
+      res = await loudHost.call(
+        'PUT',
+        `/guests/${unique('guest')}`,
+        guestBody(org, { first_name: 'Zenovia', email: 'zenovia@refused.example' }),
+      );
     } finally {
       process.stderr.write = write;
     }

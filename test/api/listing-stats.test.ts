@@ -59,7 +59,12 @@ const stats = async (ref: string, query = 'from=2026-10-01&to=2026-12-01') => {
   expect(res.status, res.text).toBe(200);
   return res.json;
 };
-const day = (property_id: string, date: string, views = 10, clicks_to_booking = 1) => ({ property_id, date, views, clicks_to_booking });
+const day = (property_id: string, date: string, views = 10, clicks_to_booking = 1) => ({
+  property_id,
+  date,
+  views,
+  clicks_to_booking,
+});
 
 describe('POST /listing-stats', () => {
   test('days are stored and a later report of the same day replaces the earlier one', async () => {
@@ -70,26 +75,52 @@ describe('POST /listing-stats', () => {
     const again = await post(key, { data: [day(ids.ro, '2026-11-21', 80, 80)] });
     expect(again.json).toEqual({ accepted: 1 });
     expect(await stats(refs.ro)).toEqual({
-      property: refs.ro, from: '2026-10-01', to: '2026-12-01',
-      data: [{ channel, days: [{ date: '2026-11-20', views: 100, clicks_to_booking: 4 }, { date: '2026-11-21', views: 80, clicks_to_booking: 80 }] }],
+      property: refs.ro,
+      from: '2026-10-01',
+      to: '2026-12-01',
+      data: [
+        {
+          channel,
+          days: [
+            { date: '2026-11-20', views: 100, clicks_to_booking: 4 },
+            { date: '2026-11-21', views: 80, clicks_to_booking: 80 },
+          ],
+        },
+      ],
     });
   });
 
   test("the window is the property's last 35 days through its today, in its own time zone", async () => {
     const { key, ids, refs } = await setup();
     // Bucharest: today is 2026-11-23, the oldest day 2026-10-19.
-    expect((await post(key, { data: [day(ids.ro, '2026-11-23'), day(ids.ro, '2026-10-19')] })).json).toEqual({ accepted: 2 });
-    expect(pointers(await post(key, { data: [day(ids.ro, '2026-11-24'), day(ids.ro, '2026-10-18')] }))).toEqual([['/data/0/date', 'in_the_future'], ['/data/1/date', 'too_old']]);
+    expect((await post(key, { data: [day(ids.ro, '2026-11-23'), day(ids.ro, '2026-10-19')] })).json).toEqual({
+      accepted: 2,
+    });
+    expect(pointers(await post(key, { data: [day(ids.ro, '2026-11-24'), day(ids.ro, '2026-10-18')] }))).toEqual([
+      ['/data/0/date', 'in_the_future'],
+      ['/data/1/date', 'too_old'],
+    ]);
     // Los Angeles: today is still 2026-11-22, the oldest day 2026-10-18.
-    expect(pointers(await post(key, { data: [day(ids.us, '2026-11-23')] }))).toEqual([['/data/0/date', 'in_the_future']]);
-    expect((await post(key, { data: [day(ids.us, '2026-11-22'), day(ids.us, '2026-10-18')] })).json).toEqual({ accepted: 2 });
+    expect(pointers(await post(key, { data: [day(ids.us, '2026-11-23')] }))).toEqual([
+      ['/data/0/date', 'in_the_future'],
+    ]);
+    expect((await post(key, { data: [day(ids.us, '2026-11-22'), day(ids.us, '2026-10-18')] })).json).toEqual({
+      accepted: 2,
+    });
     expect(pointers(await post(key, { data: [day(ids.us, '2026-10-17')] }))).toEqual([['/data/0/date', 'too_old']]);
     // At 08:00 UTC Los Angeles reaches the 23rd: its window moves on by a day.
     clock.set('2026-11-23T08:00:01Z');
     expect((await post(key, { data: [day(ids.us, '2026-11-23')] })).json).toEqual({ accepted: 1 });
     expect(pointers(await post(key, { data: [day(ids.us, '2026-10-18')] }))).toEqual([['/data/0/date', 'too_old']]);
-    expect((await stats(refs.ro)).data[0].days.map((d: { date: string }) => d.date)).toEqual(['2026-10-19', '2026-11-23']);
-    expect((await stats(refs.us)).data[0].days.map((d: { date: string }) => d.date)).toEqual(['2026-10-18', '2026-11-22', '2026-11-23']);
+    expect((await stats(refs.ro)).data[0].days.map((d: { date: string }) => d.date)).toEqual([
+      '2026-10-19',
+      '2026-11-23',
+    ]);
+    expect((await stats(refs.us)).data[0].days.map((d: { date: string }) => d.date)).toEqual([
+      '2026-10-18',
+      '2026-11-22',
+      '2026-11-23',
+    ]);
   });
 
   test('the whole request is refused, with one entry per failed rule and nothing written', async () => {
@@ -118,7 +149,14 @@ describe('POST /listing-stats', () => {
       ['/data/6/clicks_to_booking', 'required'],
     ]);
     const unseen = await post(key, {
-      data: [day(ids.ro, '2026-11-02'), day(other.ids.ro, '2026-11-02'), day('prp_0aaaaaaaaaaaaaaaaaaaaaaaaa', '2026-11-02'), day('nope', '2026-11-02'), day(ids.ro, '2026-11-02'), day(ids.ro, '2026-11-30')],
+      data: [
+        day(ids.ro, '2026-11-02'),
+        day(other.ids.ro, '2026-11-02'),
+        day('prp_0aaaaaaaaaaaaaaaaaaaaaaaaa', '2026-11-02'),
+        day('nope', '2026-11-02'),
+        day(ids.ro, '2026-11-02'),
+        day(ids.ro, '2026-11-30'),
+      ],
     });
     expect(pointers(unseen)).toEqual([
       ['/data/1/property_id', 'not_found'],
@@ -128,7 +166,9 @@ describe('POST /listing-stats', () => {
       ['/data/5/date', 'in_the_future'],
     ]);
     expect(pointers(await post(key, { data: [] }))).toEqual([['/data', 'min']]);
-    expect(pointers(await post(key, { data: Array.from({ length: 1001 }, () => day(ids.ro, '2026-11-02')) }))).toEqual([['/data', 'max']]);
+    expect(pointers(await post(key, { data: Array.from({ length: 1001 }, () => day(ids.ro, '2026-11-02')) }))).toEqual([
+      ['/data', 'max'],
+    ]);
     // The body cap of this operation (256 KiB) is above the interface's 64 KiB, and still a cap.
     expectProblem(await post(key, { data: [day('x'.repeat(300_000), '2026-11-02')] }), 413, 'payload_too_large');
     expect(await listingTables(orm)).toEqual(before);
@@ -146,17 +186,27 @@ describe('POST /listing-stats', () => {
     const properties = (list.json.data as { id: string }[]).map((property) => property.id);
     expect(properties).toHaveLength(29);
     const dates = Array.from({ length: 36 }, (_, d) => new Date(Date.UTC(2026, 9, 18 + d)).toISOString().slice(0, 10));
-    const data = properties.flatMap((id) => dates.map((date) => day(id, date))).filter((entry) => entry.date <= '2026-11-22' && entry.date >= '2026-10-19').slice(0, 1000);
+    const data = properties
+      .flatMap((id) => dates.map((date) => day(id, date)))
+      .filter((entry) => entry.date <= '2026-11-22' && entry.date >= '2026-10-19')
+      .slice(0, 1000);
     expect(data).toHaveLength(1000);
     expect((await post(key, { data })).json).toEqual({ accepted: 1000 });
-    const [row] = await orm.em.fork().execute<{ n: string }[]>('select count(*) as n from listing_stat s join channel c on c.id = s.channel_id where c.name = ?', [channel]);
+    const [row] = await orm.em
+      .fork()
+      .execute<{ n: string }[]>(
+        'select count(*) as n from listing_stat s join channel c on c.id = s.channel_id where c.name = ?',
+        [channel],
+      );
     expect(Number(row!.n)).toBe(1000);
   });
 
   test('a property withdrawn from the channel is refused like an unknown one', async () => {
     const { key, ids, refs } = await setup();
     await host.distribute(refs.ro, []);
-    expect(pointers(await post(key, { data: [day(ids.ro, '2026-11-20')] }))).toEqual([['/data/0/property_id', 'not_found']]);
+    expect(pointers(await post(key, { data: [day(ids.ro, '2026-11-20')] }))).toEqual([
+      ['/data/0/property_id', 'not_found'],
+    ]);
   });
 });
 
@@ -164,8 +214,22 @@ describe('GET /internal/v1/properties/{ref}/stats', () => {
   test.each([
     ['to not after from', 'from=2026-11-01&to=2026-11-01', [['to', 'range']]],
     ['more than 366 days', 'from=2025-11-01&to=2026-11-03', [['to', 'max_days']]],
-    ['dates that are not dates', 'from=2026-13-01&to=x', [['from', 'date_format'], ['to', 'date_format']]],
-    ['no range', '', [['from', 'required'], ['to', 'required']]],
+    [
+      'dates that are not dates',
+      'from=2026-13-01&to=x',
+      [
+        ['from', 'date_format'],
+        ['to', 'date_format'],
+      ],
+    ],
+    [
+      'no range',
+      '',
+      [
+        ['from', 'required'],
+        ['to', 'required'],
+      ],
+    ],
   ])('refused: %s', async (_name, query, expected) => {
     const { refs } = await setup();
     const res = await host.call('GET', `/properties/${refs.ro}/stats?${query}`);

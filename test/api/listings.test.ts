@@ -61,7 +61,12 @@ const read = async (key: string, id: string) => {
   return res;
 };
 
-const PUBLISHED = { status: 'published', public_url: 'https://travel.example/stay/1', promoted: true, promoted_until: '2026-12-31T22:00:00.500Z' };
+const PUBLISHED = {
+  status: 'published',
+  public_url: 'https://travel.example/stay/1',
+  promoted: true,
+  promoted_until: '2026-12-31T22:00:00.500Z',
+};
 
 describe('PUT and GET /properties/{property_id}/listing', () => {
   test('the report is stored and read back; 404 until one was sent', async () => {
@@ -71,8 +76,14 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     const res = await put(key, id, PUBLISHED);
     expect(res.status, res.text).toBe(200);
     const expected = {
-      property_id: id, status: 'published', public_url: 'https://travel.example/stay/1', promoted: true, promoted_until: '2026-12-31T22:00:00Z', rejection: null,
-      updated_at: '2026-11-22T10:00:00Z', received_at: '2026-11-22T10:00:00Z',
+      property_id: id,
+      status: 'published',
+      public_url: 'https://travel.example/stay/1',
+      promoted: true,
+      promoted_until: '2026-12-31T22:00:00Z',
+      rejection: null,
+      updated_at: '2026-11-22T10:00:00Z',
+      received_at: '2026-11-22T10:00:00Z',
     };
     expect(res.json).toEqual(expected);
     expect((await read(key, id)).json).toEqual(expected);
@@ -90,7 +101,10 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
 
   test('the public URL is stored and answered in its WHATWG serialisation', async () => {
     const { key, ids } = await setup();
-    const res = await put(key, ids[0]!, { status: 'published', public_url: 'https://Travel.EXAMPLE:443/a/../stay/ș?q=1#top' });
+    const res = await put(key, ids[0]!, {
+      status: 'published',
+      public_url: 'https://Travel.EXAMPLE:443/a/../stay/ș?q=1#top',
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.json.public_url).toBe('https://travel.example/stay/%C8%99?q=1#top');
     expect((await read(key, ids[0]!)).json.public_url).toBe('https://travel.example/stay/%C8%99?q=1#top');
@@ -101,18 +115,40 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     const id = ids[0]!;
     await put(key, id, { status: 'pending_review' });
     clock.advance(60_000);
-    const again = await put(key, id, { status: 'pending_review', public_url: null, promoted: false, promoted_until: null, rejection: null });
+    const again = await put(key, id, {
+      status: 'pending_review',
+      public_url: null,
+      promoted: false,
+      promoted_until: null,
+      rejection: null,
+    });
     expect(again.json).toMatchObject({ updated_at: '2026-11-22T10:00:00Z', received_at: '2026-11-22T10:01:00Z' });
     clock.advance(60_000);
-    const rejected = await put(key, id, { status: 'rejected', rejection: { reason: 'photos', text: 'Blurry photos.' } });
-    expect(rejected.json).toMatchObject({ status: 'rejected', rejection: { reason: 'photos', text: 'Blurry photos.' }, updated_at: '2026-11-22T10:02:00Z', received_at: '2026-11-22T10:02:00Z' });
+    const rejected = await put(key, id, {
+      status: 'rejected',
+      rejection: { reason: 'photos', text: 'Blurry photos.' },
+    });
+    expect(rejected.json).toMatchObject({
+      status: 'rejected',
+      rejection: { reason: 'photos', text: 'Blurry photos.' },
+      updated_at: '2026-11-22T10:02:00Z',
+      received_at: '2026-11-22T10:02:00Z',
+    });
     clock.advance(60_000);
     await put(key, id, { status: 'published', public_url: 'https://travel.example/stay/2' });
     const listings = await host.call('GET', `/properties/${refs[0]}/listings`);
     expect(listings.status, listings.text).toBe(200);
     expect(listings.json.data).toHaveLength(1);
-    expect(listings.json.data[0]).toMatchObject({ property_id: id, status: 'published', public_url: 'https://travel.example/stay/2', updated_at: '2026-11-22T10:03:00Z', received_at: '2026-11-22T10:03:00Z' });
-    expect(listings.json.data[0].history.map((h: { status: string; changed_at: string }) => [h.status, h.changed_at])).toEqual([
+    expect(listings.json.data[0]).toMatchObject({
+      property_id: id,
+      status: 'published',
+      public_url: 'https://travel.example/stay/2',
+      updated_at: '2026-11-22T10:03:00Z',
+      received_at: '2026-11-22T10:03:00Z',
+    });
+    expect(
+      listings.json.data[0].history.map((h: { status: string; changed_at: string }) => [h.status, h.changed_at]),
+    ).toEqual([
       ['published', '2026-11-22T10:03:00Z'],
       ['rejected', '2026-11-22T10:02:00Z'],
       ['pending_review', '2026-11-22T10:00:00Z'],
@@ -128,9 +164,21 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     clock.advance(60_000);
     const back = (await read(key, id)).json;
     expect(Object.keys(back)).toEqual(expect.arrayContaining(['property_id', 'updated_at', 'received_at']));
-    const res = await put(key, id, { ...back, promoted: false, promoted_until: null, updated_at: '2001-01-01T00:00:00+02:00', received_at: '2001-01-01T00:00:00.5Z' });
+    const res = await put(key, id, {
+      ...back,
+      promoted: false,
+      promoted_until: null,
+      updated_at: '2001-01-01T00:00:00+02:00',
+      received_at: '2001-01-01T00:00:00.5Z',
+    });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ ...back, promoted: false, promoted_until: null, updated_at: '2026-11-22T10:01:00Z', received_at: '2026-11-22T10:01:00Z' });
+    expect(res.json).toEqual({
+      ...back,
+      promoted: false,
+      promoted_until: null,
+      updated_at: '2026-11-22T10:01:00Z',
+      received_at: '2026-11-22T10:01:00Z',
+    });
     clock.set('2026-11-22T10:00:00Z');
   });
 
@@ -138,29 +186,99 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     const { key, ids } = await setup();
     const res = await put(key, ids[0]!, { status: 'archived_by_host' });
     expect(res.status, res.text).toBe(200);
-    expect((await read(key, ids[0]!)).json).toMatchObject({ status: 'archived_by_host', public_url: null, rejection: null });
+    expect((await read(key, ids[0]!)).json).toMatchObject({
+      status: 'archived_by_host',
+      public_url: null,
+      rejection: null,
+    });
   });
 
   test.each([
     ['published without a URL', { status: 'published' }, [['/public_url', 'required']]],
-    ['a plain-HTTP URL', { status: 'published', public_url: 'http://travel.example/stay/1' }, [['/public_url', 'https_only']]],
+    [
+      'a plain-HTTP URL',
+      { status: 'published', public_url: 'http://travel.example/stay/1' },
+      [['/public_url', 'https_only']],
+    ],
     ['a URL without a host', { status: 'published', public_url: 'https://' }, [['/public_url', 'https_only']]],
-    ['a URL over 2048 characters', { status: 'published', public_url: `https://travel.example/${'a'.repeat(2030)}` }, [['/public_url', 'max']]],
-    ['a URL with a space', { status: 'published', public_url: 'https://x.example/ javascript:alert(1)' }, [['/public_url', 'url_characters']]],
-    ['a URL with a quote', { status: 'published', public_url: 'https://x.example/"onclick="alert(1)' }, [['/public_url', 'url_characters']]],
-    ['a URL with a control character', { status: 'published', public_url: 'https://x.example/\u0007' }, [['/public_url', 'url_characters']]],
-    ['a URL over 2048 characters once normalised', { status: 'published', public_url: `https://travel.example/${'ș'.repeat(400)}` }, [['/public_url', 'max']]],
-    ['a URL with another status', { status: 'unpublished', public_url: 'https://travel.example/stay/1' }, [['/public_url', 'not_allowed']]],
+    [
+      'a URL over 2048 characters',
+      { status: 'published', public_url: `https://travel.example/${'a'.repeat(2030)}` },
+      [['/public_url', 'max']],
+    ],
+    [
+      'a URL with a space',
+      { status: 'published', public_url: 'https://x.example/ javascript:alert(1)' },
+      [['/public_url', 'url_characters']],
+    ],
+    [
+      'a URL with a quote',
+      { status: 'published', public_url: 'https://x.example/"onclick="alert(1)' },
+      [['/public_url', 'url_characters']],
+    ],
+    [
+      'a URL with a control character',
+      { status: 'published', public_url: 'https://x.example/\u0007' },
+      [['/public_url', 'url_characters']],
+    ],
+    [
+      'a URL over 2048 characters once normalised',
+      { status: 'published', public_url: `https://travel.example/${'ș'.repeat(400)}` },
+      [['/public_url', 'max']],
+    ],
+    [
+      'a URL with another status',
+      { status: 'unpublished', public_url: 'https://travel.example/stay/1' },
+      [['/public_url', 'not_allowed']],
+    ],
     ['rejected without a rejection', { status: 'rejected' }, [['/rejection', 'required']]],
-    ['a rejection with another status', { status: 'pending_review', rejection: { reason: 'photos', text: null } }, [['/rejection', 'not_allowed']]],
-    ['a rejection reason that is not a word', { status: 'rejected', rejection: { reason: 'Bad Photos', text: null } }, [['/rejection/reason', 'regex']]],
-    ['an end of promotion without a promotion', { status: 'unpublished', promoted: false, promoted_until: '2026-12-01T00:00:00Z' }, [['/promoted_until', 'not_allowed']]],
-    ['a promotion end that is not an instant', { status: 'unpublished', promoted: true, promoted_until: 'tomorrow' }, [['/promoted_until', 'date_format']]],
-    ['a status in capitals', { status: 'Published', public_url: 'https://travel.example/stay/1' }, [['/status', 'regex']]],
+    [
+      'a rejection with another status',
+      { status: 'pending_review', rejection: { reason: 'photos', text: null } },
+      [['/rejection', 'not_allowed']],
+    ],
+    [
+      'a rejection reason that is not a word',
+      { status: 'rejected', rejection: { reason: 'Bad Photos', text: null } },
+      [['/rejection/reason', 'regex']],
+    ],
+    [
+      'an end of promotion without a promotion',
+      { status: 'unpublished', promoted: false, promoted_until: '2026-12-01T00:00:00Z' },
+      [['/promoted_until', 'not_allowed']],
+    ],
+    [
+      'a promotion end that is not an instant',
+      { status: 'unpublished', promoted: true, promoted_until: 'tomorrow' },
+      [['/promoted_until', 'date_format']],
+    ],
+    [
+      'a status in capitals',
+      { status: 'Published', public_url: 'https://travel.example/stay/1' },
+      [['/status', 'regex']],
+    ],
     ['a status over 40 characters', { status: 'a'.repeat(41) }, [['/status', 'regex']]],
-    ['no status and an unknown field', { promoted: false, colour: 'red' }, [['/status', 'required'], ['/colour', 'unknown_field']]],
-    ['the property_id of another property', { status: 'unpublished', property_id: 'prp_0aaaaaaaaaaaaaaaaaaaaaaaaa' }, [['/property_id', 'path_mismatch']]],
-    ['a received_at that is not an instant, beside another failed rule', { status: 'Unpublished', received_at: 'yesterday' }, [['/status', 'regex'], ['/received_at', 'date_format']]],
+    [
+      'no status and an unknown field',
+      { promoted: false, colour: 'red' },
+      [
+        ['/status', 'required'],
+        ['/colour', 'unknown_field'],
+      ],
+    ],
+    [
+      'the property_id of another property',
+      { status: 'unpublished', property_id: 'prp_0aaaaaaaaaaaaaaaaaaaaaaaaa' },
+      [['/property_id', 'path_mismatch']],
+    ],
+    [
+      'a received_at that is not an instant, beside another failed rule',
+      { status: 'Unpublished', received_at: 'yesterday' },
+      [
+        ['/status', 'regex'],
+        ['/received_at', 'date_format'],
+      ],
+    ],
   ])('refused, writing nothing: %s', async (_name, body, expected) => {
     const { key, ids } = await setup();
     await put(key, ids[0]!, { status: 'pending_review' });
@@ -172,7 +290,7 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     expect(await listingTables(orm)).toEqual(before);
   });
 
-  test('404, identical in every case, for a property without a report or the channel does not see: unknown, malformed, another channel\'s, withdrawn, deleted', async () => {
+  test("404, identical in every case, for a property without a report or the channel does not see: unknown, malformed, another channel's, withdrawn, deleted", async () => {
     const { key, ids, refs } = await setup(4);
     const other = await setup();
     for (const id of ids.slice(0, 3)) expect((await put(key, id, { status: 'pending_review' })).status).toBe(200);
@@ -200,7 +318,10 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
   test('the read and the write need scope write:listings', async () => {
     const { ids, channel } = await setup();
     const readOnly = await issueKey(ctx, { channel, scopes: 'read:catalog' });
-    for (const res of [await read(readOnly.key, ids[0]!), await put(readOnly.key, ids[0]!, { status: 'unpublished' })]) {
+    for (const res of [
+      await read(readOnly.key, ids[0]!),
+      await put(readOnly.key, ids[0]!, { status: 'unpublished' }),
+    ]) {
       expectProblem(res, 403, 'insufficient_scope', ['required_scopes']);
       expect(res.json.required_scopes).toEqual(['write:listings']);
     }
@@ -210,7 +331,10 @@ describe('PUT and GET /properties/{property_id}/listing', () => {
     const { key, ids } = await setup();
     const before = await eventAndDeliveryCounts(orm);
     await put(key, ids[0]!, PUBLISHED);
-    const stats = await api.call('POST', `${BASE}/listing-stats`, { key, body: { data: [{ property_id: ids[0], date: '2026-11-21', views: 3, clicks_to_booking: 1 }] } });
+    const stats = await api.call('POST', `${BASE}/listing-stats`, {
+      key,
+      body: { data: [{ property_id: ids[0], date: '2026-11-21', views: 3, clicks_to_booking: 1 }] },
+    });
     expect(stats.json).toEqual({ accepted: 1 });
     expect(await eventAndDeliveryCounts(orm)).toEqual(before);
   });
@@ -231,7 +355,12 @@ describe('GET /internal/v1/properties/{ref}/listings', () => {
     const names = [a.channel, b.channel.name].sort();
     expect(res.json.data.map((entry: { channel: string }) => entry.channel)).toEqual(names);
     const bEntry = res.json.data.find((entry: { channel: string }) => entry.channel === b.channel.name);
-    expect(bEntry).toMatchObject({ property_id: bId, status: 'rejected', rejection: { reason: 'legal', text: null }, history: [expect.objectContaining({ status: 'rejected' })] });
+    expect(bEntry).toMatchObject({
+      property_id: bId,
+      status: 'rejected',
+      rejection: { reason: 'legal', text: null },
+      history: [expect.objectContaining({ status: 'rejected' })],
+    });
     expect((await host.call('GET', '/properties/no-such-ref/listings')).status).toBe(404);
   });
 });

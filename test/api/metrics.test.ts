@@ -32,11 +32,16 @@ beforeAll(async () => {
 
 /** A scrape taken once the last request (named by its labels) was counted. */
 async function settledScrape(before: string, last: Record<string, string>): Promise<string> {
-  return vi.waitFor(async () => {
-    const text = await scrape(metricsUrl);
-    expect(count(text, 'svc_api_requests_total', last) - count(before, 'svc_api_requests_total', last)).toBeGreaterThan(0);
-    return text;
-  }, { timeout: 5_000, interval: 20 });
+  return vi.waitFor(
+    async () => {
+      const text = await scrape(metricsUrl);
+      expect(
+        count(text, 'svc_api_requests_total', last) - count(before, 'svc_api_requests_total', last),
+      ).toBeGreaterThan(0);
+      return text;
+    },
+    { timeout: 5_000, interval: 20 },
+  );
 }
 
 describe('API metrics', () => {
@@ -53,7 +58,8 @@ describe('API metrics', () => {
 
     // A request is counted when its answer ends, which the client can see first.
     const after = await settledScrape(before, { operation: 'getChannel', status: '429' });
-    const delta = (name: string, labels: Record<string, string>) => count(after, name, labels) - count(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      count(after, name, labels) - count(before, name, labels);
     expect(delta('svc_api_requests_total', { operation: 'getChannel', status: '200' })).toBe(1);
     expect(delta('svc_api_requests_total', { operation: 'getChannel', status: '401' })).toBe(2);
     expect(delta('svc_api_requests_total', { operation: 'getChannel', status: '429' })).toBe(1);
@@ -75,9 +81,18 @@ describe('API metrics', () => {
     const after = await settledScrape(before, { operation: '/health/live', status: '200' });
     expect(after).not.toContain('no-such-thing-7f3a');
     expect(after).not.toContain('prp_01JAAAAAAAAAAAAAAAAAAAAAAA');
-    expect(count(after, 'svc_api_requests_total', { operation: 'unmatched', status: '404' }) - count(before, 'svc_api_requests_total', { operation: 'unmatched', status: '404' })).toBe(1);
-    expect(count(after, 'svc_api_requests_total', { operation: 'getProperty', status: '401' }) - count(before, 'svc_api_requests_total', { operation: 'getProperty', status: '401' })).toBe(1);
-    expect(count(after, 'svc_api_requests_total', { operation: '/health/live', status: '200' }) - count(before, 'svc_api_requests_total', { operation: '/health/live', status: '200' })).toBe(1);
+    expect(
+      count(after, 'svc_api_requests_total', { operation: 'unmatched', status: '404' }) -
+        count(before, 'svc_api_requests_total', { operation: 'unmatched', status: '404' }),
+    ).toBe(1);
+    expect(
+      count(after, 'svc_api_requests_total', { operation: 'getProperty', status: '401' }) -
+        count(before, 'svc_api_requests_total', { operation: 'getProperty', status: '401' }),
+    ).toBe(1);
+    expect(
+      count(after, 'svc_api_requests_total', { operation: '/health/live', status: '200' }) -
+        count(before, 'svc_api_requests_total', { operation: '/health/live', status: '200' }),
+    ).toBe(1);
   });
 
   test('the process metrics are there too, and the listener serves nothing but /metrics', async () => {
@@ -101,8 +116,15 @@ describe('metrics listener configuration', () => {
 
   test('METRICS_PORT=off serves no listener; METRICS_HOST binds elsewhere; a bad port stops the process', async () => {
     expect(await serveMetrics(loadConfig({ METRICS_PORT: 'off' }), createLogger('silent'))).toBeUndefined();
-    expect(loadConfig({ METRICS_PORT: 'off', TEMPORAL_METRICS_PORT: 'off' }).metrics).toEqual({ host: '127.0.0.1', port: undefined, temporalPort: undefined });
-    expect(loadConfig({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '9100' }).metrics).toMatchObject({ host: '0.0.0.0', port: 9100 });
+    expect(loadConfig({ METRICS_PORT: 'off', TEMPORAL_METRICS_PORT: 'off' }).metrics).toEqual({
+      host: '127.0.0.1',
+      port: undefined,
+      temporalPort: undefined,
+    });
+    expect(loadConfig({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '9100' }).metrics).toMatchObject({
+      host: '0.0.0.0',
+      port: 9100,
+    });
     expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
     expect(() => loadConfig({ METRICS_PORT: 'yes' })).toThrow(/METRICS_PORT/);
   });

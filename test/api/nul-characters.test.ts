@@ -23,19 +23,31 @@ beforeAll(async () => {
   api = await startTestApi({ orm, temporal, clock: systemClock, env: { AUTH_FAILURE_LIMIT: '1000' } });
   host = platform(api);
   await host.organization('nul-org');
-  ({ key: { key } } = await channelWithKey(adminContext(orm, temporal, systemClock), { scopes: ['manage:webhooks', 'read:catalog'] }));
+  ({
+    key: { key },
+  } = await channelWithKey(adminContext(orm, temporal, systemClock), { scopes: ['manage:webhooks', 'read:catalog'] }));
 });
 
-const rule = (where: Record<string, string>) => ({ ...where, code: 'control_character', detail: expect.stringContaining('U+0000') as unknown });
+const rule = (where: Record<string, string>) => ({
+  ...where,
+  code: 'control_character',
+  detail: expect.stringContaining('U+0000') as unknown,
+});
 
 describe('the distribution interface', () => {
   test('a NUL in a body string, and in a body key, is 400 invalid_parameters naming each pointer; nothing is written', async () => {
-    const res = await api.call('POST', `${DISTRIBUTION}/webhooks`, { key, body: { url: 'https://hooks.example.com/in', events: ['property.*', `x${NUL}`], description: `main${NUL}` } });
+    const res = await api.call('POST', `${DISTRIBUTION}/webhooks`, {
+      key,
+      body: { url: 'https://hooks.example.com/in', events: ['property.*', `x${NUL}`], description: `main${NUL}` },
+    });
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
     expect(res.json.errors).toEqual([rule({ pointer: '/events/1' }), rule({ pointer: '/description' })]);
     expect((await api.call('GET', `${DISTRIBUTION}/webhooks`, { key })).json.data).toEqual([]);
 
-    const keyed = await api.call('POST', `${DISTRIBUTION}/webhooks`, { key, body: { url: 'https://hooks.example.com/in', events: ['*'], [`note${NUL}`]: 'x' } });
+    const keyed = await api.call('POST', `${DISTRIBUTION}/webhooks`, {
+      key,
+      body: { url: 'https://hooks.example.com/in', events: ['*'], [`note${NUL}`]: 'x' },
+    });
     expectProblem(keyed, 400, 'invalid_parameters', ['errors']);
     expect(keyed.json.errors).toEqual([rule({ pointer: `/note${NUL}` })]);
   });
@@ -65,12 +77,20 @@ describe('the platform interface', () => {
 
 describe('the integration interface', () => {
   test('a NUL in a query parameter is 400 in the interface own shape, naming the parameter', async () => {
-    const installed = await host.call('POST', '/organizations/nul-org/installations', { app: 'nul-app', scopes: ['guests.read'] });
+    const installed = await host.call('POST', '/organizations/nul-org/installations', {
+      app: 'nul-app',
+      scopes: ['guests.read'],
+    });
     expect(installed.status, installed.text).toBe(201);
-    const token = (await host.call('POST', `/installations/${installed.json.id as string}/token`, {})).json.token as string;
+    const token = (await host.call('POST', `/installations/${installed.json.id as string}/token`, {})).json
+      .token as string;
     const res = await api.call('GET', '/api/v1/integration/guests?page=%00', { key: token });
     expect(res.status, res.text).toBe(400);
-    expect(res.json).toEqual({ message: expect.any(String) as unknown, code: 'invalid_parameters', errors: { page: [expect.stringContaining('U+0000') as unknown] } });
+    expect(res.json).toEqual({
+      message: expect.any(String) as unknown,
+      code: 'invalid_parameters',
+      errors: { page: [expect.stringContaining('U+0000') as unknown] },
+    });
   });
 });
 
@@ -78,7 +98,10 @@ describe('the host pages', () => {
   test('a NUL in a form field or a path parameter is a 400 page naming the field; the page does not run', async () => {
     const cookie = await openSession(api, 'nul-org');
     const csrf = csrfOf(await hostRequest(api, 'GET', '/host/', { cookie }));
-    const form = await hostRequest(api, 'POST', '/host/locale', { cookie, form: { csrf, locale: 'ro', return_to: `/host/${NUL}` } });
+    const form = await hostRequest(api, 'POST', '/host/locale', {
+      cookie,
+      form: { csrf, locale: 'ro', return_to: `/host/${NUL}` },
+    });
     expect(form.status, form.text).toBe(400);
     expect(form.headers['content-type']).toMatch(/^text\/html/);
     expect(form.text).toContain('return_to');

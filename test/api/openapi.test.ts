@@ -3,7 +3,12 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import { loadConfig } from '../../app/config.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from '../../api/distribution/index.ts';
-import { API_REVISION, describedOperations, openApiDocument, type OperationObject } from '../../api/openapi/document.ts';
+import {
+  API_REVISION,
+  describedOperations,
+  openApiDocument,
+  type OperationObject,
+} from '../../api/openapi/document.ts';
 import { singleKeyRing } from '../../domain/key-ring.ts';
 import { GRANTABLE_SCOPES } from '../../domain/scopes.ts';
 import { createLogger } from '../../infra/logger.ts';
@@ -28,12 +33,26 @@ beforeAll(async () => {
   ctx = adminContext(orm, temporal, clock);
   api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
   const config = loadConfig({ LOG_LEVEL: 'silent' });
-  app = createApp(serviceDeps({ orm, temporal, clock, config, log: createLogger('silent'), secrets: { ring: singleKeyRing(new Uint8Array(32)), platformTokenHash: new Uint8Array(32) } }), { publicOrigin: TEST_ORIGIN });
+  app = createApp(
+    serviceDeps({
+      orm,
+      temporal,
+      clock,
+      config,
+      log: createLogger('silent'),
+      secrets: { ring: singleKeyRing(new Uint8Array(32)), platformTokenHash: new Uint8Array(32) },
+    }),
+    { publicOrigin: TEST_ORIGIN },
+  );
 });
 
 const described = () =>
-  Object.entries(description.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method, path, op })));
-const concrete = (path: string) => DISTRIBUTION_BASE + path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => `${name.split('_')[0]}_0aaaaaaaaaaaaaaaaaaaaaaaaa`);
+  Object.entries(description.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ method, path, op })),
+  );
+const concrete = (path: string) =>
+  DISTRIBUTION_BASE +
+  path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => `${name.split('_')[0]}_0aaaaaaaaaaaaaaaaaaaaaaaaa`);
 
 interface RouterLayer {
   rawPath?: unknown;
@@ -57,7 +76,9 @@ function expressRoutes(stack: RouterLayer[], prefix = ''): string[] {
 
 describe('the description and the routes cannot drift apart', () => {
   test('every described operation comes from the registry or the description itself, and each exactly once', () => {
-    const fromDocument = described().map(({ method, path, op }) => `${method} ${path} ${op.operationId}`).sort();
+    const fromDocument = described()
+      .map(({ method, path, op }) => `${method} ${path} ${op.operationId}`)
+      .sort();
     const fromRegistry = describedOperations.map((op) => `${op.method} ${op.path} ${op.operationId}`).sort();
     expect(fromDocument).toEqual(fromRegistry);
     expect(distributionOperations.length).toBeGreaterThan(20);
@@ -136,7 +157,12 @@ describe('answers validate against the described schemas', () => {
     expect(() => expectMatchesDescription('GET', CHANNEL, withExtraField)).toThrow();
     expect(() => expectMatchesDescription('GET', CHANNEL, { ...res, status: 418 })).toThrow(/418 is not described/);
     const wrongCode = await api.call('GET', CHANNEL);
-    expect(() => expectMatchesDescription('GET', CHANNEL, { ...wrongCode, json: { ...wrongCode.json, code: 'insufficient_scope' } })).toThrow();
+    expect(() =>
+      expectMatchesDescription('GET', CHANNEL, {
+        ...wrongCode,
+        json: { ...wrongCode.json, code: 'insufficient_scope' },
+      }),
+    ).toThrow();
   });
 });
 
@@ -174,20 +200,33 @@ describe('the document', () => {
     expect(description.servers).toEqual([expect.objectContaining({ url: `${TEST_ORIGIN}${DISTRIBUTION_BASE}` })]);
   });
 
-  test.each(CONTRACT_ENDPOINTS)('describes %s %s with its scopes in the requirement, the extension and the text', (method, path, scopes) => {
-    const op = (description.paths[path] as Record<string, OperationObject> | undefined)?.[method];
-    expect(op, `${method} ${path}`).toBeDefined();
-    const required = op!['x-required-scopes'];
-    const alternatives = op!['x-required-scopes-any'];
-    expect(op!.security).toEqual(alternatives ? alternatives.map((scope) => ({ ApiKey: [...required!, scope] })) : [{ ApiKey: required }]);
-    if (scopes) expect(required).toEqual(scopes);
-    for (const scope of required ?? []) expect(op!.description).toContain(`\`${scope}\``);
-    expect(op!.responses['401']?.['x-problem-codes']).toEqual(['missing_api_key', 'invalid_api_key', 'api_key_wrong_environment', 'api_key_expired', 'api_key_revoked']);
-    expect(op!.responses['429']?.headers).toHaveProperty('Retry-After');
-    // GET /events needs no one scope but refuses a key holding neither read:catalog nor read:ari.
-    const refusesScope = required!.length > 0 || path === '/events';
-    expect(op!.responses['403']?.['x-problem-codes']).toEqual(refusesScope ? ['insufficient_scope', 'partner_suspended'] : ['partner_suspended']);
-  });
+  test.each(CONTRACT_ENDPOINTS)(
+    'describes %s %s with its scopes in the requirement, the extension and the text',
+    (method, path, scopes) => {
+      const op = (description.paths[path] as Record<string, OperationObject> | undefined)?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      const required = op!['x-required-scopes'];
+      const alternatives = op!['x-required-scopes-any'];
+      expect(op!.security).toEqual(
+        alternatives ? alternatives.map((scope) => ({ ApiKey: [...required!, scope] })) : [{ ApiKey: required }],
+      );
+      if (scopes) expect(required).toEqual(scopes);
+      for (const scope of required ?? []) expect(op!.description).toContain(`\`${scope}\``);
+      expect(op!.responses['401']?.['x-problem-codes']).toEqual([
+        'missing_api_key',
+        'invalid_api_key',
+        'api_key_wrong_environment',
+        'api_key_expired',
+        'api_key_revoked',
+      ]);
+      expect(op!.responses['429']?.headers).toHaveProperty('Retry-After');
+      // GET /events needs no one scope but refuses a key holding neither read:catalog nor read:ari.
+      const refusesScope = required!.length > 0 || path === '/events';
+      expect(op!.responses['403']?.['x-problem-codes']).toEqual(
+        refusesScope ? ['insufficient_scope', 'partner_suspended'] : ['partner_suspended'],
+      );
+    },
+  );
 
   // The contract leaves its authentication unshown; the key set is public and served without a key.
   test('describes get /owner-connect/keys as needing no key, with no refusal of a key', () => {
@@ -259,7 +298,9 @@ describe('serving the description', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    expect(sources).toEqual(expect.arrayContaining(['/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/init.js']));
+    expect(sources).toEqual(
+      expect.arrayContaining(['/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css', '/docs/init.js']),
+    );
     for (const source of sources) {
       expect(source, 'no external address').toMatch(/^\//);
       const asset = await api.call('GET', source);

@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 const mismatch = (pointer: string) => [expect.objectContaining({ code: 'organization_mismatch', pointer })];
 
-describe('the platform\'s catalogue writes', () => {
+describe("the platform's catalogue writes", () => {
   test('refuse a location whose owner is of another organization, writing nothing', async () => {
     const res = await host.call('PUT', '/locations/os-loc-x', sampleLocation('os-a', 'os-own-b'));
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
@@ -50,13 +50,18 @@ describe('the platform\'s catalogue writes', () => {
   });
 
   test('refuse moving an owner to another organization while its locations stay', async () => {
-    const res = await host.call('PUT', '/owners/os-own-a', { organization: 'os-b', type: 'individual', display_name: 'Ana of A', languages: ['ro'] });
+    const res = await host.call('PUT', '/owners/os-own-a', {
+      organization: 'os-b',
+      type: 'individual',
+      display_name: 'Ana of A',
+      languages: ['ro'],
+    });
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
     expect(res.json.errors).toEqual(mismatch('/organization'));
     expect((await host.call('GET', '/owners/os-own-a')).json.organization).toBe('os-a');
   });
 
-  test('refuse moving a location to another organization while its properties\' owner stays', async () => {
+  test("refuse moving a location to another organization while its properties' owner stays", async () => {
     await host.property('os-prp-a', { location: 'os-loc-a', owner: 'os-own-a' });
     const res = await host.call('PUT', '/locations/os-loc-a', sampleLocation('os-b', 'os-own-b'));
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
@@ -72,18 +77,29 @@ describe('the platform\'s catalogue writes', () => {
 });
 
 describe('the host pages, over rows that cross organizations', () => {
-  test('neither organization sees or connects the other\'s owner or property', async () => {
+  test("neither organization sees or connects the other's owner or property", async () => {
     const { channel } = await channelWithKey(ctx);
     // A property at A's location naming B's owner, as a write before the rule could leave it.
-    await host.property('os-prp-cross', { location: 'os-loc-a', owner: 'os-own-a', name: { ro: 'Casa Încrucișată', en: 'Crossed House' } });
+    await host.property('os-prp-cross', {
+      location: 'os-loc-a',
+      owner: 'os-own-a',
+      name: { ro: 'Casa Încrucișată', en: 'Crossed House' },
+    });
     await host.distribute('os-prp-cross', [channel.name]);
-    await orm.em.fork().execute(`update property set owner_id = (select id from owner where ref = 'os-own-b') where ref = 'os-prp-cross'`);
+    await orm.em
+      .fork()
+      .execute(
+        `update property set owner_id = (select id from owner where ref = 'os-own-b') where ref = 'os-prp-cross'`,
+      );
 
     const cookieB = await openSession(api, 'os-b');
     const ownersB = await hostRequest(api, 'GET', '/host/', { cookie: cookieB });
     expect(ownersB.text).toContain('Bogdan of B');
     expect(ownersB.text).not.toContain(channel.name);
-    const connect = await hostRequest(api, 'POST', `/host/owners/os-own-b/channels/${channel.name}/connect`, { cookie: cookieB, form: { csrf: csrfOf(ownersB) } });
+    const connect = await hostRequest(api, 'POST', `/host/owners/os-own-b/channels/${channel.name}/connect`, {
+      cookie: cookieB,
+      form: { csrf: csrfOf(ownersB) },
+    });
     expect(connect.status).toBe(404);
 
     const cookieA = await openSession(api, 'os-a');

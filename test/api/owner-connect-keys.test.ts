@@ -76,7 +76,13 @@ describe('GET /owner-connect/keys', () => {
     const { keys } = res.json as JSONWebKeySet;
     expect(keys).toHaveLength(1);
     expect(Object.keys(keys[0]!).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'y']);
-    expect(keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: decodeProtectedHeader(jwt).kid });
+    expect(keys[0]).toMatchObject({
+      kty: 'EC',
+      crv: 'P-256',
+      alg: 'ES256',
+      use: 'sig',
+      kid: decodeProtectedHeader(jwt).kid,
+    });
     for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']) expect(res.text).not.toContain(`"${member}"`);
 
     const [row] = await allKeys(orm.em.fork());
@@ -87,7 +93,13 @@ describe('GET /owner-connect/keys', () => {
 
   test('a token signed with the active key verifies with an independent local JWKS over the served set, and with verificationKey', async () => {
     const jwt = await token(at(HOUR));
-    const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet(await served()), { algorithms: ['ES256'], typ: 'owner-connect+jwt', issuer: 'https://distribution.test', audience: 'demo-travel', currentDate: at(HOUR) });
+    const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet(await served()), {
+      algorithms: ['ES256'],
+      typ: 'owner-connect+jwt',
+      issuer: 'https://distribution.test',
+      audience: 'demo-travel',
+      currentDate: at(HOUR),
+    });
     expect(payload.sub).toBe('own_test');
     const key = await verificationKey(ctx, protectedHeader.kid!, at(HOUR));
     expect(key).toBeDefined();

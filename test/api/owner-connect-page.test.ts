@@ -18,7 +18,15 @@ let browser: Browser;
 beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -38,7 +46,13 @@ async function handOff(options: { javaScriptEnabled: boolean; policy: string; ht
   await context.route('**/*', async (route) => {
     const url = route.request().url();
     if (url === PAGE_URL) {
-      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'content-security-policy': options.policy }, body: options.html ?? renderHandOffPage({ redirectUrl: REDIRECT_URL, token: TOKEN, nonce: NONCE, locale: 'en' }) });
+      await route.fulfill({
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        headers: { 'content-security-policy': options.policy },
+        body:
+          options.html ?? renderHandOffPage({ redirectUrl: REDIRECT_URL, token: TOKEN, nonce: NONCE, locale: 'en' }),
+      });
     } else if (url === REDIRECT_URL) {
       received = route.request();
       await route.fulfill({ status: 200, contentType: 'text/html', body: '<p>channel</p>' });
@@ -58,7 +72,10 @@ async function handOff(options: { javaScriptEnabled: boolean; policy: string; ht
 
 describe('the hand-off page in a browser', () => {
   test('its nonce script submits the form at once: the channel receives one POST with the form field token', async () => {
-    const { received, violations } = await handOff({ javaScriptEnabled: true, policy: handOffPagePolicy({ redirectUrl: REDIRECT_URL, nonce: NONCE }) });
+    const { received, violations } = await handOff({
+      javaScriptEnabled: true,
+      policy: handOffPagePolicy({ redirectUrl: REDIRECT_URL, nonce: NONCE }),
+    });
     expect(violations).toEqual([]);
     expect(received?.method()).toBe('POST');
     expect(received?.headers()['content-type']).toBe('application/x-www-form-urlencoded');
@@ -75,10 +92,16 @@ describe('the hand-off page in a browser', () => {
   }, 30_000);
 
   test('the policy is what lets it work: another nonce stops the script, another form target stops the POST', async () => {
-    const wrongNonce = await handOff({ javaScriptEnabled: true, policy: handOffPagePolicy({ redirectUrl: REDIRECT_URL, nonce: 'b3RoZXItbm9uY2U=' }) });
+    const wrongNonce = await handOff({
+      javaScriptEnabled: true,
+      policy: handOffPagePolicy({ redirectUrl: REDIRECT_URL, nonce: 'b3RoZXItbm9uY2U=' }),
+    });
     expect(wrongNonce.received).toBeUndefined();
     expect(wrongNonce.violations.join('\n')).toMatch(/script-src/);
-    const elsewhere = await handOff({ javaScriptEnabled: true, policy: handOffPagePolicy({ redirectUrl: 'https://other.example/connect', nonce: NONCE }) });
+    const elsewhere = await handOff({
+      javaScriptEnabled: true,
+      policy: handOffPagePolicy({ redirectUrl: 'https://other.example/connect', nonce: NONCE }),
+    });
     expect(elsewhere.received).toBeUndefined();
     expect(elsewhere.violations.join('\n')).toMatch(/form-action/);
   }, 30_000);

@@ -1,5 +1,16 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { base64url, createLocalJWKSet, decodeJwt, decodeProtectedHeader, exportSPKI, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
+import {
+  base64url,
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportSPKI,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type JWK,
+} from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { OwnerConnectTokenSchema } from '../../db/entities/index.ts';
 import { ProblemError } from '../../domain/problems.ts';
@@ -39,9 +50,19 @@ beforeAll(async () => {
   const taskQueue = uniqueTaskQueue('api-owner-connect');
   clock = new TestClock();
   ctx = adminContext(orm, temporal, clock, taskQueue);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000', TEMPORAL_TASK_QUEUE: taskQueue } });
+  api = await startTestApi({
+    orm,
+    temporal,
+    clock,
+    env: { AUTH_FAILURE_LIMIT: '1000', TEMPORAL_TASK_QUEUE: taskQueue },
+  });
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  worker = await createWorker({ connection, namespace: 'default', taskQueue, deps: activityDeps(orm, { client: temporal, taskQueue, clock }) });
+  worker = await createWorker({
+    connection,
+    namespace: 'default',
+    taskQueue,
+    deps: activityDeps(orm, { client: temporal, taskQueue, clock }),
+  });
   running = worker.run();
 
   for (const channel of [a, b]) {
@@ -73,14 +94,22 @@ const get = async (key: string, path: string) => {
 
 /** The channel's view of an owner, by the name the platform gave it. */
 async function ownerSeenBy(key: string, displayName: string) {
-  const owners = (await get(key, '/owners?limit=500')).json.data as { id: string; display_name: string; version: number; connected_at: string | null }[];
+  const owners = (await get(key, '/owners?limit=500')).json.data as {
+    id: string;
+    display_name: string;
+    version: number;
+    connected_at: string | null;
+  }[];
   const owner = owners.find((o) => o.display_name === displayName);
   expect(owner, `${displayName} is in the channel's view`).toBeDefined();
   return owner!;
 }
 
 async function events(key: string) {
-  return (await get(key, '/events?limit=500')).json.data as { type: string; data: { object: string; id: string; version: number } }[];
+  return (await get(key, '/events?limit=500')).json.data as {
+    type: string;
+    data: { object: string; id: string; version: number };
+  }[];
 }
 
 /** Everything a refused call must leave as it was: both views of the owners and both event logs. */
@@ -94,7 +123,11 @@ async function snapshot() {
 }
 
 const mint = (ownerRef: string, body: Record<string, unknown>, accept = 'application/json') =>
-  api.call('POST', `/internal/v1/owners/${ownerRef}/owner-connect`, { key: TEST_PLATFORM_TOKEN, body, headers: { accept } });
+  api.call('POST', `/internal/v1/owners/${ownerRef}/owner-connect`, {
+    key: TEST_PLATFORM_TOKEN,
+    body,
+    headers: { accept },
+  });
 
 async function mintToken(ownerRef: string, channel: string, locale?: string): Promise<string> {
   const res = await mint(ownerRef, { channel, ...(locale ? { locale } : {}) });
@@ -107,12 +140,15 @@ const confirm = async (key: string, ownerId: string, token: string) => {
   if (res.status < 400) expectMatchesDescription('PUT', `${BASE}/owners/${ownerId}/connection`, res);
   return res;
 };
-const disconnect = (key: string, ownerId: string) => api.call('DELETE', `${BASE}/owners/${ownerId}/connection`, { key });
+const disconnect = (key: string, ownerId: string) =>
+  api.call('DELETE', `${BASE}/owners/${ownerId}/connection`, { key });
 
 /** A token with the service's real signing key (or none), with the given claims and header. */
 async function signed(claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
   const { kid, privateKey } = await signingKeyForToken(ctx, clock.now());
-  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid, ...header }).sign(privateKey);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid, ...header })
+    .sign(privateKey);
 }
 
 async function publishedKeys(): Promise<JWK[]> {
@@ -131,7 +167,9 @@ describe('minting (POST /internal/v1/owners/{ref}/owner-connect)', () => {
     expect(header).toEqual({ alg: 'ES256', typ: 'owner-connect+jwt', kid: expect.any(String) });
     const claims = decodeJwt(res.json.token);
     const ownerA = await ownerSeenBy(a.key, 'Owner 1');
-    const properties = ((await get(a.key, '/properties?limit=500')).json.data as { id: string; owner_id: string }[]).filter((p) => p.owner_id === ownerA.id).map((p) => p.id);
+    const properties = ((await get(a.key, '/properties?limit=500')).json.data as { id: string; owner_id: string }[])
+      .filter((p) => p.owner_id === ownerA.id)
+      .map((p) => p.id);
     expect(claims).toEqual({
       iss: api.config.publicOrigin,
       aud: a.name,
@@ -168,7 +206,9 @@ describe('minting (POST /internal/v1/owners/{ref}/owner-connect)', () => {
     expect(res.text).toContain('Continuați către canal');
     const nonce = /<script nonce="([^"]+)">/.exec(res.text)?.[1];
     expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
-    expect(res.headers['content-security-policy']).toBe(`default-src 'none'; script-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'; form-action https://partner.example`);
+    expect(res.headers['content-security-policy']).toBe(
+      `default-src 'none'; script-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'; form-action https://partner.example`,
+    );
     expect(res.text).not.toMatch(/<script(?! nonce)/);
   });
 
@@ -194,13 +234,26 @@ describe('minting (POST /internal/v1/owners/{ref}/owner-connect)', () => {
     await createChannel(ctx, { name: bare, rateLimit: 600 });
     expectProblem(await mint('oc-own-1', { channel: bare }), 409, 'owner_connect_not_configured');
     expectProblem(await mint('oc-own-2', { channel: b.name }), 409, 'owner_not_distributed');
-    expectProblem(await mint('oc-own-1', { channel: a.name, locale: 'not a locale' }), 400, 'invalid_parameters', ['errors']);
+    expectProblem(await mint('oc-own-1', { channel: a.name, locale: 'not a locale' }), 400, 'invalid_parameters', [
+      'errors',
+    ]);
     // The host pages' call names the organization they act for: another organization's owner is not found.
-    const refused = await startOwnerConnect(ctx, { ownerRef: 'oc-own-1', channel: a.name, organizationRef: 'oc-other-org' }).then(() => undefined, (e: unknown) => e);
+    const refused = await startOwnerConnect(ctx, {
+      ownerRef: 'oc-own-1',
+      channel: a.name,
+      organizationRef: 'oc-other-org',
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(ProblemError);
     expect((refused as ProblemError).code).toBe('not_found');
     expect(await tokens()).toBe(before);
-    expect(decodeJwt((await startOwnerConnect(ctx, { ownerRef: 'oc-own-1', channel: a.name, organizationRef: 'oc-org' })).token).aud).toBe(a.name);
+    expect(
+      decodeJwt(
+        (await startOwnerConnect(ctx, { ownerRef: 'oc-own-1', channel: a.name, organizationRef: 'oc-org' })).token,
+      ).aud,
+    ).toBe(a.name);
   });
 });
 
@@ -209,20 +262,38 @@ describe('confirmation (PUT /owners/{owner_id}/connection)', () => {
     const token = await mintToken('oc-own-1', a.name);
     // A channel verifies the token with the published keys alone.
     const { payload } = await jwtVerify(token, createLocalJWKSet({ keys: await publishedKeys() }), {
-      algorithms: ['ES256'], typ: 'owner-connect+jwt', issuer: api.config.publicOrigin, audience: a.name, currentDate: clock.now(),
+      algorithms: ['ES256'],
+      typ: 'owner-connect+jwt',
+      issuer: api.config.publicOrigin,
+      audience: a.name,
+      currentDate: clock.now(),
     });
-    const before = { a: await ownerSeenBy(a.key, 'Owner 1'), b: await ownerSeenBy(b.key, 'Owner 1'), bEvents: await events(b.key) };
+    const before = {
+      a: await ownerSeenBy(a.key, 'Owner 1'),
+      b: await ownerSeenBy(b.key, 'Owner 1'),
+      bEvents: await events(b.key),
+    };
     expect(before.a.connected_at).toBeNull();
     expect(payload.sub).toBe(before.a.id);
 
     const res = await confirm(a.key, before.a.id, token);
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ owner_id: before.a.id, connected_at: expect.stringMatching(/Z$/), property_ids: payload.property_ids, token_id: payload.jti });
+    expect(res.json).toEqual({
+      owner_id: before.a.id,
+      connected_at: expect.stringMatching(/Z$/),
+      property_ids: payload.property_ids,
+      token_id: payload.jti,
+    });
 
     const after = await ownerSeenBy(a.key, 'Owner 1');
     expect(after.connected_at).toBe(res.json.connected_at);
     expect(after.version).toBeGreaterThan(before.a.version);
-    expect((await events(a.key)).at(-1)).toEqual(expect.objectContaining({ type: 'owner.updated', data: { object: 'owner', id: after.id, version: after.version } }));
+    expect((await events(a.key)).at(-1)).toEqual(
+      expect.objectContaining({
+        type: 'owner.updated',
+        data: { object: 'owner', id: after.id, version: after.version },
+      }),
+    );
     // The other channel's view and log are untouched.
     expect(await ownerSeenBy(b.key, 'Owner 1')).toEqual(before.b);
     expect(await events(b.key)).toEqual(before.bEvents);
@@ -248,7 +319,12 @@ describe('confirmation (PUT /owners/{owner_id}/connection)', () => {
     const removed = await ownerSeenBy(a.key, 'Owner 2');
     expect(removed.connected_at).toBeNull();
     expect(removed.version).toBeGreaterThan(connected.version);
-    expect((await events(a.key)).at(-1)).toEqual(expect.objectContaining({ type: 'owner.updated', data: { object: 'owner', id: owner.id, version: removed.version } }));
+    expect((await events(a.key)).at(-1)).toEqual(
+      expect.objectContaining({
+        type: 'owner.updated',
+        data: { object: 'owner', id: owner.id, version: removed.version },
+      }),
+    );
 
     const quiet = await snapshot();
     for (const id of [owner.id, 'own_00000000000000000000000000', 'not-an-id']) {
@@ -283,7 +359,11 @@ describe('confirmation (PUT /owners/{owner_id}/connection)', () => {
     const quiet = await snapshot();
     expectProblem(await confirm(a.key, one.id, token), 400, 'invalid_owner_connect_token');
     // Channel B, with its own key, for the owner as it sees it: aud is not B.
-    expectProblem(await confirm(b.key, (await ownerSeenBy(b.key, 'Owner 1')).id, token), 400, 'invalid_owner_connect_token');
+    expectProblem(
+      await confirm(b.key, (await ownerSeenBy(b.key, 'Owner 1')).id, token),
+      400,
+      'invalid_owner_connect_token',
+    );
     expectProblem(await confirm(b.key, two.id, token), 400, 'invalid_owner_connect_token');
     expect(await snapshot()).toEqual(quiet);
   });
@@ -303,26 +383,54 @@ describe('confirmation (PUT /owners/{owner_id}/connection)', () => {
     // check named by the detail stands between it and a connection.
     const forged: Record<string, [string, string]> = {
       'alg none': [`${encode({ alg: 'none', typ: 'owner-connect+jwt' })}.${body}.`, 'alg must be ES256'],
-      'alg none with the original signature': [`${encode({ ...decodeProtectedHeader(genuine), alg: 'none' })}.${body}.${signature}`, 'alg must be ES256'],
-      'HS256 keyed with the public key': [await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'owner-connect+jwt', kid: jwk.kid! }).sign(new TextEncoder().encode(spki)), 'alg must be ES256'],
-      'HS256 keyed with the JWK': [await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'owner-connect+jwt', kid: jwk.kid! }).sign(new TextEncoder().encode(JSON.stringify(jwk))), 'alg must be ES256'],
-      'tampered claims under the original signature': [`${head}.${encode({ ...claims, property_ids: [...(claims.property_ids as string[]), 'prp_extra'] })}.${signature}`, 'the signature does not verify'],
+      'alg none with the original signature': [
+        `${encode({ ...decodeProtectedHeader(genuine), alg: 'none' })}.${body}.${signature}`,
+        'alg must be ES256',
+      ],
+      'HS256 keyed with the public key': [
+        await new SignJWT(claims)
+          .setProtectedHeader({ alg: 'HS256', typ: 'owner-connect+jwt', kid: jwk.kid! })
+          .sign(new TextEncoder().encode(spki)),
+        'alg must be ES256',
+      ],
+      'HS256 keyed with the JWK': [
+        await new SignJWT(claims)
+          .setProtectedHeader({ alg: 'HS256', typ: 'owner-connect+jwt', kid: jwk.kid! })
+          .sign(new TextEncoder().encode(JSON.stringify(jwk))),
+        'alg must be ES256',
+      ],
+      'tampered claims under the original signature': [
+        `${head}.${encode({ ...claims, property_ids: [...(claims.property_ids as string[]), 'prp_extra'] })}.${signature}`,
+        'the signature does not verify',
+      ],
       'unknown kid': [await signed(claims, { kid: 'no-such-key' }), 'kid names no published key'],
       'wrong typ': [await signed(claims, { typ: 'JWT' }), 'typ must be owner-connect+jwt'],
       'no typ': [await signed(claims, { typ: undefined }), 'typ must be owner-connect+jwt'],
       'aud of another channel': [await signed({ ...claims, aud: b.name }), 'aud is not the calling channel'],
       'sub of another owner': [await signed({ ...claims, sub: other.id }), 'sub is not the owner in the path'],
-      'iss of another deployment': [await signed({ ...claims, iss: 'https://elsewhere.example' }), 'iss is not this service'],
+      'iss of another deployment': [
+        await signed({ ...claims, iss: 'https://elsewhere.example' }),
+        'iss is not this service',
+      ],
       'iat in the future': [await signed({ ...claims, iat: now + 120, exp: now + 420 }), 'iat is in the future'],
-      'iat one second past the 60 seconds of skew': [await signed({ ...claims, iat: now + 61, exp: now + 361 }), 'iat is in the future'],
-      'jti of fewer than 128 bits': [await signed({ ...claims, jti: (claims.jti as string).slice(0, 16) }), 'jti is not 128 bits in hex'],
+      'iat one second past the 60 seconds of skew': [
+        await signed({ ...claims, iat: now + 61, exp: now + 361 }),
+        'iat is in the future',
+      ],
+      'jti of fewer than 128 bits': [
+        await signed({ ...claims, jti: (claims.jti as string).slice(0, 16) }),
+        'jti is not 128 bits in hex',
+      ],
       'exp too far after iat': [await signed({ ...claims, exp: now + 3600 }), 'exp is not within 300 seconds of iat'],
       'not a JWS': ['definitely-not-a-token', 'not a JWS in compact serialization'],
     };
     const quiet = await snapshot();
     for (const [shape, [token, detail]] of Object.entries(forged)) {
       const res = await confirm(a.key, owner.id, token);
-      expect({ code: res.json?.code, detail: res.json?.detail }, shape).toEqual({ code: 'invalid_owner_connect_token', detail });
+      expect({ code: res.json?.code, detail: res.json?.detail }, shape).toEqual({
+        code: 'invalid_owner_connect_token',
+        detail,
+      });
       expectProblem(res, 400, 'invalid_owner_connect_token');
     }
     expect(await snapshot()).toEqual(quiet);
@@ -350,10 +458,19 @@ describe('confirmation (PUT /owners/{owner_id}/connection)', () => {
     expectProblem(removal, 403, 'insufficient_scope', ['required_scopes']);
     expect(removal.json.required_scopes).toEqual(['write:listings']);
     // Past the scope check: the token is what is refused.
-    expectProblem(await api.call('PUT', `${BASE}/owners/own_x/connection`, { key: reader.key.key, body: { token: 'not-a-token' } }), 400, 'invalid_owner_connect_token');
+    expectProblem(
+      await api.call('PUT', `${BASE}/owners/own_x/connection`, { key: reader.key.key, body: { token: 'not-a-token' } }),
+      400,
+      'invalid_owner_connect_token',
+    );
     const writer = await channelWithKey(ctx, { scopes: ['write:listings'] });
     expect((await api.call('DELETE', `${BASE}/owners/own_x/connection`, { key: writer.key.key })).status).toBe(204);
-    expectProblem(await api.call('PUT', `${BASE}/owners/own_x/connection`, { key: writer.key.key, body: { token: 'not-a-token' } }), 403, 'insufficient_scope', ['required_scopes']);
+    expectProblem(
+      await api.call('PUT', `${BASE}/owners/own_x/connection`, { key: writer.key.key, body: { token: 'not-a-token' } }),
+      403,
+      'insufficient_scope',
+      ['required_scopes'],
+    );
   });
 });
 

@@ -34,7 +34,9 @@ describe('the platform description', () => {
     expect(res.json.servers[0].url).toBe('https://distribution.test/internal/v1');
     expect(res.json.components.securitySchemes).toHaveProperty('PlatformToken');
     expectMatchesPlatformDescription('GET', `${BASE}/openapi.json`, res);
-    expect((await api.call('GET', `${BASE}/openapi.json`, { headers: { 'if-none-match': res.headers.etag! } })).status).toBe(304);
+    expect(
+      (await api.call('GET', `${BASE}/openapi.json`, { headers: { 'if-none-match': res.headers.etag! } })).status,
+    ).toBe(304);
     const changelog = await api.call('GET', `${BASE}/CHANGELOG.md`);
     expect(changelog.text).toContain(`## ${res.json.info.version}`);
     expectMatchesPlatformDescription('GET', `${BASE}/CHANGELOG.md`, changelog);
@@ -45,10 +47,16 @@ describe('the platform description', () => {
     expect(docs.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect((await api.call('GET', `${BASE}/docs/init.js`)).text).toContain(`url: '${BASE}/openapi.json'`);
     const served = internalOperations.map((op) => `${op.method} ${op.path}`);
-    const described = Object.entries(res.json.paths as Record<string, object>).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
-    expect(described.filter((entry) => !entry.endsWith('.md') && !entry.endsWith('.json')).sort()).toEqual(served.sort());
+    const described = Object.entries(res.json.paths as Record<string, object>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
+    expect(described.filter((entry) => !entry.endsWith('.md') && !entry.endsWith('.json')).sort()).toEqual(
+      served.sort(),
+    );
     // Every platform operation needs the token; the description's own two addresses do not.
-    for (const [path, item] of Object.entries(res.json.paths as Record<string, Record<string, { security: unknown[]; responses: Record<string, unknown> }>>)) {
+    for (const [path, item] of Object.entries(
+      res.json.paths as Record<string, Record<string, { security: unknown[]; responses: Record<string, unknown> }>>,
+    )) {
       for (const operation of Object.values(item)) {
         const open = path === '/openapi.json' || path === '/CHANGELOG.md';
         expect(operation.security).toEqual(open ? [] : [{ PlatformToken: [] }]);
@@ -66,10 +74,11 @@ describe('the platform description', () => {
   test('the request schema of POST /availability shows how its fields nest', () => {
     const document = platformDocument('https://distribution.test');
     const body = JSON.stringify(document.paths['/availability']!.post!.requestBody);
-    for (const field of ['updates', 'property', 'from', 'to', 'rates', 'rate_plan', 'prices_by_occupancy']) expect(body).toContain(`"${field}"`);
+    for (const field of ['updates', 'property', 'from', 'to', 'rates', 'rate_plan', 'prices_by_occupancy'])
+      expect(body).toContain(`"${field}"`);
   });
 
-  test('a platform operation without the token is refused as described; the description\'s other methods are 405', async () => {
+  test("a platform operation without the token is refused as described; the description's other methods are 405", async () => {
     const refused = await api.call('GET', `${BASE}/organizations/none`);
     expectProblem(refused, 401, 'platform_token_invalid');
     expectMatchesPlatformDescription('GET', `${BASE}/organizations/none`, refused);
@@ -105,7 +114,12 @@ describe('the platform description', () => {
     const { channel } = await channelWithKey(ctx, { scopes: ['read:catalog'] });
     await call('PUT', '/organizations/tour-org', { name: 'Tour', country: 'RO' }, 201);
     await call('GET', '/organizations/tour-org');
-    await call('PUT', '/owners/tour-own', { organization: 'tour-org', type: 'individual', display_name: 'Ana Popescu' }, 201);
+    await call(
+      'PUT',
+      '/owners/tour-own',
+      { organization: 'tour-org', type: 'individual', display_name: 'Ana Popescu' },
+      201,
+    );
     await call('GET', '/owners/tour-own');
     await host.location('tour-loc', { organization: 'tour-org', owner: 'tour-own' });
     await call('PUT', '/locations/tour-loc', (await call('GET', '/locations/tour-loc')).json);
@@ -113,18 +127,37 @@ describe('the platform description', () => {
     await call('PUT', '/properties/tour-prp', (await call('GET', '/properties/tour-prp')).json);
     await call('PUT', '/properties/tour-prp/distribution', { channels: [channel.name] });
     await call('GET', '/properties/tour-prp/distribution');
-    await call('POST', '/availability', { updates: [{ property: 'tour-prp', from: '2026-12-01', to: '2026-12-03', units_available: 1 }] });
+    await call('POST', '/availability', {
+      updates: [{ property: 'tour-prp', from: '2026-12-01', to: '2026-12-03', units_available: 1 }],
+    });
     await call('POST', '/owners/tour-own/owner-connect', { channel: channel.name });
-    const json = await api.call('POST', `${BASE}/owners/tour-own/owner-connect`, { key: TEST_PLATFORM_TOKEN, body: { channel: channel.name }, headers: { accept: 'application/json' } });
+    const json = await api.call('POST', `${BASE}/owners/tour-own/owner-connect`, {
+      key: TEST_PLATFORM_TOKEN,
+      body: { channel: channel.name },
+      headers: { accept: 'application/json' },
+    });
     expect(json.status, json.text).toBe(200);
     expectMatchesPlatformDescription('POST', `${BASE}/owners/tour-own/owner-connect`, json);
     await call('GET', '/properties/tour-prp/listings');
     await call('GET', '/properties/tour-prp/stats?from=2026-11-01&to=2026-11-22');
-    const installation = (await call('POST', '/organizations/tour-org/installations', { app: 'tour-crm', scopes: ['guests.read'] }, 201)).json.id as string;
+    const installation = (
+      await call('POST', '/organizations/tour-org/installations', { app: 'tour-crm', scopes: ['guests.read'] }, 201)
+    ).json.id as string;
     await call('GET', `/installations/${installation}`);
     await call('PATCH', `/installations/${installation}`, { status: 'disabled' });
     await call('POST', `/installations/${installation}/token`, {}, 201);
-    await call('PUT', '/guests/tour-gst', { organization: 'tour-org', first_name: 'Ion', last_name: 'Pop', email: 'ion@example.com', phone: '+40721000002' }, 201);
+    await call(
+      'PUT',
+      '/guests/tour-gst',
+      {
+        organization: 'tour-org',
+        first_name: 'Ion',
+        last_name: 'Pop',
+        email: 'ion@example.com',
+        phone: '+40721000002',
+      },
+      201,
+    );
     await call('GET', '/guests/tour-gst');
     await call('DELETE', '/guests/tour-gst', undefined, 204);
     await call('PUT', '/vat-rates/HU', { rates: [{ from: '2025-01-01', rate_bp: 1800 }] });

@@ -38,12 +38,23 @@ const NONREF: Plan = {
   key: 'nonref',
   name: { ro: 'Nerambursabil' },
   currency: 'RON',
-  child_age_bands: [{ age_from: 0, age_to: 5 }, { age_from: 6, age_to: 12 }],
+  child_age_bands: [
+    { age_from: 0, age_to: 5 },
+    { age_from: 6, age_to: 12 },
+  ],
   cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null },
 };
 
 /** A property for two adults (`flex` without age bands, `nonref` with two) shown to a channel. */
-const TWO_ADULTS: Capacity = { max_guests: 3, max_adults: 2, max_children: 1, max_infants: 1, bedrooms: 1, bathrooms: 1, beds: [{ type: 'double', count: 1 }] };
+const TWO_ADULTS: Capacity = {
+  max_guests: 3,
+  max_adults: 2,
+  max_children: 1,
+  max_infants: 1,
+  bedrooms: 1,
+  bathrooms: 1,
+  beds: [{ type: 'double', count: 1 }],
+};
 
 let counter = 0;
 async function setup(count = 1, capacity: Capacity = TWO_ADULTS) {
@@ -57,7 +68,12 @@ async function setup(count = 1, capacity: Capacity = TWO_ADULTS) {
   for (let i = 0; i < count; i += 1) {
     const ref = `${prefix}-p${i}`;
     const base = sampleProperty(`${prefix}-loc`, `${prefix}-own`);
-    await host.property(ref, { location: `${prefix}-loc`, owner: `${prefix}-own`, capacity, rate_plans: [...(base.rate_plans as Plan[]), NONREF] });
+    await host.property(ref, {
+      location: `${prefix}-loc`,
+      owner: `${prefix}-own`,
+      capacity,
+      rate_plans: [...(base.rate_plans as Plan[]), NONREF],
+    });
     await host.distribute(ref, [channel.name]);
     refs.push(ref);
   }
@@ -66,8 +82,12 @@ async function setup(count = 1, capacity: Capacity = TWO_ADULTS) {
 }
 
 const adults = (...amounts: number[]) => amounts.map((amount, i) => ({ adults: i + 1, amount }));
-const children = [{ age_from: 0, age_to: 5, amount: 0 }, { age_from: 6, age_to: 12, amount: 4000 }];
-const errorsOf = (res: { json: { errors: { pointer: string; code: string }[] } }) => res.json.errors.map((e) => `${e.pointer} ${e.code}`).sort();
+const children = [
+  { age_from: 0, age_to: 5, amount: 0 },
+  { age_from: 6, age_to: 12, amount: 4000 },
+];
+const errorsOf = (res: { json: { errors: { pointer: string; code: string }[] } }) =>
+  res.json.errors.map((e) => `${e.pointer} ${e.code}`).sort();
 
 async function nightsOf(key: string, propertyId: string, from: string, to: string) {
   const res = await get(key, `/availability?property_id=${propertyId}&from=${from}&to=${to}`);
@@ -76,7 +96,9 @@ async function nightsOf(key: string, propertyId: string, from: string, to: strin
 }
 
 async function availabilityEvents(key: string) {
-  return (await get(key, '/events?limit=500')).json.data.filter((e: { type: string }) => e.type === 'availability.updated') as { data: { id: string; from: string; to: string } }[];
+  return (await get(key, '/events?limit=500')).json.data.filter(
+    (e: { type: string }) => e.type === 'availability.updated',
+  ) as { data: { id: string; from: string; to: string } }[];
 }
 
 describe('POST /internal/v1/availability: a price for every number of adults', () => {
@@ -86,8 +108,27 @@ describe('POST /internal/v1/availability: a price for every number of adults', (
     const before = await nightsOf(key, ids[0]!, '2026-12-20', '2026-12-21');
     const res = await host.call('POST', '/availability', {
       updates: [
-        { property: refs[0], from: '2026-12-20', to: '2026-12-21', rates: [{ rate_plan: 'flex', prices_by_occupancy: adults(30000, 30000) }] },
-        { property: refs[1], from: '2026-12-20', to: '2026-12-21', rates: [{ rate_plan: 'flex', prices_by_occupancy: [{ adults: 1, amount: 30000 }, { adults: 1, amount: 31000 }, { adults: 7, amount: 50000 }] }] },
+        {
+          property: refs[0],
+          from: '2026-12-20',
+          to: '2026-12-21',
+          rates: [{ rate_plan: 'flex', prices_by_occupancy: adults(30000, 30000) }],
+        },
+        {
+          property: refs[1],
+          from: '2026-12-20',
+          to: '2026-12-21',
+          rates: [
+            {
+              rate_plan: 'flex',
+              prices_by_occupancy: [
+                { adults: 1, amount: 30000 },
+                { adults: 1, amount: 31000 },
+                { adults: 7, amount: 50000 },
+              ],
+            },
+          ],
+        },
       ],
     });
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
@@ -101,20 +142,37 @@ describe('POST /internal/v1/availability: a price for every number of adults', (
     expect(await availabilityEvents(key)).toEqual(eventsBefore);
   });
 
-  test('child prices follow the plan\'s age bands and come with the prices for adults on a plan that names bands', async () => {
+  test("child prices follow the plan's age bands and come with the prices for adults on a plan that names bands", async () => {
     const { refs } = await setup();
     const res = await host.call('POST', '/availability', {
       updates: [
         {
-          property: refs[0], from: '2026-12-20', to: '2026-12-21',
+          property: refs[0],
+          from: '2026-12-20',
+          to: '2026-12-21',
           rates: [
             { rate_plan: 'nonref', prices_by_occupancy: adults(27000, 27000) },
-            { rate_plan: 'flex', prices_by_occupancy: adults(30000, 30000), child_prices: [{ age_from: 0, age_to: 5, amount: 0 }] },
+            {
+              rate_plan: 'flex',
+              prices_by_occupancy: adults(30000, 30000),
+              child_prices: [{ age_from: 0, age_to: 5, amount: 0 }],
+            },
           ],
         },
         {
-          property: refs[0], from: '2026-12-21', to: '2026-12-22',
-          rates: [{ rate_plan: 'nonref', child_prices: [{ age_from: 0, age_to: 5, amount: 0 }, { age_from: 0, age_to: 5, amount: 10 }, { age_from: 13, age_to: 17, amount: 10 }] }],
+          property: refs[0],
+          from: '2026-12-21',
+          to: '2026-12-22',
+          rates: [
+            {
+              rate_plan: 'nonref',
+              child_prices: [
+                { age_from: 0, age_to: 5, amount: 0 },
+                { age_from: 0, age_to: 5, amount: 10 },
+                { age_from: 13, age_to: 17, amount: 10 },
+              ],
+            },
+          ],
         },
       ],
     });
@@ -127,7 +185,14 @@ describe('POST /internal/v1/availability: a price for every number of adults', (
       '/updates/1/rates/0/child_prices/2 child_band_unknown',
     ]);
     const ok = await host.call('POST', '/availability', {
-      updates: [{ property: refs[0], from: '2026-12-20', to: '2026-12-21', rates: [{ rate_plan: 'nonref', prices_by_occupancy: adults(27000, 27000), child_prices: children }] }],
+      updates: [
+        {
+          property: refs[0],
+          from: '2026-12-20',
+          to: '2026-12-21',
+          rates: [{ rate_plan: 'nonref', prices_by_occupancy: adults(27000, 27000), child_prices: children }],
+        },
+      ],
     });
     expect(ok.status, ok.text).toBe(200);
   });
@@ -140,7 +205,16 @@ describe('POST /internal/v1/availability: a price for every number of adults', (
       ...base,
       capacity: TWO_ADULTS,
       rate_plans: [
-        { ...flex, default_rates: { prices_by_occupancy: [{ adults: 1, amount: 30000 }, { adults: 1, amount: 31000 }, { adults: 7, amount: 50000 }] } },
+        {
+          ...flex,
+          default_rates: {
+            prices_by_occupancy: [
+              { adults: 1, amount: 30000 },
+              { adults: 1, amount: 31000 },
+              { adults: 7, amount: 50000 },
+            ],
+          },
+        },
         { ...NONREF, default_rates: { prices_by_occupancy: adults(27000, 27000), child_prices: [children[0]] } },
       ],
     });
@@ -157,26 +231,35 @@ describe('POST /internal/v1/availability: a price for every number of adults', (
 
 describe('a change of capacity or age bands and the nights priced before it', () => {
   const THREE_ADULTS: Capacity = { ...TWO_ADULTS, max_guests: 4, max_adults: 3 };
-  const priced = (rate: Record<string, unknown>) => (rate.prices_by_occupancy as { adults: number }[]).map((p) => p.adults);
+  const priced = (rate: Record<string, unknown>) =>
+    (rate.prices_by_occupancy as { adults: number }[]).map((p) => p.adults);
 
   test('fewer adults keep the prices that still apply; more adults, or new bands, close the nights until they are priced again', async () => {
     const { key, refs, ids, prefix } = await setup(1, THREE_ADULTS);
     const base = sampleProperty(`${prefix}-loc`, `${prefix}-own`);
-    const put = (capacity: Capacity, plans: Plan[] = [...(base.rate_plans as Plan[]), NONREF]) => host.property(refs[0]!, { location: `${prefix}-loc`, owner: `${prefix}-own`, capacity, rate_plans: plans });
+    const put = (capacity: Capacity, plans: Plan[] = [...(base.rate_plans as Plan[]), NONREF]) =>
+      host.property(refs[0]!, { location: `${prefix}-loc`, owner: `${prefix}-own`, capacity, rate_plans: plans });
     const write = await host.call('POST', '/availability', {
-      updates: [{
-        property: refs[0], from: '2026-12-20', to: '2026-12-22',
-        rates: [
-          { rate_plan: 'flex', prices_by_occupancy: adults(30000, 30000, 36000), child_price: 5000 },
-          { rate_plan: 'nonref', prices_by_occupancy: adults(27000, 27000, 33000), child_prices: children },
-        ],
-      }],
+      updates: [
+        {
+          property: refs[0],
+          from: '2026-12-20',
+          to: '2026-12-22',
+          rates: [
+            { rate_plan: 'flex', prices_by_occupancy: adults(30000, 30000, 36000), child_price: 5000 },
+            { rate_plan: 'nonref', prices_by_occupancy: adults(27000, 27000, 33000), child_prices: children },
+          ],
+        },
+      ],
     });
     expect(write.status, write.text).toBe(200);
 
     await put(TWO_ADULTS);
     let night = (await nightsOf(key, ids[0]!, '2026-12-20', '2026-12-21')).data[0]!;
-    expect(night.rates.map(priced)).toEqual([[1, 2], [1, 2]]);
+    expect(night.rates.map(priced)).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
     expect(night.rates.map((rate) => rate.closed)).toEqual([false, false]);
 
     const eventsBefore = (await availabilityEvents(key)).length;
@@ -184,19 +267,34 @@ describe('a change of capacity or age bands and the nights priced before it', ()
     const record = await nightsOf(key, ids[0]!, '2026-12-19', '2026-12-23');
     for (const date of ['2026-12-20', '2026-12-21']) {
       const rates = record.data.find((n) => n.date === date)!.rates;
-      expect(rates.map((rate) => [rate.closed, priced(rate)])).toEqual([[true, []], [true, []]]);
+      expect(rates.map((rate) => [rate.closed, priced(rate)])).toEqual([
+        [true, []],
+        [true, []],
+      ]);
       expect(rates[0]).not.toHaveProperty('price');
       expect(rates[0]).not.toHaveProperty('child_price');
     }
     const announced = (await availabilityEvents(key)).slice(eventsBefore);
-    expect(announced.map((e) => e.data)).toEqual([expect.objectContaining({ id: ids[0], from: '2026-12-20', to: '2026-12-22' })]);
+    expect(announced.map((e) => e.data)).toEqual([
+      expect.objectContaining({ id: ids[0], from: '2026-12-20', to: '2026-12-22' }),
+    ]);
 
     // Priced again for three adults, then the non-refundable plan's bands change: its nights close.
     const again = await host.call('POST', '/availability', {
-      updates: [{ property: refs[0], from: '2026-12-20', to: '2026-12-22', rates: [{ rate_plan: 'nonref', prices_by_occupancy: adults(27000, 27000, 33000), child_prices: children }] }],
+      updates: [
+        {
+          property: refs[0],
+          from: '2026-12-20',
+          to: '2026-12-22',
+          rates: [{ rate_plan: 'nonref', prices_by_occupancy: adults(27000, 27000, 33000), child_prices: children }],
+        },
+      ],
     });
     expect(again.status, again.text).toBe(200);
-    await put(THREE_ADULTS, [...(base.rate_plans as Plan[]), { ...NONREF, child_age_bands: [{ age_from: 0, age_to: 12 }] }]);
+    await put(THREE_ADULTS, [
+      ...(base.rate_plans as Plan[]),
+      { ...NONREF, child_age_bands: [{ age_from: 0, age_to: 12 }] },
+    ]);
     night = (await nightsOf(key, ids[0]!, '2026-12-20', '2026-12-21')).data[0]!;
     expect(night.rates[1]).toMatchObject({ closed: true, prices_by_occupancy: [], child_prices: [] });
   });
@@ -208,7 +306,9 @@ describe('a cleaning fee is once per stay', () => {
     const base = sampleProperty(`${prefix}-loc`, `${prefix}-own`);
     const res = await host.call('PUT', `/properties/${prefix}-cleaning-${per}`, {
       ...base,
-      fees: [{ type: 'cleaning', basis: 'fixed', amount: { amount: 1000, currency: 'RON' }, per, payable_at: 'booking' }],
+      fees: [
+        { type: 'cleaning', basis: 'fixed', amount: { amount: 1000, currency: 'RON' }, per, payable_at: 'booking' },
+      ],
     });
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
     expect(errorsOf(res)).toEqual(['/fees/0/per fee_per']);

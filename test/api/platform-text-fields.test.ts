@@ -13,13 +13,26 @@ let host: ReturnType<typeof platform>;
 beforeAll(async () => {
   const { orm } = await freshDatabase();
   const temporal = await devServerClient();
-  api = await startTestApi({ orm, temporal, clock: new TestClock('2026-11-22T10:00:00Z'), env: { AUTH_FAILURE_LIMIT: '1000' } });
+  api = await startTestApi({
+    orm,
+    temporal,
+    clock: new TestClock('2026-11-22T10:00:00Z'),
+    env: { AUTH_FAILURE_LIMIT: '1000' },
+  });
   host = platform(api);
   await host.organization('text-org');
 });
 
-const errorsOf = (res: { json: { errors?: { pointer: string; code: string }[] } }) => (res.json.errors ?? []).map((e) => `${e.pointer} ${e.code}`);
-const guest = (fields: Record<string, string>) => ({ organization: 'text-org', first_name: 'Ana', last_name: 'Popescu', email: 'ana@example.com', phone: '+40721000101', ...fields });
+const errorsOf = (res: { json: { errors?: { pointer: string; code: string }[] } }) =>
+  (res.json.errors ?? []).map((e) => `${e.pointer} ${e.code}`);
+const guest = (fields: Record<string, string>) => ({
+  organization: 'text-org',
+  first_name: 'Ana',
+  last_name: 'Popescu',
+  email: 'ana@example.com',
+  phone: '+40721000101',
+  ...fields,
+});
 
 describe('trimmed text fields of the platform interface', () => {
   test('a name over its maxLength as sent is refused even when it would fit trimmed, as the description says, and nothing is written', async () => {
@@ -33,7 +46,10 @@ describe('trimmed text fields of the platform interface', () => {
 
   test('white space alone is refused (rule min), and the description refuses it too', async () => {
     for (const name of ['   ', '\u00a0\t\u3000', '\ufeff']) {
-      expect(platformDescriptionTakesBody('PUT', '/organizations/{ref}', { name, country: 'RO' }), JSON.stringify(name)).toBe(false);
+      expect(
+        platformDescriptionTakesBody('PUT', '/organizations/{ref}', { name, country: 'RO' }),
+        JSON.stringify(name),
+      ).toBe(false);
       const res = await host.call('PUT', '/organizations/text-blank', { name, country: 'RO' });
       expect(errorsOf(res), JSON.stringify(name)).toEqual(['/name min']);
     }
@@ -49,7 +65,10 @@ describe('trimmed text fields of the platform interface', () => {
 
   test("a guest's name with a control character is refused (rule control_character), and the description refuses it too", async () => {
     for (const first_name of ['A\u0015na', 'Ana\u0085', '\u001c']) {
-      expect(platformDescriptionTakesBody('PUT', '/guests/{ref}', guest({ first_name })), JSON.stringify(first_name)).toBe(false);
+      expect(
+        platformDescriptionTakesBody('PUT', '/guests/{ref}', guest({ first_name })),
+        JSON.stringify(first_name),
+      ).toBe(false);
       const res = await host.call('PUT', '/guests/text-guest-1', guest({ first_name }));
       expectProblem(res, 400, 'invalid_parameters', ['errors']);
       expect(errorsOf(res), JSON.stringify(first_name)).toEqual(['/first_name control_character']);

@@ -52,17 +52,52 @@ async function setup() {
     owner: `${prefix}-own`,
     rate_plans: [
       ...(base.rate_plans as any[]),
-      { key: 'nonref', name: { ro: 'Nerambursabil' }, currency: 'RON', child_age_bands: [{ age_from: 0, age_to: 5 }, { age_from: 6, age_to: 12 }], cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null } },
+      {
+        key: 'nonref',
+        name: { ro: 'Nerambursabil' },
+        currency: 'RON',
+        child_age_bands: [
+          { age_from: 0, age_to: 5 },
+          { age_from: 6, age_to: 12 },
+        ],
+        cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null },
+      },
     ],
   });
   await host.distribute(ref, [channel.name]);
   const res = await host.call('POST', '/availability', {
     updates: [
       {
-        property: ref, from: '2026-12-20', to: '2026-12-27', units_available: 1,
+        property: ref,
+        from: '2026-12-20',
+        to: '2026-12-27',
+        units_available: 1,
         rates: [
-          { rate_plan: 'flex', prices_by_occupancy: [{ adults: 1, amount: 30000 }, { adults: 2, amount: 30000 }, { adults: 3, amount: 36000 }, { adults: 4, amount: 42000 }], child_price: 5000, infant_price: 0 },
-          { rate_plan: 'nonref', prices_by_occupancy: [{ adults: 1, amount: 27000 }, { adults: 2, amount: 27000 }, { adults: 3, amount: 33000 }, { adults: 4, amount: 39000 }], child_prices: [{ age_from: 0, age_to: 5, amount: 0 }, { age_from: 6, age_to: 12, amount: 4000 }], infant_price: 0 },
+          {
+            rate_plan: 'flex',
+            prices_by_occupancy: [
+              { adults: 1, amount: 30000 },
+              { adults: 2, amount: 30000 },
+              { adults: 3, amount: 36000 },
+              { adults: 4, amount: 42000 },
+            ],
+            child_price: 5000,
+            infant_price: 0,
+          },
+          {
+            rate_plan: 'nonref',
+            prices_by_occupancy: [
+              { adults: 1, amount: 27000 },
+              { adults: 2, amount: 27000 },
+              { adults: 3, amount: 33000 },
+              { adults: 4, amount: 39000 },
+            ],
+            child_prices: [
+              { age_from: 0, age_to: 5, amount: 0 },
+              { age_from: 6, age_to: 12, amount: 4000 },
+            ],
+            infant_price: 0,
+          },
         ],
       },
       { property: ref, from: '2026-12-24', to: '2026-12-26', closed_to_departure: true },
@@ -71,7 +106,12 @@ async function setup() {
   expect(res.status, res.text).toBe(200);
   const list = await api.call('GET', `${BASE}/properties?limit=10`, { key: key.key });
   const property = list.json.data[0];
-  const plans = Object.fromEntries((property.rate_plans as { id: string; name: Record<string, string> }[]).map((plan) => [plan.name.ro === 'Flexibil' ? 'flex' : 'nonref', plan.id]));
+  const plans = Object.fromEntries(
+    (property.rate_plans as { id: string; name: Record<string, string> }[]).map((plan) => [
+      plan.name.ro === 'Flexibil' ? 'flex' : 'nonref',
+      plan.id,
+    ]),
+  );
   return { key: key.key, propertyId: property.id as string, plans };
 }
 
@@ -85,33 +125,63 @@ describe('GET /quotes (sandbox)', () => {
       {
         rate_plan_id: plans.nonref,
         total: RON(64000),
-        nights: [{ date: '2026-12-21', price: RON(27000) }, { date: '2026-12-22', price: RON(27000) }],
+        nights: [
+          { date: '2026-12-21', price: RON(27000) },
+          { date: '2026-12-22', price: RON(27000) },
+        ],
         fees_added: [{ type: 'cleaning', per: 'stay', amount: RON(10000) }],
         fees_beside: [],
         vat: { rate_bp: 900, amount: RON(5284) },
       },
-      expect.objectContaining({ rate_plan_id: plans.flex, total: RON(70000), vat: { rate_bp: 900, amount: RON(5780) } }),
+      expect.objectContaining({
+        rate_plan_id: plans.flex,
+        total: RON(70000),
+        vat: { rate_bp: 900, amount: RON(5780) },
+      }),
     ]);
     // closed_to_departure on 2026-12-24: no plan admits a stay ending then.
-    expect((await quotes(key, `property_id=${propertyId}&arrival=2026-12-21&departure=2026-12-24&adults=2`)).json.data).toEqual([]);
+    expect(
+      (await quotes(key, `property_id=${propertyId}&arrival=2026-12-21&departure=2026-12-24&adults=2`)).json.data,
+    ).toEqual([]);
     // Nights without prices: every plan is closed.
-    expect((await quotes(key, `property_id=${propertyId}&arrival=2026-12-01&departure=2026-12-03&adults=2`)).json.data).toEqual([]);
+    expect(
+      (await quotes(key, `property_id=${propertyId}&arrival=2026-12-01&departure=2026-12-03&adults=2`)).json.data,
+    ).toEqual([]);
   });
 
   test('a VAT rise during the stay and a party with children on a plan priced by age band', async () => {
     const { key, propertyId, plans } = await setup();
-    const put = await host.call('PUT', '/vat-rates/RO', { rates: [{ from: '2026-01-01', rate_bp: 900 }, { from: '2026-12-23', rate_bp: 1100 }] });
-    expect(put.json).toEqual({ rates: [{ from: '2026-01-01', rate_bp: 900, applies_to: 'accommodation' }, { from: '2026-12-23', rate_bp: 1100, applies_to: 'accommodation' }] });
-    const res = await quotes(key, `property_id=${propertyId}&arrival=2026-12-21&departure=2026-12-23&adults=2&children=3,8&infants=1`);
+    const put = await host.call('PUT', '/vat-rates/RO', {
+      rates: [
+        { from: '2026-01-01', rate_bp: 900 },
+        { from: '2026-12-23', rate_bp: 1100 },
+      ],
+    });
+    expect(put.json).toEqual({
+      rates: [
+        { from: '2026-01-01', rate_bp: 900, applies_to: 'accommodation' },
+        { from: '2026-12-23', rate_bp: 1100, applies_to: 'accommodation' },
+      ],
+    });
+    const res = await quotes(
+      key,
+      `property_id=${propertyId}&arrival=2026-12-21&departure=2026-12-23&adults=2&children=3,8&infants=1`,
+    );
     expect(res.status, res.text).toBe(200);
     const nonref = res.json.data.find((quote: { rate_plan_id: string }) => quote.rate_plan_id === plans.nonref);
     // 27000 + 0 (age 3) + 4000 (age 8) + 0 (infant) a night. The night of the 21st was published at
     // 9 % (the rate of the 22nd); the stay is charged 11 %, the rate of its departure date.
-    expect(nonref.nights).toEqual([{ date: '2026-12-21', price: RON(31569) }, { date: '2026-12-22', price: RON(31000) }]);
+    expect(nonref.nights).toEqual([
+      { date: '2026-12-21', price: RON(31569) },
+      { date: '2026-12-22', price: RON(31000) },
+    ]);
     expect(nonref.vat).toEqual({ rate_bp: 1100, amount: RON(7192) });
     expect(nonref.total).toEqual(RON(72569));
     // A child older than every band: only the plan without bands is offered.
-    const older = await quotes(key, `property_id=${propertyId}&arrival=2026-12-21&departure=2026-12-23&adults=2&children=14`);
+    const older = await quotes(
+      key,
+      `property_id=${propertyId}&arrival=2026-12-21&departure=2026-12-23&adults=2&children=14`,
+    );
     expect(older.json.data.map((quote: { rate_plan_id: string }) => quote.rate_plan_id)).toEqual([plans.flex]);
   });
 
@@ -129,7 +199,7 @@ describe('GET /quotes (sandbox)', () => {
     ['children that are not ages', 'arrival=2026-12-21&departure=2026-12-23&adults=2&children=4,x', ['children']],
     ['a child age of an adult', 'arrival=2026-12-21&departure=2026-12-23&adults=2&children=18', ['children']],
     ['negative infants', 'arrival=2026-12-21&departure=2026-12-23&adults=2&infants=-1', ['infants']],
-    ['an arrival before the property\'s today', 'arrival=2026-11-21&departure=2026-11-23&adults=2', ['arrival']],
+    ["an arrival before the property's today", 'arrival=2026-11-21&departure=2026-11-23&adults=2', ['arrival']],
     ['a stay of more than 365 nights', 'arrival=2026-12-21&departure=2027-12-23&adults=2', ['departure']],
   ])('invalid_parameters: %s', async (_name, stay, parameters) => {
     const { key, propertyId } = await setup();
@@ -143,25 +213,50 @@ describe('GET /quotes (sandbox)', () => {
     const res = await quotes(key, `property_id=${propertyId}&arrival=2027-11-21&departure=2027-11-24&adults=2`);
     expectProblem(res, 400, 'window_beyond_horizon', ['horizon_end']);
     const catalogOnly = await channelWithKey(ctx, { scopes: ['read:catalog'] });
-    expectProblem(await quotes(catalogOnly.key.key, `property_id=${propertyId}&arrival=2026-12-21&departure=2026-12-23&adults=2`), 403, 'insufficient_scope', ['required_scopes']);
+    expectProblem(
+      await quotes(catalogOnly.key.key, `property_id=${propertyId}&arrival=2026-12-21&departure=2026-12-23&adults=2`),
+      403,
+      'insufficient_scope',
+      ['required_scopes'],
+    );
   });
 });
 
 describe('PUT /internal/v1/vat-rates/{country}', () => {
   test('refuses a bad schedule with one entry per failed rule, and keeps the stored one', async () => {
     await host.call('PUT', '/vat-rates/HU', { rates: [{ from: '2026-01-01', rate_bp: 2700 }] });
-    const res = await host.call('PUT', '/vat-rates/HU', { rates: [{ from: '2026-01-01', rate_bp: 10_001 }, { from: '2026-01-01', rate_bp: 500 }, { from: 'soon', rate_bp: 5 }] });
+    const res = await host.call('PUT', '/vat-rates/HU', {
+      rates: [
+        { from: '2026-01-01', rate_bp: 10_001 },
+        { from: '2026-01-01', rate_bp: 500 },
+        { from: 'soon', rate_bp: 5 },
+      ],
+    });
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
-    expect(res.json.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual(['/rates/0/rate_bp', '/rates/1/from', '/rates/2/from']);
-    expect((await host.call('GET', '/vat-rates/HU')).json).toEqual({ rates: [{ from: '2026-01-01', rate_bp: 2700, applies_to: 'accommodation' }] });
+    expect(res.json.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual([
+      '/rates/0/rate_bp',
+      '/rates/1/from',
+      '/rates/2/from',
+    ]);
+    expect((await host.call('GET', '/vat-rates/HU')).json).toEqual({
+      rates: [{ from: '2026-01-01', rate_bp: 2700, applies_to: 'accommodation' }],
+    });
     expectProblem(await host.call('PUT', '/vat-rates/hu', { rates: [] }), 400, 'invalid_parameters', ['errors']);
   });
 });
 
 describe('GET /quotes (production)', () => {
   test('answers 501 not_implemented, as the production description marks it', async () => {
-    const prodApi = await startTestApi({ orm, temporal, clock, env: { SVC_ENVIRONMENT: 'production', INTERNAL_PORT: '0' } });
-    const key = await issueKey({ ...ctx, config: { ...ctx.config, environment: 'production' } }, { channel: (await channelWithKey(ctx, { scopes: ['read:ari'] })).channel.name, scopes: 'read:ari' });
+    const prodApi = await startTestApi({
+      orm,
+      temporal,
+      clock,
+      env: { SVC_ENVIRONMENT: 'production', INTERNAL_PORT: '0' },
+    });
+    const key = await issueKey(
+      { ...ctx, config: { ...ctx.config, environment: 'production' } },
+      { channel: (await channelWithKey(ctx, { scopes: ['read:ari'] })).channel.name, scopes: 'read:ari' },
+    );
     const path = `${BASE}/quotes?property_id=prp_0aaaaaaaaaaaaaaaaaaaaaaaaa&arrival=2026-12-21&departure=2026-12-23&adults=2`;
     const res = await prodApi.call('GET', path, { key: key.key });
     expectProblem(res, 501, 'not_implemented');

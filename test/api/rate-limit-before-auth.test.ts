@@ -24,33 +24,50 @@ beforeAll(async () => {
 });
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-const concrete = (path: string) => DISTRIBUTION_BASE + path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => `${name.split('_')[0]}_0aaaaaaaaaaaaaaaaaaaaaaaaa`);
+const concrete = (path: string) =>
+  DISTRIBUTION_BASE +
+  path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => `${name.split('_')[0]}_0aaaaaaaaaaaaaaaaaaaaaaaaa`);
 /** Every described path whose operations take a key, with a method it lacks. */
 const keyedPaths = Object.entries(description.paths)
   .filter(([, item]) => Object.values(item as Record<string, OperationObject>).every((op) => op.security.length > 0))
   .map(([path, item]) => [path, METHODS.find((method) => !(method in item))!] as const);
 const remaining = (res: HttpResponse) => Number(res.headers['ratelimit-remaining']);
-const RATE_LIMIT_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'ratelimit'];
+const RATE_LIMIT_HEADERS = [
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit-policy',
+  'ratelimit',
+];
 
 describe('answers given before authentication count a usable key', () => {
   test('the walk covers every path that takes a key', () => {
     expect(keyedPaths.length).toBeGreaterThan(15);
-    expect(keyedPaths.map(([path]) => path)).toEqual(expect.arrayContaining(['/channel', '/webhooks/{webhook_id}', '/properties/{property_id}/listing']));
+    expect(keyedPaths.map(([path]) => path)).toEqual(
+      expect.arrayContaining(['/channel', '/webhooks/{webhook_id}', '/properties/{property_id}/listing']),
+    );
   });
 
-  test.each(keyedPaths)('%s answered %s: 405 with a usable key is counted and carries the RateLimit headers, as described', async (path, method) => {
-    const { key } = await channelWithKey(ctx);
-    const first = await api.call(method.toUpperCase(), concrete(path), { key: key.key });
-    const second = await api.call(method.toUpperCase(), concrete(path), { key: key.key });
-    expectProblem(second, 405, 'method_not_allowed');
-    for (const header of RATE_LIMIT_HEADERS) expect(second.headers[header], header).toEqual(expect.any(String));
-    expect(remaining(first) - remaining(second)).toBe(1);
-    expectMatchesDescription(method, concrete(path), second);
-    const served = await api.call('GET', `${DISTRIBUTION_BASE}/channel`, { key: key.key });
-    expect(remaining(served)).toBe(remaining(second) - 1);
-  });
+  test.each(keyedPaths)(
+    '%s answered %s: 405 with a usable key is counted and carries the RateLimit headers, as described',
+    async (path, method) => {
+      const { key } = await channelWithKey(ctx);
+      const first = await api.call(method.toUpperCase(), concrete(path), { key: key.key });
+      const second = await api.call(method.toUpperCase(), concrete(path), { key: key.key });
+      expectProblem(second, 405, 'method_not_allowed');
+      for (const header of RATE_LIMIT_HEADERS) expect(second.headers[header], header).toEqual(expect.any(String));
+      expect(remaining(first) - remaining(second)).toBe(1);
+      expectMatchesDescription(method, concrete(path), second);
+      const served = await api.call('GET', `${DISTRIBUTION_BASE}/channel`, { key: key.key });
+      expect(remaining(served)).toBe(remaining(second) - 1);
+    },
+  );
 
-  test.each([`${DISTRIBUTION_BASE}/nowhere`, `${DISTRIBUTION_BASE}/channel/`, `${DISTRIBUTION_BASE}/properties/prp_0aaaaaaaaaaaaaaaaaaaaaaaaa/photos`])('unknown path %s: 404 with a usable key is counted and carries the RateLimit headers', async (path) => {
+  test.each([
+    `${DISTRIBUTION_BASE}/nowhere`,
+    `${DISTRIBUTION_BASE}/channel/`,
+    `${DISTRIBUTION_BASE}/properties/prp_0aaaaaaaaaaaaaaaaaaaaaaaaa/photos`,
+  ])('unknown path %s: 404 with a usable key is counted and carries the RateLimit headers', async (path) => {
     const { key } = await channelWithKey(ctx);
     const first = await api.call('GET', path, { key: key.key });
     const second = await api.call('DELETE', path, { key: key.key });
@@ -64,7 +81,10 @@ describe('answers given before authentication count a usable key', () => {
     const before = remaining(await api.call('GET', `${DISTRIBUTION_BASE}/channel`, { key: key.key }));
     const tries = [undefined, otherLastCharacter(key.key), 'svc_test_short'];
     for (const sent of tries) {
-      for (const [method, path] of [['DELETE', `${DISTRIBUTION_BASE}/channel`], ['GET', `${DISTRIBUTION_BASE}/nowhere`]] as const) {
+      for (const [method, path] of [
+        ['DELETE', `${DISTRIBUTION_BASE}/channel`],
+        ['GET', `${DISTRIBUTION_BASE}/nowhere`],
+      ] as const) {
         const res = await api.call(method, path, sent === undefined ? {} : { key: sent });
         expect(res.status).toBe(method === 'DELETE' ? 405 : 404);
         for (const header of RATE_LIMIT_HEADERS) expect(res.headers[header], header).toBeUndefined();
@@ -88,7 +108,9 @@ describe('the description says which refusals carry the RateLimit headers', () =
       for (const [method, op] of Object.entries(item as Record<string, OperationObject>)) {
         if (op.security.length === 0) continue;
         for (const [status, response] of Object.entries(op.responses)) {
-          expect(Object.keys(response.headers ?? {}).includes('RateLimit-Limit'), `${method} ${path} ${status}`).toBe(status !== '401');
+          expect(Object.keys(response.headers ?? {}).includes('RateLimit-Limit'), `${method} ${path} ${status}`).toBe(
+            status !== '401',
+          );
         }
       }
     }
@@ -96,7 +118,11 @@ describe('the description says which refusals carry the RateLimit headers', () =
 
   test('403 partner_suspended and 415 carry them, as described', async () => {
     const { channel, key } = await channelWithKey(ctx, { scopes: ['manage:webhooks'] });
-    const unsupported = await api.call('POST', `${DISTRIBUTION_BASE}/webhooks`, { key: key.key, rawBody: 'url=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const unsupported = await api.call('POST', `${DISTRIBUTION_BASE}/webhooks`, {
+      key: key.key,
+      rawBody: 'url=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectProblem(unsupported, 415, 'unsupported_media_type');
     expect(unsupported.headers['ratelimit-limit']).toBe('600');
     expectMatchesDescription('POST', `${DISTRIBUTION_BASE}/webhooks`, unsupported);

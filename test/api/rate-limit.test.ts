@@ -38,7 +38,12 @@ describe('per-channel rate limit', () => {
     // 660 sequential requests alternating between the two instances.
     for (let i = 0; i < 660; i++) {
       const res = await (i % 2 === 0 ? first : second).call('GET', CHANNEL, { key: key.key });
-      answers.push({ status: res.status, remaining: Number(res.headers['ratelimit-remaining']), retryAfter: res.headers['retry-after'], code: res.json?.code });
+      answers.push({
+        status: res.status,
+        remaining: Number(res.headers['ratelimit-remaining']),
+        retryAfter: res.headers['retry-after'],
+        code: res.json?.code,
+      });
       expect(res.headers['ratelimit-limit']).toBe('600');
       expect(res.headers['ratelimit-policy']).toBe('"per-minute";q=600;w=60');
       expect(res.headers.ratelimit).toMatch(/^"per-minute";r=\d+;t=\d+$/);
@@ -86,7 +91,12 @@ describe('per-channel rate limit', () => {
     const { channel, key } = await channelWithKey(ctx, { rateLimit: 600 });
     clock.set('2026-11-22T10:04:30Z');
     await addToWindow(orm.em.fork(), `channel:${channel.id}`, 600, clock.now());
-    for (const path of [CHANNEL, '/api/v1/distribution/properties/prp_0000000000000000000000000', '/api/v1/distribution/properties?limit=9999', '/api/v1/distribution/availability']) {
+    for (const path of [
+      CHANNEL,
+      '/api/v1/distribution/properties/prp_0000000000000000000000000',
+      '/api/v1/distribution/properties?limit=9999',
+      '/api/v1/distribution/availability',
+    ]) {
       const res = await first.call('GET', path, { key: key.key });
       expectProblem(res, 429, 'rate_limited');
       expect(res.headers['ratelimit-remaining']).toBe('0');

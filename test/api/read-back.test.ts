@@ -14,9 +14,11 @@ describe('withReadBack', () => {
     expect(schema.safeParse({ name: 'a', updated_at: 'yesterday' }).success).toBe(false);
   });
 
-  test('the description marks them readOnly and keeps the body schema\'s id', () => {
+  test("the description marks them readOnly and keeps the body schema's id", () => {
     const components = new SchemaComponents();
-    expect(components.convert(withReadBack(Body, readBack), 'input', 'test')).toEqual({ $ref: '#/components/schemas/ThingInput' });
+    expect(components.convert(withReadBack(Body, readBack), 'input', 'test')).toEqual({
+      $ref: '#/components/schemas/ThingInput',
+    });
     const properties = components.schemas.ThingInput!.properties as Record<string, { readOnly?: boolean }>;
     expect(properties.updated_at?.readOnly).toBe(true);
     expect(properties.ref?.readOnly).toBe(true);
@@ -27,9 +29,11 @@ describe('withReadBack', () => {
     expect(() => withReadBack(Body, { readOnly: { name: z.string() } })).toThrow(/name/);
   });
 
-  test('the identity must name the path\'s record when sent', () => {
+  test("the identity must name the path's record when sent", () => {
     expect(readBackErrors(readBack, { ref: 'a' }, { ref: 'a' })).toEqual([]);
     expect(readBackErrors(readBack, { ref: 'a' }, { name: 'x' })).toEqual([]);
-    expect(readBackErrors(readBack, { ref: 'a' }, { ref: 'b' })).toEqual([expect.objectContaining({ pointer: '/ref', code: 'path_mismatch' })]);
+    expect(readBackErrors(readBack, { ref: 'a' }, { ref: 'b' })).toEqual([
+      expect.objectContaining({ pointer: '/ref', code: 'path_mismatch' }),
+    ]);
   });
 });

@@ -6,7 +6,12 @@ import { platform, yearsAfter } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { CATALOGUE_KINDS, ReferenceChannel, type CatalogueKind, type ChannelRecord } from '../support/reference-channel.ts';
+import {
+  CATALOGUE_KINDS,
+  ReferenceChannel,
+  type CatalogueKind,
+  type ChannelRecord,
+} from '../support/reference-channel.ts';
 import { devServerClient } from '../support/temporal.ts';
 
 /**
@@ -86,7 +91,11 @@ const refArb = fc.nat({ max: PROPERTY_REFS - 1 });
 const channelArb = fc.constantFrom<Channel>(0, 1);
 const extArb = fc.option(fc.nat({ max: 2 }), { nil: null, freq: 2 });
 /** Seconds the clock moves before a step: mostly none, so many changes and syncs share a second. */
-const dtArb = fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.integer({ min: 2, max: 3 }) });
+const dtArb = fc.oneof(
+  { weight: 6, arbitrary: fc.constant(0) },
+  { weight: 2, arbitrary: fc.constant(1) },
+  { weight: 2, arbitrary: fc.integer({ min: 2, max: 3 }) },
+);
 
 /**
  * Runs are long (the issue asks for thousands of steps), so arrays keep a minimum length; the
@@ -96,18 +105,44 @@ const dtArb = fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 2, ar
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { withCrossShrink: true },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('idle' as const), dt: dtArb }) },
-  { weight: 5, arbitrary: fc.record({
-    t: fc.constant('put' as const), dt: dtArb, ref: refArb, loc: fc.nat({ max: LOCATIONS - 1 }), units: fc.integer({ min: 1, max: 3 }),
-    status: fc.constantFrom('active' as const, 'inactive' as const), variant: fc.nat({ max: 2 }), ext: fc.tuple(extArb, extArb),
-    valid: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-  }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('ext' as const), dt: dtArb, ref: refArb, ch: channelArb, value: extArb }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant('distribute' as const), dt: dtArb, ref: refArb, channels: fc.tuple(fc.boolean(), fc.boolean()) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      t: fc.constant('put' as const),
+      dt: dtArb,
+      ref: refArb,
+      loc: fc.nat({ max: LOCATIONS - 1 }),
+      units: fc.integer({ min: 1, max: 3 }),
+      status: fc.constantFrom('active' as const, 'inactive' as const),
+      variant: fc.nat({ max: 2 }),
+      ext: fc.tuple(extArb, extArb),
+      valid: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ t: fc.constant('ext' as const), dt: dtArb, ref: refArb, ch: channelArb, value: extArb }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant('distribute' as const),
+      dt: dtArb,
+      ref: refArb,
+      channels: fc.tuple(fc.boolean(), fc.boolean()),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('delete' as const), dt: dtArb, ref: refArb }) },
-  { weight: 2, arbitrary: fc.record({
-    t: fc.constant('location' as const), dt: dtArb, loc: fc.nat({ max: LOCATIONS - 1 }),
-    precision: fc.constantFrom<Precision | null>(null, 200, 500, 1000), visibility: fc.constantFrom<Visibility | null>(null, 'exact', 'approximate'),
-  }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('location' as const),
+      dt: dtArb,
+      loc: fc.nat({ max: LOCATIONS - 1 }),
+      precision: fc.constantFrom<Precision | null>(null, 200, 500, 1000),
+      visibility: fc.constantFrom<Visibility | null>(null, 'exact', 'approximate'),
+    }),
+  },
   { weight: 5, arbitrary: fc.record({ t: fc.constant('sync' as const), dt: dtArb, ch: channelArb }) },
 );
 
@@ -213,7 +248,11 @@ async function fullListing(key: string, kind: CatalogueKind, limit: number): Pro
   const records = new Map<string, ChannelRecord>();
   let cursor: string | null = null;
   do {
-    const res = await api.call('GET', `${BASE}/${kind}?limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`, { key });
+    const res = await api.call(
+      'GET',
+      `${BASE}/${kind}?limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+      { key },
+    );
     if (res.status !== 200) throw new Error(`full listing of ${kind} answered ${res.status}: ${res.text}`);
     for (const record of res.json.data as ChannelRecord[]) {
       if (records.has(record.id)) throw new Error(`full listing of ${kind} names ${record.id} twice`);
@@ -225,7 +264,11 @@ async function fullListing(key: string, kind: CatalogueKind, limit: number): Pro
 }
 
 /** What the model checks of a served record, in the shape Model.expected gives. */
-function observed(kind: CatalogueKind, record: ChannelRecord, names: { location: Map<string, string>; owner: Map<string, string> }): Record<string, unknown> {
+function observed(
+  kind: CatalogueKind,
+  record: ChannelRecord,
+  names: { location: Map<string, string>; owner: Map<string, string> },
+): Record<string, unknown> {
   if (kind === 'properties') {
     return {
       status: record.status,
@@ -238,12 +281,17 @@ function observed(kind: CatalogueKind, record: ChannelRecord, names: { location:
   }
   if (kind === 'locations') {
     const geo = record.geo as { precision_m?: number };
-    return { status: record.status, address_visibility: record.address_visibility, precision_m: geo.precision_m ?? null };
+    return {
+      status: record.status,
+      address_visibility: record.address_visibility,
+      precision_m: geo.precision_m ?? null,
+    };
   }
   return { status: record.status };
 }
 
-const sorted = (map: Map<string, unknown>) => Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const sorted = (map: Map<string, unknown>) =>
+  Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 // ---------------------------------------------------------------------------------------------
 // One run
@@ -296,7 +344,8 @@ async function run(actions: Action[], limit: number): Promise<void> {
     await runSteps(actions, limit);
   } catch (error) {
     // Keep the assertion error itself, so its diff is still shown.
-    if (error instanceof Error) error.message += `\nrun ${runCounter}, limit ${limit}, steps (then sync 0, sync 1):\n${describeSteps(actions)}`;
+    if (error instanceof Error)
+      error.message += `\nrun ${runCounter}, limit ${limit}, steps (then sync 0, sync 1):\n${describeSteps(actions)}`;
     throw error;
   }
 }
@@ -309,7 +358,11 @@ async function runSteps(actions: Action[], limit: number): Promise<void> {
   await host.organization(org);
   for (let loc = 0; loc < LOCATIONS; loc += 1) {
     await host.owner(`${tag}-own${loc}`, { organization: org, type: 'individual', display_name: model.ownerName(loc) });
-    await host.location(`${tag}-loc${loc}`, { organization: org, owner: `${tag}-own${loc}`, name: model.locationName(loc) });
+    await host.location(`${tag}-loc${loc}`, {
+      organization: org,
+      owner: `${tag}-own${loc}`,
+      name: model.locationName(loc),
+    });
   }
   const channels: ChannelState[] = [];
   for (let ch = 0; ch < CHANNELS; ch += 1) {
@@ -332,10 +385,22 @@ async function runSteps(actions: Action[], limit: number): Promise<void> {
     p.ext.forEach((value, ch) => {
       if (value !== null) ext[channels[ch]!.name] = { tier: `t${value}` };
     });
-    const classification = { certificate_number: 'RO-123/2025', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: p.valid ? validUntil : expiredOn, country: 'RO' };
+    const classification = {
+      certificate_number: 'RO-123/2025',
+      category: 'apartament',
+      rating_kind: 'stars',
+      rating: 3,
+      valid_until: p.valid ? validUntil : expiredOn,
+      country: 'RO',
+    };
     await host.property(`${tag}-p${ref}`, {
-      location: `${tag}-loc${p.loc}`, owner: `${tag}-own${p.loc}`, units: p.units, status: p.status,
-      name: nameOf(model.propertyTag(ref, p.gen), p.variant), extensions: ext, legal: { classification },
+      location: `${tag}-loc${p.loc}`,
+      owner: `${tag}-own${p.loc}`,
+      units: p.units,
+      status: p.status,
+      name: nameOf(model.propertyTag(ref, p.gen), p.variant),
+      extensions: ext,
+      legal: { classification },
     });
   };
 
@@ -344,7 +409,8 @@ async function runSteps(actions: Action[], limit: number): Promise<void> {
       const now = signaturesOf(model.expected(ch as Channel, state.name));
       for (const kind of CATALOGUE_KINDS) {
         const keys = new Set([...now[kind].keys(), ...state.signatures[kind].keys()]);
-        for (const key of keys) if (now[kind].get(key) !== state.signatures[kind].get(key)) state.moved.add(`${kind}:${key}`);
+        for (const key of keys)
+          if (now[kind].get(key) !== state.signatures[kind].get(key)) state.moved.add(`${kind}:${key}`);
       }
     }
   };
@@ -392,7 +458,8 @@ async function runSteps(actions: Action[], limit: number): Promise<void> {
         } else {
           expect(record.id, `${kind}: ${key} keeps its id`).toBe(known);
         }
-        for (const other of others) expect([...other.ids[kind].values()], 'ids differ between channels').not.toContain(record.id);
+        for (const other of others)
+          expect([...other.ids[kind].values()], 'ids differ between channels').not.toContain(record.id);
       }
     }
 
@@ -424,13 +491,17 @@ async function runSteps(actions: Action[], limit: number): Promise<void> {
     }
     for (const [key, id] of state.ids.properties) {
       if (!dead.has(key)) continue;
-      expect(client.all('properties').get(id)?.status, `deleted property ${key} is a deleted tombstone`).toBe('deleted');
+      expect(client.all('properties').get(id)?.status, `deleted property ${key} is a deleted tombstone`).toBe(
+        'deleted',
+      );
     }
 
     state.last = byKey;
     state.signatures = signaturesOf(expected);
     state.moved = new Set();
-    state.versions = new Map(CATALOGUE_KINDS.flatMap((kind) => [...client.all(kind)].map(([id, r]) => [id, r.version] as const)));
+    state.versions = new Map(
+      CATALOGUE_KINDS.flatMap((kind) => [...client.all(kind)].map(([id, r]) => [id, r.version] as const)),
+    );
     state.checks += 1;
     syncsChecked += 1;
   };
@@ -443,8 +514,14 @@ async function runSteps(actions: Action[], limit: number): Promise<void> {
         const current = model.props[action.ref];
         const gen = current?.gen ?? (model.gens[action.ref]! += 1);
         const next: PropertyModel = {
-          gen, channels: current?.channels ?? [false, false],
-          loc: action.loc, units: action.units, status: action.status, variant: action.variant, ext: [...action.ext], valid: action.valid,
+          gen,
+          channels: current?.channels ?? [false, false],
+          loc: action.loc,
+          units: action.units,
+          status: action.status,
+          variant: action.variant,
+          ext: [...action.ext],
+          valid: action.valid,
         };
         await putProperty(action.ref, next);
         model.props[action.ref] = next;
@@ -462,7 +539,10 @@ async function runSteps(actions: Action[], limit: number): Promise<void> {
       case 'distribute': {
         const current = model.props[action.ref];
         if (!current) break;
-        await host.distribute(`${tag}-p${action.ref}`, channels.filter((_, ch) => action.channels[ch]).map((c) => c.name));
+        await host.distribute(
+          `${tag}-p${action.ref}`,
+          channels.filter((_, ch) => action.channels[ch]).map((c) => c.name),
+        );
         current.channels = [...action.channels];
         break;
       }
@@ -474,7 +554,9 @@ async function runSteps(actions: Action[], limit: number): Promise<void> {
       }
       case 'location': {
         await host.location(`${tag}-loc${action.loc}`, {
-          organization: org, owner: `${tag}-own${action.loc}`, name: model.locationName(action.loc),
+          organization: org,
+          owner: `${tag}-own${action.loc}`,
+          name: model.locationName(action.loc),
           ...(action.precision === null ? {} : { precision_m: action.precision }),
           ...(action.visibility === null ? {} : { address_visibility: action.visibility }),
         });
@@ -507,7 +589,13 @@ describe('the reference channel itself', () => {
     } as unknown as TestApi;
     return { fake, queries };
   }
-  const property = (id: string, version: number, updatedAt: string, units = 1) => ({ id, status: 'active', version, updated_at: updatedAt, units });
+  const property = (id: string, version: number, updatedAt: string, units = 1) => ({
+    id,
+    status: 'active',
+    version,
+    updated_at: updatedAt,
+    units,
+  });
 
   test('pages in full first, then sends back the largest updated_at; applies only higher versions and keeps tombstones', async () => {
     const { fake, queries } = scripted({
@@ -516,8 +604,21 @@ describe('the reference channel itself', () => {
       properties: [
         { data: [property('prp_a', 3, '2026-11-22T10:00:05Z')], next_cursor: 'c1' },
         { data: [property('prp_b', 4, '2026-11-22T10:00:07Z')], next_cursor: null },
-        { data: [property('prp_a', 2, '2026-11-22T10:00:07Z', 9), property('prp_b', 4, '2026-11-22T10:00:07Z'), property('prp_c', 6, '2026-11-22T10:00:08Z')], next_cursor: null },
-        { data: [{ id: 'prp_b', status: 'withdrawn', version: 7, updated_at: '2026-11-22T10:00:09Z' }, property('prp_c', 8, '2026-11-22T10:00:09Z', 2)], next_cursor: null },
+        {
+          data: [
+            property('prp_a', 2, '2026-11-22T10:00:07Z', 9),
+            property('prp_b', 4, '2026-11-22T10:00:07Z'),
+            property('prp_c', 6, '2026-11-22T10:00:08Z'),
+          ],
+          next_cursor: null,
+        },
+        {
+          data: [
+            { id: 'prp_b', status: 'withdrawn', version: 7, updated_at: '2026-11-22T10:00:09Z' },
+            property('prp_c', 8, '2026-11-22T10:00:09Z', 2),
+          ],
+          next_cursor: null,
+        },
       ],
     });
     const client = new ReferenceChannel(fake, 'key', { limit: 1 });
@@ -527,7 +628,12 @@ describe('the reference channel itself', () => {
     expect(client.all('properties').get('prp_a')).toMatchObject({ version: 3, units: 1 });
     await client.sync();
     expect([...client.visible('properties').keys()].sort()).toEqual(['prp_a', 'prp_c']);
-    expect(client.all('properties').get('prp_b')).toEqual({ id: 'prp_b', status: 'withdrawn', version: 7, updated_at: '2026-11-22T10:00:09Z' });
+    expect(client.all('properties').get('prp_b')).toEqual({
+      id: 'prp_b',
+      status: 'withdrawn',
+      version: 7,
+      updated_at: '2026-11-22T10:00:09Z',
+    });
     expect(client.visible('properties').get('prp_c')).toMatchObject({ version: 8, units: 2 });
     const listed = queries.filter((q) => q.includes('/properties?'));
     expect(listed).toEqual([
@@ -537,37 +643,47 @@ describe('the reference channel itself', () => {
       `GET ${BASE}/properties?limit=1&updated_since=2026-11-22T10%3A00%3A08Z`,
     ]);
     // Nothing received on a list yet: it stays a full listing.
-    expect(queries.filter((q) => q.includes('/locations?'))).toEqual([`GET ${BASE}/locations?limit=1`, `GET ${BASE}/locations?limit=1`, `GET ${BASE}/locations?limit=1`]);
+    expect(queries.filter((q) => q.includes('/locations?'))).toEqual([
+      `GET ${BASE}/locations?limit=1`,
+      `GET ${BASE}/locations?limit=1`,
+      `GET ${BASE}/locations?limit=1`,
+    ]);
   });
 });
 
 describe('a reference channel syncing incrementally', () => {
-  test('always holds what a fresh full listing and the model show it, and versions never go down', async () => {
-    const started = Date.now();
-    let runs = 0;
-    let failed = false;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(actionArb, { minLength: MIN_ACTIONS, maxLength: MAX_ACTIONS }),
-        fc.constantFrom(1, 2, 5, 100),
-        async (actions, limit) => {
-          // Past the shrinking budget a candidate is not run (counted as passing), so shrinking
-          // ends on the smallest failure it found.
-          if (failed && runs >= RUNS + SHRINK_RUNS) return;
-          runs += 1;
-          try {
-            await run(actions, limit);
-          } catch (error) {
-            failed = true;
-            throw error;
-          }
-        },
-      ),
-      { numRuns: RUNS },
-    );
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`reference channel: ${runs} runs, ${stepsRun} steps (${idleSteps} of them idle), ${syncsChecked} checked syncs, ${seconds} s`);
-    expect(runs).toBe(RUNS);
-    expect(stepsRun - idleSteps).toBeGreaterThanOrEqual(2000);
-  }, TEST_TIMEOUT_MS);
+  test(
+    'always holds what a fresh full listing and the model show it, and versions never go down',
+    async () => {
+      const started = Date.now();
+      let runs = 0;
+      let failed = false;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(actionArb, { minLength: MIN_ACTIONS, maxLength: MAX_ACTIONS }),
+          fc.constantFrom(1, 2, 5, 100),
+          async (actions, limit) => {
+            // Past the shrinking budget a candidate is not run (counted as passing), so shrinking
+            // ends on the smallest failure it found.
+            if (failed && runs >= RUNS + SHRINK_RUNS) return;
+            runs += 1;
+            try {
+              await run(actions, limit);
+            } catch (error) {
+              failed = true;
+              throw error;
+            }
+          },
+        ),
+        { numRuns: RUNS },
+      );
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(
+        `reference channel: ${runs} runs, ${stepsRun} steps (${idleSteps} of them idle), ${syncsChecked} checked syncs, ${seconds} s`,
+      );
+      expect(runs).toBe(RUNS);
+      expect(stepsRun - idleSteps).toBeGreaterThanOrEqual(2000);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -32,12 +32,20 @@ describe('TRUST_PROXY', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).http.trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).http.trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '127.0.0.1/32, 10.0.0.0/8,::1,fd00::/8, loopback' }).http.trustProxy).toEqual(['127.0.0.1/32', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1/32, 10.0.0.0/8,::1,fd00::/8, loopback' }).http.trustProxy).toEqual([
+      '127.0.0.1/32',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
   });
 
   test('a bare true (every hop trusted) and anything that is not an address are refused at startup, naming the variable', () => {
     expect(refusal({ TRUST_PROXY: 'true' })).toMatch(/TRUST_PROXY: `true` trusts every hop/);
-    expect(refusal({ TRUST_PROXY: '10.0.0.0/33' })).toMatch(/TRUST_PROXY: not an address, CIDR or hop count: 10\.0\.0\.0\/33/);
+    expect(refusal({ TRUST_PROXY: '10.0.0.0/33' })).toMatch(
+      /TRUST_PROXY: not an address, CIDR or hop count: 10\.0\.0\.0\/33/,
+    );
     expect(refusal({ TRUST_PROXY: 'proxy.internal' })).toMatch(/TRUST_PROXY/);
   });
 });
@@ -59,7 +67,9 @@ describe('secrets from files', () => {
   });
 
   test('both forms at once, or an unreadable file, stop the start naming the variable and not the secret', () => {
-    expect(refusal({ SERVER_SECRET: SECRET, SERVER_SECRET_FILE: path.join(dir, 'server-secret') })).toMatch(/SERVER_SECRET_FILE: set either SERVER_SECRET or SERVER_SECRET_FILE/);
+    expect(refusal({ SERVER_SECRET: SECRET, SERVER_SECRET_FILE: path.join(dir, 'server-secret') })).toMatch(
+      /SERVER_SECRET_FILE: set either SERVER_SECRET or SERVER_SECRET_FILE/,
+    );
     const missing = refusal({ PLATFORM_TOKEN_FILE: path.join(dir, 'nowhere') });
     expect(missing).toMatch(/PLATFORM_TOKEN_FILE: cannot read .*nowhere \(ENOENT\)/);
     const tooShort = refusal({ SERVER_SECRET_FILE: path.join(dir, 'temporal-api-key') });
@@ -73,7 +83,9 @@ describe('the platform interface listener', () => {
     expect(loadConfig({ SVC_ENVIRONMENT: 'production' }).internal).toEqual({ host: '127.0.0.1', port: 8444 });
     expect(loadConfig({}).internal).toBeUndefined();
     expect(loadConfig({ INTERNAL_PORT: '9444' }).internal).toEqual({ host: '127.0.0.1', port: 9444 });
-    expect(loadConfig({ SVC_ENVIRONMENT: 'production', INTERNAL_HOST: '10.0.0.5', INTERNAL_PORT: '9000' }).internal).toEqual({ host: '10.0.0.5', port: 9000 });
+    expect(
+      loadConfig({ SVC_ENVIRONMENT: 'production', INTERNAL_HOST: '10.0.0.5', INTERNAL_PORT: '9000' }).internal,
+    ).toEqual({ host: '10.0.0.5', port: 9000 });
   });
 });
 
@@ -86,8 +98,14 @@ describe('mail and Temporal', () => {
   test('Temporal TLS and API key settings; none means plain gRPC', () => {
     expect(loadConfig({}).temporal.tls).toBeUndefined();
     expect(loadConfig({ TEMPORAL_TLS: 'true' }).temporal.tls).toEqual({});
-    expect(loadConfig({ TEMPORAL_TLS_CERT: '/c.pem', TEMPORAL_TLS_KEY: '/k.pem', TEMPORAL_TLS_CA: '/ca.pem', TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' }).temporal.tls)
-      .toEqual({ certFile: '/c.pem', keyFile: '/k.pem', caFile: '/ca.pem', serverName: 'temporal.internal' });
+    expect(
+      loadConfig({
+        TEMPORAL_TLS_CERT: '/c.pem',
+        TEMPORAL_TLS_KEY: '/k.pem',
+        TEMPORAL_TLS_CA: '/ca.pem',
+        TEMPORAL_TLS_SERVER_NAME: 'temporal.internal',
+      }).temporal.tls,
+    ).toEqual({ certFile: '/c.pem', keyFile: '/k.pem', caFile: '/ca.pem', serverName: 'temporal.internal' });
     const cloud = loadConfig({ TEMPORAL_API_KEY: 'k' }).temporal;
     expect(cloud.apiKey).toBe('k');
     expect(cloud.tls).toEqual({});

@@ -44,25 +44,41 @@ async function startEnv(): Promise<Record<string, string | undefined>> {
 describe('npm start with embedded Temporal', () => {
   test('refuses in one line naming the port and EMBEDDED_TEMPORAL_PORT when another process holds the port', async () => {
     const { port } = (await listening()).address() as AddressInfo;
-    const result = await runNode('scripts/start.ts', [], { ...(await startEnv()), EMBEDDED_TEMPORAL_PORT: String(port), EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()) });
+    const result = await runNode('scripts/start.ts', [], {
+      ...(await startEnv()),
+      EMBEDDED_TEMPORAL_PORT: String(port),
+      EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).not.toContain('is up');
     const lines = result.stderr.trim().split('\n');
-    expect(lines).toEqual([`start: port ${port} for the embedded Temporal is already in use by another process; stop it or set EMBEDDED_TEMPORAL_PORT to a free port`]);
+    expect(lines).toEqual([
+      `start: port ${port} for the embedded Temporal is already in use by another process; stop it or set EMBEDDED_TEMPORAL_PORT to a free port`,
+    ]);
   });
 
   test('refuses the same way when the UI port is held', async () => {
     const { port } = (await listening()).address() as AddressInfo;
-    const result = await runNode('scripts/start.ts', [], { ...(await startEnv()), EMBEDDED_TEMPORAL_PORT: String(await freePort()), EMBEDDED_TEMPORAL_UI_PORT: String(port) });
+    const result = await runNode('scripts/start.ts', [], {
+      ...(await startEnv()),
+      EMBEDDED_TEMPORAL_PORT: String(await freePort()),
+      EMBEDDED_TEMPORAL_UI_PORT: String(port),
+    });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`port ${port} for the embedded Temporal is already in use by another process; stop it or set EMBEDDED_TEMPORAL_UI_PORT to a free port`);
+    expect(result.stderr).toContain(
+      `port ${port} for the embedded Temporal is already in use by another process; stop it or set EMBEDDED_TEMPORAL_UI_PORT to a free port`,
+    );
   });
 
   test('starts its Temporal on EMBEDDED_TEMPORAL_PORT and its UI on EMBEDDED_TEMPORAL_UI_PORT', async () => {
     const env = await startEnv();
     const port = await freePort();
     const uiPort = await freePort();
-    const child = spawn(process.execPath, ['scripts/start.ts'], { cwd: ROOT, env: childEnv({ ...env, EMBEDDED_TEMPORAL_PORT: String(port), EMBEDDED_TEMPORAL_UI_PORT: String(uiPort) }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/start.ts'], {
+      cwd: ROOT,
+      env: childEnv({ ...env, EMBEDDED_TEMPORAL_PORT: String(port), EMBEDDED_TEMPORAL_UI_PORT: String(uiPort) }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     onCleanup(async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
@@ -79,7 +95,9 @@ describe('npm start with embedded Temporal', () => {
       child.once('exit', (code) => reject(new Error(`npm start exited with ${String(code)}: ${stderr}`)));
     });
     expect(stdout).toContain(`Temporal UI  http://localhost:${uiPort}`);
-    const runtime = JSON.parse(await readFile(path.join(env.DATA_DIR!, 'runtime.json'), 'utf8')) as { temporalAddress: string };
+    const runtime = JSON.parse(await readFile(path.join(env.DATA_DIR!, 'runtime.json'), 'utf8')) as {
+      temporalAddress: string;
+    };
     expect(runtime.temporalAddress).toMatch(new RegExp(`:${port}$`));
   }, 120_000);
 });

@@ -8,7 +8,9 @@ import { createLogger } from '../../infra/logger.ts';
 describe('worker log lines', () => {
   test('a line written inside an activity carries the activity and its workflow; outside, nothing is added', async () => {
     const out: string[] = [];
-    const log = withActivityContext(createLogger('info', { process: 'worker' }, { write: (line: string) => void out.push(line) }));
+    const log = withActivityContext(
+      createLogger('info', { process: 'worker' }, { write: (line: string) => void out.push(line) }),
+    );
     const env = new MockActivityEnvironment({
       activityType: 'attemptDelivery',
       activityId: '7',
@@ -16,7 +18,9 @@ describe('worker log lines', () => {
       workflowType: 'webhookDelivery',
       workflowExecution: { workflowId: 'webhook-delivery:whk_1:evt_1', runId: 'run-1' },
     });
-    await env.run(() => Promise.resolve(log.info('webhook attempt failed', { deliveryId: 'dlv_1', secret: 'whsec_never' })));
+    await env.run(() =>
+      Promise.resolve(log.info('webhook attempt failed', { deliveryId: 'dlv_1', secret: 'whsec_never' })),
+    );
     log.warn('outside');
     const [inside, outside] = out.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(inside).toMatchObject({

@@ -59,10 +59,15 @@ describe('architecture', () => {
 
   test('no SQL and no EntityManager query outside db/', () => {
     // Statements run by hand, queries through the EntityManager on an entity, and SQL text.
-    const query = /\.(execute|nativeUpdate|nativeDelete|createQueryBuilder|getKnex)\(|\.(find|findOne|findAll|count|create|upsert)\(\w+Schema\b|[`'"]\s*(select\s.*\sfrom\s|insert\s+into\s|update\s+\w+\s+set\s|delete\s+from\s)/i;
+    const query =
+      /\.(execute|nativeUpdate|nativeDelete|createQueryBuilder|getKnex)\(|\.(find|findOne|findAll|count|create|upsert)\(\w+Schema\b|[`'"]\s*(select\s.*\sfrom\s|insert\s+into\s|update\s+\w+\s+set\s|delete\s+from\s)/i;
     const offenders = files
       .filter((file) => top(file) !== 'db' && !['bench', 'scripts'].includes(top(file)))
-      .flatMap((file) => readFileSync(path.join(ROOT, file), 'utf8').split('\n').map((line, i) => ({ file, line, i })))
+      .flatMap((file) =>
+        readFileSync(path.join(ROOT, file), 'utf8')
+          .split('\n')
+          .map((line, i) => ({ file, line, i })),
+      )
       .filter(({ line }) => query.test(line) && !line.trim().startsWith('*') && !line.trim().startsWith('//'))
       .map(({ file, i, line }) => `${file}:${i + 1}: ${line.trim()}`);
     expect(offenders).toEqual([]);

@@ -10,9 +10,13 @@ import { describe, expect, test } from 'vitest';
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ENTRY_POINTS = ['scripts/api.ts', 'scripts/worker.ts', 'scripts/admin.ts', 'scripts/build-workflow-bundle.ts'];
-const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
-const packageOf = (specifier: string) => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
+const packageOf = (specifier: string) =>
+  specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
 
 function staticImports(file: string): string[] {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
@@ -42,7 +46,9 @@ function packagesLoaded(): Map<string, string> {
 describe('production install', () => {
   test('the production entry points load no development dependency at module load', () => {
     const loaded = packagesLoaded();
-    const fromDev = [...loaded].filter(([name]) => name in manifest.devDependencies).map(([name, file]) => `${file} -> ${name}`);
+    const fromDev = [...loaded]
+      .filter(([name]) => name in manifest.devDependencies)
+      .map(([name, file]) => `${file} -> ${name}`);
     expect(fromDev).toEqual([]);
     expect(loaded.size).toBeGreaterThan(5);
   });

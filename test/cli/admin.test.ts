@@ -20,24 +20,53 @@ const admin = (...args: string[]) => runNode('scripts/admin.ts', args, env);
 beforeAll(async () => {
   const db = await freshDatabase();
   orm = db.orm;
-  env = { DATABASE_URL: db.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: 'cli-test', LOG_LEVEL: 'silent' };
+  env = {
+    DATABASE_URL: db.url,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: 'cli-test',
+    LOG_LEVEL: 'silent',
+  };
   api = await startTestApi({ orm, temporal: await devServerClient(), clock: systemClock });
 });
 
 async function counts() {
   const em = orm.em.fork();
   const channels = await em.find(ChannelSchema, {}, { orderBy: { name: 'asc' } });
-  return { channels: channels.map((c) => [c.name, c.status, c.rateLimitPerMinute, c.redirectUrl, c.technicalContactEmail]), keys: await em.count(ApiKeySchema, {}) };
+  return {
+    channels: channels.map((c) => [c.name, c.status, c.rateLimitPerMinute, c.redirectUrl, c.technicalContactEmail]),
+    keys: await em.count(ApiKeySchema, {}),
+  };
 }
 
 describe('npm run admin', () => {
   test('creates a channel and issues a key that GET /channel accepts; the key is shown once, only its hash is stored', async () => {
     const name = uniqueChannelName('cli');
-    const created = await admin('channel', 'create', name, '--redirect-url', 'https://partner.example/connect', '--rate-limit', '900');
+    const created = await admin(
+      'channel',
+      'create',
+      name,
+      '--redirect-url',
+      'https://partner.example/connect',
+      '--rate-limit',
+      '900',
+    );
     expect(created.code, created.stderr).toBe(0);
-    expect(JSON.parse(created.stdout)).toMatchObject({ name, status: 'active', rate_limit: { per_minute: 900 }, owner_connect: { redirect_url: 'https://partner.example/connect' } });
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      name,
+      status: 'active',
+      rate_limit: { per_minute: 900 },
+      owner_connect: { redirect_url: 'https://partner.example/connect' },
+    });
 
-    const issued = await admin('key', 'issue', name, '--scopes', 'read:catalog,read:ari', '--expires-at', '2099-01-01T00:00:00Z');
+    const issued = await admin(
+      'key',
+      'issue',
+      name,
+      '--scopes',
+      'read:catalog,read:ari',
+      '--expires-at',
+      '2099-01-01T00:00:00Z',
+    );
     expect(issued.code, issued.stderr).toBe(0);
     const doc = JSON.parse(issued.stdout);
     expect(Object.keys(doc).sort()).toEqual(['expires_at', 'id', 'key', 'last4']);
@@ -49,7 +78,11 @@ describe('npm run admin', () => {
     expect(JSON.stringify(stored)).not.toContain(doc.key);
     const res = await api.call('GET', '/api/v1/distribution/channel', { key: doc.key });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ channel: name, key: { last4: doc.last4, expires_at: '2099-01-01T00:00:00Z' }, rate_limit: { per_minute: 900 } });
+    expect(res.json).toMatchObject({
+      channel: name,
+      key: { last4: doc.last4, expires_at: '2099-01-01T00:00:00Z' },
+      rate_limit: { per_minute: 900 },
+    });
 
     const revoked = await admin('key', 'revoke', doc.id);
     expect(revoked.code, revoked.stderr).toBe(0);
@@ -59,20 +92,58 @@ describe('npm run admin', () => {
 
   test('channel update changes the redirect URL, technical contact and rate limit; GET /channel shows them', async () => {
     const name = uniqueChannelName('cli');
-    expect((await admin('channel', 'create', name, '--redirect-url', 'https://partner.example/connect', '--contact', 'old@partner.example')).code).toBe(0);
+    expect(
+      (
+        await admin(
+          'channel',
+          'create',
+          name,
+          '--redirect-url',
+          'https://partner.example/connect',
+          '--contact',
+          'old@partner.example',
+        )
+      ).code,
+    ).toBe(0);
     const issued = JSON.parse((await admin('key', 'issue', name, '--scopes', 'read:catalog')).stdout);
-    const updated = await admin('channel', 'update', name, '--redirect-url', 'https://partner.example/v2/connect', '--rate-limit', '1200', '--contact', 'tech@partner.example');
+    const updated = await admin(
+      'channel',
+      'update',
+      name,
+      '--redirect-url',
+      'https://partner.example/v2/connect',
+      '--rate-limit',
+      '1200',
+      '--contact',
+      'tech@partner.example',
+    );
     expect(updated.code, updated.stderr).toBe(0);
-    expect(JSON.parse(updated.stdout)).toMatchObject({ name, rate_limit: { per_minute: 1200 }, owner_connect: { redirect_url: 'https://partner.example/v2/connect' }, technical_contact: 'tech@partner.example' });
+    expect(JSON.parse(updated.stdout)).toMatchObject({
+      name,
+      rate_limit: { per_minute: 1200 },
+      owner_connect: { redirect_url: 'https://partner.example/v2/connect' },
+      technical_contact: 'tech@partner.example',
+    });
     const shown = await api.call('GET', '/api/v1/distribution/channel', { key: issued.key });
-    expect(shown.json).toMatchObject({ rate_limit: { per_minute: 1200 }, owner_connect: { redirect_url: 'https://partner.example/v2/connect' }, technical_contact: { email: 'tech@partner.example' } });
+    expect(shown.json).toMatchObject({
+      rate_limit: { per_minute: 1200 },
+      owner_connect: { redirect_url: 'https://partner.example/v2/connect' },
+      technical_contact: { email: 'tech@partner.example' },
+    });
     expect(shown.headers['ratelimit-limit']).toBe('1200');
 
     // One setting changes alone; `none` clears an optional one.
     const cleared = await admin('channel', 'update', name, '--redirect-url', 'none');
     expect(cleared.code, cleared.stderr).toBe(0);
-    expect(JSON.parse(cleared.stdout)).toMatchObject({ rate_limit: { per_minute: 1200 }, owner_connect: { redirect_url: null }, technical_contact: 'tech@partner.example' });
-    expect((await api.call('GET', '/api/v1/distribution/channel', { key: issued.key })).json).toMatchObject({ owner_connect: { redirect_url: null }, technical_contact: { email: 'tech@partner.example' } });
+    expect(JSON.parse(cleared.stdout)).toMatchObject({
+      rate_limit: { per_minute: 1200 },
+      owner_connect: { redirect_url: null },
+      technical_contact: 'tech@partner.example',
+    });
+    expect((await api.call('GET', '/api/v1/distribution/channel', { key: issued.key })).json).toMatchObject({
+      owner_connect: { redirect_url: null },
+      technical_contact: { email: 'tech@partner.example' },
+    });
   });
 
   test('suspends a channel', async () => {
@@ -95,19 +166,43 @@ describe('npm run admin', () => {
   });
 
   test.each([
-    ['an unknown channel', ['key', 'issue', 'no-such-channel', '--scopes', 'read:catalog'], /no channel named "no-such-channel"/],
-    ['an unknown scope', ['key', 'issue', '$CHANNEL', '--scopes', 'read:everything'], /unknown scope "read:everything"/],
+    [
+      'an unknown channel',
+      ['key', 'issue', 'no-such-channel', '--scopes', 'read:catalog'],
+      /no channel named "no-such-channel"/,
+    ],
+    [
+      'an unknown scope',
+      ['key', 'issue', '$CHANNEL', '--scopes', 'read:everything'],
+      /unknown scope "read:everything"/,
+    ],
     ['a reserved scope', ['key', 'issue', '$CHANNEL', '--scopes', 'write:bookings'], /reserved/],
-    ['a malformed instant', ['key', 'issue', '$CHANNEL', '--scopes', 'read:catalog', '--expires-at', 'next tuesday'], /RFC 3339/],
-    ['an instant in the past', ['key', 'issue', '$CHANNEL', '--scopes', 'read:catalog', '--expires-at', '2001-01-01T00:00:00Z'], /in the past/],
+    [
+      'a malformed instant',
+      ['key', 'issue', '$CHANNEL', '--scopes', 'read:catalog', '--expires-at', 'next tuesday'],
+      /RFC 3339/,
+    ],
+    [
+      'an instant in the past',
+      ['key', 'issue', '$CHANNEL', '--scopes', 'read:catalog', '--expires-at', '2001-01-01T00:00:00Z'],
+      /in the past/,
+    ],
     ['a rate limit under 600', ['channel', 'create', 'slow-channel', '--rate-limit', '100'], /at least 600/],
     ['a bad channel name', ['channel', 'create', 'Bad Name!'], /channel name/],
     ['an existing channel name', ['channel', 'create', '$CHANNEL'], /exists/],
     ['an unknown option', ['channel', 'create', 'x-channel', '--colour', 'red'], /Unknown option/],
     ['an update naming no setting', ['channel', 'update', '$CHANNEL'], /name at least one/],
     ['an update to a rate limit under 600', ['channel', 'update', '$CHANNEL', '--rate-limit', '599'], /at least 600/],
-    ['an update to a plain-HTTP redirect URL', ['channel', 'update', '$CHANNEL', '--redirect-url', 'http://partner.example/connect'], /redirect/],
-    ['an update of an unknown channel', ['channel', 'update', 'no-such-channel', '--rate-limit', '700'], /no channel named "no-such-channel"/],
+    [
+      'an update to a plain-HTTP redirect URL',
+      ['channel', 'update', '$CHANNEL', '--redirect-url', 'http://partner.example/connect'],
+      /redirect/,
+    ],
+    [
+      'an update of an unknown channel',
+      ['channel', 'update', 'no-such-channel', '--rate-limit', '700'],
+      /no channel named "no-such-channel"/,
+    ],
     ['an unknown key id', ['key', 'revoke', 'key_nothing'], /no key with id/],
     ['an unknown command', ['channel', 'explode'], /usage/],
   ])('refuses %s with a clear message, exit code 2, and changes nothing', async (_name, args, message) => {
@@ -125,7 +220,12 @@ describe('npm run admin', () => {
 describe('npm run admin from a shell without the service', () => {
   test('names DATA_DIR, where it looked, its default and how to set it, when no running service is found there', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'svc-admin-elsewhere-'));
-    const result = await runNode('scripts/admin.ts', ['channel', 'list'], { DATA_DIR: dataDir, DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined, LOG_LEVEL: 'silent' });
+    const result = await runNode('scripts/admin.ts', ['channel', 'list'], {
+      DATA_DIR: dataDir,
+      DATABASE_URL: undefined,
+      TEMPORAL_ADDRESS: undefined,
+      LOG_LEVEL: 'silent',
+    });
     expect(result.code).not.toBe(0);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trim().split('\n');

@@ -16,7 +16,13 @@ const admin = (...args: string[]) => runNode('scripts/admin.ts', ['host-session'
 
 beforeAll(async () => {
   const db = await freshDatabase();
-  env = { DATABASE_URL: db.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: 'cli-host-sessions', LOG_LEVEL: 'silent', PLATFORM_TOKEN: TEST_PLATFORM_TOKEN };
+  env = {
+    DATABASE_URL: db.url,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: 'cli-host-sessions',
+    LOG_LEVEL: 'silent',
+    PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
+  };
   api = await startTestApi({ orm: db.orm, temporal: await devServerClient(), clock: systemClock });
   const host = platform(api);
   await host.organization('cli-hs-org');
@@ -35,7 +41,16 @@ describe('npm run admin -- host-session', () => {
     const instant = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(JSON.parse(listed.stdout)).toEqual({
       organization: 'cli-hs-org',
-      data: [{ id: expect.stringMatching(/^[0-9a-f-]{36}$/), locale: 'ro', created_at: instant, last_seen_at: instant, idle_until: instant, expires_at: instant }],
+      data: [
+        {
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          locale: 'ro',
+          created_at: instant,
+          last_seen_at: instant,
+          idle_until: instant,
+          expires_at: instant,
+        },
+      ],
     });
 
     const ended = await admin('end', '--organization', 'cli-hs-org');
@@ -49,7 +64,10 @@ describe('npm run admin -- host-session', () => {
     // Another organization's host is still signed in.
     expect((await hostRequest(api, 'GET', '/host/', { cookie: other })).status).toBe(200);
     // Nothing left to end: the counts say so.
-    expect(JSON.parse((await admin('end', '--organization', 'cli-hs-org')).stdout)).toMatchObject({ ended_sessions: 0, spent_links: 0 });
+    expect(JSON.parse((await admin('end', '--organization', 'cli-hs-org')).stdout)).toMatchObject({
+      ended_sessions: 0,
+      spent_links: 0,
+    });
   });
 
   test('an unknown organization or a missing --organization is refused with exit code 2', async () => {

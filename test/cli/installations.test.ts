@@ -14,7 +14,13 @@ const admin = (...args: string[]) => runNode('scripts/admin.ts', args, env);
 
 beforeAll(async () => {
   const db = await freshDatabase();
-  env = { DATABASE_URL: db.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: 'cli-test', LOG_LEVEL: 'silent', PLATFORM_TOKEN: TEST_PLATFORM_TOKEN };
+  env = {
+    DATABASE_URL: db.url,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: 'cli-test',
+    LOG_LEVEL: 'silent',
+    PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
+  };
   api = await startTestApi({ orm: db.orm, temporal: await devServerClient(), clock: systemClock });
 });
 
@@ -23,7 +29,9 @@ describe('npm run admin -- installation', () => {
     const host = platform(api);
     await host.organization('cli-org-a');
     await host.organization('cli-org-b');
-    const installed = (await host.call('POST', '/organizations/cli-org-a/installations', { app: 'door-locks', scopes: ['guests.read'] })).json;
+    const installed = (
+      await host.call('POST', '/organizations/cli-org-a/installations', { app: 'door-locks', scopes: ['guests.read'] })
+    ).json;
     await host.call('POST', '/organizations/cli-org-b/installations', { app: 'ledger', scopes: ['guests.read'] });
     const { token } = (await host.call('POST', `/installations/${installed.id}/token`)).json;
 
@@ -31,7 +39,17 @@ describe('npm run admin -- installation', () => {
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).not.toContain(token);
     expect(JSON.parse(listed.stdout)).toEqual({
-      data: [{ id: installed.id, organization: 'cli-org-a', app: 'door-locks', scopes: ['guests.read'], status: 'active', created_at: expect.any(String), token: { last4: token.slice(-4), scopes: ['guests.read'], created_at: expect.any(String) } }],
+      data: [
+        {
+          id: installed.id,
+          organization: 'cli-org-a',
+          app: 'door-locks',
+          scopes: ['guests.read'],
+          status: 'active',
+          created_at: expect.any(String),
+          token: { last4: token.slice(-4), scopes: ['guests.read'], created_at: expect.any(String) },
+        },
+      ],
     });
     expect(JSON.parse((await admin('installation', 'list')).stdout).data).toHaveLength(2);
 
@@ -40,7 +58,9 @@ describe('npm run admin -- installation', () => {
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(JSON.parse(revoked.stdout)).toMatchObject({ id: installed.id, token: null, revoked_tokens: 1 });
     expect((await api.call('GET', '/api/v1/integration/guests', { key: token })).json.code).toBe('token_revoked');
-    expect(JSON.parse((await admin('installation', 'list', '--organization', 'cli-org-a')).stdout).data[0].token).toBeNull();
+    expect(
+      JSON.parse((await admin('installation', 'list', '--organization', 'cli-org-a')).stdout).data[0].token,
+    ).toBeNull();
   });
 
   test('an unknown installation is refused with exit code 2', async () => {

@@ -27,7 +27,10 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        received.push({ rcptTo: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          rcptTo: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
@@ -58,7 +61,12 @@ beforeEach(() => {
 });
 
 /** The message body with quoted-printable soft breaks and escapes undone. */
-const bodyOf = (raw: string) => raw.slice(raw.indexOf('\r\n\r\n') + 4).replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\r\n/g, '\n');
+const bodyOf = (raw: string) =>
+  raw
+    .slice(raw.indexOf('\r\n\r\n') + 4)
+    .replace(/=\r\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\r\n/g, '\n');
 
 async function channelAndKey(contact?: string) {
   const name = uniqueChannelName('leak');
@@ -68,11 +76,15 @@ async function channelAndKey(contact?: string) {
   return { name, key: JSON.parse(issued.stdout) as { key: string; id: string; last4: string } };
 }
 
-test('key revoke --leaked revokes at once and e-mails the channel\'s technical contact, without the key', async () => {
+test("key revoke --leaked revokes at once and e-mails the channel's technical contact, without the key", async () => {
   const { name, key } = await channelAndKey('tech@partner.example');
   const revoked = await admin('key', 'revoke', key.id, '--leaked');
   expect(revoked.code, revoked.stderr).toBe(0);
-  expect(JSON.parse(revoked.stdout)).toMatchObject({ id: key.id, state: 'revoked', leak_notice: { to: 'tech@partner.example', sent: true } });
+  expect(JSON.parse(revoked.stdout)).toMatchObject({
+    id: key.id,
+    state: 'revoked',
+    leak_notice: { to: 'tech@partner.example', sent: true },
+  });
   expect((await api.call('GET', '/api/v1/distribution/channel', { key: key.key })).json.code).toBe('api_key_revoked');
 
   expect(received).toHaveLength(1);
@@ -93,7 +105,12 @@ test('a plain revoke e-mails nobody; --leaked on a channel without a contact sti
   const uncontacted = await channelAndKey();
   const leaked = await admin('key', 'revoke', uncontacted.key.id, '--leaked');
   expect(leaked.code, leaked.stderr).toBe(0);
-  expect(JSON.parse(leaked.stdout)).toMatchObject({ state: 'revoked', leak_notice: { to: null, sent: false, error: expect.stringMatching(/no technical contact/) } });
+  expect(JSON.parse(leaked.stdout)).toMatchObject({
+    state: 'revoked',
+    leak_notice: { to: null, sent: false, error: expect.stringMatching(/no technical contact/) },
+  });
   expect(received).toEqual([]);
-  expect((await api.call('GET', '/api/v1/distribution/channel', { key: uncontacted.key.key })).json.code).toBe('api_key_revoked');
+  expect((await api.call('GET', '/api/v1/distribution/channel', { key: uncontacted.key.key })).json.code).toBe(
+    'api_key_revoked',
+  );
 });

@@ -22,14 +22,31 @@ let temporal: Client;
 let taskQueue: string;
 
 const admin = (...args: string[]) => runNode('scripts/admin.ts', ['owner-connect', ...args], env);
-const KEY_FIELDS = ['activated_at', 'compromised_at', 'kid', 'private_destroyed_at', 'published_at', 'retired_at', 'signed_at_once', 'state', 'unpublished_at'];
+const KEY_FIELDS = [
+  'activated_at',
+  'compromised_at',
+  'kid',
+  'private_destroyed_at',
+  'published_at',
+  'retired_at',
+  'signed_at_once',
+  'state',
+  'unpublished_at',
+];
 
 beforeAll(async () => {
   const db = await freshDatabase();
   orm = db.orm;
   temporal = await devServerClient();
   taskQueue = uniqueTaskQueue('cli-oc-keys');
-  env = { DATABASE_URL: db.url, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'silent', SERVER_SECRET: TEST_SERVER_SECRET, PLATFORM_TOKEN: TEST_PLATFORM_TOKEN };
+  env = {
+    DATABASE_URL: db.url,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    LOG_LEVEL: 'silent',
+    SERVER_SECRET: TEST_SERVER_SECRET,
+    PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
+  };
 });
 
 describe('npm run admin -- owner-connect', () => {
@@ -50,9 +67,14 @@ describe('npm run admin -- owner-connect', () => {
     // The new key signs 24 hours after its publication, like a scheduled one.
     expect(Date.parse(doc.signs_from) - before).toBeGreaterThanOrEqual(DAY);
     expect(Date.parse(doc.signs_from) - before).toBeLessThan(DAY + 60_000);
-    expect(doc.keys.map((k: { kid: string; state: string }) => [k.kid, k.state])).toEqual([[first, 'active'], [doc.next_kid, 'published']]);
+    expect(doc.keys.map((k: { kid: string; state: string }) => [k.kid, k.state])).toEqual([
+      [first, 'active'],
+      [doc.next_kid, 'published'],
+    ]);
     for (const key of doc.keys) expect(Object.keys(key).sort()).toEqual(KEY_FIELDS);
-    expect((await temporal.workflow.getHandle(workflowIds.ownerConnectKeys(taskQueue)).describe()).status.name).toBe('RUNNING');
+    expect((await temporal.workflow.getHandle(workflowIds.ownerConnectKeys(taskQueue)).describe()).status.name).toBe(
+      'RUNNING',
+    );
 
     // Asked again, the pending key stays the next one.
     const again = JSON.parse((await admin('rotate-key')).stdout);
@@ -64,7 +86,13 @@ describe('npm run admin -- owner-connect', () => {
     // The pending key replaces the compromised one at once.
     expect(withdrawn).toMatchObject({ withdrawn_kid: first, next_kid: doc.next_kid, created: false });
     const listed = JSON.parse((await admin('list-keys')).stdout);
-    expect(listed.data.map((k: { kid: string; state: string; signed_at_once: string | null }) => [k.kid, k.state, k.signed_at_once])).toEqual([
+    expect(
+      listed.data.map((k: { kid: string; state: string; signed_at_once: string | null }) => [
+        k.kid,
+        k.state,
+        k.signed_at_once,
+      ]),
+    ).toEqual([
       [first, 'withdrawn', 'bootstrap'],
       [doc.next_kid, 'active', 'emergency'],
     ]);
@@ -72,7 +100,9 @@ describe('npm run admin -- owner-connect', () => {
     expect(listed.data[0].private_destroyed_at).not.toBeNull();
 
     // No output holds a private member or a sealed value.
-    const sealed = (await allKeys(orm.em.fork())).map((row) => row.private_jwk).filter((value): value is string => value !== null);
+    const sealed = (await allKeys(orm.em.fork()))
+      .map((row) => row.private_jwk)
+      .filter((value): value is string => value !== null);
     expect(sealed).toHaveLength(1);
     for (const out of [rotated.stdout, emergency.stdout, JSON.stringify(listed)]) {
       expect(out).not.toContain('"d"');

@@ -27,6 +27,9 @@ test('the preflight passes silently on the Node running the tests', async () => 
 });
 
 test('every npm script starts with the preflight', () => {
-  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  for (const [name, command] of Object.entries(scripts)) expect(command, name).toMatch(/^node scripts\/require-node\.cjs && /);
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  for (const [name, command] of Object.entries(scripts))
+    expect(command, name).toMatch(/^node scripts\/require-node\.cjs && /);
 });

@@ -19,7 +19,13 @@ let ctx: ReturnType<typeof adminContext>;
 beforeAll(async () => {
   const db = await freshDatabase();
   const temporal = await devServerClient();
-  env = { DATABASE_URL: db.url, TEMPORAL_ADDRESS: inject('temporalAddress'), LOG_LEVEL: 'silent', SERVER_SECRET: TEST_SERVER_SECRET, PLATFORM_TOKEN: TEST_PLATFORM_TOKEN };
+  env = {
+    DATABASE_URL: db.url,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    LOG_LEVEL: 'silent',
+    SERVER_SECRET: TEST_SERVER_SECRET,
+    PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
+  };
   ctx = adminContext(db.orm, temporal, systemClock);
   api = await startTestApi({ orm: db.orm, temporal, clock: systemClock, env: { AUTH_FAILURE_LIMIT: '1000' } });
 });
@@ -28,7 +34,11 @@ async function readAll(key: string, path: string): Promise<Record<string, any>[]
   const items = [];
   let cursor: string | null = null;
   do {
-    const res = await api.call('GET', `${BASE}${path}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    const res = await api.call(
+      'GET',
+      `${BASE}${path}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { key },
+    );
     expect(res.status, res.text).toBe(200);
     items.push(...res.json.data);
     cursor = res.json.next_cursor;
@@ -40,17 +50,31 @@ test('seed demo loads a catalogue two channels read with their own ids; a second
   const first = await runNode('scripts/admin.ts', ['seed', 'demo'], env);
   expect(first.code, first.stderr).toBe(0);
   const report = JSON.parse(first.stdout);
-  expect(report.channels).toEqual([{ name: DEMO_CHANNELS.first, created: true }, { name: DEMO_CHANNELS.second, created: true }]);
+  expect(report.channels).toEqual([
+    { name: DEMO_CHANNELS.first, created: true },
+    { name: DEMO_CHANNELS.second, created: true },
+  ]);
   expect(report.properties.length).toBeGreaterThanOrEqual(6);
   expect(report.channel_changes).toBeGreaterThan(0);
 
   const again = await runNode('scripts/admin.ts', ['seed', 'demo'], env);
   expect(again.code, again.stderr).toBe(0);
-  expect(JSON.parse(again.stdout)).toMatchObject({ channel_changes: 0, channels: [{ created: false }, { created: false }] });
+  expect(JSON.parse(again.stdout)).toMatchObject({
+    channel_changes: 0,
+    channels: [{ created: false }, { created: false }],
+  });
 
   // One demo installation, its token printed by the first run only, reading its organization's guests.
-  expect(report.integration.installation).toMatchObject({ app: 'demo-crm', created: true, token: expect.stringMatching(/^svci_test_/) });
-  expect(JSON.parse(again.stdout).integration.installation).toMatchObject({ id: report.integration.installation.id, created: false, token: null });
+  expect(report.integration.installation).toMatchObject({
+    app: 'demo-crm',
+    created: true,
+    token: expect.stringMatching(/^svci_test_/),
+  });
+  expect(JSON.parse(again.stdout).integration.installation).toMatchObject({
+    id: report.integration.installation.id,
+    created: false,
+    token: null,
+  });
   const guests = await api.call('GET', '/api/v1/integration/guests', { key: report.integration.installation.token });
   expect(guests.status, guests.text).toBe(200);
   expect(guests.json.data.length).toBeGreaterThan(0);
@@ -64,7 +88,8 @@ test('seed demo loads a catalogue two channels read with their own ids; a second
   const views: Record<string, Record<string, Record<string, any>[]>> = {};
   for (const [channel, key] of Object.entries(keys)) {
     views[channel] = {};
-    for (const list of ['locations', 'owners', 'properties', 'amenities']) views[channel][list] = await readAll(key, `/${list}`);
+    for (const list of ['locations', 'owners', 'properties', 'amenities'])
+      views[channel][list] = await readAll(key, `/${list}`);
     for (const property of views[channel].properties!) {
       expect(property.id).toMatch(ID_PATTERNS.property);
       expect(property.location_id).toMatch(ID_PATTERNS.location);
@@ -82,8 +107,12 @@ test('seed demo loads a catalogue two channels read with their own ids; a second
   expect(views.first!.properties!.length).not.toBe(report.properties.length);
   const countries = new Set(views.first!.locations!.map((l) => l.address.country));
   expect([...countries].sort()).toEqual(['IT', 'RO']);
-  expect(views.first!.locations!.some((l) => l.address_visibility === 'approximate' && l.address.street === undefined)).toBe(true);
-  expect(new Set([...views.first!.properties!, ...views.second!.properties!].map((p) => p.city_tax_status))).toEqual(new Set(['levied', 'none', 'undeclared']));
+  expect(
+    views.first!.locations!.some((l) => l.address_visibility === 'approximate' && l.address.street === undefined),
+  ).toBe(true);
+  expect(new Set([...views.first!.properties!, ...views.second!.properties!].map((p) => p.city_tax_status))).toEqual(
+    new Set(['levied', 'none', 'undeclared']),
+  );
 
   // A year of priced nights for every property the channel sees.
   const ari = (await issueKey(ctx, { channel: DEMO_CHANNELS.first, scopes: 'read:ari' })).key;
@@ -93,9 +122,15 @@ test('seed demo loads a catalogue two channels read with their own ids; a second
   expect(JSON.parse(again.stdout).availability.nights_changed).toBe(0);
   for (const record of availability.json.data as Record<string, any>[]) {
     expect(record.data.length).toBeGreaterThanOrEqual(365);
-    expect(record.data[0].rates.every((rate: { price: unknown; closed: boolean }) => rate.price !== null && !rate.closed)).toBe(true);
+    expect(
+      record.data[0].rates.every((rate: { price: unknown; closed: boolean }) => rate.price !== null && !rate.closed),
+    ).toBe(true);
   }
-  expect(new Set(availability.json.data.flatMap((r: Record<string, any>) => r.data.map((n: { min_stay: number }) => n.min_stay))).size).toBeGreaterThan(1);
+  expect(
+    new Set(
+      availability.json.data.flatMap((r: Record<string, any>) => r.data.map((n: { min_stay: number }) => n.min_stay)),
+    ).size,
+  ).toBeGreaterThan(1);
 
   // Listing reports from both channels with a history, and 30 days of statistics per property
   // each sees; a second run writes no report again and stores the same days.
@@ -107,15 +142,31 @@ test('seed demo loads a catalogue two channels read with their own ids; a second
   const attic = await host.call('GET', '/properties/demo-prop-casa-bran-attic/listings');
   expect(attic.status, attic.text).toBe(200);
   const byChannel = Object.fromEntries(attic.json.data.map((entry: { channel: string }) => [entry.channel, entry]));
-  expect(byChannel[DEMO_CHANNELS.first]).toMatchObject({ status: 'rejected', rejection: { reason: 'photos' }, history: [{ status: 'rejected' }, { status: 'pending_review' }] });
-  expect(byChannel[DEMO_CHANNELS.second]).toMatchObject({ status: 'published', public_url: expect.stringMatching(/^https:\/\/demo-stays\.example\//) });
+  expect(byChannel[DEMO_CHANNELS.first]).toMatchObject({
+    status: 'rejected',
+    rejection: { reason: 'photos' },
+    history: [{ status: 'rejected' }, { status: 'pending_review' }],
+  });
+  expect(byChannel[DEMO_CHANNELS.second]).toMatchObject({
+    status: 'published',
+    public_url: expect.stringMatching(/^https:\/\/demo-stays\.example\//),
+  });
   const from = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
   const to = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
   const figures = await host.call('GET', `/properties/demo-prop-casa-bran-attic/stats?from=${from}&to=${to}`);
-  expect(figures.json.data.map((entry: { channel: string; days: unknown[] }) => [entry.channel, entry.days.length])).toEqual([[DEMO_CHANNELS.first, 30], [DEMO_CHANNELS.second, 30]].sort());
+  expect(
+    figures.json.data.map((entry: { channel: string; days: unknown[] }) => [entry.channel, entry.days.length]),
+  ).toEqual(
+    [
+      [DEMO_CHANNELS.first, 30],
+      [DEMO_CHANNELS.second, 30],
+    ].sort(),
+  );
 
   // Withdrawing a property from one channel is a tombstone and an event there only.
-  const shared = Object.entries(report.distribution as Record<string, string[]>).find(([, channels]) => channels.length === 2)![0];
+  const shared = Object.entries(report.distribution as Record<string, string[]>).find(
+    ([, channels]) => channels.length === 2,
+  )![0];
   const eventsBefore = { first: await readAllEvents(keys.first), second: await readAllEvents(keys.second) };
   await platform(api).distribute(shared, [DEMO_CHANNELS.second]);
   const after = { first: await readAllEvents(keys.first), second: await readAllEvents(keys.second) };

@@ -45,12 +45,22 @@ async function setup(refs: string[]) {
 /** Sets a property's units on the two nights, inside the caller's transaction. */
 async function changeUnits(tx: EntityManager, ref: string, units: number): Promise<void> {
   const [row] = await lockPropertiesByRef(tx, [ref]);
-  await applyAvailabilityUpdates(tx, { propertyId: row!.id, ref, content: row!.content, timezone: row!.timezone }, [{ property: ref, from: '2027-01-10', to: '2027-01-12', units_available: units }], clock);
+  await applyAvailabilityUpdates(
+    tx,
+    { propertyId: row!.id, ref, content: row!.content, timezone: row!.timezone },
+    [{ property: ref, from: '2027-01-10', to: '2027-01-12', units_available: units }],
+    clock,
+  );
 }
 
 /** The platform's reference of a property the channel knows by `externalId`. */
 async function refOf(externalId: string): Promise<string> {
-  const [row] = await orm.em.fork().execute<{ ref: string }[]>('select p.ref from channel_resource cr join property p on p.id = cr.internal_id where cr.external_id = ?', [externalId]);
+  const [row] = await orm.em
+    .fork()
+    .execute<{ ref: string }[]>(
+      'select p.ref from channel_resource cr join property p on p.id = cr.internal_id where cr.external_id = ?',
+      [externalId],
+    );
   return row!.ref;
 }
 
@@ -73,11 +83,16 @@ function reader(key: string, since: string) {
       let cursor: string | null = null;
       let largest = since;
       do {
-        const res = await api.call('GET', `${BASE}/availability?${WINDOW}&limit=${limit}&updated_since=${since}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+        const res = await api.call(
+          'GET',
+          `${BASE}/availability?${WINDOW}&limit=${limit}&updated_since=${since}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { key },
+        );
         expect(res.status, res.text).toBe(200);
         const page = res.json.data as Record[];
         for (const record of page) {
-          if ((versions.get(record.property_id) ?? 0) < record.version) versions.set(record.property_id, record.version);
+          if ((versions.get(record.property_id) ?? 0) < record.version)
+            versions.set(record.property_id, record.version);
           if (record.updated_at > largest) largest = record.updated_at;
         }
         cursor = res.json.next_cursor;
@@ -92,7 +107,6 @@ async function committedVersions(key: string): Promise<Map<string, number>> {
   const res = await api.call('GET', `${BASE}/availability?${WINDOW}&limit=500`, { key });
   return new Map((res.json.data as Record[]).map((record) => [record.property_id, record.version]));
 }
-
 
 test('a property changed behind a paging reader, then one ahead of it, later: the next pass from the largest updated_at reads both', async () => {
   const { key } = await setup(['a', 'b', 'c', 'd']);
@@ -175,7 +189,11 @@ test('under updated_since a property cut at 5,000 nights continues on the next p
   const { key } = await setup(Array.from({ length: 14 }, (_, i) => `cut${i}`));
   const since = new Date(clock.now().getTime() - 60_000).toISOString();
   const page = async (cursor?: string) => {
-    const res = await api.call('GET', `${BASE}/availability?updated_since=${since}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    const res = await api.call(
+      'GET',
+      `${BASE}/availability?updated_since=${since}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { key },
+    );
     expect(res.status, res.text).toBe(200);
     return res.json as { data: (Record & { from: string; to: string; data: unknown[] })[]; next_cursor: string | null };
   };

@@ -44,7 +44,10 @@ async function setup(refs: string[]) {
 
 /** Changes a property's unit count and re-projects it, inside the caller's transaction. */
 async function changeUnits(tx: EntityManager, ref: string, units: number): Promise<void> {
-  const [row] = await tx.execute<{ id: string }[]>(`update property set content = jsonb_set(content, '{units}', ?::jsonb) where ref = ? returning id`, [String(units), ref]);
+  const [row] = await tx.execute<{ id: string }[]>(
+    `update property set content = jsonb_set(content, '{units}', ?::jsonb) where ref = ? returning id`,
+    [String(units), ref],
+  );
   await reproject(tx, { properties: [row!.id] }, deps());
 }
 
@@ -59,7 +62,11 @@ function reader(key: string) {
     versions,
     async poll(): Promise<void> {
       for (;;) {
-        const res = await api.call('GET', `${BASE}/events?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+        const res = await api.call(
+          'GET',
+          `${BASE}/events?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { key },
+        );
         expect(res.status).toBe(200);
         events.push(...res.json.data);
         cursor = res.json.next_cursor;
@@ -82,10 +89,12 @@ function reader(key: string) {
   };
 }
 
-
 async function committed(key: string) {
   const events = (await api.call('GET', `${BASE}/events?limit=500`, { key })).json.data as { id: string }[];
-  const properties = (await api.call('GET', `${BASE}/properties?limit=500`, { key })).json.data as { id: string; version: number }[];
+  const properties = (await api.call('GET', `${BASE}/properties?limit=500`, { key })).json.data as {
+    id: string;
+    version: number;
+  }[];
   return { events, versions: new Map(properties.map((p) => [p.id, p.version])) };
 }
 

@@ -16,6 +16,8 @@ test('migrations are all applied and re-running them is a no-op', async () => {
 
 test('the request counter table is unlogged', async () => {
   const { orm } = await freshDatabase();
-  const [table] = await orm.em.getConnection().execute<{ relpersistence: string }[]>("select relpersistence from pg_class where relname = 'request_counter'");
+  const [table] = await orm.em
+    .getConnection()
+    .execute<{ relpersistence: string }[]>("select relpersistence from pg_class where relname = 'request_counter'");
   expect(table?.relpersistence).toBe('u');
 });

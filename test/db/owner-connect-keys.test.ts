@@ -39,7 +39,8 @@ describe('owner-connect signing keys', () => {
       const { kid } = await signingKeyForToken(ctx, at(hour * HOUR));
       signers.push(kid);
       const row = (await allKeys(orm.em.fork())).find((k) => k.kid === kid)!;
-      if (row.signed_at_once === null) expect(hour * HOUR - (Date.parse(row.published_at) - T0)).toBeGreaterThanOrEqual(DAY);
+      if (row.signed_at_once === null)
+        expect(hour * HOUR - (Date.parse(row.published_at) - T0)).toBeGreaterThanOrEqual(DAY);
     }
     // Published at 02:00, the second key signs from 02:00 the next day (hour 26), not before.
     expect(signers.indexOf(second.kid)).toBe(26 - 2);
@@ -50,7 +51,10 @@ describe('owner-connect signing keys', () => {
     const { orm, ctx } = await context();
     const OLD = 'old-server-secret-0123456789abcdef-0123';
     const NEW = 'new-server-secret-0123456789abcdef-4567';
-    const ring = (serverSecret: string | undefined, serverSecrets: string | undefined) => ({ ring: parseKeyRing({ serverSecret, serverSecrets, serverGeoSecret: OLD }), platformTokenHash: new Uint8Array(32) });
+    const ring = (serverSecret: string | undefined, serverSecrets: string | undefined) => ({
+      ring: parseKeyRing({ serverSecret, serverSecrets, serverGeoSecret: OLD }),
+      platformTokenHash: new Uint8Array(32),
+    });
     const { kid } = await signingKeyForToken({ ...ctx, secrets: ring(OLD, undefined) }, at(0));
     const log = createLogger('silent');
     expect(await resealOwnerConnectKeys({ orm, log, secrets: ring(OLD, `1:${NEW}`) })).toBe(1);

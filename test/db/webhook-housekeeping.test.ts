@@ -20,10 +20,21 @@ beforeAll(async () => {
 });
 
 async function endpoint(sealedWith: ReturnType<typeof parseKeyRing>, now: Date) {
-  const channel = await createChannel({ orm, clock: { now: () => now } }, { name: uniqueChannelName(), rateLimitPerMinute: 600, redirectUrl: null, technicalContactEmail: null });
+  const channel = await createChannel(
+    { orm, clock: { now: () => now } },
+    { name: uniqueChannelName(), rateLimitPerMinute: 600, redirectUrl: null, technicalContactEmail: null },
+  );
   const id = newExternalId('webhook', now.getTime());
   const sealedSecret = webhookSecretBox(sealedWith).seal('whsec_kept', webhookSecretContext(id));
-  await insertEndpoint(orm.em.fork(), { id, channelId: channel.id, url: 'https://receiver.example/hook', events: ['*'], description: null, sealedSecret, now });
+  await insertEndpoint(orm.em.fork(), {
+    id,
+    channelId: channel.id,
+    url: 'https://receiver.example/hook',
+    events: ['*'],
+    description: null,
+    sealedSecret,
+    now,
+  });
   return id;
 }
 
@@ -35,12 +46,16 @@ describe('webhook housekeeping', () => {
     const id = await endpoint(before, new Date());
     const deps = { orm, log: createLogger('silent') };
 
-    expect(await resealWebhookSecrets({ ...deps, secrets: { ring: during, platformTokenHash: new Uint8Array(32) } })).toBeGreaterThanOrEqual(1);
+    expect(
+      await resealWebhookSecrets({ ...deps, secrets: { ring: during, platformTokenHash: new Uint8Array(32) } }),
+    ).toBeGreaterThanOrEqual(1);
     const row = await endpointById(orm.em.fork(), id);
     expect(row!.secret!.startsWith('v2.1.')).toBe(true);
     expect(webhookSecretBox(after).open(row!.secret!, webhookSecretContext(id))).toBe('whsec_kept');
     // Done once: a second sweep has nothing left to seal.
-    expect(await resealWebhookSecrets({ ...deps, secrets: { ring: during, platformTokenHash: new Uint8Array(32) } })).toBe(0);
+    expect(
+      await resealWebhookSecrets({ ...deps, secrets: { ring: during, platformTokenHash: new Uint8Array(32) } }),
+    ).toBe(0);
   });
 
   test('a deleted endpoint is purged once the delivery retention has passed since its deletion, not before', async () => {

@@ -22,7 +22,7 @@ describe("a property's window", () => {
     expect(windowNights(window)).toBe(nights);
   });
 
-  test('before the day\'s roll (a horizon of 365 nights) a pull from today reaches horizon_end', () => {
+  test("before the day's roll (a horizon of 365 nights) a pull from today reaches horizon_end", () => {
     expect(propertyWindow({}, '2026-11-23', HORIZON_END)).toEqual({ from: '2026-11-23', to: HORIZON_END });
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { CURSOR_PATTERN, decodeCursor, encodeCursor, hashQuery, MAX_CURSOR_LENGTH, type CursorPosition } from '../../domain/catalogue/cursor.ts';
+import {
+  CURSOR_PATTERN,
+  decodeCursor,
+  encodeCursor,
+  hashQuery,
+  MAX_CURSOR_LENGTH,
+  type CursorPosition,
+} from '../../domain/catalogue/cursor.ts';
 import { base64UrlDecode, base64UrlEncode, hmacSha256 } from '../../domain/catalogue/hmac.ts';
 
 const SECRET = new TextEncoder().encode('cursor-secret-0123456789abcdefgh');
@@ -24,7 +31,10 @@ describe('hashQuery', () => {
     [{ status: 'active' }, { status: 'inactive' }],
     [{ status: 'active' }, {}],
     [{ status: 'active' }, { state: 'active' }],
-    [{ a: 'b', c: 'd' }, { a: 'b,c', '': 'd' }],
+    [
+      { a: 'b', c: 'd' },
+      { a: 'b,c', '': 'd' },
+    ],
     [{ status: '' }, {}],
   ])('%o and %o differ', (a, b) => {
     expect(hashQuery(a)).not.toBe(hashQuery(b));
@@ -33,16 +43,21 @@ describe('hashQuery', () => {
 
 describe('encodeCursor / decodeCursor', () => {
   test('every cursor has the shape the description states, the smallest position included', async () => {
-    for (const position of [POSITION, {}, { i: 'x' }]) expect(await encodeCursor(position, QUERY, SECRET)).toMatch(new RegExp(CURSOR_PATTERN));
+    for (const position of [POSITION, {}, { i: 'x' }])
+      expect(await encodeCursor(position, QUERY, SECRET)).toMatch(new RegExp(CURSOR_PATTERN));
   });
 
-  test.each(['0', 'abc', 'a.b', `${'A'.repeat(16)}.${'A'.repeat(21)}`, `${'A'.repeat(15)}.${'A'.repeat(22)}`, `${'A'.repeat(16)}=.${'A'.repeat(22)}`])(
-    '%s, outside the described shape, does not decode',
-    async (text) => {
-      expect(new RegExp(CURSOR_PATTERN).test(text)).toBe(false);
-      expect(await decodeCursor(text, QUERY, SECRET)).toBeNull();
-    },
-  );
+  test.each([
+    '0',
+    'abc',
+    'a.b',
+    `${'A'.repeat(16)}.${'A'.repeat(21)}`,
+    `${'A'.repeat(15)}.${'A'.repeat(22)}`,
+    `${'A'.repeat(16)}=.${'A'.repeat(22)}`,
+  ])('%s, outside the described shape, does not decode', async (text) => {
+    expect(new RegExp(CURSOR_PATTERN).test(text)).toBe(false);
+    expect(await decodeCursor(text, QUERY, SECRET)).toBeNull();
+  });
 
   test('round trip', async () => {
     const cursor = await encodeCursor(POSITION, QUERY, SECRET);
@@ -130,7 +145,11 @@ describe('base64url', () => {
 
 describe('hmacSha256', () => {
   test("Node's HMAC (used where Node is) gives Web Crypto's tag (used in workflows), so a value signed by one verifies in the other", async () => {
-    for (const [secret, message] of [[SECRET, 'cursor-v1|abc|payload'], [new Uint8Array(64).fill(7), 'ș ☃ '.repeat(50)], [new Uint8Array([1]), '']] as const) {
+    for (const [secret, message] of [
+      [SECRET, 'cursor-v1|abc|payload'],
+      [new Uint8Array(64).fill(7), 'ș ☃ '.repeat(50)],
+      [new Uint8Array([1]), ''],
+    ] as const) {
       const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
       const expected = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)));
       expect(await hmacSha256(secret, message)).toEqual(expected);

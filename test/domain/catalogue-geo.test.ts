@@ -74,7 +74,9 @@ describe('displacePoint', () => {
     const other = await displacePoint(exact, 500, secret, key);
     const offsetBase = { lat: base.lat - BUCHAREST.lat, lng: base.lng - BUCHAREST.lng };
     const offsetOther = { lat: other.lat - exact.lat, lng: other.lng - exact.lng };
-    expect(distanceM({ lat: 0, lng: 0 }, { lat: offsetOther.lat - offsetBase.lat, lng: offsetOther.lng - offsetBase.lng })).toBeGreaterThan(1);
+    expect(
+      distanceM({ lat: 0, lng: 0 }, { lat: offsetOther.lat - offsetBase.lat, lng: offsetOther.lng - offsetBase.lng }),
+    ).toBeGreaterThan(1);
   });
 
   test('points are spread uniformly by area and direction', async () => {

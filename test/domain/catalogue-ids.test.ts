@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { externalIdKind, ID_KINDS, ID_PATTERNS, ID_PREFIXES, isExternalId, newExternalId } from '../../domain/catalogue/ids.ts';
+import {
+  externalIdKind,
+  ID_KINDS,
+  ID_PATTERNS,
+  ID_PREFIXES,
+  isExternalId,
+  newExternalId,
+} from '../../domain/catalogue/ids.ts';
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const CONTRACT_BODY = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
@@ -14,7 +21,12 @@ describe('newExternalId', () => {
 
   test('the contract prefixes are the ones it names', () => {
     expect(ID_PREFIXES).toMatchObject({
-      property: 'prp_', location: 'loc_', owner: 'own_', photo: 'pho_', rate_plan: 'rpl_', event: 'evt_',
+      property: 'prp_',
+      location: 'loc_',
+      owner: 'own_',
+      photo: 'pho_',
+      rate_plan: 'rpl_',
+      event: 'evt_',
     });
   });
 

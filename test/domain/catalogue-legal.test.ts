@@ -23,7 +23,10 @@ const roCertificate: Classification = {
 };
 
 const cin = (value: string, valid_until: string | null = null): LegalIdentifier => ({
-  scheme: 'it.cin', value, valid_until, issued_by: 'Ministero del Turismo',
+  scheme: 'it.cin',
+  value,
+  valid_until,
+  issued_by: 'Ministero del Turismo',
 });
 
 function source(overrides: Partial<LegalSource>): LegalSource {
@@ -36,7 +39,10 @@ describe('Romania', () => {
       publishable: true,
       legal: { classification: roCertificate, registration_number: null, identifiers: [] },
     });
-    const withNumber = legalProjection(source({ classification: roCertificate, registration_number: ' J08/1/2020 ' }), TODAY);
+    const withNumber = legalProjection(
+      source({ classification: roCertificate, registration_number: ' J08/1/2020 ' }),
+      TODAY,
+    );
     expect(withNumber.publishable && withNumber.legal.registration_number).toBe('J08/1/2020');
   });
 
@@ -46,27 +52,42 @@ describe('Romania', () => {
     ['the day after expiry', '2027-04-01', false],
   ])('on %s the certificate is valid: %s', (_label, today, valid) => {
     const result = legalProjection(source({ classification: roCertificate }), today);
-    expect(result).toEqual(valid ? expect.objectContaining({ publishable: true }) : { publishable: false, reason: 'ro_classification_expired' });
+    expect(result).toEqual(
+      valid
+        ? expect.objectContaining({ publishable: true })
+        : { publishable: false, reason: 'ro_classification_expired' },
+    );
   });
 
   test('without a certificate, or with one from another country, it is not published', () => {
     expect(legalProjection(source({}), TODAY)).toEqual({ publishable: false, reason: 'ro_classification_missing' });
     expect(legalProjection(source({ classification: { ...roCertificate, country: 'MD' } }), TODAY)).toEqual({
-      publishable: false, reason: 'ro_classification_missing',
+      publishable: false,
+      reason: 'ro_classification_missing',
     });
   });
 
   test('the country code is read case-insensitively', () => {
-    expect(legalProjection(source({ country: 'ro' }), TODAY)).toEqual({ publishable: false, reason: 'ro_classification_missing' });
+    expect(legalProjection(source({ country: 'ro' }), TODAY)).toEqual({
+      publishable: false,
+      reason: 'ro_classification_missing',
+    });
   });
 });
 
 describe('Italy', () => {
   test('the it.cin identifier becomes the registration number; classification is null', () => {
-    const result = legalProjection(source({ country: 'IT', classification: roCertificate, identifiers: [cin('IT015146C2ABCDEFGH')] }), TODAY);
+    const result = legalProjection(
+      source({ country: 'IT', classification: roCertificate, identifiers: [cin('IT015146C2ABCDEFGH')] }),
+      TODAY,
+    );
     expect(result).toEqual({
       publishable: true,
-      legal: { classification: null, registration_number: 'IT015146C2ABCDEFGH', identifiers: [cin('IT015146C2ABCDEFGH')] },
+      legal: {
+        classification: null,
+        registration_number: 'IT015146C2ABCDEFGH',
+        identifiers: [cin('IT015146C2ABCDEFGH')],
+      },
     });
   });
 
@@ -76,7 +97,10 @@ describe('Italy', () => {
   });
 
   test('the it.cin identifier wins over a given registration number', () => {
-    const result = legalProjection(source({ country: 'IT', registration_number: 'OLD', identifiers: [cin('IT015146C2ABCDEFGH')] }), TODAY);
+    const result = legalProjection(
+      source({ country: 'IT', registration_number: 'OLD', identifiers: [cin('IT015146C2ABCDEFGH')] }),
+      TODAY,
+    );
     expect(result.publishable && result.legal.registration_number).toBe('IT015146C2ABCDEFGH');
   });
 
@@ -84,7 +108,13 @@ describe('Italy', () => {
     ['nothing', source({ country: 'IT' })],
     ['a blank CIN', source({ country: 'IT', identifiers: [cin('  ')], registration_number: ' ' })],
     ['an expired CIN', source({ country: 'IT', identifiers: [cin('IT015146C2ABCDEFGH', '2025-06-14')] })],
-    ['another scheme only', source({ country: 'IT', identifiers: [{ scheme: 'eu.str_registration', value: 'X', valid_until: null, issued_by: null }] })],
+    [
+      'another scheme only',
+      source({
+        country: 'IT',
+        identifiers: [{ scheme: 'eu.str_registration', value: 'X', valid_until: null, issued_by: null }],
+      }),
+    ],
   ])('with %s it is not published', (_label, property) => {
     expect(legalProjection(property, TODAY)).toEqual({ publishable: false, reason: 'it_cin_missing' });
   });
@@ -96,7 +126,12 @@ describe('elsewhere', () => {
       { scheme: 'es.ri', value: 'VUT/MA/12345', valid_until: null, issued_by: 'Junta de Andalucía' },
       { scheme: 'eu.str_registration', value: 'EU-123', valid_until: '2030-01-01', issued_by: null },
     ];
-    expect(legalProjection(source({ country, classification: roCertificate, registration_number: 'R-1', identifiers }), TODAY)).toEqual({
+    expect(
+      legalProjection(
+        source({ country, classification: roCertificate, registration_number: 'R-1', identifiers }),
+        TODAY,
+      ),
+    ).toEqual({
       publishable: true,
       legal: { classification: null, registration_number: null, identifiers },
     });
@@ -104,7 +139,10 @@ describe('elsewhere', () => {
 
   test('identifiers with a malformed scheme are dropped', () => {
     const good = { scheme: 'es.ri', value: 'A', valid_until: null, issued_by: null };
-    const result = legalProjection(source({ country: 'ES', identifiers: [good, { ...good, scheme: 'ES.RI' }, { ...good, scheme: 'ri' }] }), TODAY);
+    const result = legalProjection(
+      source({ country: 'ES', identifiers: [good, { ...good, scheme: 'ES.RI' }, { ...good, scheme: 'ri' }] }),
+      TODAY,
+    );
     expect(result.publishable && result.legal.identifiers).toEqual([good]);
   });
 
@@ -159,33 +197,75 @@ describe('validity dates', () => {
 
 describe('the next legal change and withdrawal', () => {
   const certificate = (valid_until: string): Classification => ({ ...roCertificate, valid_until });
-  const str = (valid_until: string): LegalIdentifier => ({ scheme: 'eu.str_registration', value: 'EU-1', valid_until, issued_by: null });
-  const lapse = (on: string, scheme: string, value: string, valid_until: string, publishable: boolean) => ({ on, identifier: { scheme, value, valid_until }, publishable });
+  const str = (valid_until: string): LegalIdentifier => ({
+    scheme: 'eu.str_registration',
+    value: 'EU-1',
+    valid_until,
+    issued_by: null,
+  });
+  const lapse = (on: string, scheme: string, value: string, valid_until: string, publishable: boolean) => ({
+    on,
+    identifier: { scheme, value, valid_until },
+    publishable,
+  });
 
   test.each([
-    ['RO: the certificate lapses the day after it ends', source({ classification: certificate('2025-06-20') }), lapse('2025-06-21', 'ro.classification', 'BV-12345', '2025-06-20', false)],
-    ['RO: valid through today, withdrawn tomorrow', source({ classification: certificate(TODAY) }), lapse('2025-06-16', 'ro.classification', 'BV-12345', TODAY, false)],
+    [
+      'RO: the certificate lapses the day after it ends',
+      source({ classification: certificate('2025-06-20') }),
+      lapse('2025-06-21', 'ro.classification', 'BV-12345', '2025-06-20', false),
+    ],
+    [
+      'RO: valid through today, withdrawn tomorrow',
+      source({ classification: certificate(TODAY) }),
+      lapse('2025-06-16', 'ro.classification', 'BV-12345', TODAY, false),
+    ],
     ['RO: already expired, nothing ahead', source({ classification: certificate('2025-06-14') }), null],
     ['RO: no certificate, nothing ahead', source({}), null],
-    ['RO: an identifier the rules do not read changes nothing', source({ classification: certificate('2030-01-01'), identifiers: [str('2025-07-01')] }), lapse('2030-01-02', 'ro.classification', 'BV-12345', '2030-01-01', false)],
-    ['IT: the CIN lapses', source({ country: 'IT', identifiers: [cin('IT-A', '2025-09-30')] }), lapse('2025-10-01', 'it.cin', 'IT-A', '2025-09-30', false)],
+    [
+      'RO: an identifier the rules do not read changes nothing',
+      source({ classification: certificate('2030-01-01'), identifiers: [str('2025-07-01')] }),
+      lapse('2030-01-02', 'ro.classification', 'BV-12345', '2030-01-01', false),
+    ],
+    [
+      'IT: the CIN lapses',
+      source({ country: 'IT', identifiers: [cin('IT-A', '2025-09-30')] }),
+      lapse('2025-10-01', 'it.cin', 'IT-A', '2025-09-30', false),
+    ],
     ['IT: a CIN without end date never lapses', source({ country: 'IT', identifiers: [cin('IT-A')] }), null],
-    ['IT: named by the CIN when another identifier lapses the same day', source({ country: 'IT', identifiers: [str('2025-09-30'), cin('IT-A', '2025-09-30')] }), lapse('2025-10-01', 'it.cin', 'IT-A', '2025-09-30', false)],
-    ['ES: dated identifiers travel but change nothing', source({ country: 'ES', identifiers: [str('2025-07-01')] }), null],
+    [
+      'IT: named by the CIN when another identifier lapses the same day',
+      source({ country: 'IT', identifiers: [str('2025-09-30'), cin('IT-A', '2025-09-30')] }),
+      lapse('2025-10-01', 'it.cin', 'IT-A', '2025-09-30', false),
+    ],
+    [
+      'ES: dated identifiers travel but change nothing',
+      source({ country: 'ES', identifiers: [str('2025-07-01')] }),
+      null,
+    ],
   ])('%s', (_label, property, expected) => {
     expect(nextLegalChange(property, TODAY)).toEqual(expected);
     expect(nextWithdrawal(property, TODAY)).toEqual(expected);
   });
 
   test('IT: the first CIN lapsing with a later one behind it changes the registration number, then the later withdraws', () => {
-    const property = source({ country: 'IT', identifiers: [cin('IT-SOON', '2025-09-30'), cin('IT-LATER', '2026-03-31')] });
+    const property = source({
+      country: 'IT',
+      identifiers: [cin('IT-SOON', '2025-09-30'), cin('IT-LATER', '2026-03-31')],
+    });
     expect(nextLegalChange(property, TODAY)).toEqual(lapse('2025-10-01', 'it.cin', 'IT-SOON', '2025-09-30', true));
     expect(nextWithdrawal(property, TODAY)).toEqual(lapse('2026-04-01', 'it.cin', 'IT-LATER', '2026-03-31', false));
-    expect(nextLegalChange(property, '2025-10-01')).toEqual(lapse('2026-04-01', 'it.cin', 'IT-LATER', '2026-03-31', false));
+    expect(nextLegalChange(property, '2025-10-01')).toEqual(
+      lapse('2026-04-01', 'it.cin', 'IT-LATER', '2026-03-31', false),
+    );
   });
 
   test('IT: a lapsing CIN with a registration number behind it never withdraws', () => {
-    const property = source({ country: 'IT', registration_number: 'IT-GIVEN', identifiers: [cin('IT-A', '2025-09-30')] });
+    const property = source({
+      country: 'IT',
+      registration_number: 'IT-GIVEN',
+      identifiers: [cin('IT-A', '2025-09-30')],
+    });
     expect(nextLegalChange(property, TODAY)).toEqual(lapse('2025-10-01', 'it.cin', 'IT-A', '2025-09-30', true));
     expect(nextWithdrawal(property, TODAY)).toBeNull();
   });

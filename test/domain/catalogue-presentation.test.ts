@@ -1,8 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { derivedStatus, presentResource, presentStoredResource, type ProjectedBody } from '../../domain/catalogue/projection.ts';
+import {
+  derivedStatus,
+  presentResource,
+  presentStoredResource,
+  type ProjectedBody,
+} from '../../domain/catalogue/projection.ts';
 import { RESOURCE_STATUSES, type ResourceStatus } from '../../domain/catalogue/status.ts';
 
-test('the resource statuses are the contract\'s four', () => {
+test("the resource statuses are the contract's four", () => {
   expect(RESOURCE_STATUSES).toEqual(['active', 'inactive', 'withdrawn', 'deleted']);
 });
 
@@ -30,19 +35,39 @@ describe('derivedStatus: a location or owner from the statuses of the properties
 describe('presentResource: the served record', () => {
   const ID = 'prp_01jwnnsvg0abcdefghjkmnpqrs';
   const UPDATED_AT = '2026-11-22T10:00:00Z';
-  const body = (status: ResourceStatus): ProjectedBody => ({ id: ID, status, name: { ro: 'Casa' }, units: 2, legal: null });
-
-  test.each<ResourceStatus>(['active', 'inactive'])('a %s record is served whole: id, status, version, updated_at first, then its body in order', (status) => {
-    const served = presentResource(body(status), 7, UPDATED_AT);
-    expect(served).toStrictEqual({ id: ID, status, version: 7, updated_at: UPDATED_AT, name: { ro: 'Casa' }, units: 2, legal: null });
-    expect(Object.keys(served)).toEqual(['id', 'status', 'version', 'updated_at', 'name', 'units', 'legal']);
+  const body = (status: ResourceStatus): ProjectedBody => ({
+    id: ID,
+    status,
+    name: { ro: 'Casa' },
+    units: 2,
+    legal: null,
   });
 
-  test.each<ResourceStatus>(['withdrawn', 'deleted'])('a %s record is exactly the tombstone id, status, version, updated_at', (status) => {
-    const served = presentResource(body(status), 8, UPDATED_AT);
-    expect(served).toStrictEqual({ id: ID, status, version: 8, updated_at: UPDATED_AT });
-    expect(Object.keys(served)).toEqual(['id', 'status', 'version', 'updated_at']);
-  });
+  test.each<ResourceStatus>(['active', 'inactive'])(
+    'a %s record is served whole: id, status, version, updated_at first, then its body in order',
+    (status) => {
+      const served = presentResource(body(status), 7, UPDATED_AT);
+      expect(served).toStrictEqual({
+        id: ID,
+        status,
+        version: 7,
+        updated_at: UPDATED_AT,
+        name: { ro: 'Casa' },
+        units: 2,
+        legal: null,
+      });
+      expect(Object.keys(served)).toEqual(['id', 'status', 'version', 'updated_at', 'name', 'units', 'legal']);
+    },
+  );
+
+  test.each<ResourceStatus>(['withdrawn', 'deleted'])(
+    'a %s record is exactly the tombstone id, status, version, updated_at',
+    (status) => {
+      const served = presentResource(body(status), 8, UPDATED_AT);
+      expect(served).toStrictEqual({ id: ID, status, version: 8, updated_at: UPDATED_AT });
+      expect(Object.keys(served)).toEqual(['id', 'status', 'version', 'updated_at']);
+    },
+  );
 
   test('the stored body is left as it was', () => {
     const stored = body('withdrawn');
@@ -54,12 +79,22 @@ describe('presentResource: the served record', () => {
 describe('presentStoredResource: the served record from the stored text, as presentResource serialises it', () => {
   const ID = 'prp_01jwnnsvg0abcdefghjkmnpqrs';
   const UPDATED_AT = '2026-11-22T10:00:00Z';
-  const body = (status: ResourceStatus): ProjectedBody => ({ id: ID, status, name: { ro: 'Casă "veche"\n' }, units: 2, legal: null, price: 12.5 });
-
-  test.each<ResourceStatus>(['active', 'inactive', 'withdrawn', 'deleted'])('a %s record stored by the projector', (status) => {
-    const served = presentStoredResource(JSON.stringify(body(status)), ID, status, 9, UPDATED_AT);
-    expect(served).toBe(JSON.stringify(presentResource(body(status), 9, UPDATED_AT)));
+  const body = (status: ResourceStatus): ProjectedBody => ({
+    id: ID,
+    status,
+    name: { ro: 'Casă "veche"\n' },
+    units: 2,
+    legal: null,
+    price: 12.5,
   });
+
+  test.each<ResourceStatus>(['active', 'inactive', 'withdrawn', 'deleted'])(
+    'a %s record stored by the projector',
+    (status) => {
+      const served = presentStoredResource(JSON.stringify(body(status)), ID, status, 9, UPDATED_AT);
+      expect(served).toBe(JSON.stringify(presentResource(body(status), 9, UPDATED_AT)));
+    },
+  );
 
   test.each<[string, string]>([
     ['keys in another order', JSON.stringify({ status: 'active', id: ID, units: 2 })],

@@ -120,7 +120,11 @@ const HOSTILE: [string, [string, string?, string?], TextRule[]][] = [
   ['ellipses (NFKC: three dots)', ['a…'], []],
   ['parenthesised letters (NFKC: three characters)', ['⒜'], []],
   ['parenthesised numbers (NFKC: four characters)', ['⒇ '], []],
-  ['everything mixed, all whole', ['x[at]y (dot) z@w.ef <g> +40 722 123 456; www.x '], ['html', 'url', 'email', 'phone']],
+  [
+    'everything mixed, all whole',
+    ['x[at]y (dot) z@w.ef <g> +40 722 123 456; www.x '],
+    ['html', 'url', 'email', 'phone'],
+  ],
 ];
 
 describe('hostile texts', () => {
@@ -135,17 +139,98 @@ describe('hostile texts', () => {
 
 /** The rules' own alphabet, in pieces the patterns look for. */
 const PIECES = [
-  'a', 'B', 'x', 'e', 'com', 'Ro', 'co', 'm', 'www', 'http', 'https', 'ftp', 'at', 'AT', 'dot', 'DOT', 'd', 'o', 't',
-  '@', '[at]', '(at)', ' at ', '[dot]', '(dot)', ' dot ', '[ at ]', '( DOT )', '[', ']', '(', ')',
-  '.', '..', '-', '_', '/', '//', ':', '+', '<', '>', '!', '&', ';', '#', 'amp', '#x1f',
-  '0', '1', '7', '2025', '12', '31', '19', '0722', '123 456',
-  ' ', '  ', '\t', '\n', '\u00a0', '\u2009', '\u3000', 'ă', 'ș', '\u212a',
-  '\u200b', '\u200d', '\u00ad', '。', '．', '·', '＠', '﹫', '＜', '&lt', '&#6', '٠', '٧', '२', '０', '–', '—', '⒜', '…',
+  'a',
+  'B',
+  'x',
+  'e',
+  'com',
+  'Ro',
+  'co',
+  'm',
+  'www',
+  'http',
+  'https',
+  'ftp',
+  'at',
+  'AT',
+  'dot',
+  'DOT',
+  'd',
+  'o',
+  't',
+  '@',
+  '[at]',
+  '(at)',
+  ' at ',
+  '[dot]',
+  '(dot)',
+  ' dot ',
+  '[ at ]',
+  '( DOT )',
+  '[',
+  ']',
+  '(',
+  ')',
+  '.',
+  '..',
+  '-',
+  '_',
+  '/',
+  '//',
+  ':',
+  '+',
+  '<',
+  '>',
+  '!',
+  '&',
+  ';',
+  '#',
+  'amp',
+  '#x1f',
+  '0',
+  '1',
+  '7',
+  '2025',
+  '12',
+  '31',
+  '19',
+  '0722',
+  '123 456',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\u00a0',
+  '\u2009',
+  '\u3000',
+  'ă',
+  'ș',
+  '\u212a',
+  '\u200b',
+  '\u200d',
+  '\u00ad',
+  '。',
+  '．',
+  '·',
+  '＠',
+  '﹫',
+  '＜',
+  '&lt',
+  '&#6',
+  '٠',
+  '٧',
+  '२',
+  '０',
+  '–',
+  '—',
+  '⒜',
+  '…',
 ];
-const pieceText = (maxLength: number) => fc.array(fc.constantFrom(...PIECES), { maxLength, size: 'max' }).map((pieces) => pieces.join(''));
+const pieceText = (maxLength: number) =>
+  fc.array(fc.constantFrom(...PIECES), { maxLength, size: 'max' }).map((pieces) => pieces.join(''));
 
 describe('textViolations against the reference patterns', () => {
-  test('random texts of the rules\' alphabet get the verdict the reference patterns give', () => {
+  test("random texts of the rules' alphabet get the verdict the reference patterns give", () => {
     fc.assert(
       fc.property(pieceText(40), (text) => {
         expect(textViolations(text)).toEqual(referenceViolations(text));
@@ -156,10 +241,16 @@ describe('textViolations against the reference patterns', () => {
 
   test('pumped texts (a prefix, a piece repeated, a suffix) get the verdict the reference patterns give', () => {
     fc.assert(
-      fc.property(pieceText(4), pieceText(5), fc.integer({ min: 1, max: 25 }), pieceText(4), (prefix, unit, times, suffix) => {
-        const text = prefix + unit.repeat(times) + suffix;
-        expect(textViolations(text)).toEqual(referenceViolations(text));
-      }),
+      fc.property(
+        pieceText(4),
+        pieceText(5),
+        fc.integer({ min: 1, max: 25 }),
+        pieceText(4),
+        (prefix, unit, times, suffix) => {
+          const text = prefix + unit.repeat(times) + suffix;
+          expect(textViolations(text)).toEqual(referenceViolations(text));
+        },
+      ),
       { numRuns: 1500 },
     );
   });

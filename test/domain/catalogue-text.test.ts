@@ -1,11 +1,30 @@
 import { describe, expect, test } from 'vitest';
-import { isLanguageTag, isValidTextMap, sourceLanguage, textMapViolations, textViolations } from '../../domain/catalogue/text.ts';
+import {
+  isLanguageTag,
+  isValidTextMap,
+  sourceLanguage,
+  textMapViolations,
+  textViolations,
+} from '../../domain/catalogue/text.ts';
 
 describe('sourceLanguage', () => {
   test.each([
-    ['RO', 'ro'], ['ro', 'ro'], ['MD', 'ro'], ['IT', 'it'], ['ES', 'es'], ['FR', 'fr'],
-    ['DE', 'de'], ['AT', 'de'], ['PT', 'pt'], ['GR', 'el'], ['CZ', 'cs'],
-    ['CH', 'en'], ['BE', 'en'], ['GB', 'en'], ['US', 'en'], ['ZZ', 'en'],
+    ['RO', 'ro'],
+    ['ro', 'ro'],
+    ['MD', 'ro'],
+    ['IT', 'it'],
+    ['ES', 'es'],
+    ['FR', 'fr'],
+    ['DE', 'de'],
+    ['AT', 'de'],
+    ['PT', 'pt'],
+    ['GR', 'el'],
+    ['CZ', 'cs'],
+    ['CH', 'en'],
+    ['BE', 'en'],
+    ['GB', 'en'],
+    ['US', 'en'],
+    ['ZZ', 'en'],
   ])('%s -> %s', (country, language) => {
     expect(sourceLanguage(country)).toBe(language);
   });
@@ -13,8 +32,18 @@ describe('sourceLanguage', () => {
 
 describe('isLanguageTag', () => {
   test.each([
-    ['ro', true], ['en-GB', true], ['es-419', true], ['sr-Latn-RS', true], ['zh-Hant', true], ['fil', true],
-    ['EN', false], ['en-gb', false], ['en_GB', false], ['english', false], ['', false], ['e', false],
+    ['ro', true],
+    ['en-GB', true],
+    ['es-419', true],
+    ['sr-Latn-RS', true],
+    ['zh-Hant', true],
+    ['fil', true],
+    ['EN', false],
+    ['en-gb', false],
+    ['en_GB', false],
+    ['english', false],
+    ['', false],
+    ['e', false],
   ])('%s -> %s', (tag, expected) => {
     expect(isLanguageTag(tag)).toBe(expected);
   });
@@ -75,7 +104,13 @@ describe('text maps', () => {
     [{ ro: '   ' }, [{ language: 'ro', rule: 'empty' }]],
     [{ ro: 5 }, [{ language: 'ro', rule: 'empty' }]],
     [{ ro: 'Ok', EN: 'Ok' }, [{ language: 'EN', rule: 'language_tag' }]],
-    [{ ro: 'Sunați 0722 123 456', en: '<i>Hi</i>' }, [{ language: 'ro', rule: 'phone' }, { language: 'en', rule: 'html' }]],
+    [
+      { ro: 'Sunați 0722 123 456', en: '<i>Hi</i>' },
+      [
+        { language: 'ro', rule: 'phone' },
+        { language: 'en', rule: 'html' },
+      ],
+    ],
   ])('%o breaks %o', (map, violations) => {
     expect(textMapViolations(map, 'ro')).toEqual(violations);
     expect(isValidTextMap(map, 'ro')).toBe(false);

@@ -4,7 +4,14 @@ import { addDays, DEMO_CHANNELS, demoCatalogue, type DemoWrite } from '../../adm
 import { AMENITIES } from '../../domain/catalogue/amenities.ts';
 import { defaultAddressVisibility, DEFAULT_PRECISION_M } from '../../domain/catalogue/geo.ts';
 import { legalProjection } from '../../domain/catalogue/legal.ts';
-import { DistributionInput, LocationInput, OrganizationInput, OwnerInput, PropertyInput, Ref } from '../../domain/catalogue/source.ts';
+import {
+  DistributionInput,
+  LocationInput,
+  OrganizationInput,
+  OwnerInput,
+  PropertyInput,
+  Ref,
+} from '../../domain/catalogue/source.ts';
 import { sourceLanguage, textMapViolations } from '../../domain/catalogue/text.ts';
 
 const TODAY = '2026-11-22';
@@ -84,7 +91,12 @@ describe('demo catalogue', () => {
   test("every property's text maps pass the text rules in the source language of its country", () => {
     for (const { ref, body } of properties) {
       const language = sourceLanguage(countryOf(body));
-      const maps = [body.name, body.description, ...body.photos.flatMap((p) => (p.caption ? [p.caption] : [])), ...body.rate_plans.map((p) => p.name)];
+      const maps = [
+        body.name,
+        body.description,
+        ...body.photos.flatMap((p) => (p.caption ? [p.caption] : [])),
+        ...body.rate_plans.map((p) => p.name),
+      ];
       for (const map of maps) expect(textMapViolations(map, language), `${ref} ${JSON.stringify(map)}`).toEqual([]);
       expect(Object.keys(body.description).length, ref).toBeGreaterThanOrEqual(2);
     }
@@ -113,7 +125,10 @@ describe('demo catalogue', () => {
     const in30 = addDays(TODAY, 30);
     const expiring = romanian.filter((p) => !legalProjection(legalSource(p.body), in30).publishable);
     expect(expiring.map((p) => p.body.type)).toEqual(['apartment']);
-    expect(legalProjection(legalSource(expiring[0]!.body), in30)).toEqual({ publishable: false, reason: 'ro_classification_expired' });
+    expect(legalProjection(legalSource(expiring[0]!.body), in30)).toEqual({
+      publishable: false,
+      reason: 'ro_classification_expired',
+    });
     expect(expiring[0]!.body.legal.classification!.valid_until).toBe('2026-12-12');
     // The others stay valid for years.
     for (const p of romanian.filter((r) => r !== expiring[0])) {
@@ -153,12 +168,27 @@ describe('demo catalogue', () => {
     expect(fixed).toMatchObject({ per: 'guest_night', payable_at: 'property', exempts_children: true });
     expect(fixed.max_nights).not.toBeNull();
     const percent = properties.flatMap((p) => p.body.fees).find((f) => f.type === 'city_tax' && f.basis === 'percent')!;
-    expect(percent).toMatchObject({ percent_bp: 100, percent_of: 'accommodation_excluding_vat', per: 'stay', payable_at: 'property', exempts_children: null });
-    expect(properties.some((p) => p.body.fees.some((f) => f.type === 'cleaning' && f.per === 'stay' && f.payable_at === 'booking'))).toBe(true);
+    expect(percent).toMatchObject({
+      percent_bp: 100,
+      percent_of: 'accommodation_excluding_vat',
+      per: 'stay',
+      payable_at: 'property',
+      exempts_children: null,
+    });
+    expect(
+      properties.some((p) =>
+        p.body.fees.some((f) => f.type === 'cleaning' && f.per === 'stay' && f.payable_at === 'booking'),
+      ),
+    ).toBe(true);
 
     const placement = [...locations.values()].map((l) => {
       const visibility = l.address_visibility ?? defaultAddressVisibility(owners.get(l.owner)!.type);
-      return { visibility, radius: visibility === 'approximate' ? (l.precision_m ?? DEFAULT_PRECISION_M) : null, explicit: l.address_visibility !== undefined, ownerType: owners.get(l.owner)!.type };
+      return {
+        visibility,
+        radius: visibility === 'approximate' ? (l.precision_m ?? DEFAULT_PRECISION_M) : null,
+        explicit: l.address_visibility !== undefined,
+        ownerType: owners.get(l.owner)!.type,
+      };
     });
     expect(new Set(placement.map((p) => p.visibility))).toEqual(new Set(['exact', 'approximate']));
     expect(new Set(placement.flatMap((p) => (p.radius === null ? [] : [p.radius])))).toEqual(new Set([200, 500, 1000]));
@@ -169,7 +199,10 @@ describe('demo catalogue', () => {
   test('owners: a company with full company data and individuals', () => {
     const all = [...owners.values()];
     const company = all.find((o) => o.type === 'company')!;
-    expect(company.company).toMatchObject({ tax_id: expect.stringMatching(/^RO\d{2,10}$/), trade_register_no: expect.stringMatching(/^J\d{2}\/\d+\/\d{4}$/) });
+    expect(company.company).toMatchObject({
+      tax_id: expect.stringMatching(/^RO\d{2,10}$/),
+      trade_register_no: expect.stringMatching(/^J\d{2}\/\d+\/\d{4}$/),
+    });
     expect(company.logo?.url.startsWith('https://cdn.example.com/')).toBe(true);
     expect(all.filter((o) => o.type === 'individual').length).toBeGreaterThanOrEqual(2);
   });
@@ -177,7 +210,10 @@ describe('demo catalogue', () => {
   test('extensions per channel, and distribution to some channels only', () => {
     const extended = properties.filter((p) => Object.keys(p.body.extensions).length > 0);
     expect(extended).toHaveLength(1);
-    expect(extended[0]!.body.extensions).toEqual({ 'demo-travel': { promo_tier: 'gold' }, 'demo-stays': { listing_group: 'b' } });
+    expect(extended[0]!.body.extensions).toEqual({
+      'demo-travel': { promo_tier: 'gold' },
+      'demo-stays': { listing_group: 'b' },
+    });
 
     const distributions = ofKind('putDistribution');
     expect(distributions.map((d) => d.ref).sort()).toEqual(properties.map((p) => p.ref).sort());
@@ -187,7 +223,9 @@ describe('demo catalogue', () => {
 
   test('channel names are taken from the argument', () => {
     const other = demoCatalogue({ first: 'alpha-channel', second: 'beta-channel' }, TODAY);
-    const names = new Set(other.filter((w) => w.operationId === 'putDistribution').flatMap((w) => (w.body as DistributionInput).channels));
+    const names = new Set(
+      other.filter((w) => w.operationId === 'putDistribution').flatMap((w) => (w.body as DistributionInput).channels),
+    );
     expect(names).toEqual(new Set(['alpha-channel', 'beta-channel']));
     expect(JSON.stringify(other)).not.toContain('demo-travel');
   });
@@ -204,7 +242,10 @@ describe('demo catalogue', () => {
     expect(addDays('2026-12-20', 20)).toBe('2027-01-09');
     expect(addDays('2028-02-20', 20)).toBe('2028-03-11');
     const late = demoCatalogue(DEMO_CHANNELS, '2026-12-20');
-    const apartment = late.find((w) => w.operationId === 'putProperty' && (w.body as PropertyInput).type === 'apartment' && w.ref.includes('brasov'))!;
+    const apartment = late.find(
+      (w) =>
+        w.operationId === 'putProperty' && (w.body as PropertyInput).type === 'apartment' && w.ref.includes('brasov'),
+    )!;
     expect((apartment.body as PropertyInput).legal.classification!.valid_until).toBe('2027-01-09');
     expect(() => demoCatalogue(DEMO_CHANNELS, '2026-02-30')).toThrow(RangeError);
     expect(() => demoCatalogue(DEMO_CHANNELS, 'today')).toThrow(RangeError);
@@ -215,12 +256,21 @@ describe('demo availability', () => {
   test("each property's year starts on its own local today, also when Bucharest is a day ahead of Rome and Madrid", () => {
     // 22:30 UTC: already 23 November in Bucharest, still 22 November in Rome and Madrid.
     const updates = demoAvailability(writes, new Date('2026-11-22T22:30:00Z'));
-    const zoneOf = new Map(writes.filter((w) => w.operationId === 'putLocation').map((w) => [w.ref, (w.body as { timezone: string }).timezone]));
+    const zoneOf = new Map(
+      writes
+        .filter((w) => w.operationId === 'putLocation')
+        .map((w) => [w.ref, (w.body as { timezone: string }).timezone]),
+    );
     const properties = writes.filter((w) => w.operationId === 'putProperty');
-    expect(new Set(properties.map((p) => zoneOf.get((p.body as { location: string }).location)))).toEqual(new Set(['Europe/Bucharest', 'Europe/Rome', 'Europe/Madrid']));
+    expect(new Set(properties.map((p) => zoneOf.get((p.body as { location: string }).location)))).toEqual(
+      new Set(['Europe/Bucharest', 'Europe/Rome', 'Europe/Madrid']),
+    );
     for (const property of properties) {
       const zone = zoneOf.get((property.body as { location: string }).location);
-      const first = updates.filter((u) => u.property === property.ref).map((u) => u.from).sort()[0];
+      const first = updates
+        .filter((u) => u.property === property.ref)
+        .map((u) => u.from)
+        .sort()[0];
       expect(first, property.ref).toBe(zone === 'Europe/Bucharest' ? '2026-11-23' : '2026-11-22');
     }
   });

@@ -16,25 +16,41 @@ describe('event types', () => {
   test('are the contract kinds, unique, without the ping', () => {
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
     expect(EVENT_TYPES).toEqual(
-      expect.arrayContaining(['property.updated', 'property.withdrawn', 'property.distributed', 'location.updated', 'owner.updated', 'availability.updated']),
+      expect.arrayContaining([
+        'property.updated',
+        'property.withdrawn',
+        'property.distributed',
+        'location.updated',
+        'owner.updated',
+        'availability.updated',
+      ]),
     );
     expect(isEventType(PING_EVENT_TYPE)).toBe(false);
   });
 
-  test.each(EVENT_TYPES.map((type) => [type, type === 'availability.updated' ? 'read:ari' : 'read:catalog']))('%s needs %s', (type, scope) => {
-    expect(scopeForEventType(type)).toBe(scope);
-  });
+  test.each(EVENT_TYPES.map((type) => [type, type === 'availability.updated' ? 'read:ari' : 'read:catalog']))(
+    '%s needs %s',
+    (type, scope) => {
+      expect(scopeForEventType(type)).toBe(scope);
+    },
+  );
 });
 
 describe('isValidEventPattern', () => {
-  test.each(['*', 'property.*', 'location.*', 'owner.*', 'amenity.*', 'availability.*', ...EVENT_TYPES])('accepts %s', (pattern) => {
-    expect(isValidEventPattern(pattern)).toBe(true);
-  });
+  test.each(['*', 'property.*', 'location.*', 'owner.*', 'amenity.*', 'availability.*', ...EVENT_TYPES])(
+    'accepts %s',
+    (pattern) => {
+      expect(isValidEventPattern(pattern)).toBe(true);
+    },
+  );
 
   // v1 adds event types: a subscription may name one before this revision knows it.
-  test.each(['property.created', 'booking.*', 'booking.created', 'rate_plan.updated', 'webhook.ping', 'webhook.*'])('accepts %s, a kind or type not known yet', (pattern) => {
-    expect(isValidEventPattern(pattern)).toBe(true);
-  });
+  test.each(['property.created', 'booking.*', 'booking.created', 'rate_plan.updated', 'webhook.ping', 'webhook.*'])(
+    'accepts %s, a kind or type not known yet',
+    (pattern) => {
+      expect(isValidEventPattern(pattern)).toBe(true);
+    },
+  );
 
   test.each([
     '',
@@ -87,7 +103,12 @@ describe('matchesEventPattern', () => {
 
   test('patterns expand to the known types they match', () => {
     expect(eventTypesForPattern('*')).toEqual([...EVENT_TYPES]);
-    expect(eventTypesForPattern('property.*')).toEqual(['property.updated', 'property.withdrawn', 'property.distributed', 'property.deleted']);
+    expect(eventTypesForPattern('property.*')).toEqual([
+      'property.updated',
+      'property.withdrawn',
+      'property.distributed',
+      'property.deleted',
+    ]);
     expect(eventTypesForPattern('amenity.*')).toEqual(['amenity.updated', 'amenity.deleted']);
   });
 });

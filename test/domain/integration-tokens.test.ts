@@ -2,7 +2,11 @@ import { crc32 as zlibCrc32 } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { generateApiKey, parseApiKey } from '../../domain/api-keys.ts';
 import { E164, GuestInput, guestNames } from '../../domain/guests.ts';
-import { generateIntegrationToken, INTEGRATION_TOKEN_LENGTH, parseIntegrationToken } from '../../domain/integration-tokens.ts';
+import {
+  generateIntegrationToken,
+  INTEGRATION_TOKEN_LENGTH,
+  parseIntegrationToken,
+} from '../../domain/integration-tokens.ts';
 
 /** The format built independently: node:zlib's CRC-32 of prefix and secret, in 6 base62 digits. */
 const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -17,14 +21,17 @@ function checksumOf(body: string): string {
 }
 
 describe('integration token format', () => {
-  test.each(['sandbox', 'production'] as const)('a %s token is 64 characters with its prefix, a checksum over prefix and secret, and parses back', (environment) => {
-    const token = generateIntegrationToken(environment);
-    expect(token).toHaveLength(INTEGRATION_TOKEN_LENGTH);
-    expect(INTEGRATION_TOKEN_LENGTH).toBe(64);
-    expect(token.startsWith(environment === 'production' ? 'svci_live_' : 'svci_test_')).toBe(true);
-    expect(token.slice(-6)).toBe(checksumOf(token.slice(0, -6)));
-    expect(parseIntegrationToken(token)).toEqual({ ok: true, environment, last4: token.slice(-4) });
-  });
+  test.each(['sandbox', 'production'] as const)(
+    'a %s token is 64 characters with its prefix, a checksum over prefix and secret, and parses back',
+    (environment) => {
+      const token = generateIntegrationToken(environment);
+      expect(token).toHaveLength(INTEGRATION_TOKEN_LENGTH);
+      expect(INTEGRATION_TOKEN_LENGTH).toBe(64);
+      expect(token.startsWith(environment === 'production' ? 'svci_live_' : 'svci_test_')).toBe(true);
+      expect(token.slice(-6)).toBe(checksumOf(token.slice(0, -6)));
+      expect(parseIntegrationToken(token)).toEqual({ ok: true, environment, last4: token.slice(-4) });
+    },
+  );
 
   test('tokens do not repeat', () => {
     const seen = new Set(Array.from({ length: 200 }, () => generateIntegrationToken('sandbox')));
@@ -38,7 +45,10 @@ describe('integration token format', () => {
   const swapAt = [...token].findIndex((char, i) => i >= 20 && char !== token[i + 1]);
   test.each([
     ['one character changed', `${token.slice(0, 20)}${token[20] === 'a' ? 'b' : 'a'}${token.slice(21)}`],
-    ['two characters swapped', `${token.slice(0, swapAt)}${token[swapAt + 1]}${token[swapAt]}${token.slice(swapAt + 2)}`],
+    [
+      'two characters swapped',
+      `${token.slice(0, swapAt)}${token[swapAt + 1]}${token[swapAt]}${token.slice(swapAt + 2)}`,
+    ],
     ['the checksum changed', `${token.slice(0, -1)}${token.endsWith('a') ? 'b' : 'a'}`],
     ['truncated', token.slice(0, -1)],
     ['one character too many', `${token}a`],
@@ -58,7 +68,13 @@ describe('integration token format', () => {
 });
 
 describe('guest input', () => {
-  const valid = { organization: 'org-1', first_name: 'Ana', last_name: 'Popescu', email: 'ana@example.com', phone: '+40721000000' };
+  const valid = {
+    organization: 'org-1',
+    first_name: 'Ana',
+    last_name: 'Popescu',
+    email: 'ana@example.com',
+    phone: '+40721000000',
+  };
 
   test.each([
     ['+40721000000', true],
@@ -95,8 +111,14 @@ describe('guest input', () => {
   });
 
   test.each([
-    [{ first_name: 'Ana', last_name: 'Popescu' }, { name: 'Popescu, Ana', full_name: 'Ana Popescu' }],
-    [{ first_name: 'Jean-Luc', last_name: 'de la Tour' }, { name: 'de la Tour, Jean-Luc', full_name: 'Jean-Luc de la Tour' }],
+    [
+      { first_name: 'Ana', last_name: 'Popescu' },
+      { name: 'Popescu, Ana', full_name: 'Ana Popescu' },
+    ],
+    [
+      { first_name: 'Jean-Luc', last_name: 'de la Tour' },
+      { name: 'de la Tour, Jean-Luc', full_name: 'Jean-Luc de la Tour' },
+    ],
   ])('names of %j', (guest, names) => {
     expect(guestNames(guest)).toEqual(names);
   });

@@ -1,16 +1,36 @@
 import { describe, expect, test } from 'vitest';
-import { normalisePublicListingUrl, reportRuleErrors, sameReportedState, statsDateError, type ReportedState } from '../../domain/listings/report.ts';
+import {
+  normalisePublicListingUrl,
+  reportRuleErrors,
+  sameReportedState,
+  statsDateError,
+  type ReportedState,
+} from '../../domain/listings/report.ts';
 
-const base: ReportedState = { status: 'unpublished', public_url: null, promoted: false, promoted_until: null, rejection: null };
+const base: ReportedState = {
+  status: 'unpublished',
+  public_url: null,
+  promoted: false,
+  promoted_until: null,
+  rejection: null,
+};
 
 describe('listing report rules', () => {
   test.each([
     ['published with a URL', { status: 'published', public_url: 'https://a.example/1' }, []],
     ['published without one', { status: 'published' }, ['/public_url required']],
-    ['an unknown status with a URL', { status: 'archived', public_url: 'https://a.example/1' }, ['/public_url not_allowed']],
+    [
+      'an unknown status with a URL',
+      { status: 'archived', public_url: 'https://a.example/1' },
+      ['/public_url not_allowed'],
+    ],
     ['rejected with a rejection', { status: 'rejected', rejection: { reason: 'photos', text: null } }, []],
     ['rejected without one', { status: 'rejected' }, ['/rejection required']],
-    ['an unknown status with a rejection', { status: 'archived', rejection: { reason: 'photos', text: null } }, ['/rejection not_allowed']],
+    [
+      'an unknown status with a rejection',
+      { status: 'archived', rejection: { reason: 'photos', text: null } },
+      ['/rejection not_allowed'],
+    ],
     ['a promotion with an end', { promoted: true, promoted_until: '2026-12-01T00:00:00Z' }, []],
     ['an end without a promotion', { promoted_until: '2026-12-01T00:00:00Z' }, ['/promoted_until not_allowed']],
   ])('%s', (_name, fields, expected) => {
@@ -46,10 +66,16 @@ describe('listing report rules', () => {
     ['https://x.example/\u0000', 'url_characters'],
     ['https://x.example/\u007f', 'url_characters'],
     ['https://x.example/\u0085', 'url_characters'],
-    [`https://a.example/${'a'.repeat(2048 - 'https://a.example/'.length)}`, { url: `https://a.example/${'a'.repeat(2048 - 'https://a.example/'.length)}` }],
+    [
+      `https://a.example/${'a'.repeat(2048 - 'https://a.example/'.length)}`,
+      { url: `https://a.example/${'a'.repeat(2048 - 'https://a.example/'.length)}` },
+    ],
     [`https://a.example/${'a'.repeat(2049 - 'https://a.example/'.length)}`, 'max'],
     // Longer as sent, within the limit once the default port is dropped.
-    [`https://a.example:443/${'a'.repeat(2048 - 'https://a.example/'.length)}`, { url: `https://a.example/${'a'.repeat(2048 - 'https://a.example/'.length)}` }],
+    [
+      `https://a.example:443/${'a'.repeat(2048 - 'https://a.example/'.length)}`,
+      { url: `https://a.example/${'a'.repeat(2048 - 'https://a.example/'.length)}` },
+    ],
     // Within the limit as sent, past it once percent-encoded.
     [`https://a.example/${'ș'.repeat(400)}`, 'max'],
   ])('public URL %s: %j', (url, expected) => {

@@ -1,15 +1,41 @@
 import { describe, expect, test } from 'vitest';
 import {
-  exact, exactAdd, exactBasisPoints, exactSum, exactTimes, minorUnitDigits, money, moneyFromMajor, moneyToMajor,
-  roundHalfAwayFromZero, roundToMoney,
+  exact,
+  exactAdd,
+  exactBasisPoints,
+  exactSum,
+  exactTimes,
+  minorUnitDigits,
+  money,
+  moneyFromMajor,
+  moneyToMajor,
+  roundHalfAwayFromZero,
+  roundToMoney,
 } from '../../domain/pricing/money.ts';
 
 describe('minorUnitDigits follows ISO 4217', () => {
   test.each([
-    ['EUR', 2], ['USD', 2], ['RON', 2], ['HUF', 2], ['GBP', 2],
-    ['JPY', 0], ['KRW', 0], ['ISK', 0], ['CLP', 0], ['VND', 0], ['XOF', 0],
-    ['BHD', 3], ['KWD', 3], ['JOD', 3], ['OMR', 3], ['TND', 3], ['IQD', 3], ['LYD', 3],
-    ['CLF', 4], ['jpy', 0], ['XYZ', 2],
+    ['EUR', 2],
+    ['USD', 2],
+    ['RON', 2],
+    ['HUF', 2],
+    ['GBP', 2],
+    ['JPY', 0],
+    ['KRW', 0],
+    ['ISK', 0],
+    ['CLP', 0],
+    ['VND', 0],
+    ['XOF', 0],
+    ['BHD', 3],
+    ['KWD', 3],
+    ['JOD', 3],
+    ['OMR', 3],
+    ['TND', 3],
+    ['IQD', 3],
+    ['LYD', 3],
+    ['CLF', 4],
+    ['jpy', 0],
+    ['XYZ', 2],
   ])('%s has %i digits', (currency, digits) => {
     expect(minorUnitDigits(currency)).toBe(digits);
   });

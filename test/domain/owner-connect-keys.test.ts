@@ -1,12 +1,23 @@
 import { describe, expect, test } from 'vitest';
-import { isPublishedAt, KEY_SET_MAX_AGE_SECONDS, keyState, maySign, planRotation, PUBLICATION_LEAD_MS, type ScheduledKey } from '../../domain/owner-connect-keys.ts';
+import {
+  isPublishedAt,
+  KEY_SET_MAX_AGE_SECONDS,
+  keyState,
+  maySign,
+  planRotation,
+  PUBLICATION_LEAD_MS,
+  type ScheduledKey,
+} from '../../domain/owner-connect-keys.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const at = (ms: number) => new Date(T0 + ms);
 
-function key(kid: string, times: { published: number; activated?: number; retired?: number; unpublished?: number; hasPrivate?: boolean }): ScheduledKey {
+function key(
+  kid: string,
+  times: { published: number; activated?: number; retired?: number; unpublished?: number; hasPrivate?: boolean },
+): ScheduledKey {
   return {
     kid,
     publishedAt: at(times.published),
@@ -31,9 +42,27 @@ describe('the 24-hour rules', () => {
   test.each([
     ['before its activation', key('a', { published: 0 }), 5 * DAY, 'published', true],
     ['while it signs', key('a', { published: 0, activated: DAY }), 2 * DAY, 'active', true],
-    ['retired, within its 24 h', key('a', { published: 0, activated: DAY, retired: 3 * DAY, unpublished: 4 * DAY }), 4 * DAY - 1, 'retired', true],
-    ['retired, after its 24 h', key('a', { published: 0, activated: DAY, retired: 3 * DAY, unpublished: 4 * DAY }), 4 * DAY, 'withdrawn', false],
-    ['withdrawn at once (compromised)', key('a', { published: 0, activated: DAY, retired: 2 * DAY, unpublished: 2 * DAY }), 2 * DAY, 'withdrawn', false],
+    [
+      'retired, within its 24 h',
+      key('a', { published: 0, activated: DAY, retired: 3 * DAY, unpublished: 4 * DAY }),
+      4 * DAY - 1,
+      'retired',
+      true,
+    ],
+    [
+      'retired, after its 24 h',
+      key('a', { published: 0, activated: DAY, retired: 3 * DAY, unpublished: 4 * DAY }),
+      4 * DAY,
+      'withdrawn',
+      false,
+    ],
+    [
+      'withdrawn at once (compromised)',
+      key('a', { published: 0, activated: DAY, retired: 2 * DAY, unpublished: 2 * DAY }),
+      2 * DAY,
+      'withdrawn',
+      false,
+    ],
   ] as const)('%s: state and publication', (_title, k, when, state, published) => {
     expect(keyState(k, at(when))).toBe(state);
     expect(isPublishedAt(k, at(when))).toBe(published);
@@ -72,7 +101,10 @@ describe('planRotation (period 30 days)', () => {
   });
 
   test('a retired key loses its private part when it leaves the set, 24 hours after retirement', () => {
-    const keys = [key('a', { published: 0, activated: 0, retired: P, unpublished: P + DAY }), key('b', { published: P - DAY, activated: P })];
+    const keys = [
+      key('a', { published: 0, activated: 0, retired: P, unpublished: P + DAY }),
+      key('b', { published: P - DAY, activated: P }),
+    ];
     expect(planRotation(keys, at(P), 30)).toEqual({ due: [], nextAt: at(P + DAY) });
     expect(planRotation(keys, at(P + DAY), 30).due).toEqual([{ kind: 'destroy', kid: 'a' }]);
     const destroyed = [{ ...keys[0]!, hasPrivate: false }, keys[1]!];

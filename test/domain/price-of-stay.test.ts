@@ -9,7 +9,10 @@ const m = (amount: number, currency = CUR) => ({ amount, currency });
 const plan = (id: string, overrides: Partial<RatePlanForPricing> = {}): RatePlanForPricing => ({
   id,
   currency: CUR,
-  child_age_bands: [{ age_from: 0, age_to: 5 }, { age_from: 6, age_to: 11 }],
+  child_age_bands: [
+    { age_from: 0, age_to: 5 },
+    { age_from: 6, age_to: 11 },
+  ],
   ...overrides,
 });
 const PLAN = plan('rpl_a');
@@ -86,7 +89,11 @@ describe('Price of a stay 1: nightly price for the party', () => {
     ['the occupancy price for the number of adults', { adults: 2, child_ages: [], infants: 0 }, 10000],
     ['one adult', { adults: 1, child_ages: [], infants: 0 }, 8000],
     ['each child by its age band', { adults: 2, child_ages: [3, 8], infants: 0 }, 10000 + 1000 + 2500],
-    ['age bands are inclusive at both ends', { adults: 2, child_ages: [0, 5, 6, 11], infants: 0 }, 10000 + 2 * 1000 + 2 * 2500],
+    [
+      'age bands are inclusive at both ends',
+      { adults: 2, child_ages: [0, 5, 6, 11], infants: 0 },
+      10000 + 2 * 1000 + 2 * 2500,
+    ],
     ['infant_price for each infant', { adults: 2, child_ages: [], infants: 2 }, 10000 + 2 * 300],
     ['adults, children and infants together', { adults: 3, child_ages: [7], infants: 1 }, 12000 + 2500 + 300],
   ])('%s', (_name, party, perNight) => {
@@ -96,12 +103,17 @@ describe('Price of a stay 1: nightly price for the party', () => {
   });
 
   test('child_price when the plan names no age bands', () => {
-    const result = admitted(plan('rpl_a', { child_age_bands: [] }), request({ party: { adults: 2, child_ages: [3, 15], infants: 0 } }));
+    const result = admitted(
+      plan('rpl_a', { child_age_bands: [] }),
+      request({ party: { adults: 2, child_ages: [3, 15], infants: 0 } }),
+    );
     expect(result.nightly[0]).toEqual(m(10000 + 2 * 2000));
   });
 
   test('each night is priced by its own rate, arrival up to departure exclusive', () => {
-    const nights = calendar((_date, day) => ({ rates: [rate({ prices_by_occupancy: [{ adults: 2, price: m(10000 + day) }] })] }));
+    const nights = calendar((_date, day) => ({
+      rates: [rate({ prices_by_occupancy: [{ adults: 2, price: m(10000 + day) }] })],
+    }));
     const result = admitted(PLAN, request({ nights }));
     expect(result.nightly).toEqual([m(10001), m(10002), m(10003)]);
     expect(result.total).toEqual(m(30006));
@@ -112,9 +124,24 @@ describe('Price of a stay 2: fees not included and payable at booking are added'
   test.each([
     ['cleaning fee once per stay', fee({}), 30000 + 5000, 5000],
     ['per night: once a night', fee({ type: 'linen', per: 'night', amount: m(700) }), 30000 + 3 * 700, 2100],
-    ['per night capped at max_nights', fee({ type: 'linen', per: 'night', amount: m(700), max_nights: 2 }), 30000 + 2 * 700, 1400],
-    ['per guest_night: adults and children, never infants', fee({ type: 'linen', per: 'guest_night', amount: m(100) }), 30000 + 3 * 3 * 100 + 3 * 1000 + 3 * 300, 900],
-    ['percent on the accommodation total', fee({ basis: 'percent', amount: null, percent_bp: 1000, percent_of: 'accommodation' }), 30000 + 3000, 3000],
+    [
+      'per night capped at max_nights',
+      fee({ type: 'linen', per: 'night', amount: m(700), max_nights: 2 }),
+      30000 + 2 * 700,
+      1400,
+    ],
+    [
+      'per guest_night: adults and children, never infants',
+      fee({ type: 'linen', per: 'guest_night', amount: m(100) }),
+      30000 + 3 * 3 * 100 + 3 * 1000 + 3 * 300,
+      900,
+    ],
+    [
+      'percent on the accommodation total',
+      fee({ basis: 'percent', amount: null, percent_bp: 1000, percent_of: 'accommodation' }),
+      30000 + 3000,
+      3000,
+    ],
   ])('%s', (_name, addedFee, total, feeAmount) => {
     const party = addedFee.per === 'guest_night' ? { adults: 2, child_ages: [3], infants: 1 } : undefined;
     const result = admitted(PLAN, request({ fees: [addedFee], ...(party ? { party } : {}) }));
@@ -133,7 +160,10 @@ describe('Price of a stay 2: fees not included and payable at booking are added'
 
   test('rounded once: a tax of 1.5 per guest-night over 3 guest-nights adds 5, not 6', () => {
     const tax = fee({ type: 'city_tax', per: 'guest_night', amount: m(1.5), exempts_children: false });
-    const result = admitted(PLAN, request({ fees: [tax], party: { adults: 1, child_ages: [], infants: 0 }, city_tax_status: 'levied' }));
+    const result = admitted(
+      PLAN,
+      request({ fees: [tax], party: { adults: 1, child_ages: [], infants: 0 }, city_tax_status: 'levied' }),
+    );
     expect(result.total).toEqual(m(3 * 8000 + 5));
     expect(result.shown_beside).toEqual([]);
   });
@@ -153,7 +183,10 @@ describe('Price of a stay 2: fees not included and payable at booking are added'
 
   test('percent fee of a 3-decimal currency (KWD), rounded once', () => {
     const kwd = plan('rpl_a', { currency: 'KWD' });
-    const nights = calendar(() => ({}), [rate({ prices_by_occupancy: [{ adults: 2, price: m(45500, 'KWD') }] }, 'KWD')]);
+    const nights = calendar(
+      () => ({}),
+      [rate({ prices_by_occupancy: [{ adults: 2, price: m(45500, 'KWD') }] }, 'KWD')],
+    );
     const fees = [fee({ basis: 'percent', amount: null, percent_bp: 125 })];
     // 2 x 45.500 KWD = 91.000; 1.25 % = 1.1375 -> 1.138 KWD once.
     const result = admitted(kwd, request({ nights, fees, departure: '2025-07-03' }));
@@ -163,7 +196,10 @@ describe('Price of a stay 2: fees not included and payable at booking are added'
 
   test('0-decimal currency (JPY): cleaning fee and a percent fee', () => {
     const jpy = plan('rpl_a', { currency: 'JPY' });
-    const nights = calendar(() => ({}), [rate({ prices_by_occupancy: [{ adults: 2, price: m(12000, 'JPY') }] }, 'JPY')]);
+    const nights = calendar(
+      () => ({}),
+      [rate({ prices_by_occupancy: [{ adults: 2, price: m(12000, 'JPY') }] }, 'JPY')],
+    );
     const fees = [
       fee({ amount: m(3000, 'JPY') }),
       fee({ type: 'service', basis: 'percent', amount: null, percent_bp: 333 }),
@@ -194,19 +230,40 @@ describe('Price of a stay 4: shown beside, not added', () => {
       'an included fee is shown, not added',
       fee({ included_in_price: true }),
       'none',
-      { kind: 'fee', fee_type: 'cleaning', payable_at: 'booking', included_in_price: true, charge: { kind: 'amount', money: m(5000) } },
+      {
+        kind: 'fee',
+        fee_type: 'cleaning',
+        payable_at: 'booking',
+        included_in_price: true,
+        charge: { kind: 'amount', money: m(5000) },
+      },
     ],
     [
       'a non-tax fee payable at the property is shown, not added',
       fee({ payable_at: 'property' }),
       'none',
-      { kind: 'fee', fee_type: 'cleaning', payable_at: 'property', included_in_price: false, charge: { kind: 'amount', money: m(5000) } },
+      {
+        kind: 'fee',
+        fee_type: 'cleaning',
+        payable_at: 'property',
+        included_in_price: false,
+        charge: { kind: 'amount', money: m(5000) },
+      },
     ],
     [
       'Tourist tax 3: a percentage tax is shown at the property even when payable at booking',
-      fee({ type: 'city_tax', basis: 'percent', amount: null, percent_bp: 125, percent_of: 'accommodation_excluding_vat' }),
+      fee({
+        type: 'city_tax',
+        basis: 'percent',
+        amount: null,
+        percent_bp: 125,
+        percent_of: 'accommodation_excluding_vat',
+      }),
       'levied',
-      { kind: 'tourist_tax', tax: { kind: 'percent_at_property', percent_bp: 125, percent_of: 'accommodation_excluding_vat' } },
+      {
+        kind: 'tourist_tax',
+        tax: { kind: 'percent_at_property', percent_bp: 125, percent_of: 'accommodation_excluding_vat' },
+      },
     ],
     [
       'Tourist tax 4: an unknown tax is shown as a local tax, never zero',
@@ -218,7 +275,13 @@ describe('Price of a stay 4: shown beside, not added', () => {
       'a fee payable at a place this version does not know is shown, not added',
       fee({ payable_at: 'checkout_desk' }),
       'none',
-      { kind: 'fee', fee_type: 'cleaning', payable_at: 'checkout_desk', included_in_price: false, charge: { kind: 'amount', money: m(5000) } },
+      {
+        kind: 'fee',
+        fee_type: 'cleaning',
+        payable_at: 'checkout_desk',
+        included_in_price: false,
+        charge: { kind: 'amount', money: m(5000) },
+      },
     ],
   ])('%s', (_name, shownFee, status, beside) => {
     const result = admitted(PLAN, request({ fees: [shownFee], city_tax_status: status }));
@@ -231,14 +294,24 @@ describe('Price of a stay 4: shown beside, not added', () => {
     ['Tourist tax 1: undeclared says a tax may apply', 'undeclared', [{ kind: 'tourist_tax_may_apply' }]],
     ['Tourist tax 1: an unknown status reads as undeclared', 'partly', [{ kind: 'tourist_tax_may_apply' }]],
     ['Tourist tax 1: none shows nothing', 'none', []],
-    ['Tourist tax 1: levied without a fee shows a local tax', 'levied', [{ kind: 'tourist_tax', tax: { kind: 'unknown_local_tax' } }]],
+    [
+      'Tourist tax 1: levied without a fee shows a local tax',
+      'levied',
+      [{ kind: 'tourist_tax', tax: { kind: 'unknown_local_tax' } }],
+    ],
   ])('%s', (_name, status, beside) => {
     expect(admitted(PLAN, request({ city_tax_status: status })).shown_beside).toEqual(beside);
   });
 
   test('cleaning added, tourist tax beside, in one stay', () => {
-    const fees = [fee({}), fee({ type: 'city_tax', per: 'guest_night', amount: m(100), payable_at: 'property', max_nights: 2 })];
-    const result = admitted(PLAN, request({ fees, city_tax_status: 'levied', party: { adults: 2, child_ages: [4], infants: 1 } }));
+    const fees = [
+      fee({}),
+      fee({ type: 'city_tax', per: 'guest_night', amount: m(100), payable_at: 'property', max_nights: 2 }),
+    ];
+    const result = admitted(
+      PLAN,
+      request({ fees, city_tax_status: 'levied', party: { adults: 2, child_ages: [4], infants: 1 } }),
+    );
     expect(result.total).toEqual(m(3 * (10000 + 1000 + 300) + 5000));
     expect(result.shown_beside).toEqual([{ kind: 'tourist_tax', tax: { kind: 'amount', money: m(100 * 3 * 2) } }]);
   });
@@ -249,12 +322,36 @@ describe('refusals', () => {
   test.each([
     ['departure not after arrival', request({ departure: '2025-07-01' }), [{ code: 'invalid_dates' }]],
     ['a date that does not exist', request({ arrival: '2025-02-30' }), [{ code: 'invalid_dates' }]],
-    ['a party without adults', request({ party: { adults: 0, child_ages: [3], infants: 0 } }), [{ code: 'invalid_party' }]],
-    ['a negative child age', request({ party: { adults: 1, child_ages: [-1], infants: 0 } }), [{ code: 'invalid_party' }]],
-    ['a closed night', request({ nights: calendar((d) => (d === '2025-07-02' ? { rates: [closedRate] } : {})) }), [{ code: 'rate_closed', date: '2025-07-02' }]],
-    ['a night with no rate for the plan', request({ nights: calendar((d) => (d === '2025-07-03' ? { rates: [] } : {})) }), [{ code: 'rate_closed', date: '2025-07-03' }]],
-    ['a night not published', request({ nights: calendar().filter((n) => n.date !== '2025-07-02') }), [{ code: 'night_missing', date: '2025-07-02' }]],
-    ['no units on a night', request({ nights: calendar((d) => (d === '2025-07-03' ? { units_available: 0 } : {})) }), [{ code: 'no_units', date: '2025-07-03' }]],
+    [
+      'a party without adults',
+      request({ party: { adults: 0, child_ages: [3], infants: 0 } }),
+      [{ code: 'invalid_party' }],
+    ],
+    [
+      'a negative child age',
+      request({ party: { adults: 1, child_ages: [-1], infants: 0 } }),
+      [{ code: 'invalid_party' }],
+    ],
+    [
+      'a closed night',
+      request({ nights: calendar((d) => (d === '2025-07-02' ? { rates: [closedRate] } : {})) }),
+      [{ code: 'rate_closed', date: '2025-07-02' }],
+    ],
+    [
+      'a night with no rate for the plan',
+      request({ nights: calendar((d) => (d === '2025-07-03' ? { rates: [] } : {})) }),
+      [{ code: 'rate_closed', date: '2025-07-03' }],
+    ],
+    [
+      'a night not published',
+      request({ nights: calendar().filter((n) => n.date !== '2025-07-02') }),
+      [{ code: 'night_missing', date: '2025-07-02' }],
+    ],
+    [
+      'no units on a night',
+      request({ nights: calendar((d) => (d === '2025-07-03' ? { units_available: 0 } : {})) }),
+      [{ code: 'no_units', date: '2025-07-03' }],
+    ],
     [
       'closed to arrival at the property on the arrival date',
       request({ nights: calendar((d) => (d === '2025-07-01' ? { closed_to_arrival: true } : {})) }),
@@ -285,8 +382,16 @@ describe('refusals', () => {
       request({ nights: calendar((d) => (d === '2025-07-01' ? { max_stay: 2 } : {})) }),
       [{ code: 'max_stay', allowed: 2, nights: 3 }],
     ],
-    ['more adults than the occupancy list', request({ party: { adults: 4, child_ages: [], infants: 0 } }), [{ code: 'party_exceeds_occupancy', adults: 4 }]],
-    ['a child age outside every band', request({ party: { adults: 2, child_ages: [12], infants: 0 } }), [{ code: 'child_age_outside_bands', age: 12 }]],
+    [
+      'more adults than the occupancy list',
+      request({ party: { adults: 4, child_ages: [], infants: 0 } }),
+      [{ code: 'party_exceeds_occupancy', adults: 4 }],
+    ],
+    [
+      'a child age outside every band',
+      request({ party: { adults: 2, child_ages: [12], infants: 0 } }),
+      [{ code: 'child_age_outside_bands', age: 12 }],
+    ],
     [
       'a party over the capacity',
       request({ party: { adults: 2, child_ages: [3, 4], infants: 0 }, capacity: { max_guests: 3 } }),
@@ -299,7 +404,10 @@ describe('refusals', () => {
     ],
     [
       'a night without an infant price',
-      request({ party: { adults: 2, child_ages: [], infants: 1 }, nights: calendar(() => ({}), [rate({ infant_price: null })]) }),
+      request({
+        party: { adults: 2, child_ages: [], infants: 1 },
+        nights: calendar(() => ({}), [rate({ infant_price: null })]),
+      }),
       ['2025-07-01', '2025-07-02', '2025-07-03'].map((date) => ({ code: 'price_missing', date, of: 'infant' })),
     ],
     [
@@ -344,13 +452,16 @@ describe('Price of a stay 3: every admitted plan is offered, the cheapest first'
   const plans = [plan('rpl_flex'), plan('rpl_saver'), plan('rpl_week'), plan('rpl_closed'), plan('rpl_same')];
   const price = (id: string, amount: number, extra: Partial<NightRate> = {}) =>
     rate({ rate_plan_id: id, prices_by_occupancy: [{ adults: 2, price: m(amount) }], ...extra });
-  const nights = calendar(() => ({}), [
-    price('rpl_flex', 10000),
-    price('rpl_saver', 9000),
-    price('rpl_week', 7000, { min_stay: 7 }),
-    price('rpl_closed', 5000, { closed: true }),
-    price('rpl_same', 10000),
-  ]);
+  const nights = calendar(
+    () => ({}),
+    [
+      price('rpl_flex', 10000),
+      price('rpl_saver', 9000),
+      price('rpl_week', 7000, { min_stay: 7 }),
+      price('rpl_closed', 5000, { closed: true }),
+      price('rpl_same', 10000),
+    ],
+  );
 
   test('a 3-night stay: the plan needing 7 nights and the closed plan are refused', () => {
     const offers = offerStay(plans, request({ nights, fees: [fee({})] }));

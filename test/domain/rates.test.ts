@@ -1,6 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import {
-  checkOccupancyPrices, priceFromSummary, summarizeOccupancyPrices, summaryReproducesList, type OccupancyPrice,
+  checkOccupancyPrices,
+  priceFromSummary,
+  summarizeOccupancyPrices,
+  summaryReproducesList,
+  type OccupancyPrice,
 } from '../../domain/pricing/rates.ts';
 
 const list = (...amounts: number[]): OccupancyPrice[] =>
@@ -24,7 +28,9 @@ describe('price, base_occupancy and extra_guest_price from prices_by_occupancy (
   });
 
   test('input order does not matter', () => {
-    expect(summarizeOccupancyPrices([...list(100, 100, 130)].reverse())).toEqual(summarizeOccupancyPrices(list(100, 100, 130)));
+    expect(summarizeOccupancyPrices([...list(100, 100, 130)].reverse())).toEqual(
+      summarizeOccupancyPrices(list(100, 100, 130)),
+    );
   });
 
   test('an empty list has no summary', () => {
@@ -49,19 +55,35 @@ describe('checkOccupancyPrices', () => {
     ['a missing count', [{ adults: 1, price: eur(100) }], 2, [{ code: 'adults_missing', adults: 2 }]],
     [
       'a repeated count',
-      [{ adults: 1, price: eur(100) }, { adults: 1, price: eur(110) }],
+      [
+        { adults: 1, price: eur(100) },
+        { adults: 1, price: eur(110) },
+      ],
       1,
       [{ code: 'adults_repeated', adults: 1, index: 1 }],
     ],
     [
       'counts outside 1..max',
-      [{ adults: 0, price: eur(1) }, { adults: 1, price: eur(1) }, { adults: 3, price: eur(1) }],
+      [
+        { adults: 0, price: eur(1) },
+        { adults: 1, price: eur(1) },
+        { adults: 3, price: eur(1) },
+      ],
       2,
-      [{ code: 'adults_out_of_range', adults: 0, index: 0 }, { code: 'adults_out_of_range', adults: 3, index: 2 }, { code: 'adults_missing', adults: 2 }],
+      [
+        { code: 'adults_out_of_range', adults: 0, index: 0 },
+        { code: 'adults_out_of_range', adults: 3, index: 2 },
+        { code: 'adults_missing', adults: 2 },
+      ],
     ],
     ['a negative price', [{ adults: 1, price: eur(-1) }], 1, [{ code: 'price_invalid', adults: 1, index: 0 }]],
     ['a fractional price', [{ adults: 1, price: eur(1.5) }], 1, [{ code: 'price_invalid', adults: 1, index: 0 }]],
-    ['a price in another currency', [{ adults: 1, price: { amount: 1, currency: 'RON' } }], 1, [{ code: 'currency_mismatch', adults: 1, index: 0 }]],
+    [
+      'a price in another currency',
+      [{ adults: 1, price: { amount: 1, currency: 'RON' } }],
+      1,
+      [{ code: 'currency_mismatch', adults: 1, index: 0 }],
+    ],
   ])('%s', (_name, prices, maxAdults, issues) => {
     expect(checkOccupancyPrices(prices, maxAdults, 'EUR')).toEqual(issues);
   });

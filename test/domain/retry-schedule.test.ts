@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { nextRetryDelayMs, nominalRetryDelayMs, planNextRetry, planRetries, RETRY_SPAN_MS } from '../../domain/webhooks/retry-schedule.ts';
+import {
+  nextRetryDelayMs,
+  nominalRetryDelayMs,
+  planNextRetry,
+  planRetries,
+  RETRY_SPAN_MS,
+} from '../../domain/webhooks/retry-schedule.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -95,10 +101,14 @@ describe('planNextRetry', () => {
 
   test('a retry landing past three days is not made', () => {
     expect(planNextRetry({ attemptsMade: 10, elapsedSinceFirstAttemptMs: 60 * HOUR + 1, random: MIDDLE })).toBeNull();
-    expect(planNextRetry({ attemptsMade: 11, elapsedSinceFirstAttemptMs: 68 * HOUR + 36 * MINUTE, random: MIDDLE })).toBeNull();
+    expect(
+      planNextRetry({ attemptsMade: 11, elapsedSinceFirstAttemptMs: 68 * HOUR + 36 * MINUTE, random: MIDDLE }),
+    ).toBeNull();
   });
 
   test('counts the time attempts took', () => {
-    expect(planNextRetry({ attemptsMade: 1, elapsedSinceFirstAttemptMs: RETRY_SPAN_MS - 30_000, random: MIDDLE })).toBeNull();
+    expect(
+      planNextRetry({ attemptsMade: 1, elapsedSinceFirstAttemptMs: RETRY_SPAN_MS - 30_000, random: MIDDLE }),
+    ).toBeNull();
   });
 });

@@ -17,17 +17,39 @@ const fixedTax = (amount: number | null, overrides: Partial<Fee> = {}): Fee => (
 });
 
 const percentTax = (percentBp: number | null): Fee =>
-  fixedTax(null, { basis: 'percent', percent_bp: percentBp, percent_of: 'accommodation_excluding_vat', per: 'stay', exempts_children: null });
+  fixedTax(null, {
+    basis: 'percent',
+    percent_bp: percentBp,
+    percent_of: 'accommodation_excluding_vat',
+    per: 'stay',
+    exempts_children: null,
+  });
 
-const party = (adults: number, childAges: number[] = [], infants = 0): Party => ({ adults, child_ages: childAges, infants });
+const party = (adults: number, childAges: number[] = [], infants = 0): Party => ({
+  adults,
+  child_ages: childAges,
+  infants,
+});
 
 describe('Tourist tax 2: fixed amount per guest-night', () => {
   test.each([
     ['adults and children are taxed', fixedTax(150), party(2, [8]), 3, 150 * 3 * 3],
     ['infants are never taxed', fixedTax(150), party(2, [], 2), 3, 150 * 2 * 3],
     ['infants never taxed, children are', fixedTax(150), party(1, [4, 12], 1), 2, 150 * 3 * 2],
-    ['exempts_children taxes adults only', fixedTax(150, { exempts_children: true }), party(2, [8, 10]), 3, 150 * 2 * 3],
-    ['exempts_children null counts children (the most charged)', fixedTax(150, { exempts_children: null }), party(2, [8]), 1, 450],
+    [
+      'exempts_children taxes adults only',
+      fixedTax(150, { exempts_children: true }),
+      party(2, [8, 10]),
+      3,
+      150 * 2 * 3,
+    ],
+    [
+      'exempts_children null counts children (the most charged)',
+      fixedTax(150, { exempts_children: null }),
+      party(2, [8]),
+      1,
+      450,
+    ],
     ['nights capped at max_nights', fixedTax(100, { max_nights: 7 }), party(2), 10, 100 * 2 * 7],
     ['max_nights above the stay changes nothing', fixedTax(100, { max_nights: 7 }), party(2), 5, 100 * 2 * 5],
     ['max_nights below 1 is not a cap', fixedTax(100, { max_nights: 0 }), party(1), 3, 300],
@@ -96,13 +118,33 @@ describe('Tourist tax 1: city_tax_status', () => {
   });
 
   test.each([
-    ['levied shows the tax', 'levied', fixedTax(100), { kind: 'tourist_tax', tax: { kind: 'amount', money: { amount: 400, currency: 'EUR' } } }],
-    ['levied with a null amount shows a local tax', 'levied', fixedTax(null), { kind: 'tourist_tax', tax: { kind: 'unknown_local_tax' } }],
-    ['levied without the fee shows a local tax, not zero', 'levied', undefined, { kind: 'tourist_tax', tax: { kind: 'unknown_local_tax' } }],
+    [
+      'levied shows the tax',
+      'levied',
+      fixedTax(100),
+      { kind: 'tourist_tax', tax: { kind: 'amount', money: { amount: 400, currency: 'EUR' } } },
+    ],
+    [
+      'levied with a null amount shows a local tax',
+      'levied',
+      fixedTax(null),
+      { kind: 'tourist_tax', tax: { kind: 'unknown_local_tax' } },
+    ],
+    [
+      'levied without the fee shows a local tax, not zero',
+      'levied',
+      undefined,
+      { kind: 'tourist_tax', tax: { kind: 'unknown_local_tax' } },
+    ],
     ['none shows nothing', 'none', undefined, null],
     ['undeclared says a tax may apply', 'undeclared', undefined, { kind: 'tourist_tax_may_apply' }],
     ['an unknown status says a tax may apply', 'exempt', undefined, { kind: 'tourist_tax_may_apply' }],
-    ['a fee present is shown whatever the status', 'undeclared', fixedTax(100), { kind: 'tourist_tax', tax: { kind: 'amount', money: { amount: 400, currency: 'EUR' } } }],
+    [
+      'a fee present is shown whatever the status',
+      'undeclared',
+      fixedTax(100),
+      { kind: 'tourist_tax', tax: { kind: 'amount', money: { amount: 400, currency: 'EUR' } } },
+    ],
   ])('%s', (_name, status, fee, expected) => {
     expect(touristTaxNotice(status, fee, party(2), 2)).toEqual(expected);
   });

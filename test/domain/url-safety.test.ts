@@ -244,13 +244,21 @@ describe('connect-time address check', () => {
     expect(isAllowedAddress(address, strict)).toBe(false);
   });
 
-  test.each(['1.2.3.4', '8.8.8.8', '172.15.255.255', '100.63.255.255', '223.255.255.255', '2606:4700::1', '2a00:1450:4001:82b::200e', '::ffff:1.2.3.4', '64:ff9b::1.1.1.1', '[2606:4700::1111]'])(
-    'accepts %s',
-    (address) => {
-      expect(classifyIp(address)).toBe('public');
-      expect(isPublicAddress(address)).toBe(true);
-    },
-  );
+  test.each([
+    '1.2.3.4',
+    '8.8.8.8',
+    '172.15.255.255',
+    '100.63.255.255',
+    '223.255.255.255',
+    '2606:4700::1',
+    '2a00:1450:4001:82b::200e',
+    '::ffff:1.2.3.4',
+    '64:ff9b::1.1.1.1',
+    '[2606:4700::1111]',
+  ])('accepts %s', (address) => {
+    expect(classifyIp(address)).toBe('public');
+    expect(isPublicAddress(address)).toBe(true);
+  });
 
   test.each([
     ['127.0.0.1', true],
@@ -278,7 +286,10 @@ describe('parseIpv6', () => {
     expect(parseIpv6(text)).toEqual(groups);
   });
 
-  test.each(['1:2:3:4:5:6:7:8::', '1:2:3:4:5:6:7:1.2.3.4', '1.2.3.4::', '::1.2.3.4:1', ':::', '1:', 'g::1'])('refuses %s', (text) => {
-    expect(parseIpv6(text)).toBeNull();
-  });
+  test.each(['1:2:3:4:5:6:7:8::', '1:2:3:4:5:6:7:1.2.3.4', '1.2.3.4::', '::1.2.3.4:1', ':::', '1:', 'g::1'])(
+    'refuses %s',
+    (text) => {
+      expect(parseIpv6(text)).toBeNull();
+    },
+  );
 });

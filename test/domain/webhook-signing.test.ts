@@ -19,21 +19,31 @@ function nodeSignature(secret: string, id: string, timestamp: number, body: stri
 
 describe('signWebhook', () => {
   test('reproduces the Standard Webhooks reference vector', async () => {
-    await expect(signWebhook({ id: vector.id, timestamp: vector.timestamp, body: vector.body, secrets: [vector.secret] })).resolves.toBe(
-      vector.signature,
-    );
+    await expect(
+      signWebhook({ id: vector.id, timestamp: vector.timestamp, body: vector.body, secrets: [vector.secret] }),
+    ).resolves.toBe(vector.signature);
   });
 
   test('agrees with node:crypto for a generated secret and a non-ASCII body', async () => {
     const secret = generateWebhookSecret();
     const input = { id: 'evt_01hzz', timestamp: 1_767_225_600, body: '{"name":"Casa Mărului","emoji":"🏡"}' };
-    await expect(signWebhook({ ...input, secrets: [secret] })).resolves.toBe(nodeSignature(secret, input.id, input.timestamp, input.body));
+    await expect(signWebhook({ ...input, secrets: [secret] })).resolves.toBe(
+      nodeSignature(secret, input.id, input.timestamp, input.body),
+    );
   });
 
   test('signs once per secret, space separated, in the order given', async () => {
     const other = generateWebhookSecret();
-    const header = await signWebhook({ id: vector.id, timestamp: vector.timestamp, body: vector.body, secrets: [other, vector.secret] });
-    expect(header.split(' ')).toEqual([nodeSignature(other, vector.id, vector.timestamp, vector.body), vector.signature]);
+    const header = await signWebhook({
+      id: vector.id,
+      timestamp: vector.timestamp,
+      body: vector.body,
+      secrets: [other, vector.secret],
+    });
+    expect(header.split(' ')).toEqual([
+      nodeSignature(other, vector.id, vector.timestamp, vector.body),
+      vector.signature,
+    ]);
   });
 
   test.each([
@@ -44,13 +54,23 @@ describe('signWebhook', () => {
     ['a fractional timestamp', { timestamp: 1614265330.5 }],
     ['a negative timestamp', { timestamp: -1 }],
   ])('refuses %s', async (_name, override) => {
-    await expect(signWebhook({ id: vector.id, timestamp: vector.timestamp, body: vector.body, secrets: [vector.secret], ...override })).rejects.toThrow();
+    await expect(
+      signWebhook({
+        id: vector.id,
+        timestamp: vector.timestamp,
+        body: vector.body,
+        secrets: [vector.secret],
+        ...override,
+      }),
+    ).rejects.toThrow();
   });
 });
 
 describe('webhookHeaders', () => {
   test('produces the three Standard Webhooks headers', async () => {
-    await expect(webhookHeaders({ id: vector.id, timestamp: vector.timestamp, body: vector.body, secrets: [vector.secret] })).resolves.toEqual({
+    await expect(
+      webhookHeaders({ id: vector.id, timestamp: vector.timestamp, body: vector.body, secrets: [vector.secret] }),
+    ).resolves.toEqual({
       'webhook-id': vector.id,
       'webhook-timestamp': '1614265330',
       'webhook-signature': vector.signature,
@@ -70,12 +90,19 @@ describe('generateWebhookSecret', () => {
 });
 
 describe('verifyWebhook', () => {
-  const headers = { 'webhook-id': vector.id, 'webhook-timestamp': String(vector.timestamp), 'webhook-signature': vector.signature };
+  const headers = {
+    'webhook-id': vector.id,
+    'webhook-timestamp': String(vector.timestamp),
+    'webhook-signature': vector.signature,
+  };
   const base = { headers, body: vector.body, secret: vector.secret, nowSeconds: vector.timestamp };
 
   test('accepts the reference vector, also beside other entries', async () => {
     await expect(verifyWebhook(base)).resolves.toBe(true);
-    const crowded = { ...headers, 'webhook-signature': `v1,bm9wZQ== v2,${vector.signature.slice(3)} ${vector.signature}` };
+    const crowded = {
+      ...headers,
+      'webhook-signature': `v1,bm9wZQ== v2,${vector.signature.slice(3)} ${vector.signature}`,
+    };
     await expect(verifyWebhook({ ...base, headers: crowded })).resolves.toBe(true);
   });
 
@@ -93,7 +120,10 @@ describe('verifyWebhook', () => {
     ['a non-numeric timestamp', { headers: { ...headers, 'webhook-timestamp': 'hello' } }],
     ['a truncated signature', { headers: { ...headers, 'webhook-signature': vector.signature.slice(0, 8) } }],
     ['an empty v1 entry', { headers: { ...headers, 'webhook-signature': 'v1,' } }],
-    ['the right signature under v2', { headers: { ...headers, 'webhook-signature': `v2,${vector.signature.slice(3)}` } }],
+    [
+      'the right signature under v2',
+      { headers: { ...headers, 'webhook-signature': `v2,${vector.signature.slice(3)}` } },
+    ],
     ['garbage', { headers: { ...headers, 'webhook-signature': 'v1,!!!' } }],
   ])('refuses %s', async (_name, override) => {
     await expect(verifyWebhook({ ...base, ...override })).resolves.toBe(false);

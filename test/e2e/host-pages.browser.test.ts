@@ -48,9 +48,18 @@ test('the link opens a session with an HttpOnly cookie; the same link a second t
   expect(opened?.status()).toBe(200);
   expect(new URL(page.url()).pathname).toBe('/host/');
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Owners and channels');
-  expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Ion Ionescu', 'Pensiunea Ana SRL']);
+  expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual([
+    'Ion Ionescu',
+    'Pensiunea Ana SRL',
+  ]);
   const [cookie] = await context.cookies();
-  expect(cookie).toMatchObject({ name: '__Host-svc_host_session', httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+  expect(cookie).toMatchObject({
+    name: '__Host-svc_host_session',
+    httpOnly: true,
+    secure: true,
+    sameSite: 'Lax',
+    path: '/',
+  });
   expect(await page.evaluate('document.cookie')).toBe('');
 
   // Another browser (or the same one) opening the spent link gets no session.
@@ -62,11 +71,13 @@ test('the link opens a session with an HttpOnly cookie; the same link a second t
   await keepScreenshot(other, 'host-pages', 'link-already-used');
 });
 
-test('a form sent without the session\'s CSRF token is refused and changes nothing', async () => {
+test("a form sent without the session's CSRF token is refused and changes nothing", async () => {
   const page = await (await newContext()).newPage();
   await page.goto(`${api.url}${(await hostLink(api, 'hp-org')).path}`);
   // A page (or a forged form) without the token: the field removed before the host signs out.
-  await page.evaluate(`document.querySelectorAll('form[action="/host/logout"] input[name="csrf"]').forEach((field) => field.remove())`);
+  await page.evaluate(
+    `document.querySelectorAll('form[action="/host/logout"] input[name="csrf"]').forEach((field) => field.remove())`,
+  );
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForLoadState();
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This form is no longer valid');
@@ -82,14 +93,16 @@ test('a form sent without the session\'s CSRF token is refused and changes nothi
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your session has ended');
 });
 
-test('the pages render in Romanian from the platform\'s locale, and the host can switch to English', async () => {
+test("the pages render in Romanian from the platform's locale, and the host can switch to English", async () => {
   const page = await (await newContext()).newPage();
   await page.goto(`${api.url}${(await hostLink(api, 'hp-org', 'ro-RO')).path}`);
   expect(await page.locator('html').getAttribute('lang')).toBe('ro');
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Proprietari și canale');
   expect(await page.locator(`tr[data-channel="${channel}"] td`).first().textContent()).toBe('Neconectat');
   expect(await page.getByRole('button', { name: /^Conectează/ }).count()).toBe(1);
-  expect(await page.getByText('Nicio proprietate a acestui proprietar nu este încă distribuită pe un canal.').count()).toBe(1);
+  expect(
+    await page.getByText('Nicio proprietate a acestui proprietar nu este încă distribuită pe un canal.').count(),
+  ).toBe(1);
   await keepScreenshot(page, 'host-pages', 'owners-ro');
 
   await page.getByLabel('Limba').selectOption('en');
@@ -100,33 +113,64 @@ test('the pages render in Romanian from the platform\'s locale, and the host can
 });
 
 test.each([
-  ['it-IT', 'it', 'Proprietari e canali', 'Non collegato', /^Collega/, 'Nessuna struttura di questo proprietario è ancora distribuita su un canale.', 'Lingua', 'Cambia lingua'],
-  ['es-ES', 'es', 'Propietarios y canales', 'No conectado', /^Conectar/, 'Ningún alojamiento de este propietario se distribuye todavía en un canal.', 'Idioma', 'Cambiar idioma'],
-])('the pages render in the language of %s from the platform\'s locale, and the host can switch to Romanian', async (tag, lang, title, notConnected, connect, noChannels, language, change) => {
-  const page = await (await newContext()).newPage();
-  await page.goto(`${api.url}${(await hostLink(api, 'hp-org', tag)).path}`);
-  expect(await page.locator('html').getAttribute('lang')).toBe(lang);
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
-  expect(await page.locator(`tr[data-channel="${channel}"] td`).first().textContent()).toBe(notConnected);
-  expect(await page.getByRole('button', { name: connect }).count()).toBe(1);
-  expect(await page.getByText(noChannels).count()).toBe(1);
-  // The switch offers every language, each named in itself.
-  expect(await page.getByLabel(language).locator('option').allTextContents()).toEqual(['English', 'Română', 'Italiano', 'Español']);
-  await keepScreenshot(page, 'host-pages', `owners-${lang}`);
+  [
+    'it-IT',
+    'it',
+    'Proprietari e canali',
+    'Non collegato',
+    /^Collega/,
+    'Nessuna struttura di questo proprietario è ancora distribuita su un canale.',
+    'Lingua',
+    'Cambia lingua',
+  ],
+  [
+    'es-ES',
+    'es',
+    'Propietarios y canales',
+    'No conectado',
+    /^Conectar/,
+    'Ningún alojamiento de este propietario se distribuye todavía en un canal.',
+    'Idioma',
+    'Cambiar idioma',
+  ],
+])(
+  "the pages render in the language of %s from the platform's locale, and the host can switch to Romanian",
+  async (tag, lang, title, notConnected, connect, noChannels, language, change) => {
+    const page = await (await newContext()).newPage();
+    await page.goto(`${api.url}${(await hostLink(api, 'hp-org', tag)).path}`);
+    expect(await page.locator('html').getAttribute('lang')).toBe(lang);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
+    expect(await page.locator(`tr[data-channel="${channel}"] td`).first().textContent()).toBe(notConnected);
+    expect(await page.getByRole('button', { name: connect }).count()).toBe(1);
+    expect(await page.getByText(noChannels).count()).toBe(1);
+    // The switch offers every language, each named in itself.
+    expect(await page.getByLabel(language).locator('option').allTextContents()).toEqual([
+      'English',
+      'Română',
+      'Italiano',
+      'Español',
+    ]);
+    await keepScreenshot(page, 'host-pages', `owners-${lang}`);
 
-  await page.getByLabel(language).selectOption('ro');
-  await page.getByRole('button', { name: change }).click();
-  await page.waitForLoadState();
-  expect(await page.locator('html').getAttribute('lang')).toBe('ro');
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Proprietari și canale');
-});
+    await page.getByLabel(language).selectOption('ro');
+    await page.getByRole('button', { name: change }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('html').getAttribute('lang')).toBe('ro');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Proprietari și canale');
+  },
+);
 
 test('on a phone-sized screen the page fits its width, with landmarks and a skip link', async () => {
-  const page = await (await newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })).newPage();
+  const page = await (
+    await newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+  ).newPage();
   await page.goto(`${api.url}${(await hostLink(api, 'hp-org')).path}`);
-  const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+  const widths = await page.evaluate<{ scroll: number; client: number }>(
+    '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+  );
   expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-  for (const role of ['banner', 'navigation', 'main', 'contentinfo'] as const) expect(await page.getByRole(role).count(), role).toBe(1);
+  for (const role of ['banner', 'navigation', 'main', 'contentinfo'] as const)
+    expect(await page.getByRole(role).count(), role).toBe(1);
   await page.keyboard.press('Tab');
   expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
   const connect = page.getByRole('button', { name: /^Connect/ });

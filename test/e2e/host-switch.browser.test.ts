@@ -89,7 +89,7 @@ test('a link of the same organization opens at once, asking nothing', async () =
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Owners and channels');
 });
 
-test('the switch form without the session\'s CSRF token is refused and spends nothing', async () => {
+test("the switch form without the session's CSRF token is refused and spends nothing", async () => {
   const context = await signedIn('sw-a');
   const page = await context.newPage();
   const link = `${api.url}${(await hostLink(api, 'sw-b')).path}`;

@@ -32,7 +32,11 @@ beforeAll(async () => {
 }, 180_000);
 
 async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-  const context: BrowserContext = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 900 }, ...options });
+  const context: BrowserContext = await browser.newContext({
+    ignoreHTTPSErrors: true,
+    viewport: { width: 1100, height: 900 },
+    ...options,
+  });
   onCleanup(() => context.close());
   return context.newPage();
 }
@@ -42,11 +46,14 @@ async function openOverview(page: Page, locale?: string): Promise<void> {
   const opened = await page.goto(`${api.url}${(await hostLink(api, scene.org, locale)).path}`);
   expect(opened?.status()).toBe(200);
   const nav: Record<string, string> = { ro: 'Anunțuri', 'it-IT': 'Annunci', 'es-ES': 'Anuncios' };
-  await page.getByRole('navigation').getByRole('link', { name: nav[locale ?? ''] ?? 'Listings' }).click();
+  await page
+    .getByRole('navigation')
+    .getByRole('link', { name: nav[locale ?? ''] ?? 'Listings' })
+    .click();
   await page.waitForURL(`${api.url}/host/listings`);
 }
 
-test("the host link leads to the overview, whose badges say what each channel last reported", async () => {
+test('the host link leads to the overview, whose badges say what each channel last reported', async () => {
   const page = await newPage();
   await openOverview(page);
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Listings on channels');
@@ -55,29 +62,42 @@ test("the host link leads to the overview, whose badges say what each channel la
     const list = await api.call('GET', `${BASE}/properties?limit=10`, { key: scene.keys[which] });
     for (const property of list.json.data as { id: string; name: { en: string } }[]) {
       const report = await api.call('GET', `${BASE}/properties/${property.id}/listing`, { key: scene.keys[which] });
-      const block = page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: property.name.en }) }).locator(`[data-channel="${channel}"]`);
+      const block = page
+        .locator('section.card', { has: page.getByRole('heading', { level: 2, name: property.name.en }) })
+        .locator(`[data-channel="${channel}"]`);
       if (report.status === 404) {
         expect(await block.getByText(`No report from ${channel} yet.`).count()).toBe(1);
         continue;
       }
       const badge = block.locator('[data-status]');
       expect(await badge.getAttribute('data-status')).toBe(report.json.status);
-      expect((await badge.textContent())!.trim()).toMatch({ published: /Published$/, rejected: /Rejected$/, pending_review: /In review$/ }[report.json.status as string]!);
+      expect((await badge.textContent())!.trim()).toMatch(
+        { published: /Published$/, rejected: /Rejected$/, pending_review: /In review$/ }[report.json.status as string]!,
+      );
     }
   }
   const upper = page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: 'Upper House' }) });
-  expect(await upper.getByRole('link', { name: new RegExp(`Open the listing on ${scene.channels.a}`) }).getAttribute('href')).toBe('https://a.example/stay/upper');
+  expect(
+    await upper.getByRole('link', { name: new RegExp(`Open the listing on ${scene.channels.a}`) }).getAttribute('href'),
+  ).toBe('https://a.example/stay/upper');
   expect(await upper.getByText('The photos show another house.').count()).toBe(1);
   const attention = page.getByRole('region', { name: 'To act on' });
   expect(await attention.locator('li').count()).toBe(5);
-  expect(await page.getByRole('region', { name: 'Bookings' }).getByText('Bookings from channels are not part of this service yet.').count()).toBe(1);
+  expect(
+    await page
+      .getByRole('region', { name: 'Bookings' })
+      .getByText('Bookings from channels are not part of this service yet.')
+      .count(),
+  ).toBe(1);
   await keepScreenshot(page, 'listings', 'overview');
 });
 
 test('the property page draws 30 days of views and clicks per channel as SVG with a table beside it, reached by keyboard', async () => {
   const page = await newPage();
   await openOverview(page);
-  const details = page.locator('section.card', { has: page.getByRole('heading', { level: 2, name: 'Upper House' }) }).getByRole('link', { name: /History and statistics/ });
+  const details = page
+    .locator('section.card', { has: page.getByRole('heading', { level: 2, name: 'Upper House' }) })
+    .getByRole('link', { name: /History and statistics/ });
   await details.focus();
   await page.keyboard.press('Enter');
   await page.waitForURL(`${api.url}/host/listings/${scene.refs.upper}`);
@@ -87,12 +107,24 @@ test('the property page draws 30 days of views and clicks per channel as SVG wit
   expect(await chartA.locator('svg rect[data-series="clicks"]').count()).toBe(30);
   expect(await page.locator(`figure[data-chart="${scene.channels.b}"] svg rect[data-series="views"]`).count()).toBe(12);
   // Each chart is an image named in text, with the figures as a table.
-  expect(await page.getByRole('img', { name: new RegExp(`^${scene.channels.a}: views and clicks to booking per day`) }).count()).toBe(1);
+  expect(
+    await page
+      .getByRole('img', { name: new RegExp(`^${scene.channels.a}: views and clicks to booking per day`) })
+      .count(),
+  ).toBe(1);
   await page.getByText(`The figures as a table (${scene.channels.a})`).click();
-  expect(await page.getByRole('table', { name: new RegExp(`^${scene.channels.a}: views`) }).locator('tbody tr').count()).toBe(30);
+  expect(
+    await page
+      .getByRole('table', { name: new RegExp(`^${scene.channels.a}: views`) })
+      .locator('tbody tr')
+      .count(),
+  ).toBe(30);
   // The history, newest first.
   const history = page.locator(`table[data-history="${scene.channels.a}"] [data-status]`);
-  expect(await history.evaluateAll((badges) => badges.map((b) => b.getAttribute('data-status')))).toEqual(['published', 'pending_review']);
+  expect(await history.evaluateAll((badges) => badges.map((b) => b.getAttribute('data-status')))).toEqual([
+    'published',
+    'pending_review',
+  ]);
   await keepScreenshot(page, 'listings', 'property');
 });
 
@@ -100,19 +132,33 @@ test.each([
   ['ro', 'ro', 'Anunțuri pe canale', 'Publicat'],
   ['it-IT', 'it', 'Annunci sui canali', 'Pubblicato'],
   ['es-ES', 'es', 'Anuncios en los canales', 'Publicado'],
-])('in the language of %s, and on a phone-sized screen the overview fits its width', async (tag, lang, title, published) => {
-  const page = await newPage({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-  await openOverview(page, tag);
-  expect(await page.locator('html').getAttribute('lang')).toBe(lang);
-  expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
-  expect(await page.locator('[data-status="published"]').first().textContent()).toContain(published);
-  const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
-  expect(widths.scroll).toBeLessThanOrEqual(widths.client);
-  await keepScreenshot(page, 'listings', `overview-phone-${lang}`);
-  await page.locator(`section.card[data-property="${scene.refs.upper}"] a[href="/host/listings/${scene.refs.upper}"]`).click();
-  await page.waitForURL(`${api.url}/host/listings/${scene.refs.upper}`);
-  const svg = (await page.locator(`figure[data-chart="${scene.channels.a}"] svg`).boundingBox())!;
-  expect(svg.width).toBeLessThanOrEqual(360);
-  expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth')).toBe(true);
-  await keepScreenshot(page, 'listings', `property-phone-${lang}`);
-});
+])(
+  'in the language of %s, and on a phone-sized screen the overview fits its width',
+  async (tag, lang, title, published) => {
+    const page = await newPage({
+      viewport: { width: 360, height: 740 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    await openOverview(page, tag);
+    expect(await page.locator('html').getAttribute('lang')).toBe(lang);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
+    expect(await page.locator('[data-status="published"]').first().textContent()).toContain(published);
+    const widths = await page.evaluate<{ scroll: number; client: number }>(
+      '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+    );
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    await keepScreenshot(page, 'listings', `overview-phone-${lang}`);
+    await page
+      .locator(`section.card[data-property="${scene.refs.upper}"] a[href="/host/listings/${scene.refs.upper}"]`)
+      .click();
+    await page.waitForURL(`${api.url}/host/listings/${scene.refs.upper}`);
+    const svg = (await page.locator(`figure[data-chart="${scene.channels.a}"] svg`).boundingBox())!;
+    expect(svg.width).toBeLessThanOrEqual(360);
+    expect(
+      await page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth'),
+    ).toBe(true);
+    await keepScreenshot(page, 'listings', `property-phone-${lang}`);
+  },
+);

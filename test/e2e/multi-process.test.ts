@@ -31,5 +31,12 @@ test('two API processes and two workers ride out a worker SIGKILL mid-attempt an
   // 60 changes, each one event (plus the setup's), to `*` and most of them to `property.*` as well.
   expect(report.events, context).toBeGreaterThanOrEqual(60);
   expect(report.deliveries.expected, context).toBeGreaterThan(report.events);
-  expect(report.deliveries, context).toMatchObject({ received: report.deliveries.expected, lost: 0, unexpected: 0, idMismatches: 0, sharedIds: 0, unverified: 0 });
+  expect(report.deliveries, context).toMatchObject({
+    received: report.deliveries.expected,
+    lost: 0,
+    unexpected: 0,
+    idMismatches: 0,
+    sharedIds: 0,
+    unverified: 0,
+  });
 }, 300_000);

@@ -37,9 +37,19 @@ beforeAll(async () => {
   const temporal = await devServerClient();
   const taskQueue = uniqueTaskQueue('e2e-owner-connect');
   const ctx = adminContext(orm, temporal, systemClock, taskQueue);
-  api = await startTestApi({ orm, temporal, clock: systemClock, env: { TEMPORAL_TASK_QUEUE: taskQueue, PUBLIC_ORIGIN: ORIGIN } });
+  api = await startTestApi({
+    orm,
+    temporal,
+    clock: systemClock,
+    env: { TEMPORAL_TASK_QUEUE: taskQueue, PUBLIC_ORIGIN: ORIGIN },
+  });
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const worker = await createWorker({ connection, namespace: 'default', taskQueue, deps: activityDeps(orm, { client: temporal, taskQueue }) });
+  const worker = await createWorker({
+    connection,
+    namespace: 'default',
+    taskQueue,
+    deps: activityDeps(orm, { client: temporal, taskQueue }),
+  });
   const running = worker.run();
   onCleanup(async () => {
     worker.shutdown();
@@ -54,7 +64,12 @@ beforeAll(async () => {
   // for localhost, and trusts that certificate for the API.
   const tls = await loadTlsMaterial({ dataDir: api.config.dataDir });
   channelApp = await startChannelApp({
-    apiBaseUrl: `${api.url}${BASE}`, apiKey: key, channel, issuer: ORIGIN, ca: api.ca, tls: { cert: tls.cert, key: tls.key },
+    apiBaseUrl: `${api.url}${BASE}`,
+    apiKey: key,
+    channel,
+    issuer: ORIGIN,
+    ca: api.ca,
+    tls: { cert: tls.cert, key: tls.key },
     log: (line) => appLog.push(line),
   });
   onCleanup(() => channelApp.close());
@@ -89,7 +104,9 @@ test('a host connects an owner to the reference channel app: overview, Connect, 
   await keepScreenshot(page, 'owner-connect', '01-host-owners-not-connected');
 
   // The hand-off page submits itself (its script allowed by nonce) and the browser lands on the app.
-  const handedOff = page.waitForRequest((request) => request.url() === channelApp.redirectUrl && request.method() === 'POST');
+  const handedOff = page.waitForRequest(
+    (request) => request.url() === channelApp.redirectUrl && request.method() === 'POST',
+  );
   await row.getByRole('button', { name: /^Connect/ }).click();
   const posted = await handedOff;
   await page.waitForURL(channelApp.redirectUrl);
@@ -108,7 +125,11 @@ test('a host connects an owner to the reference channel app: overview, Connect, 
   expect(after).toMatchObject({ id: owner.id, connected_at: connectedAt });
   expect(after.version).toBeGreaterThan(owner.version);
   const events = (await api.call('GET', `${BASE}/events?limit=500`, { key })).json.data;
-  expect(events.filter((e: { type: string; data: { id: string } }) => e.type === 'owner.updated' && e.data.id === owner.id).at(-1)?.data.version).toBe(after.version);
+  expect(
+    events
+      .filter((e: { type: string; data: { id: string } }) => e.type === 'owner.updated' && e.data.id === owner.id)
+      .at(-1)?.data.version,
+  ).toBe(after.version);
   expect(channelApp.connections.get(owner.id)?.connectedAt).toBe(connectedAt);
 
   // Back on the host pages, the owner shows connected on that channel.
@@ -123,7 +144,9 @@ test('the reference app refuses the same token posted a second time (jti replay)
   onCleanup(() => context.close());
   const page = await context.newPage();
   await page.goto(`${api.url}${(await hostLink(api, 'e2e-oc-org')).path}`);
-  const handedOff = page.waitForRequest((request) => request.url() === channelApp.redirectUrl && request.method() === 'POST');
+  const handedOff = page.waitForRequest(
+    (request) => request.url() === channelApp.redirectUrl && request.method() === 'POST',
+  );
   await page.locator(`tr[data-channel="${channel}"]`).getByRole('button').click();
   const token = new URLSearchParams((await handedOff).postData() ?? '').get('token')!;
   await page.waitForURL(channelApp.redirectUrl);

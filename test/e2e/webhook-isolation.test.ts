@@ -27,9 +27,19 @@ test('an endpoint that does not answer holds back none of the others: they recei
   const taskQueue = uniqueTaskQueue('e2e-isolation');
   const dead = await startReceiver();
   const live = await startReceiver();
-  const api = await startTestApi({ orm, temporal: client, clock: systemClock, env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: live.caFile, TEMPORAL_TASK_QUEUE: taskQueue } });
+  const api = await startTestApi({
+    orm,
+    temporal: client,
+    clock: systemClock,
+    env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: live.caFile, TEMPORAL_TASK_QUEUE: taskQueue },
+  });
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const worker = await createWorker({ connection, namespace: 'default', taskQueue, deps: activityDeps(orm, { client, taskQueue, webhooks: { allowLocal: true, caFile: live.caFile } }) });
+  const worker = await createWorker({
+    connection,
+    namespace: 'default',
+    taskQueue,
+    deps: activityDeps(orm, { client, taskQueue, webhooks: { allowLocal: true, caFile: live.caFile } }),
+  });
   const running = worker.run();
   onCleanup(async () => {
     dead.release();
@@ -38,9 +48,13 @@ test('an endpoint that does not answer holds back none of the others: they recei
     await connection.close();
   });
 
-  const { channel, key } = await channelWithKey(adminContext(orm, client, systemClock, taskQueue), { scopes: ['read:catalog', 'manage:webhooks'] });
+  const { channel, key } = await channelWithKey(adminContext(orm, client, systemClock, taskQueue), {
+    scopes: ['read:catalog', 'manage:webhooks'],
+  });
   for (const url of [`${dead.url}/dead`, `${live.url}/live`]) {
-    expect((await api.call('POST', `${BASE}/webhooks`, { key: key.key, body: { url, events: ['property.*'] } })).status).toBe(201);
+    expect(
+      (await api.call('POST', `${BASE}/webhooks`, { key: key.key, body: { url, events: ['property.*'] } })).status,
+    ).toBe(201);
   }
   const host = platform(api);
   await host.organization('iso-org');
@@ -51,7 +65,8 @@ test('an endpoint that does not answer holds back none of the others: they recei
   await live.waitFor(1, 30_000); // warm: dispatcher started, workflow bundle loaded
 
   dead.hold();
-  for (let i = 0; i < CHANGES; i += 1) await host.property('iso-p', { location: 'iso-loc', owner: 'iso-own', units: 2 + (i % 2) });
+  for (let i = 0; i < CHANGES; i += 1)
+    await host.property('iso-p', { location: 'iso-loc', owner: 'iso-own', units: 2 + (i % 2) });
   // Every change reaches the live endpoint while attempts wait on the dead one (its receiver
   // answers none of them; each gives up only after 10 s). With a worker of few slots, the dead
   // endpoint's attempts take them all and the live one gets a change every few seconds.

@@ -35,13 +35,20 @@ beforeAll(async () => {
   taskQueue = uniqueTaskQueue('e2e-webhooks');
   receiver = await startReceiver();
   ctx = adminContext(orm, client, systemClock, taskQueue);
-  api = await startTestApi({ orm, temporal: client, clock: systemClock, env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile, TEMPORAL_TASK_QUEUE: taskQueue } });
+  api = await startTestApi({
+    orm,
+    temporal: client,
+    clock: systemClock,
+    env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile, TEMPORAL_TASK_QUEUE: taskQueue },
+  });
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
   const worker = await Worker.create({
     connection,
     taskQueue,
     workflowsPath: WORKFLOWS_PATH,
-    activities: createActivities(activityDeps(orm, { client, taskQueue, webhooks: { allowLocal: true, caFile: receiver.caFile } })),
+    activities: createActivities(
+      activityDeps(orm, { client, taskQueue, webhooks: { allowLocal: true, caFile: receiver.caFile } }),
+    ),
   });
   const running = worker.run();
   onCleanup(async () => {
@@ -53,7 +60,10 @@ beforeAll(async () => {
 
 test('a catalogue change is pushed to a registered receiver, signed as Standard Webhooks', async () => {
   const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'manage:webhooks'] });
-  const created = await api.call('POST', `${BASE}/webhooks`, { key: key.key, body: { url: `${receiver.url}/e2e`, events: ['property.*'] } });
+  const created = await api.call('POST', `${BASE}/webhooks`, {
+    key: key.key,
+    body: { url: `${receiver.url}/e2e`, events: ['property.*'] },
+  });
   expect(created.status).toBe(201);
   const host = platform(api);
   await host.organization('e2e-org');
@@ -70,7 +80,12 @@ test('a catalogue change is pushed to a registered receiver, signed as Standard 
   await host.property('e2e-p', { location: 'e2e-loc', owner: 'e2e-own', units: 3 });
   const [request] = (await receiver.waitFor(before + 1, 10_000)).slice(before);
 
-  const event = new Webhook(created.json.secret).verify(request!.body, request!.headers) as { id: string; type: string; channel: string; data: { object: string; id: string; version: number } };
+  const event = new Webhook(created.json.secret).verify(request!.body, request!.headers) as {
+    id: string;
+    type: string;
+    channel: string;
+    data: { object: string; id: string; version: number };
+  };
   expect(event).toMatchObject({ type: 'property.updated', channel: channel.name, data: { object: 'property' } });
   expect(request!.headers['webhook-id']).toBe(event.id);
   // The notification is thin: the channel reads the resource it names, at that version or later.
@@ -79,19 +94,28 @@ test('a catalogue change is pushed to a registered receiver, signed as Standard 
   expect(property.json.version).toBeGreaterThanOrEqual(event.data.version);
 });
 
-test('a zone that first appears gets its daily horizon roll, which rolls at once, then sleeps until the zone\'s next midnight', async () => {
+test("a zone that first appears gets its daily horizon roll, which rolls at once, then sleeps until the zone's next midnight", async () => {
   const host = platform(api);
   await host.organization('zone-org');
   await host.owner('zone-own', { organization: 'zone-org' });
-  await host.location('zone-loc', { organization: 'zone-org', owner: 'zone-own', address: { country: 'RO', city: 'Sibiu' }, timezone: 'Asia/Tokyo' });
+  await host.location('zone-loc', {
+    organization: 'zone-org',
+    owner: 'zone-own',
+    address: { country: 'RO', city: 'Sibiu' },
+    timezone: 'Asia/Tokyo',
+  });
   const handle = temporalClient.workflow.getHandle(workflowIds.horizonRoll(taskQueue, 'Asia/Tokyo'));
   // The roll is started in the background of the write: wait (bounded) until it sleeps.
   const deadline = Date.now() + 20_000;
   let events: HistoryEvent[] = [];
   while (!events.some((e) => e.timerStartedEventAttributes)) {
-    if (Date.now() > deadline) expect.fail(`no horizon roll of Asia/Tokyo went to sleep: ${events.length} history events`);
+    if (Date.now() > deadline)
+      expect.fail(`no horizon roll of Asia/Tokyo went to sleep: ${events.length} history events`);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    events = await handle.fetchHistory().then((h) => h.events ?? []).catch(() => []);
+    events = await handle
+      .fetchHistory()
+      .then((h) => h.events ?? [])
+      .catch(() => []);
   }
   const timerAt = events.findIndex((e) => e.timerStartedEventAttributes);
   const rolls = events.slice(0, timerAt).filter((e) => e.activityTaskCompletedEventAttributes);
@@ -105,6 +129,11 @@ test('a zone that first appears gets its daily horizon roll, which rolls at once
   expect(delay).toBeGreaterThan(0);
   expect(delay).toBeLessThanOrEqual(24 * 3600 * 1000);
   const wakes = Number(timer.eventTime!.seconds ?? 0) * 1000 + delay;
-  const tokyo = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const tokyo = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Asia/Tokyo',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
   expect(tokyo.format(new Date(wakes + 30_000))).toBe('00:00');
 });

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { base64url, createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTHeaderParameters } from 'jose';
+import {
+  base64url,
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  SignJWT,
+  type CryptoKey,
+  type JWTHeaderParameters,
+} from 'jose';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { tokenVerifier, TokenRefused } from '../../examples/channel-app/token.ts';
 
@@ -22,21 +30,42 @@ beforeAll(async () => {
 });
 
 const claims = (over: Record<string, unknown> = {}) => ({
-  iss: ISS, aud: CHANNEL, sub: 'own_01jd0000000000000000000000', property_ids: ['prp_01jd0000000000000000000000'],
-  iat: now - 10, exp: now + 290, jti: randomBytes(16).toString('hex'), ...over,
+  iss: ISS,
+  aud: CHANNEL,
+  sub: 'own_01jd0000000000000000000000',
+  property_ids: ['prp_01jd0000000000000000000000'],
+  iat: now - 10,
+  exp: now + 290,
+  jti: randomBytes(16).toString('hex'),
+  ...over,
 });
 
-function sign(payload: Record<string, unknown>, header: Partial<JWTHeaderParameters> = {}, key = privateKey): Promise<string> {
-  return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid: 'k1', ...header }).sign(key);
+function sign(
+  payload: Record<string, unknown>,
+  header: Partial<JWTHeaderParameters> = {},
+  key = privateKey,
+): Promise<string> {
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: 'ES256', typ: 'owner-connect+jwt', kid: 'k1', ...header })
+    .sign(key);
 }
 
 const verifier = () => tokenVerifier({ keys, issuer: ISS, channel: CHANNEL, now: () => NOW });
 
 describe('the reference app refuses', () => {
   test.each<[string, () => Promise<string>]>([
-    ['alg none', () => Promise.resolve(`${base64url.encode(JSON.stringify({ alg: 'none', typ: 'owner-connect+jwt' }))}.${base64url.encode(JSON.stringify(claims()))}.`)],
+    [
+      'alg none',
+      () =>
+        Promise.resolve(
+          `${base64url.encode(JSON.stringify({ alg: 'none', typ: 'owner-connect+jwt' }))}.${base64url.encode(JSON.stringify(claims()))}.`,
+        ),
+    ],
     ['typ JWT', () => sign(claims(), { typ: 'JWT' })],
-    ['typ application/owner-connect+jwt (not exactly the type)', () => sign(claims(), { typ: 'application/owner-connect+jwt' })],
+    [
+      'typ application/owner-connect+jwt (not exactly the type)',
+      () => sign(claims(), { typ: 'application/owner-connect+jwt' }),
+    ],
     ['a signature by a key the JWKS does not hold', () => sign(claims(), {}, otherKey)],
     ['an unknown kid', () => sign(claims(), { kid: 'k2' })],
     ['another issuer', () => sign(claims({ iss: 'https://evil.example' }))],

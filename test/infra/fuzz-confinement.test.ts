@@ -60,7 +60,11 @@ describe('the fuzz run is confined to loopback', () => {
       const asking = new dns.Resolver({ timeout: 1000, tries: 1 });
       asking.setServers([resolver.server]);
       await expect(asking.resolve4('partner.example.com')).rejects.toMatchObject({ code: 'EREFUSED' });
-      const sent = await postWebhook('https://partner.example.com/hook', {}, '{}', { allowLocal: false, dnsServers: [resolver.server], timeoutMs: 5000 });
+      const sent = await postWebhook('https://partner.example.com/hook', {}, '{}', {
+        allowLocal: false,
+        dnsServers: [resolver.server],
+        timeoutMs: 5000,
+      });
       expect(sent.statusCode).toBeNull();
       expect(sent.error).toBe('dns_failure');
     } finally {

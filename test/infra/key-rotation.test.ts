@@ -17,11 +17,17 @@ const after = parseKeyRing({ serverSecret: undefined, serverSecrets: `1:${NEW}`,
 
 /** A value sealed the way the service sealed before key ids: `v1.<nonce>.<ciphertext+tag>` under SERVER_SECRET. */
 function legacySeal(secret: string, plaintext: string, context: string, tagBytes = 16): string {
-  const key = Buffer.from(hkdfSync('sha256', new TextEncoder().encode(secret), Buffer.alloc(0), 'distribution/webhook-secrets', 32));
+  const key = Buffer.from(
+    hkdfSync('sha256', new TextEncoder().encode(secret), Buffer.alloc(0), 'distribution/webhook-secrets', 32),
+  );
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: 16 });
   cipher.setAAD(Buffer.from(context));
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag().subarray(0, tagBytes)]);
+  const body = Buffer.concat([
+    cipher.update(plaintext, 'utf8'),
+    cipher.final(),
+    cipher.getAuthTag().subarray(0, tagBytes),
+  ]);
   return `v1.${nonce.toString('base64url')}.${body.toString('base64url')}`;
 }
 
@@ -53,15 +59,23 @@ describe('rotating the server secret', () => {
 
   test('approximate points do not move across a rotation', async () => {
     const exact = { lat: 45.6427, lng: 25.5887 };
-    const points = await Promise.all([before, during, after].map((ring) => displacePoint(exact, 500, ring.geo, 'loc-1')));
+    const points = await Promise.all(
+      [before, during, after].map((ring) => displacePoint(exact, 500, ring.geo, 'loc-1')),
+    );
     expect(points[1]).toEqual(points[0]);
     expect(points[2]).toEqual(points[0]);
   });
 
   test('a ring without the secret points were keyed with, or with a malformed entry, is refused', () => {
-    expect(() => parseKeyRing({ serverSecret: undefined, serverSecrets: `1:${NEW}`, serverGeoSecret: undefined })).toThrow(/SERVER_GEO_SECRET/);
-    expect(() => parseKeyRing({ serverSecret: OLD, serverSecrets: `x:${NEW}`, serverGeoSecret: undefined })).toThrow(/SERVER_SECRETS/);
-    expect(() => parseKeyRing({ serverSecret: OLD, serverSecrets: '1:short', serverGeoSecret: undefined })).toThrow(/shorter than 32/);
+    expect(() =>
+      parseKeyRing({ serverSecret: undefined, serverSecrets: `1:${NEW}`, serverGeoSecret: undefined }),
+    ).toThrow(/SERVER_GEO_SECRET/);
+    expect(() => parseKeyRing({ serverSecret: OLD, serverSecrets: `x:${NEW}`, serverGeoSecret: undefined })).toThrow(
+      /SERVER_SECRETS/,
+    );
+    expect(() => parseKeyRing({ serverSecret: OLD, serverSecrets: '1:short', serverGeoSecret: undefined })).toThrow(
+      /shorter than 32/,
+    );
   });
 });
 

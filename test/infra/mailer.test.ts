@@ -70,7 +70,12 @@ function decodeWords(value: string): string {
     .replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=/gi, (_m, _charset: string, encoding: string, text: string) =>
       encoding.toUpperCase() === 'B'
         ? Buffer.from(text, 'base64').toString('utf8')
-        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_h, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'),
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_h, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+            'latin1',
+          ).toString('utf8'),
     );
 }
 
@@ -86,7 +91,9 @@ function parse(raw: string): { headers: Map<string, string>; body: string } {
   let body = raw.slice(split + 4);
   if (/quoted-printable/i.test(headers.get('content-transfer-encoding') ?? '')) {
     body = Buffer.from(
-      body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      body
+        .replace(/=\r\n/g, '')
+        .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
       'latin1',
     ).toString('utf8');
   }
@@ -174,7 +181,10 @@ test('without an SMTP URL nothing is sent', async () => {
   const disabled = createMailer({ smtpUrl: undefined, from: FROM });
   expect(await disabled.send(notice())).toEqual({ sent: false, messageId: null });
   disabled.close();
-  await expect(createMailer({ smtpUrl: '', from: FROM }).send(notice())).resolves.toEqual({ sent: false, messageId: null });
+  await expect(createMailer({ smtpUrl: '', from: FROM }).send(notice())).resolves.toEqual({
+    sent: false,
+    messageId: null,
+  });
   expect(received).toHaveLength(0);
 });
 
@@ -206,15 +216,18 @@ test('an unreachable server rejects', async () => {
   }
 });
 
-test.each(['not a url hunter2', 'http://user:hunter2@mail.example', 'smtp://user:hunter2@'])('a bad SMTP URL (%s) fails at creation without echoing its password', (smtpUrl) => {
-  let error: unknown;
-  try {
-    createMailer({ smtpUrl, from: FROM });
-  } catch (caught) {
-    error = caught;
-  }
-  expect(error, 'createMailer threw').toBeInstanceOf(Error);
-  expect((error as Error).message).toMatch(/^SMTP URL /);
-  expect(String(error)).not.toContain('hunter2');
-  expect((error as Error).stack).not.toContain('hunter2');
-});
+test.each(['not a url hunter2', 'http://user:hunter2@mail.example', 'smtp://user:hunter2@'])(
+  'a bad SMTP URL (%s) fails at creation without echoing its password',
+  (smtpUrl) => {
+    let error: unknown;
+    try {
+      createMailer({ smtpUrl, from: FROM });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error, 'createMailer threw').toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/^SMTP URL /);
+    expect(String(error)).not.toContain('hunter2');
+    expect((error as Error).stack).not.toContain('hunter2');
+  },
+);

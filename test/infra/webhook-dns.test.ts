@@ -41,8 +41,14 @@ afterAll(async () => {
 describe('name resolution of webhook targets', () => {
   test('names whose resolver never answers fail inside the time limit with a reason only, and a delivery beside them is not held', async () => {
     const dnsServers = [`127.0.0.1:${blackhole.address().port}`];
-    const stuck = Array.from({ length: 6 }, (_, i) => postWebhook(`https://stuck-${i}.example.com/hook`, {}, '{}', { allowLocal: false, dnsServers, timeoutMs: 3_000 }));
-    const beside = postWebhook(`https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, {}, '{}', { allowLocal: true, ca: cert, timeoutMs: 3_000 });
+    const stuck = Array.from({ length: 6 }, (_, i) =>
+      postWebhook(`https://stuck-${i}.example.com/hook`, {}, '{}', { allowLocal: false, dnsServers, timeoutMs: 3_000 }),
+    );
+    const beside = postWebhook(`https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, {}, '{}', {
+      allowLocal: true,
+      ca: cert,
+      timeoutMs: 3_000,
+    });
 
     expect(await beside).toMatchObject({ statusCode: 204, error: null });
     for (const outcome of await Promise.all(stuck)) {

@@ -37,7 +37,13 @@ async function selfSignedFor(names: string[], ips: string[]) {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [...names.map((value) => ({ type: 2 as const, value })), ...ips.map((ip) => ({ type: 7 as const, ip }))] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          ...names.map((value) => ({ type: 2 as const, value })),
+          ...ips.map((ip) => ({ type: 7 as const, ip })),
+        ],
+      },
     ],
   });
 }
@@ -152,15 +158,26 @@ beforeEach(() => {
 });
 
 const local = (): WebhookTransportOptions => ({ allowLocal: true, ca: certs.cert });
-const strict = (lookup?: LookupFunction): WebhookTransportOptions => ({ allowLocal: false, ...(lookup ? { lookup } : {}) });
+const strict = (lookup?: LookupFunction): WebhookTransportOptions => ({
+  allowLocal: false,
+  ...(lookup ? { lookup } : {}),
+});
 const base = () => `https://127.0.0.1:${receiver.port}`;
-const eventBody = JSON.stringify({ id: 'evt_1', type: 'property.updated', data: { property_id: 'prp_1', name: 'Château' } });
+const eventBody = JSON.stringify({
+  id: 'evt_1',
+  type: 'property.updated',
+  data: { property_id: 'prp_1', name: 'Château' },
+});
 const signed = { 'webhook-id': 'evt_1', 'webhook-timestamp': '1700000000', 'webhook-signature': 'v1,abc=' };
 
 describe('postWebhook delivery', () => {
   it('delivers a 2xx with the exact body and headers, and captures the excerpt', async () => {
     const response = await postWebhook(`${base()}/hook?x=1`, signed, eventBody, local());
-    expect(response).toMatchObject({ statusCode: 200, error: null, excerpt: JSON.stringify({ received: eventBody.length }) });
+    expect(response).toMatchObject({
+      statusCode: 200,
+      error: null,
+      excerpt: JSON.stringify({ received: eventBody.length }),
+    });
     expect(Number.isInteger(response.durationMs)).toBe(true);
     expect(response.durationMs).toBeGreaterThanOrEqual(0);
     expect(receiver.requests).toHaveLength(1);
@@ -197,8 +214,16 @@ describe('postWebhook delivery', () => {
   });
 
   it('reports other statuses as errors with their excerpt', async () => {
-    expect(await postWebhook(`${base()}/status/500`, {}, '{}', local())).toMatchObject({ statusCode: 500, error: 'http_status', detail: 'status 500', excerpt: 'failed with 500' });
-    expect(await postWebhook(`${base()}/status/410`, {}, '{}', local())).toMatchObject({ statusCode: 410, error: 'http_status' });
+    expect(await postWebhook(`${base()}/status/500`, {}, '{}', local())).toMatchObject({
+      statusCode: 500,
+      error: 'http_status',
+      detail: 'status 500',
+      excerpt: 'failed with 500',
+    });
+    expect(await postWebhook(`${base()}/status/410`, {}, '{}', local())).toMatchObject({
+      statusCode: 410,
+      error: 'http_status',
+    });
   });
 
   it.each([301, 302, 303, 307, 308])('does not follow a %i redirect', async (code) => {
@@ -233,18 +258,29 @@ describe('postWebhook delivery', () => {
     expect((await postWebhook(url, {}, '{}', { ...local(), lookup })).statusCode).toBe(200);
     expect(lookup.calls).toEqual(['receiver.example.com', 'receiver.example.com']);
     expect(receiver.connections).toBe(2);
-    expect(receiver.requests.map((seen) => seen.headers.host)).toEqual([`receiver.example.com:${receiver.port}`, `receiver.example.com:${receiver.port}`]);
+    expect(receiver.requests.map((seen) => seen.headers.host)).toEqual([
+      `receiver.example.com:${receiver.port}`,
+      `receiver.example.com:${receiver.port}`,
+    ]);
   });
 
   it('reports a refused connection and a failed lookup', async () => {
     const closed = await startReceiver(certs);
     const port = closed.port;
     await stopReceiver(closed);
-    expect(await postWebhook(`https://127.0.0.1:${port}/`, {}, '{}', local())).toMatchObject({ statusCode: null, error: 'connection_failed', detail: 'ECONNREFUSED' });
+    expect(await postWebhook(`https://127.0.0.1:${port}/`, {}, '{}', local())).toMatchObject({
+      statusCode: null,
+      error: 'connection_failed',
+      detail: 'ECONNREFUSED',
+    });
     const failing: LookupFunction = (_hostname, _options, callback) => {
       setImmediate(() => callback(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), []));
     };
-    expect(await postWebhook('https://receiver.example.com/hook', {}, '{}', strict(failing))).toMatchObject({ statusCode: null, error: 'dns_failure', detail: 'ENOTFOUND for receiver.example.com' });
+    expect(await postWebhook('https://receiver.example.com/hook', {}, '{}', strict(failing))).toMatchObject({
+      statusCode: null,
+      error: 'dns_failure',
+      detail: 'ENOTFOUND for receiver.example.com',
+    });
   });
 
   it('refuses headers the transport owns (a programming error)', async () => {
@@ -263,7 +299,10 @@ describe('postWebhook certificates', () => {
 
   it('keeps host name verification when ca is given', async () => {
     const lookup = fixedLookup(['127.0.0.1']);
-    const response = await postWebhook(`https://other.example.net:${receiver.port}/hook`, {}, '{}', { ...local(), lookup });
+    const response = await postWebhook(`https://other.example.net:${receiver.port}/hook`, {}, '{}', {
+      ...local(),
+      lookup,
+    });
     expect(response.statusCode).toBeNull();
     expect(response.error).toBe('tls_failure');
     expect(response.detail).toMatch(/^ERR_TLS_CERT_ALTNAME_INVALID/);
@@ -300,7 +339,12 @@ describe('postWebhook refusals (allowLocal false)', () => {
     async (address) => {
       const lookup = fixedLookup([address]);
       const response = await postWebhook('https://receiver.example.com/hook', signed, eventBody, strict(lookup));
-      expect(response).toMatchObject({ statusCode: null, error: 'address_not_allowed', detail: `receiver.example.com resolved to ${address}`, excerpt: null });
+      expect(response).toMatchObject({
+        statusCode: null,
+        error: 'address_not_allowed',
+        detail: `receiver.example.com resolved to ${address}`,
+        excerpt: null,
+      });
       expect(lookup.calls).toEqual(['receiver.example.com']);
     },
   );
@@ -314,13 +358,23 @@ describe('postWebhook refusals (allowLocal false)', () => {
     [['93.184.216.34', '2606:4700::1111', 'fd00::1'], 'fd00::1'],
   ])('refuses mixed answers %j', async (addresses, refused) => {
     const response = await postWebhook('https://receiver.example.com/hook', {}, '{}', strict(fixedLookup(addresses)));
-    expect(response).toMatchObject({ statusCode: null, error: 'address_not_allowed', detail: `receiver.example.com resolved to ${refused}` });
+    expect(response).toMatchObject({
+      statusCode: null,
+      error: 'address_not_allowed',
+      detail: `receiver.example.com resolved to ${refused}`,
+    });
   });
 
   it('refuses private answers beside loopback even with allowLocal', async () => {
     const lookup = fixedLookup(['127.0.0.1', '10.0.0.1']);
-    const response = await postWebhook(`https://receiver.example.com:${receiver.port}/hook`, {}, '{}', { ...local(), lookup });
-    expect(response).toMatchObject({ error: 'address_not_allowed', detail: 'receiver.example.com resolved to 10.0.0.1' });
+    const response = await postWebhook(`https://receiver.example.com:${receiver.port}/hook`, {}, '{}', {
+      ...local(),
+      lookup,
+    });
+    expect(response).toMatchObject({
+      error: 'address_not_allowed',
+      detail: 'receiver.example.com resolved to 10.0.0.1',
+    });
   });
 
   it.each(['https://10.0.0.7/', 'https://[fd00::1]/', 'https://169.254.169.254/', 'https://0.0.0.0/'])(
@@ -443,9 +497,22 @@ describe('the webhook sender', () => {
   function endpointFor(url: string): EndpointRow {
     const id = 'whk_01jsender0000000000000000';
     return {
-      id, channel_id: '00000000-0000-4000-8000-000000000001', url, events: ['*'], description: null, status: 'active', suspended_reason: null,
-      secret: webhookSecretBox(singleKeyRing(serverSecret)).seal(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, webhookSecretContext(id)),
-      previous_secret: null, previous_secret_expires_at: null, secret_generation: 1, created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z',
+      id,
+      channel_id: '00000000-0000-4000-8000-000000000001',
+      url,
+      events: ['*'],
+      description: null,
+      status: 'active',
+      suspended_reason: null,
+      secret: webhookSecretBox(singleKeyRing(serverSecret)).seal(
+        `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+        webhookSecretContext(id),
+      ),
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      secret_generation: 1,
+      created_at: '2026-11-22T10:00:00Z',
+      updated_at: '2026-11-22T10:00:00Z',
     };
   }
 
@@ -453,13 +520,19 @@ describe('the webhook sender', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-sender-'));
     const caFile = path.join(dir, 'receiver.crt');
     await writeFile(caFile, certs.cert);
-    const sender = createWebhookSender({ secrets: { ring: singleKeyRing(serverSecret), platformTokenHash: new Uint8Array(32) }, clock: { now: () => new Date() }, settings: { allowLocal: true, caFile } });
+    const sender = createWebhookSender({
+      secrets: { ring: singleKeyRing(serverSecret), platformTokenHash: new Uint8Array(32) },
+      clock: { now: () => new Date() },
+      settings: { allowLocal: true, caFile },
+    });
     const arrived = new Promise<void>((resolve) => neverArrivals.push(resolve));
     // Only the timers move by hand; the connection to the receiver is real.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       let outcome: WebhookResponse | undefined;
-      const sending = sender.send(endpointFor(`${base()}/never`), { id: 'evt_1', body: eventBody }).then((response) => (outcome = response));
+      const sending = sender
+        .send(endpointFor(`${base()}/never`), { id: 'evt_1', body: eventBody })
+        .then((response) => (outcome = response));
       await arrived;
       await vi.advanceTimersByTimeAsync(9_999);
       expect(outcome, 'no outcome before 10 s').toBeUndefined();

@@ -2,7 +2,15 @@ import { describe, expect, test } from 'vitest';
 import { checkDeliveries, patternMatches } from '../../scripts/chaos/check.ts';
 import type { Arrival } from '../../scripts/chaos/receiver.ts';
 
-const arrival = (endpoint: string, eventId: string, webhookId = eventId, verified = true): Arrival => ({ endpoint, eventId, webhookId, type: 'property.updated', verified, at: 0, by: 'worker-1' });
+const arrival = (endpoint: string, eventId: string, webhookId = eventId, verified = true): Arrival => ({
+  endpoint,
+  eventId,
+  webhookId,
+  type: 'property.updated',
+  verified,
+  at: 0,
+  by: 'worker-1',
+});
 const events = [
   { id: 'evt_1', type: 'property.updated' },
   { id: 'evt_2', type: 'location.updated' },
@@ -12,7 +20,7 @@ const endpoints = [
   { name: 'properties', events: ['property.*'] },
 ];
 
-describe('the chaos run\'s reading of what arrived', () => {
+describe("the chaos run's reading of what arrived", () => {
   test.each([
     ['*', 'availability.updated', true],
     ['property.*', 'property.withdrawn', true],
@@ -24,8 +32,22 @@ describe('the chaos run\'s reading of what arrived', () => {
   });
 
   test('every pair once: nothing lost; a retry of a pair is a duplicate, not a fault', () => {
-    const found = checkDeliveries(events, endpoints, [arrival('all', 'evt_1'), arrival('all', 'evt_2'), arrival('properties', 'evt_1'), arrival('properties', 'evt_1')]);
-    expect(found).toMatchObject({ expected: 3, received: 3, lost: 0, duplicates: 1, unexpected: 0, idMismatches: 0, sharedIds: 0, unverified: 0 });
+    const found = checkDeliveries(events, endpoints, [
+      arrival('all', 'evt_1'),
+      arrival('all', 'evt_2'),
+      arrival('properties', 'evt_1'),
+      arrival('properties', 'evt_1'),
+    ]);
+    expect(found).toMatchObject({
+      expected: 3,
+      received: 3,
+      lost: 0,
+      duplicates: 1,
+      unexpected: 0,
+      idMismatches: 0,
+      sharedIds: 0,
+      unverified: 0,
+    });
   });
 
   test('a pair never received is lost and named', () => {

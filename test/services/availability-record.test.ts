@@ -5,8 +5,18 @@ import { writeRecords, type RecordText } from '../../services/availability.ts';
 
 const PROPERTY = '0b1e0000-0000-4000-8000-000000000001';
 const PLANS = `${PROPERTY}/flex rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa ${PROPERTY}/nonref rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb`;
-const night = (date: string, plans: string[]) => JSON.stringify({ date, note: 'Brașov – ☃', rates: plans.map((key) => ({ rate_plan_id: planPlaceholder(key), closed: false })) });
-const record = (head: string, pieces: string[], plans = PLANS): RecordText => ({ head, pieces, propertyId: PROPERTY, plans });
+const night = (date: string, plans: string[]) =>
+  JSON.stringify({
+    date,
+    note: 'Brașov – ☃',
+    rates: plans.map((key) => ({ rate_plan_id: planPlaceholder(key), closed: false })),
+  });
+const record = (head: string, pieces: string[], plans = PLANS): RecordText => ({
+  head,
+  pieces,
+  propertyId: PROPERTY,
+  plans,
+});
 const pool = () => new BufferPool({ keep: 2, minBytes: 1024, maxBytes: 1 << 20 });
 const text = (records: RecordText[], from = pool()) => writeRecords(records, from).bytes.toString('utf8');
 
@@ -25,8 +35,16 @@ describe('writeRecords', () => {
   });
 
   test('records are joined by commas, each with its own plans', () => {
-    const written = text([record('{"n":1,"data":[', [night('2026-11-22', ['flex'])]), record('{"n":2,"data":[', [night('2026-11-22', ['nonref'])])]);
-    expect(JSON.parse(`[${written}]`).map((r: { n: number; data: { rates: { rate_plan_id: string }[] }[] }) => [r.n, r.data[0]!.rates[0]!.rate_plan_id])).toEqual([
+    const written = text([
+      record('{"n":1,"data":[', [night('2026-11-22', ['flex'])]),
+      record('{"n":2,"data":[', [night('2026-11-22', ['nonref'])]),
+    ]);
+    expect(
+      JSON.parse(`[${written}]`).map((r: { n: number; data: { rates: { rate_plan_id: string }[] }[] }) => [
+        r.n,
+        r.data[0]!.rates[0]!.rate_plan_id,
+      ]),
+    ).toEqual([
       [1, 'rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa'],
       [2, 'rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb'],
     ]);
@@ -45,7 +63,15 @@ describe('writeRecords', () => {
 
   test('a reused buffer sends only what the new page wrote, never what an earlier page left in it', () => {
     const shared = pool();
-    const big = writeRecords([record('{"channel":"first","data":[', Array.from({ length: 20 }, (_, i) => night(`2026-12-${String(i + 1).padStart(2, '0')}`, ['flex'])))], shared);
+    const big = writeRecords(
+      [
+        record(
+          '{"channel":"first","data":[',
+          Array.from({ length: 20 }, (_, i) => night(`2026-12-${String(i + 1).padStart(2, '0')}`, ['flex'])),
+        ),
+      ],
+      shared,
+    );
     const firstBuffer = big.bytes.buffer;
     big.release();
     const small = writeRecords([record('{"channel":"second","data":[', [])], shared);

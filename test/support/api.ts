@@ -21,7 +21,11 @@ export interface TestApi {
   internalUrl: string | undefined;
   config: ServiceConfig;
   ca: string;
-  call: (method: string, path: string, options?: { key?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string }) => Promise<HttpResponse>;
+  call: (
+    method: string,
+    path: string,
+    options?: { key?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string },
+  ) => Promise<HttpResponse>;
   close: () => Promise<void>;
 }
 
@@ -31,15 +35,44 @@ export const TEST_SERVER_SECRET = 'test-server-secret-0123456789abcdef0123456789
 export const TEST_PLATFORM_TOKEN = 'svc_platform_test-token-0123456789abcdefghijklmnop';
 
 /** The real app over real TLS on ephemeral ports, with the plain-HTTP refusal listener beside it. */
-export async function startTestApi(deps: { orm: MikroORM; temporal: Client; clock: Clock; env?: Record<string, string>; log?: Logger }): Promise<TestApi> {
+export async function startTestApi(deps: {
+  orm: MikroORM;
+  temporal: Client;
+  clock: Clock;
+  env?: Record<string, string>;
+  log?: Logger;
+}): Promise<TestApi> {
   tlsDir ??= mkdtemp(path.join(os.tmpdir(), 'svc-test-tls-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: await tlsDir, LOG_LEVEL: 'silent', SERVER_SECRET: TEST_SERVER_SECRET, PLATFORM_TOKEN: TEST_PLATFORM_TOKEN, ...deps.env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: await tlsDir,
+    LOG_LEVEL: 'silent',
+    SERVER_SECRET: TEST_SERVER_SECRET,
+    PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
+    ...deps.env,
+  });
   const tls = await loadTlsMaterial({ dataDir: config.dataDir });
   const publicOrigin = 'https://distribution.test';
-  const appDeps = serviceDeps({ orm: deps.orm, temporal: deps.temporal, clock: deps.clock, config, log: deps.log ?? createLogger(config.logLevel), secrets: await loadSecrets(config) });
+  const appDeps = serviceDeps({
+    orm: deps.orm,
+    temporal: deps.temporal,
+    clock: deps.clock,
+    config,
+    log: deps.log ?? createLogger(config.logLevel),
+    secrets: await loadSecrets(config),
+  });
   const app = createApp(appDeps, { publicOrigin, surface: config.internal ? 'public' : 'all' });
-  const internal = config.internal ? { host: '127.0.0.1', port: config.internal.port, app: createApp(appDeps, { publicOrigin, surface: 'internal' }) } : undefined;
-  const listening = await listen(app, { host: '127.0.0.1', port: 0, plainPort: 0, tls, publicOrigin, ...(internal ? { internal } : {}) });
+  const internal = config.internal
+    ? { host: '127.0.0.1', port: config.internal.port, app: createApp(appDeps, { publicOrigin, surface: 'internal' }) }
+    : undefined;
+  const listening = await listen(app, {
+    host: '127.0.0.1',
+    port: 0,
+    plainPort: 0,
+    tls,
+    publicOrigin,
+    ...(internal ? { internal } : {}),
+  });
   const api: TestApi = {
     url: listening.url,
     plainUrl: listening.plainUrl!,

@@ -11,8 +11,12 @@ import { describedPlatformPath, expectMatchesPlatformDescription } from './platf
  */
 export function platform(api: TestApi) {
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await api.call(method, `/internal/v1${path}`, { key: TEST_PLATFORM_TOKEN, ...(body === undefined ? {} : { body }) });
-    if (describedPlatformPath(`/internal/v1${path}`)) expectMatchesPlatformDescription(method, `/internal/v1${path}`, res);
+    const res = await api.call(method, `/internal/v1${path}`, {
+      key: TEST_PLATFORM_TOKEN,
+      ...(body === undefined ? {} : { body }),
+    });
+    if (describedPlatformPath(`/internal/v1${path}`))
+      expectMatchesPlatformDescription(method, `/internal/v1${path}`, res);
     return res;
   };
   const write = async (method: string, path: string, body?: unknown) => {
@@ -22,12 +26,17 @@ export function platform(api: TestApi) {
   };
   return {
     call,
-    organization: (ref: string, country = 'RO') => write('PUT', `/organizations/${ref}`, { name: `Org ${ref}`, country }),
-    owner: (ref: string, body: Partial<z.input<typeof OwnerInput>> & { organization: string }) => write('PUT', `/owners/${ref}`, { ...sampleOwner(body.organization), ...body }),
-    location: (ref: string, body: Partial<z.input<typeof LocationInput>> & { organization: string; owner: string }) => write('PUT', `/locations/${ref}`, { ...sampleLocation(body.organization, body.owner), ...body }),
-    property: (ref: string, body: Partial<z.input<typeof PropertyInput>> & { location: string; owner: string }) => write('PUT', `/properties/${ref}`, { ...sampleProperty(body.location, body.owner), ...body }),
+    organization: (ref: string, country = 'RO') =>
+      write('PUT', `/organizations/${ref}`, { name: `Org ${ref}`, country }),
+    owner: (ref: string, body: Partial<z.input<typeof OwnerInput>> & { organization: string }) =>
+      write('PUT', `/owners/${ref}`, { ...sampleOwner(body.organization), ...body }),
+    location: (ref: string, body: Partial<z.input<typeof LocationInput>> & { organization: string; owner: string }) =>
+      write('PUT', `/locations/${ref}`, { ...sampleLocation(body.organization, body.owner), ...body }),
+    property: (ref: string, body: Partial<z.input<typeof PropertyInput>> & { location: string; owner: string }) =>
+      write('PUT', `/properties/${ref}`, { ...sampleProperty(body.location, body.owner), ...body }),
     distribute: (ref: string, channels: string[]) => write('PUT', `/properties/${ref}/distribution`, { channels }),
-    remove: (kind: 'properties' | 'locations' | 'owners' | 'organizations', ref: string) => write('DELETE', `/${kind}/${ref}`),
+    remove: (kind: 'properties' | 'locations' | 'owners' | 'organizations', ref: string) =>
+      write('DELETE', `/${kind}/${ref}`),
   };
 }
 
@@ -51,7 +60,14 @@ export function sampleLocation(organization: string, owner: string): Record<stri
     owner,
     name: 'Casa din Deal',
     category: 'house',
-    address: { country: 'RO', region: 'Brașov', city: 'Bran', street: 'Strada Principală', number: '12', postal_code: '507025' },
+    address: {
+      country: 'RO',
+      region: 'Brașov',
+      city: 'Bran',
+      street: 'Strada Principală',
+      number: '12',
+      postal_code: '507025',
+    },
     geo: { lat: 45.5152, lng: 25.3673 },
     timezone: 'Europe/Bucharest',
   };
@@ -65,16 +81,72 @@ export function sampleProperty(location: string, owner: string): Record<string, 
     units: 1,
     name: { ro: 'Apartament cu vedere', en: 'Apartment with a view' },
     description: { ro: 'Apartament luminos lângă castel.', en: 'Bright apartment near the castle.' },
-    capacity: { max_guests: 4, max_adults: 4, max_children: 2, max_infants: 1, bedrooms: 2, bathrooms: 1, beds: [{ type: 'double', count: 1 }, { type: 'single', count: 2 }] },
-    photos: [{ key: 'front', url: 'https://cdn.example.com/p/front.jpg', content_type: 'image/jpeg', width: 1600, height: 1067, checksum: `sha256:${'a'.repeat(64)}`, room: 'living', caption: { ro: 'Sufrageria', en: 'Living room' } }],
+    capacity: {
+      max_guests: 4,
+      max_adults: 4,
+      max_children: 2,
+      max_infants: 1,
+      bedrooms: 2,
+      bathrooms: 1,
+      beds: [
+        { type: 'double', count: 1 },
+        { type: 'single', count: 2 },
+      ],
+    },
+    photos: [
+      {
+        key: 'front',
+        url: 'https://cdn.example.com/p/front.jpg',
+        content_type: 'image/jpeg',
+        width: 1600,
+        height: 1067,
+        checksum: `sha256:${'a'.repeat(64)}`,
+        room: 'living',
+        caption: { ro: 'Sufrageria', en: 'Living room' },
+      },
+    ],
     check_in: { from: '15:00', until: '22:00' },
     check_out: { until: '11:00' },
-    rate_plans: [{ key: 'flex', name: { ro: 'Flexibil', en: 'Flexible' }, currency: 'RON', cancellation: { refundable: true, free_until_days_before: 7, penalty: 'first_night', penalty_percent: null } }],
-    fees: [{ type: 'cleaning', basis: 'fixed', amount: { amount: 10000, currency: 'RON' }, per: 'stay', payable_at: 'booking' }],
+    rate_plans: [
+      {
+        key: 'flex',
+        name: { ro: 'Flexibil', en: 'Flexible' },
+        currency: 'RON',
+        cancellation: { refundable: true, free_until_days_before: 7, penalty: 'first_night', penalty_percent: null },
+      },
+    ],
+    fees: [
+      {
+        type: 'cleaning',
+        basis: 'fixed',
+        amount: { amount: 10000, currency: 'RON' },
+        per: 'stay',
+        payable_at: 'booking',
+      },
+    ],
     city_tax_status: 'none',
-    legal: { classification: { certificate_number: 'RO-123/2025', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: yearsAfter(new Date(), 5), country: 'RO' } },
-    booking: { method: 'redirect', url: 'https://casa-din-deal.example/book', url_template: 'https://casa-din-deal.example/book?adults={adults}&children={children}' },
+    legal: {
+      classification: {
+        certificate_number: 'RO-123/2025',
+        category: 'apartament',
+        rating_kind: 'stars',
+        rating: 3,
+        valid_until: yearsAfter(new Date(), 5),
+        country: 'RO',
+      },
+    },
+    booking: {
+      method: 'redirect',
+      url: 'https://casa-din-deal.example/book',
+      url_template: 'https://casa-din-deal.example/book?adults={adults}&children={children}',
+    },
     amenities: ['wifi', 'kitchen'],
-    house_rules: { smoking: false, pets: true, parties: false, quiet_hours: { from: '22:00', until: '08:00' }, min_age: 18 },
+    house_rules: {
+      smoking: false,
+      pets: true,
+      parties: false,
+      quiet_hours: { from: '22:00', until: '08:00' },
+      min_age: 18,
+    },
   };
 }

@@ -34,9 +34,11 @@ export async function freshDatabase(): Promise<{ orm: MikroORM; url: string }> {
 export async function waitingOnALock(orm: MikroORM, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [row] = await orm.em.fork().execute<{ waiting: string }[]>(
-      `select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    );
+    const [row] = await orm.em
+      .fork()
+      .execute<{ waiting: string }[]>(
+        `select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      );
     if (Number(row!.waiting) > 0) return;
     if (Date.now() > deadline) throw new Error(`no session waited on a lock within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -21,7 +21,11 @@ export interface DescribedOperation {
  * Checks answers against one served description (the integration's, the platform's): a
  * validator per schema, compiled once, with every object closed.
  */
-export function describedAnswers(documentId: string, document: { components: { schemas?: unknown; headers?: unknown } }, label: string) {
+export function describedAnswers(
+  documentId: string,
+  document: { components: { schemas?: unknown; headers?: unknown } },
+  label: string,
+) {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   ajvFormats.default(ajv);
   ajv.addKeyword('example');
@@ -44,11 +48,21 @@ export function describedAnswers(documentId: string, document: { components: { s
    * body validates against its media type's schema; answers what was described, for the caller's
    * check of error codes.
    */
-  function expectDescribed(operation: DescribedOperation, method: string, where: string, requestPath: string, response: HttpResponse): { described: DescribedResponse; mediaType: string } | undefined {
+  function expectDescribed(
+    operation: DescribedOperation,
+    method: string,
+    where: string,
+    requestPath: string,
+    response: HttpResponse,
+  ): { described: DescribedResponse; mediaType: string } | undefined {
     const described = operation.responses[String(response.status)];
     expect(described, `${response.status} is not described for ${method} ${where}`).toBeDefined();
     for (const name of Object.keys(described!.headers ?? {})) {
-      if (headers[name]?.required) expect(response.headers[name.toLowerCase()], `${response.status} of ${method} ${where} lacks ${name}`).toBeDefined();
+      if (headers[name]?.required)
+        expect(
+          response.headers[name.toLowerCase()],
+          `${response.status} of ${method} ${where} lacks ${name}`,
+        ).toBeDefined();
     }
     if (!described!.content) {
       expect(response.text, `${response.status} of ${method} ${where} is described without a body`).toBe('');
@@ -59,7 +73,10 @@ export function describedAnswers(documentId: string, document: { components: { s
     expect(media, `${mediaType} is not described for ${response.status} of ${method} ${where}`).toBeDefined();
     const validate = validator(`${operation.operationId} ${response.status} ${mediaType}`, media!.schema);
     const body: unknown = mediaType.endsWith('json') ? response.json : response.text;
-    expect(validate(body) ? [] : validate.errors, `${method} ${requestPath} ${response.status} against the ${label}`).toEqual([]);
+    expect(
+      validate(body) ? [] : validate.errors,
+      `${method} ${requestPath} ${response.status} against the ${label}`,
+    ).toEqual([]);
     return { described: described!, mediaType };
   }
 

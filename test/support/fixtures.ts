@@ -12,9 +12,22 @@ import { sha256 } from '../../infra/secrets.ts';
 import { serviceDeps } from '../../services/deps.ts';
 import { TEST_PLATFORM_TOKEN, TEST_SERVER_SECRET } from './api.ts';
 
-export function adminContext(orm: MikroORM, temporal: Client, clock: Clock, taskQueue = 'distribution-test'): AdminContext {
-  const config = loadConfig({ LOG_LEVEL: 'silent', TEMPORAL_TASK_QUEUE: taskQueue, SERVER_SECRET: TEST_SERVER_SECRET, PLATFORM_TOKEN: TEST_PLATFORM_TOKEN });
-  const secrets = { ring: singleKeyRing(new TextEncoder().encode(TEST_SERVER_SECRET)), platformTokenHash: sha256(TEST_PLATFORM_TOKEN) };
+export function adminContext(
+  orm: MikroORM,
+  temporal: Client,
+  clock: Clock,
+  taskQueue = 'distribution-test',
+): AdminContext {
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    SERVER_SECRET: TEST_SERVER_SECRET,
+    PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
+  });
+  const secrets = {
+    ring: singleKeyRing(new TextEncoder().encode(TEST_SERVER_SECRET)),
+    platformTokenHash: sha256(TEST_PLATFORM_TOKEN),
+  };
   return serviceDeps({ orm, temporal, clock, config, log: createLogger('silent'), secrets });
 }
 
@@ -25,10 +38,21 @@ export function uniqueChannelName(prefix = 'ch'): string {
 }
 
 /** A fresh channel and one key on it. */
-export async function channelWithKey(ctx: AdminContext, options: { scopes?: Scope[]; rateLimit?: number; expiresAt?: string } = {}) {
+export async function channelWithKey(
+  ctx: AdminContext,
+  options: { scopes?: Scope[]; rateLimit?: number; expiresAt?: string } = {},
+) {
   const name = uniqueChannelName();
-  const channel = await createChannel(ctx, { name, rateLimit: options.rateLimit ?? 600, redirectUrl: 'https://partner.example/connect' });
-  const key = await issueKey(ctx, { channel: name, scopes: (options.scopes ?? ['read:catalog']).join(','), ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}) });
+  const channel = await createChannel(ctx, {
+    name,
+    rateLimit: options.rateLimit ?? 600,
+    redirectUrl: 'https://partner.example/connect',
+  });
+  const key = await issueKey(ctx, {
+    channel: name,
+    scopes: (options.scopes ?? ['read:catalog']).join(','),
+    ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
+  });
   return { channel, key };
 }
 

@@ -59,10 +59,15 @@ export default async function setup(project: TestProject) {
 
 /** The embedded PostgreSQL in a child process (test/support/postgres-child.ts says why). */
 async function startPostgresChild(dir: string): Promise<{ serverUrl: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'postgres-child.ts'), dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'postgres-child.ts'), dir], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout });
-  const first = await Promise.race([once(lines, 'line'), exited.then(([code]) => Promise.reject(new Error(`embedded PostgreSQL exited with ${String(code)}`)))]);
+  const first = await Promise.race([
+    once(lines, 'line'),
+    exited.then(([code]) => Promise.reject(new Error(`embedded PostgreSQL exited with ${String(code)}`))),
+  ]);
   lines.close();
   const { serverUrl } = JSON.parse(String(first[0])) as { serverUrl: string };
   return {

@@ -13,7 +13,12 @@ const BASE = '/api/v1/distribution';
  * with figures from both; `lower` in review on A, no report from B, its certificate lapsing in 10
  * days; `old` published on A, then withdrawn from both when its certificate expired.
  */
-export async function dashboardScene(api: TestApi, ctx: ReturnType<typeof adminContext>, clock: TestClock, prefix: string) {
+export async function dashboardScene(
+  api: TestApi,
+  ctx: ReturnType<typeof adminContext>,
+  clock: TestClock,
+  prefix: string,
+) {
   const host = platform(api);
   // The minute the scene takes stays within this local day unless it starts in the last minute of one.
   const today = localDate(clock.now(), 'Europe/Bucharest');
@@ -23,9 +28,21 @@ export async function dashboardScene(api: TestApi, ctx: ReturnType<typeof adminC
   await host.organization(org);
   await host.owner(`${prefix}-own`, { organization: org, display_name: 'Ana Popescu' });
   await host.location(`${prefix}-loc`, { organization: org, owner: `${prefix}-own` });
-  const classification = (validUntil: string) => ({ certificate_number: 'RO-123/2025', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: validUntil, country: 'RO' });
+  const classification = (validUntil: string) => ({
+    certificate_number: 'RO-123/2025',
+    category: 'apartament',
+    rating_kind: 'stars',
+    rating: 3,
+    valid_until: validUntil,
+    country: 'RO',
+  });
   const write = async (ref: string, ro: string, en: string, validUntil: string) =>
-    host.property(ref, { location: `${prefix}-loc`, owner: `${prefix}-own`, name: { ro, en }, legal: { classification: classification(validUntil) } });
+    host.property(ref, {
+      location: `${prefix}-loc`,
+      owner: `${prefix}-own`,
+      name: { ro, en },
+      legal: { classification: classification(validUntil) },
+    });
   const refs = { upper: `${prefix}-upper`, lower: `${prefix}-lower`, old: `${prefix}-old` };
   await write(refs.upper, 'Casa de Sus', 'Upper House', addDays(today, 2000));
   await write(refs.lower, 'Casa de Jos', 'Lower House', addDays(today, 9));
@@ -45,13 +62,29 @@ export async function dashboardScene(api: TestApi, ctx: ReturnType<typeof adminC
   };
   await report(a.key.key, idsA['Upper House'], { status: 'pending_review' });
   clock.advance(60_000);
-  await report(a.key.key, idsA['Upper House'], { status: 'published', public_url: 'https://a.example/stay/upper', promoted: true, promoted_until: `${addDays(today, 14)}T22:00:00Z` });
-  await report(b.key.key, idsB['Upper House'], { status: 'rejected', rejection: { reason: 'photos', text: 'The photos show another house.' } });
+  await report(a.key.key, idsA['Upper House'], {
+    status: 'published',
+    public_url: 'https://a.example/stay/upper',
+    promoted: true,
+    promoted_until: `${addDays(today, 14)}T22:00:00Z`,
+  });
+  await report(b.key.key, idsB['Upper House'], {
+    status: 'rejected',
+    rejection: { reason: 'photos', text: 'The photos show another house.' },
+  });
   await report(a.key.key, idsA['Lower House'], { status: 'pending_review' });
   await report(a.key.key, idsA['Old House'], { status: 'published', public_url: 'https://a.example/stay/old' });
   const days = (id: string | undefined, count: number) =>
-    Array.from({ length: count }, (_, i) => ({ property_id: id, date: addDays(today, -i), views: 100 + i, clicks_to_booking: i % 7 }));
-  for (const [key, data] of [[a.key.key, days(idsA['Upper House'], 30)], [b.key.key, days(idsB['Upper House'], 12)]] as const) {
+    Array.from({ length: count }, (_, i) => ({
+      property_id: id,
+      date: addDays(today, -i),
+      views: 100 + i,
+      clicks_to_booking: i % 7,
+    }));
+  for (const [key, data] of [
+    [a.key.key, days(idsA['Upper House'], 30)],
+    [b.key.key, days(idsB['Upper House'], 12)],
+  ] as const) {
     const res = await api.call('POST', `${BASE}/listing-stats`, { key, body: { data } });
     expect(res.status, res.text).toBe(200);
   }

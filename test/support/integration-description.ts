@@ -6,7 +6,11 @@ import { TEST_ORIGIN } from './openapi-validator.ts';
 
 export const integrationDescription = integrationDocument(TEST_ORIGIN);
 
-const answers = describedAnswers(`${TEST_ORIGIN}${INTEGRATION_BASE}/openapi.json`, integrationDescription, 'description');
+const answers = describedAnswers(
+  `${TEST_ORIGIN}${INTEGRATION_BASE}/openapi.json`,
+  integrationDescription,
+  'description',
+);
 
 /**
  * Asserts that an answer of the integration interface is one its description promises: the
@@ -20,5 +24,6 @@ export function expectMatchesIntegrationDescription(method: string, requestPath:
   const operation = item![method.toLowerCase()] ?? (response.status === 405 ? Object.values(item!)[0] : undefined);
   expect(operation, `${method} ${path} is not described`).toBeDefined();
   const checked = answers.expectDescribed(operation!, method, path, requestPath, response);
-  if (checked?.described['x-error-codes']) expect(checked.described['x-error-codes']).toContain(response.json.code ?? response.json.error);
+  if (checked?.described['x-error-codes'])
+    expect(checked.described['x-error-codes']).toContain(response.json.code ?? response.json.error);
 }

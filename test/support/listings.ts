@@ -14,7 +14,11 @@ export async function listingTables(orm: MikroORM): Promise<unknown[]> {
 
 /** Rows of the event log and of webhook deliveries: reports add none. */
 export async function eventAndDeliveryCounts(orm: MikroORM): Promise<{ events: number; deliveries: number }> {
-  const [row] = await orm.em.fork().execute<{ events: string; deliveries: string }[]>('select (select count(*) from event) as events, (select count(*) from webhook_delivery) as deliveries');
+  const [row] = await orm.em
+    .fork()
+    .execute<{ events: string; deliveries: string }[]>(
+      'select (select count(*) from event) as events, (select count(*) from webhook_delivery) as deliveries',
+    );
   return { events: Number(row!.events), deliveries: Number(row!.deliveries) };
 }
 

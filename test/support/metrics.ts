@@ -8,7 +8,8 @@ export async function scrape(url: string): Promise<string> {
 
 function labelsOf(text: string): Record<string, string> {
   const labels: Record<string, string> = {};
-  for (const match of text.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[match[1]!] = match[2]!.replace(/\\(.)/g, '$1');
+  for (const match of text.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+    labels[match[1]!] = match[2]!.replace(/\\(.)/g, '$1');
   return labels;
 }
 

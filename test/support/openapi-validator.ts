@@ -46,7 +46,11 @@ function validator(key: string, schema: JsonSchema): ValidateFunction {
 }
 
 const templates = Object.keys(description.paths)
-  .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`), params: template.split('{').length - 1 }))
+  .map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    params: template.split('{').length - 1,
+  }))
   .sort((a, b) => a.params - b.params);
 
 /** The described path a request path falls under, literal segments winning over parameters. */
@@ -61,19 +65,30 @@ export function describedPath(requestPath: string): string | undefined {
  * path) are described, with this status; its required headers are present; its body validates
  * against the schema of its media type; and a problem's `code` is listed for that status.
  */
-export function expectMatchesDescription(method: string, requestPath: string, response: HttpResponse, document = description): void {
+export function expectMatchesDescription(
+  method: string,
+  requestPath: string,
+  response: HttpResponse,
+  document = description,
+): void {
   const template = describedPath(requestPath);
   expect(template, `${requestPath} is not described`).toBeDefined();
   const item = document.paths[template!]!;
   const operations: OperationObject[] = Object.values(item);
-  const operation = (item as Record<string, OperationObject>)[method.toLowerCase()] ?? (response.status === 405 ? operations[0] : undefined);
+  const operation =
+    (item as Record<string, OperationObject>)[method.toLowerCase()] ??
+    (response.status === 405 ? operations[0] : undefined);
   expect(operation, `${method} ${template} is not described`).toBeDefined();
   const described = operation!.responses[String(response.status)];
   expect(described, `${response.status} is not described for ${method} ${template}`).toBeDefined();
 
   const headers = document.components.headers as Record<string, HeaderObject>;
   for (const name of Object.keys(described!.headers ?? {})) {
-    if (headers[name]?.required) expect(response.headers[name.toLowerCase()], `${response.status} of ${method} ${template} lacks ${name}`).toBeDefined();
+    if (headers[name]?.required)
+      expect(
+        response.headers[name.toLowerCase()],
+        `${response.status} of ${method} ${template} lacks ${name}`,
+      ).toBeDefined();
   }
 
   const mediaType = (response.headers['content-type'] ?? '').split(';')[0]!.trim();
@@ -85,6 +100,9 @@ export function expectMatchesDescription(method: string, requestPath: string, re
   expect(media, `${mediaType} is not described for ${response.status} of ${method} ${template}`).toBeDefined();
   const body: unknown = mediaType.endsWith('json') ? response.json : response.text;
   const validate = validator(`${operation!.operationId} ${response.status} ${mediaType}`, media!.schema);
-  expect(validate(body) ? [] : validate.errors, `${method} ${requestPath} ${response.status} against the description`).toEqual([]);
+  expect(
+    validate(body) ? [] : validate.errors,
+    `${method} ${requestPath} ${response.status} against the description`,
+  ).toEqual([]);
   if (mediaType === 'application/problem+json') expect(described!['x-problem-codes']).toContain(response.json.code);
 }

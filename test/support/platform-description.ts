@@ -9,10 +9,18 @@ import { TEST_ORIGIN } from './openapi-validator.ts';
 
 export const platformDescription = platformDocument(TEST_ORIGIN);
 
-const answers = describedAnswers(`${TEST_ORIGIN}${INTERNAL_BASE}/openapi.json`, platformDescription, 'platform description');
+const answers = describedAnswers(
+  `${TEST_ORIGIN}${INTERNAL_BASE}/openapi.json`,
+  platformDescription,
+  'platform description',
+);
 
 const templates = Object.keys(platformDescription.paths)
-  .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`), params: template.split('{').length - 1 }))
+  .map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    params: template.split('{').length - 1,
+  }))
   .sort((a, b) => a.params - b.params);
 
 /** The described path a request path falls under (literal segments win), or undefined for a path the interface does not have. */
@@ -35,7 +43,8 @@ export function expectMatchesPlatformDescription(method: string, requestPath: st
   const operation = item[method.toLowerCase()] ?? (response.status === 405 ? Object.values(item)[0] : undefined);
   expect(operation, `${method} ${template} is not described`).toBeDefined();
   const checked = answers.expectDescribed(operation!, method, template!, requestPath, response);
-  if (checked?.mediaType === 'application/problem+json') expect(checked.described['x-problem-codes']).toContain(response.json.code);
+  if (checked?.mediaType === 'application/problem+json')
+    expect(checked.described['x-problem-codes']).toContain(response.json.code);
 }
 
 /**
@@ -43,8 +52,11 @@ export function expectMatchesPlatformDescription(method: string, requestPath: st
  * validating against the description (or a fuzzer generating from it) would conclude.
  */
 export function platformDescriptionTakesBody(method: string, template: string, body: unknown): boolean {
-  const operation = (platformDescription.paths[template] as Record<string, OperationObject> | undefined)?.[method.toLowerCase()];
-  const schema = (operation as { requestBody?: { content: Record<string, { schema: JsonSchema }> } } | undefined)?.requestBody?.content['application/json']?.schema;
+  const operation = (platformDescription.paths[template] as Record<string, OperationObject> | undefined)?.[
+    method.toLowerCase()
+  ];
+  const schema = (operation as { requestBody?: { content: Record<string, { schema: JsonSchema }> } } | undefined)
+    ?.requestBody?.content['application/json']?.schema;
   expect(schema, `${method} ${template} describes no JSON body`).toBeDefined();
   return answers.validator(`${operation!.operationId} request`, schema!)(body);
 }

@@ -17,9 +17,18 @@ export function childEnv(env: Record<string, string | undefined>): NodeJS.Proces
 }
 
 /** Runs one of the project's Node entry points to completion, with a bounded run time. */
-export function runNode(script: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<Finished> {
+export function runNode(
+  script: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: ROOT,
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

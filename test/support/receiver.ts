@@ -38,7 +38,15 @@ async function certificate() {
       keyType: 'ec',
       algorithm: 'sha256',
       notAfterDate: new Date(Date.now() + 7 * 24 * 3600 * 1000),
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+      extensions: [
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
+      ],
     });
     const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-receiver-'));
     const caFile = path.join(dir, 'receiver.crt');
@@ -60,8 +68,16 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const flat = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-      received.push({ method: req.method ?? '', path: req.url ?? '', headers: flat, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      const flat = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+      );
+      received.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: flat,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      });
       const answer = (code: number) => {
         res.statusCode = code;
         res.end(code === 204 ? undefined : `answer ${code}`);
@@ -92,10 +108,23 @@ export async function startReceiver(): Promise<Receiver> {
     waitFor: (count, timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {
         if (received.length >= count) return resolve([...received]);
-        const timer = setTimeout(() => reject(new Error(`receiver: ${received.length} of ${count} requests after ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({ count, resolve: (r) => { clearTimeout(timer); resolve(r); } });
+        const timer = setTimeout(
+          () => reject(new Error(`receiver: ${received.length} of ${count} requests after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        waiters.push({
+          count,
+          resolve: (r) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+        });
       }),
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   onCleanup(() => receiver.close());
   return receiver;

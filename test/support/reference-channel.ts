@@ -53,7 +53,11 @@ export class ReferenceChannel {
   private readonly key: string;
   private readonly limit: number;
   private readonly base: string;
-  private readonly held: Record<CatalogueKind, Map<string, ChannelRecord>> = { locations: new Map(), owners: new Map(), properties: new Map() };
+  private readonly held: Record<CatalogueKind, Map<string, ChannelRecord>> = {
+    locations: new Map(),
+    owners: new Map(),
+    properties: new Map(),
+  };
   /** Largest `updated_at` received per list (as sent by the service), absent until one was received. */
   private readonly watermark: Partial<Record<CatalogueKind, { text: string; ms: number }>> = {};
 
@@ -132,7 +136,9 @@ export class ReferenceChannel {
     const held = this.held[kind].get(record.id);
     if (held) {
       if (record.version < held.version) {
-        this.violations.push(`${kind} ${record.id}: version went down from ${held.version} (${held.status}) to ${record.version} (${record.status})`);
+        this.violations.push(
+          `${kind} ${record.id}: version went down from ${held.version} (${held.status}) to ${record.version} (${record.status})`,
+        );
         return false;
       }
       if (record.version === held.version) {
@@ -142,7 +148,9 @@ export class ReferenceChannel {
         return false;
       }
       if (held.status === 'deleted') {
-        this.violations.push(`${kind} ${record.id}: came back as ${record.status} (version ${record.version}) after deletion`);
+        this.violations.push(
+          `${kind} ${record.id}: came back as ${record.status} (version ${record.version}) after deletion`,
+        );
       }
     }
     this.held[kind].set(record.id, record);

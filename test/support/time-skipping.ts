@@ -31,5 +31,8 @@ export async function recordHistory(handle: WorkflowHandle, name: string): Promi
   if (process.env.RECORD_HISTORIES !== '1') return;
   const history = await handle.fetchHistory();
   await mkdir(HISTORIES_DIR, { recursive: true });
-  await writeFile(path.join(HISTORIES_DIR, `${name}.json`), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`);
+  await writeFile(
+    path.join(HISTORIES_DIR, `${name}.json`),
+    `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`,
+  );
 }

@@ -22,15 +22,28 @@ export function activityDeps(
   options: { client: Client; taskQueue: string; clock?: Clock; webhooks?: WebhookSettings; mail?: MailerConfig },
 ): ActivityDeps {
   const clock = options.clock ?? systemClock;
-  const secrets = { ring: singleKeyRing(new TextEncoder().encode(TEST_SERVER_SECRET)), platformTokenHash: sha256('unused') };
+  const secrets = {
+    ring: singleKeyRing(new TextEncoder().encode(TEST_SERVER_SECRET)),
+    platformTokenHash: sha256('unused'),
+  };
   return {
     orm,
     clock,
     log: createLogger('silent'),
-    workflows: createWorkflowClient({ connect: () => Promise.resolve(options.client), taskQueue: options.taskQueue, dispatchPollSeconds: 30 }),
-    webhookSender: createWebhookSender({ secrets, clock, settings: options.webhooks ?? { allowLocal: false, caFile: undefined } }),
+    workflows: createWorkflowClient({
+      connect: () => Promise.resolve(options.client),
+      taskQueue: options.taskQueue,
+      dispatchPollSeconds: 30,
+    }),
+    webhookSender: createWebhookSender({
+      secrets,
+      clock,
+      settings: options.webhooks ?? { allowLocal: false, caFile: undefined },
+    }),
     secrets,
-    mailer: createMailer(options.mail ?? { smtpUrl: undefined, from: 'Distribution Service <no-reply@distribution.test>' }),
+    mailer: createMailer(
+      options.mail ?? { smtpUrl: undefined, from: 'Distribution Service <no-reply@distribution.test>' },
+    ),
   };
 }
 
@@ -47,7 +60,13 @@ export function activityDeps(
 export function createTestWorker(
   env: TestWorkflowEnvironment,
   orm: MikroORM,
-  options: { taskQueue: string; clock?: Clock; replayEveryTask?: boolean; webhooks?: WebhookSettings; mail?: MailerConfig },
+  options: {
+    taskQueue: string;
+    clock?: Clock;
+    replayEveryTask?: boolean;
+    webhooks?: WebhookSettings;
+    mail?: MailerConfig;
+  },
 ): Promise<Worker> {
   const { replayEveryTask, ...deps } = options;
   return Worker.create({
@@ -60,7 +79,11 @@ export function createTestWorker(
 }
 
 /** One test worker (see `createTestWorker`) for the whole test file, so the workflow code is bundled once; stopped when the file ends. */
-export async function runTestWorker(env: TestWorkflowEnvironment, orm: MikroORM, options: { taskQueue: string; clock?: Clock; replayEveryTask?: boolean }): Promise<void> {
+export async function runTestWorker(
+  env: TestWorkflowEnvironment,
+  orm: MikroORM,
+  options: { taskQueue: string; clock?: Clock; replayEveryTask?: boolean },
+): Promise<void> {
   const worker = await createTestWorker(env, orm, options);
   const running = worker.run();
   onCleanup(async () => {

@@ -41,9 +41,20 @@ beforeAll(async () => {
   ({ orm } = await freshDatabase());
   taskQueue = uniqueTaskQueue('cert-expiry');
   offset = (await env.currentTimeMs()) - Date.now();
-  api = await startTestApi({ orm, temporal: env.client, clock, env: { TEMPORAL_TASK_QUEUE: taskQueue, DISPATCH_POLL_SECONDS: String(30 * 86_400), HORIZON_ROLLS_FROM_API: 'false' } });
+  api = await startTestApi({
+    orm,
+    temporal: env.client,
+    clock,
+    env: {
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      DISPATCH_POLL_SECONDS: String(30 * 86_400),
+      HORIZON_ROLLS_FROM_API: 'false',
+    },
+  });
   const ctx = adminContext(orm, env.client, clock, taskQueue);
-  channels = [(await channelWithKey(ctx)).channel, (await channelWithKey(ctx)).channel].sort((a, b) => a.name.localeCompare(b.name));
+  channels = [(await channelWithKey(ctx)).channel, (await channelWithKey(ctx)).channel].sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
   await runTestWorker(env, orm, { taskQueue });
 });
 
@@ -73,21 +84,52 @@ const ITALIAN_TEXTS = {
   name: { it: 'Appartamento con vista', en: 'Apartment with a view' },
   description: { it: 'Appartamento luminoso vicino al centro.', en: 'Bright apartment near the centre.' },
   photos: [],
-  rate_plans: [{ key: 'flex', name: { it: 'Flessibile', en: 'Flexible' }, currency: 'EUR', cancellation: { refundable: true, free_until_days_before: 7, penalty: 'first_night', penalty_percent: null } }],
+  rate_plans: [
+    {
+      key: 'flex',
+      name: { it: 'Flessibile', en: 'Flexible' },
+      currency: 'EUR',
+      cancellation: { refundable: true, free_until_days_before: 7, penalty: 'first_night', penalty_percent: null },
+    },
+  ],
   fees: [],
 };
-const ROMAN_ADDRESS = { country: 'IT', region: 'Lazio', city: 'Roma', street: 'Via del Corso', number: '1', postal_code: '00186' };
+const ROMAN_ADDRESS = {
+  country: 'IT',
+  region: 'Lazio',
+  city: 'Roma',
+  street: 'Via del Corso',
+  number: '1',
+  postal_code: '00186',
+};
 
 /** A property in `zone` carrying `legal`, distributed to both channels. */
-async function propertyWith(country: 'RO' | 'IT', zone: string, legal: Record<string, unknown>): Promise<{ id: string; ref: string }> {
+async function propertyWith(
+  country: 'RO' | 'IT',
+  zone: string,
+  legal: Record<string, unknown>,
+): Promise<{ id: string; ref: string }> {
   counter += 1;
   const host = platform(api);
   const ref = `ce-${counter}`;
   await host.organization(`${ref}-org`, country);
   await host.owner(`${ref}-own`, { organization: `${ref}-org` });
-  await host.location(`${ref}-loc`, { organization: `${ref}-org`, owner: `${ref}-own`, timezone: zone, ...(country === 'IT' ? { address: ROMAN_ADDRESS, geo: { lat: 41.9, lng: 12.48 } } : {}) });
-  await host.property(`${ref}-p`, { location: `${ref}-loc`, owner: `${ref}-own`, legal, ...(country === 'IT' ? ITALIAN_TEXTS : {}) });
-  await host.distribute(`${ref}-p`, channels.map((c) => c.name));
+  await host.location(`${ref}-loc`, {
+    organization: `${ref}-org`,
+    owner: `${ref}-own`,
+    timezone: zone,
+    ...(country === 'IT' ? { address: ROMAN_ADDRESS, geo: { lat: 41.9, lng: 12.48 } } : {}),
+  });
+  await host.property(`${ref}-p`, {
+    location: `${ref}-loc`,
+    owner: `${ref}-own`,
+    legal,
+    ...(country === 'IT' ? ITALIAN_TEXTS : {}),
+  });
+  await host.distribute(
+    `${ref}-p`,
+    channels.map((c) => c.name),
+  );
   const [row] = await orm.em.fork().execute<{ id: string }[]>('select id from property where ref = ?', [`${ref}-p`]);
   return { id: row!.id, ref: `${ref}-p` };
 }
@@ -98,8 +140,21 @@ function renewal(ref: string, legal: Record<string, unknown>) {
   return { location: `${base}-loc`, owner: `${base}-own`, legal };
 }
 
-const roLegal = (validUntil: string) => ({ classification: { certificate_number: 'RO-123/2025', category: 'apartament', rating_kind: 'stars', rating: 3, valid_until: validUntil, country: 'RO' } });
-const itLegal = (validUntil: string) => ({ identifiers: [{ scheme: 'it.cin', value: 'IT058091C2ABCDEFGH', valid_until: validUntil, issued_by: 'Ministero del Turismo' }] });
+const roLegal = (validUntil: string) => ({
+  classification: {
+    certificate_number: 'RO-123/2025',
+    category: 'apartament',
+    rating_kind: 'stars',
+    rating: 3,
+    valid_until: validUntil,
+    country: 'RO',
+  },
+});
+const itLegal = (validUntil: string) => ({
+  identifiers: [
+    { scheme: 'it.cin', value: 'IT058091C2ABCDEFGH', valid_until: validUntil, issued_by: 'Ministero del Turismo' },
+  ],
+});
 
 interface View {
   status: string;
@@ -109,46 +164,73 @@ interface View {
 
 /** What each channel (in name order) holds for the record. */
 async function views(kind: 'property' | 'location' | 'owner', internalId: string): Promise<View[]> {
-  const rows = await orm.em.fork().execute<{ channel_id: string; status: string; version: string; external_id: string }[]>(
-    'select channel_id, status, version, external_id from channel_resource where kind = ? and internal_id = ?',
-    [kind, internalId],
-  );
+  const rows = await orm.em
+    .fork()
+    .execute<{ channel_id: string; status: string; version: string; external_id: string }[]>(
+      'select channel_id, status, version, external_id from channel_resource where kind = ? and internal_id = ?',
+      [kind, internalId],
+    );
   return channels.map((c) => {
     const row = rows.find((r) => r.channel_id === c.id);
     return { status: row?.status ?? 'absent', version: Number(row?.version ?? 0), external_id: row?.external_id ?? '' };
   });
 }
 
-const statuses = async (kind: 'property' | 'location' | 'owner', id: string) => (await views(kind, id)).map((v) => v.status);
+const statuses = async (kind: 'property' | 'location' | 'owner', id: string) =>
+  (await views(kind, id)).map((v) => v.status);
 
 /** The property's events on a channel, in log order. */
 /** The property's lifecycle events for one channel (its availability announcements aside). */
 async function eventTypes(channelId: string, externalId: string): Promise<string[]> {
-  const rows = await orm.em.fork().execute<{ type: string }[]>(`select type from event where channel_id = ? and data->>'id' = ? and type like 'property.%' order by position`, [channelId, externalId]);
+  const rows = await orm.em
+    .fork()
+    .execute<{ type: string }[]>(
+      `select type from event where channel_id = ? and data->>'id' = ? and type like 'property.%' order by position`,
+      [channelId, externalId],
+    );
   return rows.map((row) => row.type);
 }
 
 async function sourceIdsOf(ref: string): Promise<{ location: string; owner: string }> {
-  const [row] = await orm.em.fork().execute<{ location_id: string; owner_id: string }[]>('select location_id, owner_id from property where ref = ?', [ref]);
+  const [row] = await orm.em
+    .fork()
+    .execute<{ location_id: string; owner_id: string }[]>('select location_id, owner_id from property where ref = ?', [
+      ref,
+    ]);
   return { location: row!.location_id, owner: row!.owner_id };
 }
 
 async function timers(workflowId: string, runId?: string): Promise<{ started: number; fired: number[] }> {
   const history = await plain().workflow.getHandle(workflowId, runId).fetchHistory();
   const events = history.events ?? [];
-  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + Math.round((t?.nanos ?? 0) / 1e6);
-  return { started: events.filter((e) => e.timerStartedEventAttributes).length, fired: events.filter((e) => e.timerFiredEventAttributes).map((e) => ms(e.eventTime)) };
+  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+    Number(t?.seconds ?? 0) * 1000 + Math.round((t?.nanos ?? 0) / 1e6);
+  return {
+    started: events.filter((e) => e.timerStartedEventAttributes).length,
+    fired: events.filter((e) => e.timerFiredEventAttributes).map((e) => ms(e.eventTime)),
+  };
 }
 
 /** Waits until the workflow sleeps on its `count`-th timer, so the next skip can fire it. */
 function sleeping(workflowId: string, count: number): Promise<unknown> {
-  return eventually(`${workflowId} timers`, () => timers(workflowId), (t) => t.started >= count);
+  return eventually(
+    `${workflowId} timers`,
+    () => timers(workflowId),
+    (t) => t.started >= count,
+  );
 }
 
-async function searchAttributes(workflowId: string): Promise<{ state: unknown; expiresOn: unknown; property: unknown; status: string }> {
+async function searchAttributes(
+  workflowId: string,
+): Promise<{ state: unknown; expiresOn: unknown; property: unknown; status: string }> {
   const described = await plain().workflow.getHandle(workflowId).describe();
   const sa = described.typedSearchAttributes;
-  return { state: sa.get(SA_STATE), expiresOn: sa.get(SA_EXPIRES_ON) ?? null, property: sa.get(SA_PROPERTY), status: described.status.name };
+  return {
+    state: sa.get(SA_STATE),
+    expiresOn: sa.get(SA_EXPIRES_ON) ?? null,
+    property: sa.get(SA_PROPERTY),
+    status: described.status.name,
+  };
 }
 
 /**
@@ -161,16 +243,31 @@ async function stop(workflowId: string, reason: string): Promise<void> {
   const resting = async () => {
     const events = (await handle.fetchHistory()).events ?? [];
     const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes).length;
-    const closed = events.filter((e) => e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes || e.activityTaskTimedOutEventAttributes).length;
+    const closed = events.filter(
+      (e) =>
+        e.activityTaskCompletedEventAttributes ||
+        e.activityTaskFailedEventAttributes ||
+        e.activityTaskTimedOutEventAttributes,
+    ).length;
     const last = events.at(-1);
-    return scheduled === closed && !last?.workflowTaskScheduledEventAttributes && !last?.workflowTaskStartedEventAttributes;
+    return (
+      scheduled === closed && !last?.workflowTaskScheduledEventAttributes && !last?.workflowTaskStartedEventAttributes
+    );
   };
   await eventually(`${workflowId} at rest`, resting, (done) => done);
   await handle.terminate(reason);
 }
 
 function wallClock(instant: number, zone: string): string {
-  return new Intl.DateTimeFormat('sv-SE', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(instant));
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(instant));
 }
 
 async function legalStatus(ref: string): Promise<unknown> {
@@ -180,7 +277,7 @@ async function legalStatus(ref: string): Promise<unknown> {
 }
 
 describe('certificate expiry workflow', () => {
-  test('withdraws at the local midnight after valid_until in each property\'s zone (Bucharest, then Rome an hour later)', async () => {
+  test("withdraws at the local midnight after valid_until in each property's zone (Bucharest, then Rome an hour later)", async () => {
     // 21:30 in Bucharest (20:30 in Rome) on the day both certificates are last valid.
     const day = addDays(zonedDate(await env.currentTimeMs(), BUCHAREST), 1);
     await sleepUntil(startOfLocalDay(day, BUCHAREST) + 21.5 * HOUR);
@@ -190,18 +287,35 @@ describe('certificate expiry workflow', () => {
     const itId = workflowIds.certificateExpiry(it.id);
 
     expect(await legalStatus(ro.ref)).toEqual({
-      next_expiry: { on: addDays(day, 1), identifier: { scheme: 'ro.classification', value: 'RO-123/2025', valid_until: day }, withdraws_from: channels.map((c) => c.name) },
+      next_expiry: {
+        on: addDays(day, 1),
+        identifier: { scheme: 'ro.classification', value: 'RO-123/2025', valid_until: day },
+        withdraws_from: channels.map((c) => c.name),
+      },
     });
     expect(await legalStatus(it.ref)).toEqual({
-      next_expiry: { on: addDays(day, 1), identifier: { scheme: 'it.cin', value: 'IT058091C2ABCDEFGH', valid_until: day }, withdraws_from: channels.map((c) => c.name) },
+      next_expiry: {
+        on: addDays(day, 1),
+        identifier: { scheme: 'it.cin', value: 'IT058091C2ABCDEFGH', valid_until: day },
+        withdraws_from: channels.map((c) => c.name),
+      },
     });
     await sleeping(roId, 1);
     await sleeping(itId, 1);
-    expect(await searchAttributes(roId)).toEqual({ state: 'waiting', expiresOn: addDays(day, 1), property: ro.ref, status: 'RUNNING' });
+    expect(await searchAttributes(roId)).toEqual({
+      state: 'waiting',
+      expiresOn: addDays(day, 1),
+      property: ro.ref,
+      status: 'RUNNING',
+    });
 
     // One minute past midnight in Bucharest: 23:01 in Rome.
     await sleepUntil(startOfLocalDay(addDays(day, 1), BUCHAREST) + MINUTE);
-    await eventually('RO withdrawn', () => statuses('property', ro.id), (s) => s.every((x) => x === 'withdrawn'));
+    await eventually(
+      'RO withdrawn',
+      () => statuses('property', ro.id),
+      (s) => s.every((x) => x === 'withdrawn'),
+    );
     expect(await statuses('property', it.id)).toEqual(['active', 'active']);
     const roPlaces = await sourceIdsOf(ro.ref);
     expect(await statuses('location', roPlaces.location)).toEqual(['withdrawn', 'withdrawn']);
@@ -209,12 +323,21 @@ describe('certificate expiry workflow', () => {
     const roView = (await views('property', ro.id))[0]!;
     expect((await eventTypes(channels[0]!.id, roView.external_id)).at(-1)).toBe('property.withdrawn');
     expect(await plain().workflow.getHandle(roId).result()).toBe('lapsed');
-    expect(await searchAttributes(roId)).toEqual({ state: 'lapsed', expiresOn: null, property: ro.ref, status: 'COMPLETED' });
+    expect(await searchAttributes(roId)).toEqual({
+      state: 'lapsed',
+      expiresOn: null,
+      property: ro.ref,
+      status: 'COMPLETED',
+    });
     expect(await legalStatus(ro.ref)).toEqual({ next_expiry: null });
 
     // One minute past midnight in Rome.
     await sleepUntil(startOfLocalDay(addDays(day, 1), ROME) + MINUTE);
-    await eventually('IT withdrawn', () => statuses('property', it.id), (s) => s.every((x) => x === 'withdrawn'));
+    await eventually(
+      'IT withdrawn',
+      () => statuses('property', it.id),
+      (s) => s.every((x) => x === 'withdrawn'),
+    );
     const itPlaces = await sourceIdsOf(it.ref);
     expect(await statuses('location', itPlaces.location)).toEqual(['withdrawn', 'withdrawn']);
     expect(await plain().workflow.getHandle(itId).result()).toBe('lapsed');
@@ -241,7 +364,11 @@ describe('certificate expiry workflow', () => {
 
     // The renewed certificate lapses.
     await sleepUntil(startOfLocalDay(addDays(renewed, 1), BUCHAREST) + MINUTE);
-    await eventually('withdrawn', () => statuses('property', p.id), (s) => s.every((x) => x === 'withdrawn'));
+    await eventually(
+      'withdrawn',
+      () => statuses('property', p.id),
+      (s) => s.every((x) => x === 'withdrawn'),
+    );
     expect(await plain().workflow.getHandle(workflowId, runId).result()).toBe('lapsed');
     const withdrawn = await views('property', p.id);
     const history = await timers(workflowId, runId);
@@ -255,10 +382,17 @@ describe('certificate expiry workflow', () => {
     for (const [i, view] of back.entries()) {
       expect(view).toMatchObject({ status: 'active', external_id: withdrawn[i]!.external_id });
       expect(view.version).toBeGreaterThan(withdrawn[i]!.version);
-      expect((await eventTypes(channels[i]!.id, view.external_id)).slice(-2)).toEqual(['property.withdrawn', 'property.distributed']);
+      expect((await eventTypes(channels[i]!.id, view.external_id)).slice(-2)).toEqual([
+        'property.withdrawn',
+        'property.distributed',
+      ]);
     }
     // A new run waits for the new date.
-    await eventually('re-armed', () => searchAttributes(workflowId), (sa) => sa.state === 'waiting' && sa.expiresOn === addDays(again, 1));
+    await eventually(
+      're-armed',
+      () => searchAttributes(workflowId),
+      (sa) => sa.state === 'waiting' && sa.expiresOn === addDays(again, 1),
+    );
     await stop(workflowId, 'test done');
   });
 
@@ -271,17 +405,25 @@ describe('certificate expiry workflow', () => {
     const log = async () => ({
       positions: await orm.em.fork().execute('select channel_id, last_position from channel_log order by channel_id'),
       events: await orm.em.fork().execute('select count(*) as n from event'),
-      views: await orm.em.fork().execute('select channel_id, kind, internal_id, status, version from channel_resource order by 1, 2, 3'),
+      views: await orm.em
+        .fork()
+        .execute('select channel_id, kind, internal_id, status, version from channel_resource order by 1, 2, 3'),
     });
     const midnight = startOfLocalDay(addDays(today, 1), BUCHAREST);
 
     // Before midnight nothing changes.
     const untouched = await log();
-    expect(await activities.applyCertificateExpiry(p.id, midnight - MINUTE)).toEqual({ before: channels.map((c) => c.name), after: channels.map((c) => c.name) });
+    expect(await activities.applyCertificateExpiry(p.id, midnight - MINUTE)).toEqual({
+      before: channels.map((c) => c.name),
+      after: channels.map((c) => c.name),
+    });
     expect(await log()).toEqual(untouched);
 
     // At midnight it withdraws once; a retry for the same instant, or a later one, writes nothing.
-    expect(await activities.applyCertificateExpiry(p.id, midnight)).toEqual({ before: channels.map((c) => c.name), after: [] });
+    expect(await activities.applyCertificateExpiry(p.id, midnight)).toEqual({
+      before: channels.map((c) => c.name),
+      after: [],
+    });
     const once = await log();
     expect(await activities.applyCertificateExpiry(p.id, midnight)).toEqual({ before: [], after: [] });
     expect(await activities.applyCertificateExpiry(p.id, midnight + HOUR)).toEqual({ before: [], after: [] });
@@ -299,7 +441,11 @@ describe('certificate expiry workflow', () => {
     ]);
     expect(await statuses('property', q.id)).toEqual(['active', 'active']);
     for (const [i, view] of (await views('property', q.id)).entries()) {
-      expect([['property.distributed'], ['property.distributed', 'property.updated'], ['property.distributed', 'property.withdrawn', 'property.distributed']]).toContainEqual(await eventTypes(channels[i]!.id, view.external_id));
+      expect([
+        ['property.distributed'],
+        ['property.distributed', 'property.updated'],
+        ['property.distributed', 'property.withdrawn', 'property.distributed'],
+      ]).toContainEqual(await eventTypes(channels[i]!.id, view.external_id));
     }
     await stop(workflowIds.certificateExpiry(q.id), 'test done');
   });
@@ -312,14 +458,25 @@ describe('certificate expiry workflow', () => {
     const { runId } = await plain().workflow.getHandle(workflowIds.certificateExpiry(watched.id)).describe();
     await stop(workflowIds.certificateExpiry(missed.id), 'as if the write could not reach Temporal');
 
-    expect(await ensureCertificateExpiriesInUse(adminContext(orm, env.client, clock, taskQueue))).toBeGreaterThanOrEqual(2);
-    await eventually('missed watched again', () => searchAttributes(workflowIds.certificateExpiry(missed.id)), (sa) => sa.status === 'RUNNING' && sa.state === 'waiting');
-    expect(await searchAttributes(workflowIds.certificateExpiry(missed.id))).toEqual({ state: 'waiting', expiresOn: addDays(today, 21), property: missed.ref, status: 'RUNNING' });
+    expect(
+      await ensureCertificateExpiriesInUse(adminContext(orm, env.client, clock, taskQueue)),
+    ).toBeGreaterThanOrEqual(2);
+    await eventually(
+      'missed watched again',
+      () => searchAttributes(workflowIds.certificateExpiry(missed.id)),
+      (sa) => sa.status === 'RUNNING' && sa.state === 'waiting',
+    );
+    expect(await searchAttributes(workflowIds.certificateExpiry(missed.id))).toEqual({
+      state: 'waiting',
+      expiresOn: addDays(today, 21),
+      property: missed.ref,
+      status: 'RUNNING',
+    });
     expect((await plain().workflow.getHandle(workflowIds.certificateExpiry(watched.id)).describe()).runId).toBe(runId);
     for (const p of [watched, missed]) await stop(workflowIds.certificateExpiry(p.id), 'test done');
   });
 
-  test('a location moved to another zone moves the withdrawal to that zone\'s midnight', async () => {
+  test("a location moved to another zone moves the withdrawal to that zone's midnight", async () => {
     const newYork = 'America/New_York';
     // 18:00 in Bucharest (11:00 in New York) on the certificate's last day.
     const day = addDays(zonedDate(await env.currentTimeMs(), BUCHAREST), 1);
@@ -328,12 +485,21 @@ describe('certificate expiry workflow', () => {
     const workflowId = workflowIds.certificateExpiry(p.id);
     await sleeping(workflowId, 1);
     const base = p.ref.slice(0, -'-p'.length);
-    await platform(api).location(`${base}-loc`, { ...sampleLocation(`${base}-org`, `${base}-own`), organization: `${base}-org`, owner: `${base}-own`, timezone: newYork });
+    await platform(api).location(`${base}-loc`, {
+      ...sampleLocation(`${base}-org`, `${base}-own`),
+      organization: `${base}-org`,
+      owner: `${base}-own`,
+      timezone: newYork,
+    });
     await sleeping(workflowId, 2);
     await sleepUntil(startOfLocalDay(addDays(day, 1), BUCHAREST) + MINUTE);
     expect(await statuses('property', p.id)).toEqual(['active', 'active']);
     await sleepUntil(startOfLocalDay(addDays(day, 1), newYork) + MINUTE);
-    await eventually('withdrawn', () => statuses('property', p.id), (s) => s.every((x) => x === 'withdrawn'));
+    await eventually(
+      'withdrawn',
+      () => statuses('property', p.id),
+      (s) => s.every((x) => x === 'withdrawn'),
+    );
     expect((await timers(workflowId)).fired.map((at) => wallClock(at, newYork))).toEqual([`${addDays(day, 1)} 00:00`]);
     expect(await plain().workflow.getHandle(workflowId).result()).toBe('lapsed');
   });
@@ -347,8 +513,16 @@ describe('certificate expiry workflow', () => {
     const handle = await plain().workflow.start('certificateExpiry', { workflowId, taskQueue, args: [input] });
     await sleeping(workflowId, 1);
     await platform(api).property(p.ref, renewal(p.ref, roLegal(addDays(today, 9))));
-    await eventually('next run', () => plain().workflow.getHandle(workflowId).describe(), (d) => d.runId !== handle.firstExecutionRunId);
-    await eventually('next run plans', () => searchAttributes(workflowId), (sa) => sa.state === 'waiting' && sa.expiresOn === addDays(today, 10));
+    await eventually(
+      'next run',
+      () => plain().workflow.getHandle(workflowId).describe(),
+      (d) => d.runId !== handle.firstExecutionRunId,
+    );
+    await eventually(
+      'next run plans',
+      () => searchAttributes(workflowId),
+      (sa) => sa.state === 'waiting' && sa.expiresOn === addDays(today, 10),
+    );
     const first = await plain().workflow.getHandle(workflowId, handle.firstExecutionRunId).fetchHistory();
     expect(first.events!.at(-1)!.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
     await stop(workflowId, 'test done');

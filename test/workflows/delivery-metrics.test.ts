@@ -39,13 +39,23 @@ beforeAll(async () => {
     orm,
     temporal: env.client,
     clock: systemClock,
-    env: { AUTH_FAILURE_LIMIT: '1000', WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile, TEMPORAL_TASK_QUEUE: taskQueue, DISPATCH_POLL_SECONDS: String(30 * 86_400) },
+    env: {
+      AUTH_FAILURE_LIMIT: '1000',
+      WEBHOOK_ALLOW_LOCAL: 'true',
+      WEBHOOK_CA_FILE: receiver.caFile,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      DISPATCH_POLL_SECONDS: String(30 * 86_400),
+    },
   });
   onCleanup(watchWorkerDatabase(orm, scrapeClock));
 });
 
 function worker(): Promise<Worker> {
-  return createTestWorker(env, orm, { taskQueue, replayEveryTask: true, webhooks: { allowLocal: true, caFile: receiver.caFile } });
+  return createTestWorker(env, orm, {
+    taskQueue,
+    replayEveryTask: true,
+    webhooks: { allowLocal: true, caFile: receiver.caFile },
+  });
 }
 
 let counter = 0;
@@ -54,7 +64,12 @@ async function scenario(name: string) {
   counter += 1;
   const ctx = adminContext(orm, env.client, systemClock, taskQueue);
   const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'manage:webhooks'] });
-  const endpoint = (await api.call('POST', `${BASE}/webhooks`, { key: key.key, body: { url: `${receiver.url}/${name}`, events: ['property.*'] } })).json;
+  const endpoint = (
+    await api.call('POST', `${BASE}/webhooks`, {
+      key: key.key,
+      body: { url: `${receiver.url}/${name}`, events: ['property.*'] },
+    })
+  ).json;
   const host = platform(api);
   const ref = `${name}-${counter}`;
   await host.organization(`${ref}-org`);
@@ -73,21 +88,30 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
 }
 
 async function undispatched(channelId: string): Promise<{ count: number; oldest: Date | null }> {
-  const [row] = await orm.em.fork().execute<{ count: string; oldest: Date | string | null }[]>(
-    'select count(e.position) as count, min(e.occurred_at) as oldest from dispatch_progress p left join event e on e.channel_id = p.channel_id and e.position > p.position where p.channel_id = ?',
-    [channelId],
-  );
+  const [row] = await orm.em
+    .fork()
+    .execute<{ count: string; oldest: Date | string | null }[]>(
+      'select count(e.position) as count, min(e.occurred_at) as oldest from dispatch_progress p left join event e on e.channel_id = p.channel_id and e.position > p.position where p.channel_id = ?',
+      [channelId],
+    );
   return { count: Number(row!.count), oldest: row!.oldest === null ? null : new Date(row!.oldest) };
 }
 
 async function firstDelivery(endpointId: string): Promise<WorkflowHandle> {
   let eventId: string | undefined;
   await until('a delivery is dispatched', async () => {
-    const [row] = await orm.em.fork().execute<{ event_id: string }[]>('select event_id from webhook_delivery where endpoint_id = ? order by created_at limit 1', [endpointId]);
+    const [row] = await orm.em
+      .fork()
+      .execute<{ event_id: string }[]>(
+        'select event_id from webhook_delivery where endpoint_id = ? order by created_at limit 1',
+        [endpointId],
+      );
     eventId = row?.event_id;
     return eventId !== undefined;
   });
-  return new Client({ connection: env.connection }).workflow.getHandle(workflowIds.webhookDelivery(endpointId, eventId!));
+  return new Client({ connection: env.connection }).workflow.getHandle(
+    workflowIds.webhookDelivery(endpointId, eventId!),
+  );
 }
 
 async function settled(handle: WorkflowHandle): Promise<unknown> {
@@ -111,13 +135,17 @@ async function settled(handle: WorkflowHandle): Promise<unknown> {
 async function quiet(s: { channel: { id: string }; endpoint: { id: string } }): Promise<(number | null)[]> {
   await until('the dispatcher reaches the end of the log', async () => (await undispatched(s.channel.id)).count === 0);
   await until('every delivery of the endpoint closes', async () => {
-    const rows = await orm.em.fork().execute<{ state: string }[]>('select state from webhook_delivery where endpoint_id = ?', [s.endpoint.id]);
+    const rows = await orm.em
+      .fork()
+      .execute<{ state: string }[]>('select state from webhook_delivery where endpoint_id = ?', [s.endpoint.id]);
     return rows.length > 0 && rows.every((row) => row.state !== 'pending');
   });
-  const attempts = await orm.em.fork().execute<{ status_code: number | null }[]>(
-    'select a.status_code from webhook_attempt a join webhook_delivery d on d.id = a.delivery_id where d.endpoint_id = ?',
-    [s.endpoint.id],
-  );
+  const attempts = await orm.em
+    .fork()
+    .execute<{ status_code: number | null }[]>(
+      'select a.status_code from webhook_attempt a join webhook_delivery d on d.id = a.delivery_id where d.endpoint_id = ?',
+      [s.endpoint.id],
+    );
   return attempts.map((attempt) => attempt.status_code);
 }
 
@@ -166,12 +194,17 @@ describe('worker metrics', () => {
     expect(okAttempts.every((code) => code === 204)).toBe(true);
     expect(goneAttempts).toEqual([410]);
     const after = await registry.metrics();
-    const delta = (name: string, labels: Record<string, string>) => count(after, name, labels) - count(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      count(after, name, labels) - count(before, name, labels);
     expect(delta('svc_webhook_attempts_total', delivered)).toBe(okAttempts.length);
     expect(delta('svc_webhook_attempts_total', { kind: 'delivery', outcome: 'gone' })).toBe(1);
     expect(delta('svc_webhook_attempts_total', { kind: 'delivery', outcome: 'failed' })).toBe(0);
-    expect(delta('svc_webhook_attempt_duration_seconds_count', { kind: 'delivery', outcome: 'delivered' })).toBe(okAttempts.length);
-    expect(delta('svc_webhook_attempt_duration_seconds_sum', { kind: 'delivery', outcome: 'delivered' })).toBeGreaterThan(0);
+    expect(delta('svc_webhook_attempt_duration_seconds_count', { kind: 'delivery', outcome: 'delivered' })).toBe(
+      okAttempts.length,
+    );
+    expect(
+      delta('svc_webhook_attempt_duration_seconds_sum', { kind: 'delivery', outcome: 'delivered' }),
+    ).toBeGreaterThan(0);
     expect(sample(after, 'svc_webhook_endpoints_suspended', { channel: gone.channel.name, reason: 'gone' })).toBe(1);
     expect(sample(after, 'svc_webhook_endpoints_suspended', { channel: ok.channel.name })).toBeUndefined();
   });

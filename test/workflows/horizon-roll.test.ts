@@ -36,7 +36,16 @@ beforeAll(async () => {
   ({ orm } = await freshDatabase());
   taskQueue = uniqueTaskQueue('horizon');
   // Each test starts and times the rolls it checks itself, so the API does not start them.
-  api = await startTestApi({ orm, temporal: env.client, clock: systemClock, env: { TEMPORAL_TASK_QUEUE: taskQueue, DISPATCH_POLL_SECONDS: String(30 * 86_400), HORIZON_ROLLS_FROM_API: 'false' } });
+  api = await startTestApi({
+    orm,
+    temporal: env.client,
+    clock: systemClock,
+    env: {
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      DISPATCH_POLL_SECONDS: String(30 * 86_400),
+      HORIZON_ROLLS_FROM_API: 'false',
+    },
+  });
   ({ channel } = await channelWithKey(adminContext(orm, env.client, systemClock, taskQueue)));
   await runTestWorker(env, orm, { taskQueue });
 });
@@ -47,7 +56,11 @@ function plain(): Client {
 }
 
 function ensureHorizonRolls(client: Client, taskQueue: string, zones: string[]): Promise<void> {
-  return createWorkflowClient({ connect: () => Promise.resolve(client), taskQueue, dispatchPollSeconds: 30 }).ensureHorizonRolls(zones);
+  return createWorkflowClient({
+    connect: () => Promise.resolve(client),
+    taskQueue,
+    dispatchPollSeconds: 30,
+  }).ensureHorizonRolls(zones);
 }
 
 async function sleepUntil(instant: number): Promise<void> {
@@ -66,10 +79,12 @@ async function propertyIn(zone: string): Promise<{ id: string; externalId: strin
   await host.location(`${ref}-loc`, { organization: `${ref}-org`, owner: `${ref}-own`, timezone: zone });
   await host.property(`${ref}-p`, { location: `${ref}-loc`, owner: `${ref}-own` });
   await host.distribute(`${ref}-p`, [channel.name]);
-  const [row] = await orm.em.fork().execute<{ id: string; external_id: string }[]>(
-    `select p.id, r.external_id from property p join channel_resource r on r.internal_id = p.id and r.kind = 'property' where p.ref = ? and r.channel_id = ?`,
-    [`${ref}-p`, channel.id],
-  );
+  const [row] = await orm.em
+    .fork()
+    .execute<{ id: string; external_id: string }[]>(
+      `select p.id, r.external_id from property p join channel_resource r on r.internal_id = p.id and r.kind = 'property' where p.ref = ? and r.channel_id = ?`,
+      [`${ref}-p`, channel.id],
+    );
   return { id: row!.id, externalId: row!.external_id };
 }
 
@@ -82,15 +97,23 @@ interface Ari {
 }
 
 async function ari(propertyId: string): Promise<Ari> {
-  const [row] = await orm.em.fork().execute<{ first: string | null; last: string | null; nights: string; horizon_end: string; version: string }[]>(
-    `select (select to_char(min(night), 'YYYY-MM-DD') from ari_night where property_id = a.property_id) as first,
+  const [row] = await orm.em
+    .fork()
+    .execute<{ first: string | null; last: string | null; nights: string; horizon_end: string; version: string }[]>(
+      `select (select to_char(min(night), 'YYYY-MM-DD') from ari_night where property_id = a.property_id) as first,
             (select to_char(max(night), 'YYYY-MM-DD') from ari_night where property_id = a.property_id) as last,
             (select count(*) from ari_night where property_id = a.property_id) as nights,
             to_char(a.horizon_end, 'YYYY-MM-DD') as horizon_end, a.version
        from ari_property a where a.property_id = ?`,
-    [propertyId],
-  );
-  return { first: row!.first, last: row!.last, nights: Number(row!.nights), horizonEnd: row!.horizon_end, version: Number(row!.version) };
+      [propertyId],
+    );
+  return {
+    first: row!.first,
+    last: row!.last,
+    nights: Number(row!.nights),
+    horizonEnd: row!.horizon_end,
+    version: Number(row!.version),
+  };
 }
 
 /** Waits until the property's availability is rolled for the local date `today`, then checks it whole. */
@@ -98,20 +121,28 @@ async function rolledTo(propertyId: string, today: string): Promise<Ari> {
   const deadline = Date.now() + 10_000;
   let state = await ari(propertyId);
   while (state.first !== today || state.horizonEnd !== horizonEnd(today)) {
-    if (Date.now() > deadline) throw new Error(`property ${propertyId} not rolled to ${today}: ${JSON.stringify(state)}`);
+    if (Date.now() > deadline)
+      throw new Error(`property ${propertyId} not rolled to ${today}: ${JSON.stringify(state)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
     state = await ari(propertyId);
   }
-  expect(state).toMatchObject({ first: today, last: addDays(today, 365), nights: 366, horizonEnd: addDays(today, 366) });
+  expect(state).toMatchObject({
+    first: today,
+    last: addDays(today, 365),
+    nights: 366,
+    horizonEnd: addDays(today, 366),
+  });
   return state;
 }
 
 /** The `availability.updated` ranges the channel was told for one property, in log order. */
 async function announced(externalId: string): Promise<{ from: string; to: string }[]> {
-  const rows = await orm.em.fork().execute<{ data: { object: string; id: string; from: string; to: string } }[]>(
-    `select data from event where channel_id = ? and type = 'availability.updated' and data->>'id' = ? order by position`,
-    [channel.id, externalId],
-  );
+  const rows = await orm.em
+    .fork()
+    .execute<{ data: { object: string; id: string; from: string; to: string } }[]>(
+      `select data from event where channel_id = ? and type = 'availability.updated' and data->>'id' = ? order by position`,
+      [channel.id, externalId],
+    );
   return rows.map(({ data }) => {
     expect(data.object).toBe('property');
     return { from: data.from, to: data.to };
@@ -128,9 +159,12 @@ interface Timers {
 async function timers(workflowId: string): Promise<Timers> {
   const history = await plain().workflow.getHandle(workflowId).fetchHistory();
   const events = history.events ?? [];
-  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + Math.round((t?.nanos ?? 0) / 1e6);
+  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+    Number(t?.seconds ?? 0) * 1000 + Math.round((t?.nanos ?? 0) / 1e6);
   return {
-    delays: events.filter((e) => e.timerStartedEventAttributes).map((e) => ms(e.timerStartedEventAttributes!.startToFireTimeout)),
+    delays: events
+      .filter((e) => e.timerStartedEventAttributes)
+      .map((e) => ms(e.timerStartedEventAttributes!.startToFireTimeout)),
     fired: events.filter((e) => e.timerFiredEventAttributes).map((e) => ms(e.eventTime)),
   };
 }
@@ -148,7 +182,15 @@ async function sleeping(workflowId: string, count: number): Promise<Timers> {
 
 /** The wall clock in `zone` at an instant, `YYYY-MM-DD HH:MM`. */
 function wallClock(instant: number, zone: string): string {
-  return new Intl.DateTimeFormat('sv-SE', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(instant));
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(instant));
 }
 
 /** Days searched for daylight-saving changes: two years hold at least two in a zone that has them. */
@@ -162,7 +204,10 @@ function dstDays(from: number, zone: string, count: number): { date: string; hou
   const days: { date: string; hours: number }[] = [];
   let date = zonedDate(from, zone);
   for (let searched = 0; days.length < count; searched += 1, date = addDays(date, 1)) {
-    if (searched >= DST_SEARCH_DAYS) throw new Error(`${zone}: ${days.length} of ${count} daylight-saving days in the ${DST_SEARCH_DAYS} days after ${zonedDate(from, zone)}`);
+    if (searched >= DST_SEARCH_DAYS)
+      throw new Error(
+        `${zone}: ${days.length} of ${count} daylight-saving days in the ${DST_SEARCH_DAYS} days after ${zonedDate(from, zone)}`,
+      );
     const length = startOfLocalDay(addDays(date, 1), zone) - startOfLocalDay(date, zone);
     if (length !== DAY && startOfLocalDay(date, zone) > from + 6 * HOUR) days.push({ date, hours: length / HOUR });
   }
@@ -171,11 +216,16 @@ function dstDays(from: number, zone: string, count: number): { date: string; hou
 
 describe('the search for daylight-saving days', () => {
   test('finds the 23 h and 25 h days of a zone with daylight saving', () => {
-    expect(dstDays(Date.parse('2026-01-01T00:00:00Z'), 'Europe/Bucharest', 2)).toEqual([{ date: '2026-03-29', hours: 23 }, { date: '2026-10-25', hours: 25 }]);
+    expect(dstDays(Date.parse('2026-01-01T00:00:00Z'), 'Europe/Bucharest', 2)).toEqual([
+      { date: '2026-03-29', hours: 23 },
+      { date: '2026-10-25', hours: 25 },
+    ]);
   });
 
   test.each(['UTC', 'Asia/Tokyo'])('ends with a clear error for %s, which has none', (zone) => {
-    expect(() => dstDays(Date.parse('2026-01-01T00:00:00Z'), zone, 2)).toThrow(`${zone}: 0 of 2 daylight-saving days in the 732 days after 2026-01-01`);
+    expect(() => dstDays(Date.parse('2026-01-01T00:00:00Z'), zone, 2)).toThrow(
+      `${zone}: 0 of 2 daylight-saving days in the 732 days after 2026-01-01`,
+    );
   });
 });
 
@@ -202,14 +252,20 @@ describe('horizon roll workflow', () => {
       // Local midnight of the daylight-saving day.
       await sleepUntil(midnight + MINUTE);
       await rolledTo(property.id, dst.date);
-      expect((await announced(property.externalId)).at(-1)).toEqual({ from: horizonEnd(eve), to: horizonEnd(dst.date) });
+      expect((await announced(property.externalId)).at(-1)).toEqual({
+        from: horizonEnd(eve),
+        to: horizonEnd(dst.date),
+      });
       await sleeping(workflowId, 2);
 
       // The next local midnight, 23 or 25 hours later.
       const next = addDays(dst.date, 1);
       await sleepUntil(startOfLocalDay(next, zone) + MINUTE);
       await rolledTo(property.id, next);
-      expect((await announced(property.externalId)).at(-1)).toEqual({ from: horizonEnd(dst.date), to: horizonEnd(next) });
+      expect((await announced(property.externalId)).at(-1)).toEqual({
+        from: horizonEnd(dst.date),
+        to: horizonEnd(next),
+      });
       const { delays, fired } = await sleeping(workflowId, 3);
 
       // Each timer fired at 00:00 local, the one over the daylight-saving day after 23 or 25 h.
@@ -233,7 +289,13 @@ describe('horizon roll workflow', () => {
     const west = await propertyIn(pagoPago);
     // 09:30 UTC: 23:30 in Kiritimati, 22:30 the day before in Pago Pago.
     const now = await env.currentTimeMs();
-    let start = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate(), 9, 30);
+    let start = Date.UTC(
+      new Date(now).getUTCFullYear(),
+      new Date(now).getUTCMonth(),
+      new Date(now).getUTCDate(),
+      9,
+      30,
+    );
     while (start < now + HOUR) start += DAY;
     const day = new Date(start).toISOString().slice(0, 10);
     await sleepUntil(start);
@@ -270,7 +332,8 @@ describe('horizon roll workflow', () => {
     const westFired = (await timers(workflowIds.horizonRoll(taskQueue, pagoPago))).fired;
     expect(eastFired.map((at) => wallClock(at, kiritimati))).toEqual([`${addDays(day, 1)} 00:00`]);
     expect(westFired.map((at) => wallClock(at, pagoPago))).toEqual([`${day} 00:00`]);
-    for (const zone of [kiritimati, pagoPago]) await plain().workflow.getHandle(workflowIds.horizonRoll(taskQueue, zone)).terminate('test done');
+    for (const zone of [kiritimati, pagoPago])
+      await plain().workflow.getHandle(workflowIds.horizonRoll(taskQueue, zone)).terminate('test done');
   });
 
   test('a run continues as new after its days and the next run rolls on', async () => {
@@ -306,13 +369,26 @@ describe('horizon roll workflow', () => {
     const today = zonedDate(now, zone);
     const clock = { now: () => new Date(now) };
     const snapshot = async () => {
-      const [nights] = await orm.em.fork().execute<{ digest: string }[]>(
-        `select md5(string_agg(to_char(night, 'YYYY-MM-DD') || body, '|' order by night)) as digest from ari_night where property_id = ?`,
-        [property.id],
-      );
-      const [events] = await orm.em.fork().execute<{ n: string; last: string | null }[]>('select count(*) as n, max(position) as last from event where channel_id = ?', [channel.id]);
-      const [log] = await orm.em.fork().execute<unknown[]>('select last_position, last_stamp from channel_log where channel_id = ?', [channel.id]);
-      const [row] = await orm.em.fork().execute<unknown[]>('select version, updated_at, horizon_end from ari_property where property_id = ?', [property.id]);
+      const [nights] = await orm.em
+        .fork()
+        .execute<{ digest: string }[]>(
+          `select md5(string_agg(to_char(night, 'YYYY-MM-DD') || body, '|' order by night)) as digest from ari_night where property_id = ?`,
+          [property.id],
+        );
+      const [events] = await orm.em
+        .fork()
+        .execute<{ n: string; last: string | null }[]>(
+          'select count(*) as n, max(position) as last from event where channel_id = ?',
+          [channel.id],
+        );
+      const [log] = await orm.em
+        .fork()
+        .execute<unknown[]>('select last_position, last_stamp from channel_log where channel_id = ?', [channel.id]);
+      const [row] = await orm.em
+        .fork()
+        .execute<unknown[]>('select version, updated_at, horizon_end from ari_property where property_id = ?', [
+          property.id,
+        ]);
       return { ari: await ari(property.id), nights: nights!.digest, events, log, row };
     };
 

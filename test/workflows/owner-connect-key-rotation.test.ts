@@ -43,16 +43,24 @@ beforeAll(async () => {
 
 /** Histories through a plain client: time moves only by `env.sleep`. */
 const plain = () => new Client({ connection: env.connection });
-const plan = () => createWorkflowClient({ connect: () => Promise.resolve(plain()), taskQueue, dispatchPollSeconds: 30 }).planOwnerConnectKeys(30);
+const plan = () =>
+  createWorkflowClient({
+    connect: () => Promise.resolve(plain()),
+    taskQueue,
+    dispatchPollSeconds: 30,
+  }).planOwnerConnectKeys(30);
 
-const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + Math.round((t?.nanos ?? 0) / 1e6);
+const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  Number(t?.seconds ?? 0) * 1000 + Math.round((t?.nanos ?? 0) / 1e6);
 
 /** Waits (bounded, real time) until the workflow sleeps on its `count`-th timer; answers every timer's delay. */
 async function sleeping(count: number): Promise<number[]> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const history = await plain().workflow.getHandle(workflowId).fetchHistory();
-    const delays = (history.events ?? []).filter((e) => e.timerStartedEventAttributes).map((e) => ms(e.timerStartedEventAttributes!.startToFireTimeout));
+    const delays = (history.events ?? [])
+      .filter((e) => e.timerStartedEventAttributes)
+      .map((e) => ms(e.timerStartedEventAttributes!.startToFireTimeout));
     if (delays.length >= count) return delays;
     if (Date.now() > deadline) throw new Error(`${workflowId} has ${delays.length} timers, not ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -73,7 +81,8 @@ const time = (text: string | null) => (text === null ? null : new Date(text).get
 async function expectSignerRule(at: number): Promise<string> {
   const { kid } = await signingKeyForToken(ctx, new Date(at));
   const row = (await keys()).find((k) => k.kid === kid)!;
-  if (row.signed_at_once === null) expect(time(row.activated_at)! - time(row.published_at)!).toBeGreaterThanOrEqual(DAY);
+  if (row.signed_at_once === null)
+    expect(time(row.activated_at)! - time(row.published_at)!).toBeGreaterThanOrEqual(DAY);
   expect((await publishedKeySet(ctx, new Date(at))).keys.map((k) => k.kid)).toContain(kid);
   return kid;
 }
@@ -121,14 +130,19 @@ describe('owner-connect key rotation workflow', () => {
     expect(all.filter((k) => keyState(keyTimes(k), new Date(switchedAt)) === 'active')).toHaveLength(1);
     expect(Math.abs(delays.at(-1)! - DAY)).toBeLessThan(MINUTE);
     expect(await expectSignerRule(switchedAt)).toBe(next.kid);
-    expect((await publishedKeySet(ctx, new Date(switchedAt + DAY - 1))).keys.map((k) => k.kid)).toEqual([first!.kid, next.kid]);
+    expect((await publishedKeySet(ctx, new Date(switchedAt + DAY - 1))).keys.map((k) => k.kid)).toEqual([
+      first!.kid,
+      next.kid,
+    ]);
 
     // Retirement ends: the old key leaves the set and its private part is destroyed; the row stays.
     await env.sleep(DAY);
     delays = await sleeping(delays.length + 1);
     all = await keys();
     expect(all.find((k) => k.kid === first!.kid)).toMatchObject({ private_jwk: null });
-    expect(time(all.find((k) => k.kid === first!.kid)!.private_destroyed_at)! - (switchedAt + DAY)).toBeLessThan(MINUTE);
+    expect(time(all.find((k) => k.kid === first!.kid)!.private_destroyed_at)! - (switchedAt + DAY)).toBeLessThan(
+      MINUTE,
+    );
     expect((await publishedKeySet(ctx, new Date(switchedAt + DAY))).keys.map((k) => k.kid)).toEqual([next.kid]);
     // Next: the successor's publication, a day before this key's period ends.
     expect(Math.abs(delays.at(-1)! - (PERIOD - 2 * DAY))).toBeLessThan(MINUTE);
@@ -179,7 +193,11 @@ describe('owner-connect key rotation workflow', () => {
 
   test('continues as new after its wakes, keeping the period the last signal set', async () => {
     await plain().workflow.getHandle(workflowId).terminate('test: restart with two wakes per run');
-    const started = await plain().workflow.start(ownerConnectKeyRotation, { workflowId, taskQueue, args: [{ rotationDays: 30, wakesPerRun: 2 }] });
+    const started = await plain().workflow.start(ownerConnectKeyRotation, {
+      workflowId,
+      taskQueue,
+      args: [{ rotationDays: 30, wakesPerRun: 2 }],
+    });
     await sleeping(1);
     await plain().workflow.getHandle(workflowId).signal(ownerConnectKeysChangedSignal, { rotationDays: 10 });
     await sleeping(2);

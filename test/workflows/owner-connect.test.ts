@@ -34,7 +34,12 @@ beforeAll(async () => {
   taskQueue = uniqueTaskQueue('owner-connect');
   clock.set(new Date(await env.currentTimeMs()));
   ctx = adminContext(orm, env.client, clock, taskQueue);
-  api = await startTestApi({ orm, temporal: env.client, clock, env: { TEMPORAL_TASK_QUEUE: taskQueue, HORIZON_ROLLS_FROM_API: 'false' } });
+  api = await startTestApi({
+    orm,
+    temporal: env.client,
+    clock,
+    env: { TEMPORAL_TASK_QUEUE: taskQueue, HORIZON_ROLLS_FROM_API: 'false' },
+  });
   const made = await channelWithKey(ctx);
   channel = { id: made.channel.id, name: made.channel.name };
   const host = platform(api);
@@ -58,14 +63,23 @@ async function mint() {
   clock.set(new Date(await env.currentTimeMs()));
   const { token } = await startOwnerConnect(ctx, { ownerRef: 'wf-own', channel: channel.name });
   const claims = decodeJwt(token);
-  return { token, jti: claims.jti!, ownerId: claims.sub!, iat: claims.iat!, handle: env.client.workflow.getHandle(workflowIds.ownerConnect(claims.jti!)) };
+  return {
+    token,
+    jti: claims.jti!,
+    ownerId: claims.sub!,
+    iat: claims.iat!,
+    handle: env.client.workflow.getHandle(workflowIds.ownerConnect(claims.jti!)),
+  };
 }
 
 const caller = () => ({ channelId: channel.id, channelName: channel.name });
 const stateOf = async (jti: string) => (await orm.em.fork().findOneOrFail(OwnerConnectTokenSchema, jti)).state;
 
 async function refusal(call: Promise<unknown>): Promise<string> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ProblemError);
   return (error as ProblemError).code;
 }
@@ -95,9 +109,16 @@ describe('owner-connect workflow', () => {
     await sleep(60 * SECOND);
     expect(await confirmOwnerConnection(ctx, caller(), ownerId, token)).toEqual(first);
 
-    const rejected = await handle.executeUpdate(confirmOwnerConnectionUpdate, { args: [{ channel: channel.name, ownerId: 'own_someone_else' }] }).then(() => undefined, (e: unknown) => e);
+    const rejected = await handle
+      .executeUpdate(confirmOwnerConnectionUpdate, { args: [{ channel: channel.name, ownerId: 'own_someone_else' }] })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(rejected).toBeInstanceOf(WorkflowUpdateFailedError);
-    expect((rejected as WorkflowUpdateFailedError & { cause: { type: string } }).cause.type).toBe('owner_connect_token_used');
+    expect((rejected as WorkflowUpdateFailedError & { cause: { type: string } }).cause.type).toBe(
+      'owner_connect_token_used',
+    );
 
     await sleep(1800 * SECOND);
     expect(await handle.result()).toBe('confirmed');

@@ -15,7 +15,10 @@ test('committed workflow histories replay without nondeterminism', async () => {
   const files = (await readdir(HISTORIES_DIR)).filter((f) => f.endsWith('.json')).sort();
   expect(files.length).toBeGreaterThan(0);
   const histories = await Promise.all(
-    files.map(async (file) => ({ workflowId: path.basename(file, '.json'), history: historyFromJSON(JSON.parse(await readFile(path.join(HISTORIES_DIR, file), 'utf8'))) })),
+    files.map(async (file) => ({
+      workflowId: path.basename(file, '.json'),
+      history: historyFromJSON(JSON.parse(await readFile(path.join(HISTORIES_DIR, file), 'utf8'))),
+    })),
   );
   const failures: string[] = [];
   let replayed = 0;

@@ -8,7 +8,12 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts';
 import type { AdminContext } from '../../admin/context.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { JITTER_FRACTION, NOMINAL_DELAYS_MS, RETRY_SPAN_MS, STEADY_DELAY_MS } from '../../domain/webhooks/retry-schedule.ts';
+import {
+  JITTER_FRACTION,
+  NOMINAL_DELAYS_MS,
+  RETRY_SPAN_MS,
+  STEADY_DELAY_MS,
+} from '../../domain/webhooks/retry-schedule.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
@@ -59,7 +64,13 @@ beforeAll(async () => {
     orm,
     temporal: env.client,
     clock: systemClock,
-    env: { AUTH_FAILURE_LIMIT: '1000', WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile, TEMPORAL_TASK_QUEUE: taskQueue, DISPATCH_POLL_SECONDS: String(30 * 86_400) },
+    env: {
+      AUTH_FAILURE_LIMIT: '1000',
+      WEBHOOK_ALLOW_LOCAL: 'true',
+      WEBHOOK_CA_FILE: receiver.caFile,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      DISPATCH_POLL_SECONDS: String(30 * 86_400),
+    },
   });
 });
 
@@ -69,7 +80,11 @@ function worker(): Promise<Worker> {
     taskQueue,
     replayEveryTask: true,
     webhooks: { allowLocal: true, caFile: receiver.caFile },
-    mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: 'Distribution Service <no-reply@distribution.test>', allowPlain: true },
+    mail: {
+      smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+      from: 'Distribution Service <no-reply@distribution.test>',
+      allowPlain: true,
+    },
   });
 }
 
@@ -79,9 +94,13 @@ async function scenario(name: string) {
   counter += 1;
   const ctx = adminContext(orm, env.client, systemClock, taskQueue);
   const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'manage:webhooks'] });
-  await orm.em.fork().execute('update channel set technical_contact_email = ? where id = ?', ['tech@partner.test', channel.id]);
+  await orm.em
+    .fork()
+    .execute('update channel set technical_contact_email = ? where id = ?', ['tech@partner.test', channel.id]);
   const path = `${receiver.url}/${name}`;
-  const endpoint = (await api.call('POST', `${BASE}/webhooks`, { key: key.key, body: { url: path, events: ['property.*'] } })).json;
+  const endpoint = (
+    await api.call('POST', `${BASE}/webhooks`, { key: key.key, body: { url: path, events: ['property.*'] } })
+  ).json;
   const host = platform(api);
   const ref = `${name}-${counter}`;
   await host.organization(`${ref}-org`);
@@ -101,10 +120,15 @@ async function scenario(name: string) {
 }
 
 /** Waits (bounded) until `count` requests reached the scenario's receiver path; returns them. */
-async function arrivals(s: { requests: () => ReceivedRequest[] }, count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
+async function arrivals(
+  s: { requests: () => ReceivedRequest[] },
+  count: number,
+  timeoutMs = 10_000,
+): Promise<ReceivedRequest[]> {
   const deadline = Date.now() + timeoutMs;
   while (s.requests().length < count) {
-    if (Date.now() > deadline) throw new Error(`${s.requests().length} of ${count} requests arrived in ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${s.requests().length} of ${count} requests arrived in ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return s.requests();
@@ -114,12 +138,15 @@ async function arrivals(s: { requests: () => ReceivedRequest[] }, count: number,
 async function dispatchedAll(channelId: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [row] = await orm.em.fork().execute<{ behind: boolean }[]>(
-      'select coalesce(p.position, -1) < l.last_position as behind from channel_log l left join dispatch_progress p on p.channel_id = l.channel_id where l.channel_id = ?',
-      [channelId],
-    );
+    const [row] = await orm.em
+      .fork()
+      .execute<{ behind: boolean }[]>(
+        'select coalesce(p.position, -1) < l.last_position as behind from channel_log l left join dispatch_progress p on p.channel_id = l.channel_id where l.channel_id = ?',
+        [channelId],
+      );
     if (row && !row.behind) return;
-    if (Date.now() > deadline) throw new Error(`the dispatcher did not reach the end of channel ${channelId}'s log in ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`the dispatcher did not reach the end of channel ${channelId}'s log in ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -150,8 +177,16 @@ function plain(): Client {
  */
 async function retrying(delivery: { id: string; handle: WorkflowHandle }): Promise<void> {
   for (let i = 0; i < 400; i += 1) {
-    const [row] = await orm.em.fork().execute<{ next_attempt_at: string | null }[]>('select next_attempt_at from webhook_delivery where id = ?', [delivery.id]);
-    if (row?.next_attempt_at && (await delivery.handle.fetchHistory()).events?.some((event) => event.timerStartedEventAttributes)) return;
+    const [row] = await orm.em
+      .fork()
+      .execute<{ next_attempt_at: string | null }[]>('select next_attempt_at from webhook_delivery where id = ?', [
+        delivery.id,
+      ]);
+    if (
+      row?.next_attempt_at &&
+      (await delivery.handle.fetchHistory()).events?.some((event) => event.timerStartedEventAttributes)
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`delivery ${delivery.id} never started its retry timer`);
@@ -171,7 +206,12 @@ async function settled(handle: WorkflowHandle, timeoutMs = 20_000): Promise<unkn
 async function firstDelivery(endpointId: string) {
   // Up to 20 s: a dispatch the previous test's worker left in flight is retried before this one.
   for (let i = 0; i < 800; i += 1) {
-    const [row] = await orm.em.fork().execute<{ id: string; event_id: string }[]>('select id, event_id from webhook_delivery where endpoint_id = ? order by created_at limit 1', [endpointId]);
+    const [row] = await orm.em
+      .fork()
+      .execute<{ id: string; event_id: string }[]>(
+        'select id, event_id from webhook_delivery where endpoint_id = ? order by created_at limit 1',
+        [endpointId],
+      );
     if (row) {
       return { ...row, handle: plain().workflow.getHandle(workflowIds.webhookDelivery(endpointId, row.event_id)) };
     }
@@ -218,19 +258,37 @@ describe('webhook delivery workflow', () => {
 
       const endpoint = (await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}`, { key: s.key })).json;
       expect(endpoint).toMatchObject({ status: 'inactive', suspended_reason: 'failing' });
-      const deliveries = (await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}/deliveries`, { key: s.key })).json.data;
-      expect(deliveries[0]).toMatchObject({ state: 'failed', attempts: delays.length + 1, event_type: 'property.distributed' });
-      const detail = (await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}/deliveries/${deliveries[0].id}`, { key: s.key })).json;
+      const deliveries = (await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}/deliveries`, { key: s.key })).json
+        .data;
+      expect(deliveries[0]).toMatchObject({
+        state: 'failed',
+        attempts: delays.length + 1,
+        event_type: 'property.distributed',
+      });
+      const detail = (
+        await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}/deliveries/${deliveries[0].id}`, { key: s.key })
+      ).json;
       expect(detail.attempts_detail).toHaveLength(delays.length + 1);
-      expect(detail.attempts_detail[0]).toMatchObject({ number: 1, status_code: 500, error: 'http_status', response_excerpt: 'answer 500' });
-      expect(mails.some((mail) => mail.includes('tech@partner.test') && mail.includes(s.endpoint.id) && mail.includes('failing'))).toBe(true);
+      expect(detail.attempts_detail[0]).toMatchObject({
+        number: 1,
+        status_code: 500,
+        error: 'http_status',
+        response_excerpt: 'answer 500',
+      });
+      expect(
+        mails.some(
+          (mail) => mail.includes('tech@partner.test') && mail.includes(s.endpoint.id) && mail.includes('failing'),
+        ),
+      ).toBe(true);
 
       // Nothing is delivered to an inactive endpoint: once the dispatcher has looked at the
       // change, it has made no delivery of it (and so none can be sent).
       const before = s.requests().length;
       await s.change(3);
       await dispatchedAll(s.channel.id);
-      expect(await orm.em.fork().execute('select id from webhook_delivery where endpoint_id = ?', [s.endpoint.id])).toHaveLength(1);
+      expect(
+        await orm.em.fork().execute('select id from webhook_delivery where endpoint_id = ?', [s.endpoint.id]),
+      ).toHaveLength(1);
       expect(s.requests()).toHaveLength(before);
     });
     receiver.respond(204);
@@ -277,7 +335,11 @@ describe('webhook delivery workflow', () => {
       const description = await delivery.handle.describe();
       expect(description.status.name).toBe('COMPLETED');
       expect(description.searchAttributes.SvcState).toEqual(['pending']);
-      const [row] = await orm.em.fork().execute<{ state: string; attempts: number }[]>('select state, attempts from webhook_delivery where id = ?', [delivery.id]);
+      const [row] = await orm.em
+        .fork()
+        .execute<{ state: string; attempts: number }[]>('select state, attempts from webhook_delivery where id = ?', [
+          delivery.id,
+        ]);
       expect(row).toEqual({ state: 'delivered', attempts: 1 });
     });
     const [request] = s.requests();
@@ -298,7 +360,10 @@ describe('webhook delivery workflow', () => {
     });
     receiver.respond(204);
     expect(s.requests()).toHaveLength(1);
-    expect((await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}`, { key: s.key })).json).toMatchObject({ status: 'inactive', suspended_reason: 'gone' });
+    expect((await api.call('GET', `${BASE}/webhooks/${s.endpoint.id}`, { key: s.key })).json).toMatchObject({
+      status: 'inactive',
+      suspended_reason: 'gone',
+    });
   });
 
   test('deleting the endpoint mid-retry cancels the delivery', async () => {
@@ -311,7 +376,9 @@ describe('webhook delivery workflow', () => {
       await retrying(delivery);
       expect((await api.call('DELETE', `${BASE}/webhooks/${s.endpoint.id}`, { key: s.key })).status).toBe(204);
       expect(await settled(delivery.handle)).toBe('cancelled');
-      const [row] = await orm.em.fork().execute<{ state: string }[]>('select state from webhook_delivery where id = ?', [delivery.id]);
+      const [row] = await orm.em
+        .fork()
+        .execute<{ state: string }[]>('select state from webhook_delivery where id = ?', [delivery.id]);
       expect(row!.state).toBe('cancelled');
     });
     receiver.respond(204);
@@ -320,25 +387,34 @@ describe('webhook delivery workflow', () => {
 
   test.each([
     ['the channel', 'suspended-channel', (ctx: AdminContext, name: string) => setChannelStatus(ctx, name, 'suspended')],
-    ["the channel's webhooks", 'suspended-webhooks', (ctx: AdminContext, name: string) => setWebhooksSuspended(ctx, name, true)],
-  ])('suspending %s mid-retry cancels the pending delivery, which sends nothing more', async (_label, path, suspend) => {
-    const s = await scenario(path);
-    receiver.respond(500);
-    const w = await worker();
-    await w.runUntil(async () => {
-      await s.publish();
-      const delivery = await firstDelivery(s.endpoint.id);
-      await retrying(delivery);
-      await suspend(s.ctx, s.channel.name);
-      // Past the retry (due 48-72 s after the first attempt).
-      await env.sleep(2 * MINUTE);
-      expect(await settled(delivery.handle)).toBe('cancelled');
-      const [row] = await orm.em.fork().execute<{ state: string }[]>('select state from webhook_delivery where id = ?', [delivery.id]);
-      expect(row!.state).toBe('cancelled');
-    });
-    receiver.respond(204);
-    expect(s.requests()).toHaveLength(1);
-  });
+    [
+      "the channel's webhooks",
+      'suspended-webhooks',
+      (ctx: AdminContext, name: string) => setWebhooksSuspended(ctx, name, true),
+    ],
+  ])(
+    'suspending %s mid-retry cancels the pending delivery, which sends nothing more',
+    async (_label, path, suspend) => {
+      const s = await scenario(path);
+      receiver.respond(500);
+      const w = await worker();
+      await w.runUntil(async () => {
+        await s.publish();
+        const delivery = await firstDelivery(s.endpoint.id);
+        await retrying(delivery);
+        await suspend(s.ctx, s.channel.name);
+        // Past the retry (due 48-72 s after the first attempt).
+        await env.sleep(2 * MINUTE);
+        expect(await settled(delivery.handle)).toBe('cancelled');
+        const [row] = await orm.em
+          .fork()
+          .execute<{ state: string }[]>('select state from webhook_delivery where id = ?', [delivery.id]);
+        expect(row!.state).toBe('cancelled');
+      });
+      receiver.respond(204);
+      expect(s.requests()).toHaveLength(1);
+    },
+  );
 
   test('a worker killed mid-retry loses nothing: the next worker goes on where the first stopped', async () => {
     const s = await scenario('restart');
@@ -369,7 +445,9 @@ describe('webhook secret rotation workflow', () => {
     const s = await scenario('rotation');
     const w = await worker();
     await w.runUntil(async () => {
-      const rotated = (await api.call('POST', `${BASE}/webhooks/${s.endpoint.id}/rotate-secret`, { key: s.key, body: {} })).json;
+      const rotated = (
+        await api.call('POST', `${BASE}/webhooks/${s.endpoint.id}/rotate-secret`, { key: s.key, body: {} })
+      ).json;
       expect(rotated.previous_secret_expires_at).toEqual(expect.any(String));
       const handle = plain().workflow.getHandle(workflowIds.webhookSecretRotation(s.endpoint.id, 2));
       await env.sleep(23 * HOUR);
@@ -382,7 +460,11 @@ describe('webhook secret rotation workflow', () => {
       await env.sleep(2 * HOUR);
       expect(await settled(handle)).toBe('destroyed');
       await recordHistory(handle, 'webhook-secret-rotation');
-      const [stored] = await orm.em.fork().execute<{ previous_secret: string | null }[]>('select previous_secret from webhook_endpoint where id = ?', [s.endpoint.id]);
+      const [stored] = await orm.em
+        .fork()
+        .execute<{ previous_secret: string | null }[]>('select previous_secret from webhook_endpoint where id = ?', [
+          s.endpoint.id,
+        ]);
       expect(stored!.previous_secret).toBeNull();
       // After it: only the new secret verifies.
       await s.change(3);

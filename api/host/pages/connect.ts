@@ -23,17 +23,32 @@ export const connectPage = definePage({
     if (!owner) throw notFoundPage();
     let handOff;
     try {
-      handOff = await startOwnerConnect(deps, { ownerRef: owner.ref, channel: params.channel!, locale: session.locale, organizationRef: session.organizationRef, hostSessionId: session.id });
+      handOff = await startOwnerConnect(deps, {
+        ownerRef: owner.ref,
+        channel: params.channel!,
+        locale: session.locale,
+        organizationRef: session.organizationRef,
+        hostSessionId: session.id,
+      });
     } catch (error) {
-      if (error instanceof ProblemError && error.code === 'owner_connect_not_configured') throw new HostPageError(409, 'connect.not_configured.title', 'connect.not_configured.body');
-      if (error instanceof ProblemError && error.code === 'channel_suspended') throw new HostPageError(409, 'connect.suspended.title', 'connect.suspended.body');
-      if (error instanceof ProblemError && error.code === 'owner_not_distributed') throw new HostPageError(409, 'connect.not_distributed.title', 'connect.not_distributed.body');
-      if (error instanceof ProblemError && error.code === 'rate_limited') return tooManyHandOffs(res, t, error.extras.headers?.['Retry-After'] ?? '60');
+      if (error instanceof ProblemError && error.code === 'owner_connect_not_configured')
+        throw new HostPageError(409, 'connect.not_configured.title', 'connect.not_configured.body');
+      if (error instanceof ProblemError && error.code === 'channel_suspended')
+        throw new HostPageError(409, 'connect.suspended.title', 'connect.suspended.body');
+      if (error instanceof ProblemError && error.code === 'owner_not_distributed')
+        throw new HostPageError(409, 'connect.not_distributed.title', 'connect.not_distributed.body');
+      if (error instanceof ProblemError && error.code === 'rate_limited')
+        return tooManyHandOffs(res, t, error.extras.headers?.['Retry-After'] ?? '60');
       throw error;
     }
     return {
       kind: 'document',
-      html: renderHandOffPage({ redirectUrl: handOff.redirect_url, token: handOff.token, locale: session.locale, nonce }),
+      html: renderHandOffPage({
+        redirectUrl: handOff.redirect_url,
+        token: handOff.token,
+        locale: session.locale,
+        nonce,
+      }),
       policy: handOffPagePolicy({ redirectUrl: handOff.redirect_url, nonce }),
     };
   },
@@ -44,7 +59,9 @@ function tooManyHandOffs(res: Response, t: Translate, retryAfter: string): HostP
   res.setHeader('Retry-After', retryAfter);
   const title = t('connect.too_many.title');
   return {
-    kind: 'page', status: 429, title,
+    kind: 'page',
+    status: 429,
+    title,
     body: html`<h1>${title}</h1><p>${t('connect.too_many.body', { seconds: retryAfter })}</p><p><a href="${HOST_BASE}/">${t('back.owners')}</a></p>`,
   };
 }

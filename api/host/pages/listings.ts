@@ -1,6 +1,11 @@
 import type { HostLocale } from '../../../domain/host-locale.ts';
 import { listingsOverview, propertyDashboard } from '../../../services/host-dashboard.ts';
-import type { AttentionItem, DashboardChannel, DashboardProperty, DashboardReport } from '../../../services/host-dashboard-model.ts';
+import type {
+  AttentionItem,
+  DashboardChannel,
+  DashboardProperty,
+  DashboardReport,
+} from '../../../services/host-dashboard-model.ts';
 import { fill, html, raw, type SafeHtml } from '../html.ts';
 import { formatDate, formatInstant } from '../formats.ts';
 import { channelChart } from '../listing-chart.ts';
@@ -56,13 +61,18 @@ interface View {
 }
 
 /** An instant on the property's clock, its zone named; the machine-readable instant stays in UTC. */
-const when = (locale: HostLocale, instant: string, timeZone: string) => html`<time datetime="${instant}">${formatInstant(locale, instant, timeZone)}</time>`;
+const when = (locale: HostLocale, instant: string, timeZone: string) =>
+  html`<time datetime="${instant}">${formatInstant(locale, instant, timeZone)}</time>`;
 
 function reportFields(report: DashboardReport, channel: string, timeZone: string, { locale, tl }: View): SafeHtml {
   const url = report.public_url
     ? html`<a href="${report.public_url}" rel="noopener noreferrer external">${tl('report.open', { channel })}<span class="visually-hidden"> (${report.public_url})</span></a>`
     : tl('report.no_url');
-  const promotion = !report.promoted ? tl('promotion.none') : report.promoted_until ? fill(tl('promotion.until'), { when: when(locale, report.promoted_until, timeZone) }) : tl('promotion.open');
+  const promotion = !report.promoted
+    ? tl('promotion.none')
+    : report.promoted_until
+      ? fill(tl('promotion.until'), { when: when(locale, report.promoted_until, timeZone) })
+      : tl('promotion.open');
   const rejection = report.rejection
     ? html`<span data-rejection-reason="${report.rejection.reason}">${tl('rejection.reason', { reason: report.rejection.reason })}</span><br>${report.rejection.text ?? tl('rejection.no_text')}`
     : null;
@@ -95,7 +105,8 @@ ${channel.report ? reportFields(channel.report, channel.name, timeZone, view) : 
 function attentionList(items: readonly AttentionItem[], view: View): SafeHtml {
   const { locale, tl } = view;
   const strong = (text: string) => html`<strong>${text}</strong>`;
-  const link = (ref: string, name: Record<string, string>) => html`<a href="${propertyPath(ref)}">${propertyName(name, locale, ref)}</a>`;
+  const link = (ref: string, name: Record<string, string>) =>
+    html`<a href="${propertyPath(ref)}">${propertyName(name, locale, ref)}</a>`;
   const entries = items.map((item) => {
     switch (item.kind) {
       case 'withdrawn':
@@ -103,7 +114,7 @@ function attentionList(items: readonly AttentionItem[], view: View): SafeHtml {
       case 'expiring':
         return html`<li data-attention="expiring">${fill(tl('attention.expiring'), { property: link(item.property, item.propertyName), date: html`<time datetime="${item.on}">${formatDate(locale, item.on)}</time>`, channels: strong(item.channels.join(', ')) })}</li>`;
       case 'not_connected':
-        return html`<li data-attention="not_connected">${fill(tl('attention.not_connected', { count: item.properties }), { owner: strong(item.ownerName), channel: strong(item.channel), })} <a href="${HOST_BASE}/">${tl('attention.owners_link')}</a></li>`;
+        return html`<li data-attention="not_connected">${fill(tl('attention.not_connected', { count: item.properties }), { owner: strong(item.ownerName), channel: strong(item.channel) })} <a href="${HOST_BASE}/">${tl('attention.owners_link')}</a></li>`;
     }
   });
   return html`<section class="card attention" aria-labelledby="attention-title"><h2 id="attention-title">${tl('attention.title')}</h2>
@@ -152,9 +163,11 @@ function historySection(model: NonNullable<Awaited<ReturnType<typeof propertyDas
   const { locale, tl } = view;
   const blocks = model.property.channels.map((channel, index) => {
     const listing = model.listings.get(channel.name);
-    if (!listing || listing.history.length === 0) return html`<h3>${channel.name}</h3><p class="empty" data-empty-report="${channel.name}">${tl('report.none', { channel: channel.name })}</p>`;
+    if (!listing || listing.history.length === 0)
+      return html`<h3>${channel.name}</h3><p class="empty" data-empty-report="${channel.name}">${tl('report.none', { channel: channel.name })}</p>`;
     const rows = listing.history.map(
-      (change) => html`<tr><th scope="row">${when(locale, change.changed_at, model.property.timezone)}</th><td>${badge(change.status, tl)}</td><td>${change.rejection ? `${change.rejection.reason}${change.rejection.text ? `: ${change.rejection.text}` : ''}` : change.public_url ?? ''}</td></tr>`,
+      (change) =>
+        html`<tr><th scope="row">${when(locale, change.changed_at, model.property.timezone)}</th><td>${badge(change.status, tl)}</td><td>${change.rejection ? `${change.rejection.reason}${change.rejection.text ? `: ${change.rejection.text}` : ''}` : (change.public_url ?? '')}</td></tr>`,
     );
     return html`<h3 id="history-${index}">${channel.name}</h3>
 <table aria-labelledby="history-${index}" data-history="${channel.name}"><thead><tr><th scope="col">${tl('history.changed')}</th><th scope="col">${tl('field.status')}</th><th scope="col">${tl('field.url')} / ${tl('field.rejection')}</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -172,7 +185,9 @@ export const listingPropertyPage = definePage({
     // Another organization's property and an unknown reference are the same 404.
     if (!model) throw notFoundPage();
     const name = propertyName(model.property.name, locale, model.property.ref);
-    const charts = model.chart.series.map((series, i) => html`<h3>${series.channel}</h3>${channelChart(series, i, view)}`);
+    const charts = model.chart.series.map(
+      (series, i) => html`<h3>${series.channel}</h3>${channelChart(series, i, view)}`,
+    );
     return {
       kind: 'page',
       title: name,

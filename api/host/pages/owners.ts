@@ -23,7 +23,9 @@ function ownerSection(owner: HostOwner, index: number, ctx: { t: Translate; loca
       ? html`<span class="state-on">${fill(t('owners.connected'), { when: html`<time datetime="${channel.connectedAt}">${formatInstant(locale, channel.connectedAt, 'UTC')}</time>` })}</span>`
       : html`<span class="state-off">${t('owners.not_connected')}</span>`;
     // A suspended channel could not confirm a connection: its row says so instead of offering one.
-    const state = channel.suspended ? html`${connection} <span class="state-off">${t('owners.channel_suspended')}</span>` : connection;
+    const state = channel.suspended
+      ? html`${connection} <span class="state-off">${t('owners.channel_suspended')}</span>`
+      : connection;
     const action = channel.suspended
       ? html`<td class="action"></td>`
       : html`<td class="action"><form method="post" action="${connectPath(owner.ref, channel.name)}">${csrfField(ctx.csrfToken)}<button type="submit">${t(channel.connectedAt ? 'owners.connect_again' : 'owners.connect')}<span class="visually-hidden"> (${owner.displayName}, ${channel.name})</span></button></form></td>`;
@@ -42,7 +44,9 @@ export const ownersPage = definePage({
   path: '/',
   handler: async ({ deps, session, t, locale }) => {
     const owners = await hostOverview(deps, session);
-    const sections = owners.map((owner, index) => ownerSection(owner, index, { t, locale, csrfToken: session.csrfToken }));
+    const sections = owners.map((owner, index) =>
+      ownerSection(owner, index, { t, locale, csrfToken: session.csrfToken }),
+    );
     return {
       kind: 'page',
       title: t('owners.title'),

@@ -41,7 +41,13 @@ const worker = await Worker.create({
 });
 await worker.runUntil(async () => {
   const runs = Array.from({ length: 10 }, (_, i) =>
-    client.workflow.execute('threeLocalPauses', { taskQueue, workflowId: `${taskQueue}-${i}`, args: [200], workflowExecutionTimeout: '2 minutes', workflowTaskTimeout: '2 seconds' }),
+    client.workflow.execute('threeLocalPauses', {
+      taskQueue,
+      workflowId: `${taskQueue}-${i}`,
+      args: [200],
+      workflowExecutionTimeout: '2 minutes',
+      workflowTaskTimeout: '2 seconds',
+    }),
   );
   await Promise.race([Promise.all(runs), firstReport.promise]);
 });
