@@ -4,6 +4,7 @@ import { newExternalId } from '../domain/catalogue/ids.ts';
 import { matchesAnyEventPattern } from '../domain/events.ts';
 import { toInstant } from '../domain/time.ts';
 import { channelReceivesWebhooks, webhookBody } from '../domain/webhooks/sending.ts';
+import type { DeliveryOutcome, SuspensionReason, UndeliveredState } from '../domain/webhooks/states.ts';
 import { suspensionMail } from '../infra/mailer.ts';
 import { outcomeOf } from '../infra/webhook-sender.ts';
 import { cancelPendingDeliveries } from '../services/webhooks.ts';
@@ -15,8 +16,6 @@ const DISPATCH_BATCH = 200;
 const INSERT_CHUNK = 500;
 /** Delivery workflows being started at once by one dispatch. */
 const START_CONCURRENCY = 16;
-
-export type AttemptOutcome = 'delivered' | 'gone' | 'failed' | 'cancelled';
 
 export interface DeliveryInput {
   deliveryId: string;
@@ -123,7 +122,7 @@ export function webhookActivities(deps: ActivityDeps) {
     /** One attempt: signs with every live secret, POSTs, records the attempt (one read, one write). */
     async attemptDelivery(
       deliveryId: string,
-    ): Promise<{ outcome: AttemptOutcome; statusCode: number | null; attempt: number }> {
+    ): Promise<{ outcome: DeliveryOutcome; statusCode: number | null; attempt: number }> {
       const em = orm.em.fork();
       const context = await deliveryStore.attemptContext(em, deliveryId);
       if (!context) return { outcome: 'cancelled', statusCode: null, attempt: 0 };
@@ -169,7 +168,7 @@ export function webhookActivities(deps: ActivityDeps) {
       await deliveryStore.recordNextAttempt(orm.em.fork(), deliveryId, new Date(at));
     },
 
-    async finishDelivery(deliveryId: string, state: 'failed' | 'cancelled'): Promise<void> {
+    async finishDelivery(deliveryId: string, state: UndeliveredState): Promise<void> {
       await deliveryStore.finishDelivery(orm.em.fork(), deliveryId, state, clock.now());
     },
 
@@ -177,7 +176,7 @@ export function webhookActivities(deps: ActivityDeps) {
      * Makes an active endpoint inactive for `reason` and stops its other pending deliveries.
      * True when this call suspended it (so only one delivery e-mails the contact).
      */
-    async suspendEndpoint(endpointId: string, reason: 'failing' | 'gone', exceptDeliveryId: string): Promise<boolean> {
+    async suspendEndpoint(endpointId: string, reason: SuspensionReason, exceptDeliveryId: string): Promise<boolean> {
       const suspended = await endpointStore.suspendEndpoint(orm.em.fork(), endpointId, reason, clock.now());
       await cancelPendingDeliveries(deps, { endpointId, except: exceptDeliveryId });
       if (suspended) log.warn('webhook endpoint suspended', { endpointId, reason });
@@ -189,7 +188,7 @@ export function webhookActivities(deps: ActivityDeps) {
     },
 
     /** E-mails the channel's technical contact; without a contact or SMTP it is logged for operators. */
-    async notifyTechnicalContact(endpointId: string, reason: 'failing' | 'gone'): Promise<{ sent: boolean }> {
+    async notifyTechnicalContact(endpointId: string, reason: SuspensionReason): Promise<{ sent: boolean }> {
       const contact = await endpointStore.endpointContact(orm.em.fork(), endpointId);
       if (!contact?.email) {
         log.warn('webhook endpoint suspended; the channel has no technical contact to tell', { endpointId, reason });

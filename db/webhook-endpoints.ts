@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EndpointStatus, SuspensionReason } from '../domain/webhooks/states.ts';
 import { WebhookEndpointSchema } from './entities/index.ts';
 import { pgArray } from './sql.ts';
 
@@ -9,8 +10,8 @@ export interface EndpointRow {
   url: string;
   events: string[];
   description: string | null;
-  status: 'active' | 'inactive' | 'deleted';
-  suspended_reason: 'failing' | 'gone' | null;
+  status: EndpointStatus;
+  suspended_reason: SuspensionReason | null;
   secret: string | null;
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
@@ -134,7 +135,7 @@ export async function reactivateEndpoint(em: EntityManager, channelId: string, i
 export async function suspendEndpoint(
   em: EntityManager,
   id: string,
-  reason: 'failing' | 'gone',
+  reason: SuspensionReason,
   now: Date,
 ): Promise<boolean> {
   return (

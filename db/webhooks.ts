@@ -1,5 +1,6 @@
 import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DeliveryState, UndeliveredState } from '../domain/webhooks/states.ts';
 import type { EventRow } from './catalogue/reads.ts';
 import type { EndpointRow } from './webhook-endpoints.ts';
 import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, type Channel } from './entities/index.ts';
@@ -13,7 +14,7 @@ export interface DeliveryRow {
   event_id: string;
   event_type: string;
   payload: string;
-  state: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  state: DeliveryState;
   attempts: number;
   created_at: string;
   last_attempt_at: string | null;
@@ -154,7 +155,7 @@ export async function recordNextAttempt(em: EntityManager, deliveryId: string, a
 export async function finishDelivery(
   em: EntityManager,
   deliveryId: string,
-  state: 'failed' | 'cancelled',
+  state: UndeliveredState,
   now: Date,
 ): Promise<void> {
   await em.nativeUpdate(

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Clock } from '../domain/clock.ts';
 import { webhookHeaders } from '../domain/webhooks/signing.ts';
+import type { AnswerOutcome } from '../domain/webhooks/states.ts';
 import type { EndpointRow } from '../db/webhook-endpoints.ts';
 import { webhookAttemptDuration, webhookAttempts } from './metrics.ts';
 import { webhookSecretBox, webhookSecretContext, type SecretBox } from './secret-box.ts';
@@ -40,7 +41,7 @@ function liveSecrets(endpoint: EndpointRow, box: SecretBox, now: Date): string[]
 }
 
 /** 2xx delivered; 410 gone (the endpoint is suspended at once); anything else failed. */
-export function outcomeOf(response: WebhookResponse): 'delivered' | 'gone' | 'failed' {
+export function outcomeOf(response: WebhookResponse): AnswerOutcome {
   if (response.statusCode !== null && response.statusCode >= 200 && response.statusCode < 300) return 'delivered';
   return response.statusCode === 410 ? 'gone' : 'failed';
 }

@@ -9,9 +9,8 @@ import {
 import type { Activities } from '../activities/index.ts';
 import type { DeliveryInput } from '../activities/webhooks.ts';
 import { planNextRetry } from '../domain/webhooks/retry-schedule.ts';
+import type { DeliveryOutcome, DeliveryWorkflowState } from '../domain/webhooks/states.ts';
 import { SA_STATE } from './search-attributes.ts';
-
-export type DeliveryOutcome = 'delivered' | 'gone' | 'failed' | 'cancelled';
 
 // One attempt waits at most 10 s for the receiver; the activity gets room for signing and the
 // database around it. Infrastructure failures (database down) are retried by Temporal; a failed
@@ -27,7 +26,7 @@ const { attemptDelivery, recordNextAttempt, finishDelivery, suspendEndpoint, not
 // scheduled/started/completed events and a second workflow task.
 const local = proxyLocalActivities<Activities>(ATTEMPT_OPTIONS);
 
-function setState(state: string): void {
+function setState(state: DeliveryWorkflowState): void {
   upsertSearchAttributes([{ key: SA_STATE, value: state }]);
 }
 

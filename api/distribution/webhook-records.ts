@@ -3,13 +3,11 @@ import type { EndpointRow } from '../../db/webhook-endpoints.ts';
 import type { DeliveryRow, WebhookAttempt } from '../../db/webhooks.ts';
 import { toInstant } from '../../domain/time.ts';
 import { publicDeliveryError } from '../../domain/webhooks/delivery-errors.ts';
+import { PLATFORM_SUSPENDED_REASON } from '../../domain/webhooks/states.ts';
 import { previousSecretLive } from '../../infra/webhook-sender.ts';
 import type { PingOutcome } from '../../services/webhooks.ts';
 
 // Webhook endpoints, deliveries and pings as the channel sees them.
-
-/** The reason an endpoint reads while the service's operators hold every webhook of its channel. */
-export const PLATFORM_SUSPENDED_REASON = 'platform';
 
 /**
  * `secret` only when just created or rotated. While the operators hold the channel's webhooks
