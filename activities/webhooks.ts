@@ -1,12 +1,11 @@
 import * as endpointStore from '../db/webhook-endpoints.ts';
 import * as deliveryStore from '../db/webhooks.ts';
 import { newExternalId } from '../domain/catalogue/ids.ts';
-import { matchesAnyEventPattern } from '../domain/events.ts';
 import { toInstant } from '../domain/time.ts';
-import { channelReceivesWebhooks, webhookBody } from '../domain/webhooks/sending.ts';
+import { attemptStart, outcomeOf } from '../domain/webhooks/deliveries.ts';
+import { channelReceivesWebhooks, endpointReceivesEvent, webhookBody } from '../domain/webhooks/sending.ts';
 import type { DeliveryOutcome, SuspensionReason, UndeliveredState } from '../domain/webhooks/states.ts';
 import { suspensionMail } from '../infra/mailer.ts';
-import { outcomeOf } from '../infra/webhook-sender.ts';
 import { cancelPendingDeliveries } from '../services/webhooks.ts';
 import type { ActivityDeps } from './deps.ts';
 
@@ -83,9 +82,7 @@ export function webhookActivities(deps: ActivityDeps) {
             data: event.data,
           });
           for (const endpoint of endpoints) {
-            // An endpoint gets the events after the log's end when it was registered or last enabled.
-            if (Number(event.position) <= endpoint.resumeAfter) continue;
-            if (!matchesAnyEventPattern(endpoint.events, event.type)) continue;
+            if (!endpointReceivesEvent(endpoint, { position: Number(event.position), type: event.type })) continue;
             planned.push({
               id: '',
               endpointId: endpoint.id,
@@ -127,13 +124,14 @@ export function webhookActivities(deps: ActivityDeps) {
       const context = await deliveryStore.attemptContext(em, deliveryId);
       if (!context) return { outcome: 'cancelled', statusCode: null, attempt: 0 };
       const { delivery, endpoint, channel } = context;
-      if (delivery.state !== 'pending')
+      const start = attemptStart(delivery, endpoint, channel);
+      if (start === 'delivered' || start === 'ended')
         return {
-          outcome: delivery.state === 'delivered' ? 'delivered' : 'cancelled',
+          outcome: start === 'delivered' ? 'delivered' : 'cancelled',
           statusCode: null,
           attempt: delivery.attempts,
         };
-      if (!endpoint || endpoint.status !== 'active' || !channel || !channelReceivesWebhooks(channel)) {
+      if (start !== 'send' || !endpoint) {
         await deliveryStore.finishDelivery(em, deliveryId, 'cancelled', clock.now());
         return { outcome: 'cancelled', statusCode: null, attempt: delivery.attempts };
       }

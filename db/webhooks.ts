@@ -1,5 +1,6 @@
 import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { retentionCutoff } from '../domain/webhooks/deliveries.ts';
 import type { DeliveryState, UndeliveredState } from '../domain/webhooks/states.ts';
 import type { EventRow } from './catalogue/reads.ts';
 import type { EndpointRow } from './webhook-endpoints.ts';
@@ -186,14 +187,10 @@ export async function cancelPendingDeliveryRows(
   return rows.map((row) => ({ endpointId: row.endpoint_id, eventId: row.event_id }));
 }
 
-/** Deliveries are kept 35 days. */
+/** Drops the deliveries past their retention. */
 export async function dropExpiredDeliveries(em: EntityManager, now: Date): Promise<void> {
-  await em.execute('delete from webhook_delivery where created_at < ?', [
-    new Date(now.getTime() - DELIVERY_RETENTION_MS),
-  ]);
+  await em.execute('delete from webhook_delivery where created_at < ?', [retentionCutoff(now)]);
 }
-
-const DELIVERY_RETENTION_MS = 35 * 24 * 3600 * 1000;
 
 /**
  * Deleted endpoints (their secrets already destroyed) are kept while a delivery names them, then
@@ -203,7 +200,7 @@ export async function dropDeletedEndpoints(em: EntityManager, now: Date): Promis
   await em.execute(
     `delete from webhook_endpoint e where e.status = 'deleted' and e.deleted_at < ?
        and not exists (select 1 from webhook_delivery d where d.endpoint_id = e.id)`,
-    [new Date(now.getTime() - DELIVERY_RETENTION_MS)],
+    [retentionCutoff(now)],
   );
 }
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Clock } from '../domain/clock.ts';
+import { outcomeOf } from '../domain/webhooks/deliveries.ts';
+import { previousSecretLive } from '../domain/webhooks/endpoints.ts';
 import { webhookHeaders } from '../domain/webhooks/signing.ts';
-import type { AnswerOutcome } from '../domain/webhooks/states.ts';
 import type { EndpointRow } from '../db/webhook-endpoints.ts';
 import { webhookAttemptDuration, webhookAttempts } from './metrics.ts';
 import { webhookSecretBox, webhookSecretContext, type SecretBox } from './secret-box.ts';
@@ -20,15 +21,6 @@ export interface WebhookSender {
   send(endpoint: EndpointRow, event: { id: string; body: string }): Promise<WebhookResponse>;
 }
 
-/** Whether a rotated-out secret still signs beside the current one. */
-export function previousSecretLive(endpoint: EndpointRow, now: Date): boolean {
-  return (
-    endpoint.previous_secret !== null &&
-    endpoint.previous_secret_expires_at !== null &&
-    Date.parse(endpoint.previous_secret_expires_at) > now.getTime()
-  );
-}
-
 /**
  * The secrets that sign now: the current one, and the previous one until it expires. Order: the
  * current first.
@@ -36,14 +28,13 @@ export function previousSecretLive(endpoint: EndpointRow, now: Date): boolean {
 function liveSecrets(endpoint: EndpointRow, box: SecretBox, now: Date): string[] {
   const context = webhookSecretContext(endpoint.id);
   const secrets = endpoint.secret ? [box.open(endpoint.secret, context)] : [];
-  if (previousSecretLive(endpoint, now)) secrets.push(box.open(endpoint.previous_secret!, context));
+  const previous = {
+    previousSecret: endpoint.previous_secret,
+    previousSecretExpiresAt:
+      endpoint.previous_secret_expires_at === null ? null : new Date(endpoint.previous_secret_expires_at),
+  };
+  if (previousSecretLive(previous, now)) secrets.push(box.open(endpoint.previous_secret!, context));
   return secrets;
-}
-
-/** 2xx delivered; 410 gone (the endpoint is suspended at once); anything else failed. */
-export function outcomeOf(response: WebhookResponse): AnswerOutcome {
-  if (response.statusCode !== null && response.statusCode >= 200 && response.statusCode < 300) return 'delivered';
-  return response.statusCode === 410 ? 'gone' : 'failed';
 }
 
 /**

@@ -17,16 +17,14 @@ import { isExternalId, newExternalId } from '../domain/catalogue/ids.ts';
 import { PING_EVENT_TYPE, scopesForPatterns } from '../domain/events.ts';
 import { ProblemError } from '../domain/problems.ts';
 import type { DeliveryError } from '../domain/webhooks/delivery-errors.ts';
+import { outcomeOf } from '../domain/webhooks/deliveries.ts';
+import { previousSecretExpiry, registrationRefusal, SECRET_OVERLAP_MS } from '../domain/webhooks/endpoints.ts';
 import { missingScopes } from '../domain/scopes.ts';
 import { webhookBody } from '../domain/webhooks/sending.ts';
 import { generateWebhookSecret } from '../domain/webhooks/signing.ts';
 import { webhookSecretBox, webhookSecretContext } from '../infra/secret-box.ts';
-import { createWebhookSender, outcomeOf, type WebhookSender } from '../infra/webhook-sender.ts';
+import { createWebhookSender, type WebhookSender } from '../infra/webhook-sender.ts';
 import type { ServiceDeps } from './deps.ts';
-
-export const MAX_ENDPOINTS = 5;
-/** The previous secret signs beside the new one this long after a rotation. */
-export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
 
 type SenderDeps = Pick<ServiceDeps, 'secrets' | 'clock' | 'config' | 'log'>;
 
@@ -101,8 +99,11 @@ export async function createEndpoint(
   const endpoint = await writeTransaction(deps.orm.em, async (tx) => {
     await lockChannelEndpoints(tx, channel.id);
     const existing = await listEndpoints(tx, channel.id);
-    if (existing.some((endpoint) => endpoint.url === input.url)) throw new ProblemError('webhook_endpoint_exists');
-    if (existing.length >= MAX_ENDPOINTS) throw new ProblemError('webhook_endpoint_limit_reached');
+    const refusal = registrationRefusal(
+      existing.map((endpoint) => endpoint.url),
+      input.url,
+    );
+    if (refusal) throw new ProblemError(refusal);
     await insertEndpoint(tx, {
       id,
       channelId: channel.id,
@@ -238,18 +239,21 @@ export async function rotateEndpointSecret(
 ): Promise<{ endpoint: EndpointRow; secret: string }> {
   const secret = generateWebhookSecret();
   const now = deps.clock.now();
-  const expiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
   const endpoint = await writeTransaction(deps.orm.em, async (tx) => {
     const current = await findEndpoint(tx, channel.id, id, { lock: true });
     if (!current) throw new ProblemError('not_found');
-    const keepPrevious = !options.expireImmediately && current.secret !== null;
+    const previousExpiresAt = previousSecretExpiry({
+      hadSecret: current.secret !== null,
+      expireImmediately: options.expireImmediately,
+      now,
+    });
     await replaceSecret(
       tx,
       current.id,
       {
         sealed: sealSecret(deps, current.id, secret),
-        previous: keepPrevious ? current.secret : null,
-        previousExpiresAt: keepPrevious ? expiresAt : null,
+        previous: previousExpiresAt ? current.secret : null,
+        previousExpiresAt,
       },
       now,
     );

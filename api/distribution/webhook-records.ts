@@ -3,8 +3,8 @@ import type { EndpointRow } from '../../db/webhook-endpoints.ts';
 import type { DeliveryRow, WebhookAttempt } from '../../db/webhooks.ts';
 import { toInstant } from '../../domain/time.ts';
 import { publicDeliveryError } from '../../domain/webhooks/delivery-errors.ts';
+import { previousSecretLive } from '../../domain/webhooks/endpoints.ts';
 import { PLATFORM_SUSPENDED_REASON } from '../../domain/webhooks/states.ts';
-import { previousSecretLive } from '../../infra/webhook-sender.ts';
 import type { PingOutcome } from '../../services/webhooks.ts';
 
 // Webhook endpoints, deliveries and pings as the channel sees them.
@@ -21,6 +21,8 @@ export function endpointRecord(
   secret?: string,
 ): Record<string, unknown> {
   const heldByPlatform = channel.webhooksSuspendedAt != null;
+  const previousExpiresAt =
+    endpoint.previous_secret_expires_at === null ? null : new Date(endpoint.previous_secret_expires_at);
   return {
     id: endpoint.id,
     url: endpoint.url,
@@ -29,8 +31,11 @@ export function endpointRecord(
     status: heldByPlatform ? 'inactive' : endpoint.status,
     suspended_reason: heldByPlatform ? PLATFORM_SUSPENDED_REASON : endpoint.suspended_reason,
     ...(secret === undefined ? {} : { secret }),
-    previous_secret_expires_at: previousSecretLive(endpoint, now)
-      ? toInstant(new Date(endpoint.previous_secret_expires_at!))
+    previous_secret_expires_at: previousSecretLive(
+      { previousSecret: endpoint.previous_secret, previousSecretExpiresAt: previousExpiresAt },
+      now,
+    )
+      ? toInstant(previousExpiresAt!)
       : null,
     created_at: toInstant(new Date(endpoint.created_at)),
     updated_at: toInstant(new Date(endpoint.updated_at)),

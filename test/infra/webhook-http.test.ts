@@ -10,9 +10,10 @@ import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EndpointRow } from '../../db/webhook-endpoints.ts';
 import { singleKeyRing } from '../../domain/key-ring.ts';
+import { outcomeOf } from '../../domain/webhooks/deliveries.ts';
 import { webhookSecretBox, webhookSecretContext } from '../../infra/secret-box.ts';
 import { postWebhook, type WebhookResponse, type WebhookTransportOptions } from '../../infra/webhook-http.ts';
-import { createWebhookSender, outcomeOf } from '../../infra/webhook-sender.ts';
+import { createWebhookSender } from '../../infra/webhook-sender.ts';
 
 interface Seen {
   method: string | undefined;
