@@ -7,6 +7,7 @@ import { channelReceivesWebhooks, endpointReceivesEvent, webhookBody } from '../
 import type { DeliveryOutcome, SuspensionReason, UndeliveredState } from '../domain/webhooks/states.ts';
 import { suspensionMail } from '../infra/mailer.ts';
 import { cancelPendingDeliveries } from '../services/webhooks.ts';
+import type { DeliveryInput } from '../workflows/webhook-delivery.ts';
 import type { ActivityDeps } from './deps.ts';
 
 /** Events turned into deliveries per channel and call; the dispatcher calls again while there are more. */
@@ -15,19 +16,6 @@ const DISPATCH_BATCH = 200;
 const INSERT_CHUNK = 500;
 /** Delivery workflows being started at once by one dispatch. */
 const START_CONCURRENCY = 16;
-
-export interface DeliveryInput {
-  deliveryId: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  channel: string;
-  /**
-   * `local`: attempts run as local activities and a first-attempt success leaves `SvcState` as
-   * it was (every dispatch since this field exists). Absent in deliveries started before it.
-   */
-  attempts?: 'local';
-}
 
 /** Runs `work` on every item, at most `limit` at a time; fails with the first failure once all have settled. */
 async function eachConcurrently<T>(

@@ -7,7 +7,6 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { DeliveryInput } from '../activities/webhooks.ts';
 import { planNextRetry } from '../domain/webhooks/retry-schedule.ts';
 import type { DeliveryOutcome, DeliveryWorkflowState } from '../domain/webhooks/states.ts';
 import { SA_STATE } from './search-attributes.ts';
@@ -25,6 +24,20 @@ const { attemptDelivery, recordNextAttempt, finishDelivery, suspendEndpoint, not
 // one runs inside the workflow task, so the server records one marker instead of an activity's
 // scheduled/started/completed events and a second workflow task.
 const local = proxyLocalActivities<Activities>(ATTEMPT_OPTIONS);
+
+/** A delivery workflow's input. Every delivery's history holds it: a field may be added, as an optional one. */
+export interface DeliveryInput {
+  deliveryId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  channel: string;
+  /**
+   * `local`: attempts run as local activities and a first-attempt success leaves `SvcState` as
+   * it was (every dispatch since this field exists). Absent in deliveries started before it.
+   */
+  attempts?: 'local';
+}
 
 function setState(state: DeliveryWorkflowState): void {
   upsertSearchAttributes([{ key: SA_STATE, value: state }]);
