@@ -1,5 +1,6 @@
 import * as endpointStore from '../db/webhook-endpoints.ts';
-import * as deliveryStore from '../db/webhooks.ts';
+import * as deliveryStore from '../db/webhook-deliveries.ts';
+import * as dispatchStore from '../db/webhook-dispatch.ts';
 import { newExternalId } from '../domain/catalogue/ids.ts';
 import { toInstant } from '../domain/time.ts';
 import { attemptStart, outcomeOf } from '../domain/webhooks/deliveries.ts';
@@ -53,8 +54,8 @@ export function webhookActivities(deps: ActivityDeps) {
       const em = orm.em.fork();
       let started = 0;
       let more = false;
-      for (const { channel, position } of await deliveryStore.dispatchPositions(em)) {
-        const events = await deliveryStore.eventsAfter(em, channel.id, position, DISPATCH_BATCH);
+      for (const { channel, position } of await dispatchStore.dispatchPositions(em)) {
+        const events = await dispatchStore.eventsAfter(em, channel.id, position, DISPATCH_BATCH);
         if (events.length === 0) continue;
         if (events.length === DISPATCH_BATCH) more = true;
         // A channel that may not receive webhooks is sent nothing; it reads the event log when reinstated.
@@ -99,7 +100,7 @@ export function webhookActivities(deps: ActivityDeps) {
         }
         await eachConcurrently(inputs, START_CONCURRENCY, (input) => deps.workflows.startWebhookDelivery(input));
         started += inputs.length;
-        await deliveryStore.advanceDispatch(em, channel.id, Number(events.at(-1)!.position));
+        await dispatchStore.advanceDispatch(em, channel.id, Number(events.at(-1)!.position));
       }
       return { started, more };
     },

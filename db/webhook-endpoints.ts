@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EndpointStatus, SuspensionReason } from '../domain/webhooks/states.ts';
+import { retentionCutoff } from '../domain/webhooks/deliveries.ts';
 import { WebhookEndpointSchema } from './entities/index.ts';
 import { pgArray } from './sql.ts';
 
@@ -117,6 +118,18 @@ export async function markEndpointDeleted(em: EntityManager, id: string, now: Da
       deletedAt: now,
       updatedAt: now,
     },
+  );
+}
+
+/**
+ * Deleted endpoints (their secrets already destroyed) are kept while a delivery names them, then
+ * purged once the delivery retention has passed since their deletion.
+ */
+export async function dropDeletedEndpoints(em: EntityManager, now: Date): Promise<void> {
+  await em.execute(
+    `delete from webhook_endpoint e where e.status = 'deleted' and e.deleted_at < ?
+       and not exists (select 1 from webhook_delivery d where d.endpoint_id = e.id)`,
+    [retentionCutoff(now)],
   );
 }
 

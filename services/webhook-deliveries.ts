@@ -5,7 +5,7 @@ import {
   findDelivery,
   type DeliveryRow,
   type WebhookAttempt,
-} from '../db/webhooks.ts';
+} from '../db/webhook-deliveries.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { ProblemError } from '../domain/problems.ts';
 import type { ServiceDeps } from './deps.ts';

@@ -12,7 +12,8 @@ import {
   replaceSecret,
   type EndpointRow,
 } from '../db/webhook-endpoints.ts';
-import { cancelPendingDeliveryRows, startDispatch, type PendingDeliveries } from '../db/webhooks.ts';
+import { cancelPendingDeliveryRows, type PendingDeliveries } from '../db/webhook-deliveries.ts';
+import { startDispatch } from '../db/webhook-dispatch.ts';
 import { isExternalId, newExternalId } from '../domain/catalogue/ids.ts';
 import { PING_EVENT_TYPE, scopesForPatterns } from '../domain/events.ts';
 import { ProblemError } from '../domain/problems.ts';

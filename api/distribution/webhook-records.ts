@@ -1,6 +1,6 @@
 import type { Channel } from '../../db/entities/index.ts';
 import type { EndpointRow } from '../../db/webhook-endpoints.ts';
-import type { DeliveryRow, WebhookAttempt } from '../../db/webhooks.ts';
+import type { DeliveryRow, WebhookAttempt } from '../../db/webhook-deliveries.ts';
 import { toInstant } from '../../domain/time.ts';
 import { publicDeliveryError } from '../../domain/webhooks/delivery-errors.ts';
 import { previousSecretLive } from '../../domain/webhooks/endpoints.ts';

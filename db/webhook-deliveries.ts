@@ -2,12 +2,11 @@ import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { retentionCutoff } from '../domain/webhooks/deliveries.ts';
 import type { DeliveryState, UndeliveredState } from '../domain/webhooks/states.ts';
-import type { EventRow } from './catalogue/reads.ts';
 import type { EndpointRow } from './webhook-endpoints.ts';
-import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, type Channel } from './entities/index.ts';
+import { WebhookAttemptSchema, WebhookDeliverySchema } from './entities/index.ts';
 
-// Deliveries, their attempts, and how far the dispatcher has read each channel's event log.
-// Endpoints are in webhook-endpoints.ts.
+// Deliveries and their attempts. Endpoints are in webhook-endpoints.ts, how far the dispatcher has
+// read each channel's event log in webhook-dispatch.ts.
 
 export interface DeliveryRow {
   id: string;
@@ -190,49 +189,4 @@ export async function cancelPendingDeliveryRows(
 /** Drops the deliveries past their retention. */
 export async function dropExpiredDeliveries(em: EntityManager, now: Date): Promise<void> {
   await em.execute('delete from webhook_delivery where created_at < ?', [retentionCutoff(now)]);
-}
-
-/**
- * Deleted endpoints (their secrets already destroyed) are kept while a delivery names them, then
- * purged once the delivery retention has passed since their deletion.
- */
-export async function dropDeletedEndpoints(em: EntityManager, now: Date): Promise<void> {
-  await em.execute(
-    `delete from webhook_endpoint e where e.status = 'deleted' and e.deleted_at < ?
-       and not exists (select 1 from webhook_delivery d where d.endpoint_id = e.id)`,
-    [retentionCutoff(now)],
-  );
-}
-
-/**
- * Starts dispatching the channel's events at the end of its log, so nothing that happened before
- * its first endpoint was registered is sent. A channel already dispatched keeps its position.
- */
-export async function startDispatch(tx: EntityManager, channelId: string): Promise<void> {
-  await tx.execute(
-    `insert into dispatch_progress (channel_id, position) values (?, coalesce((select last_position from channel_log where channel_id = ?), 0)) on conflict do nothing`,
-    [channelId, channelId],
-  );
-}
-
-/** Every channel the dispatcher reads, in a stable order, with the position it has reached. */
-export async function dispatchPositions(em: EntityManager): Promise<{ channel: Channel; position: number }[]> {
-  return em.find(DispatchProgressSchema, {}, { populate: ['channel'], orderBy: { channel: 'asc' } });
-}
-
-/** Up to `limit` of the channel's events after `position`, in log order. */
-export async function eventsAfter(
-  em: EntityManager,
-  channelId: string,
-  position: number,
-  limit: number,
-): Promise<EventRow[]> {
-  return em.execute<EventRow[]>(
-    'select position, id, type, occurred_at, data from event where channel_id = ? and position > ? order by position limit ?',
-    [channelId, position, limit],
-  );
-}
-
-export async function advanceDispatch(em: EntityManager, channelId: string, position: number): Promise<void> {
-  await em.nativeUpdate(DispatchProgressSchema, { channel: channelId }, { position });
 }
