@@ -2,13 +2,30 @@ import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { retentionCutoff } from '../domain/webhooks/deliveries.ts';
 import type { DeliveryState, UndeliveredState } from '../domain/webhooks/states.ts';
-import type { EndpointRow } from './webhook-endpoints.ts';
+import { endpointFromRow, type EndpointRow, type StoredEndpoint } from './webhook-endpoints.ts';
 import { WebhookAttemptSchema, WebhookDeliverySchema } from './entities/index.ts';
 
 // Deliveries and their attempts. Endpoints are in webhook-endpoints.ts, how far the dispatcher has
 // read each channel's event log in webhook-dispatch.ts.
 
-export interface DeliveryRow {
+/** A delivery, as the repositories answer it. */
+export interface StoredDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  /** The exact body sent on every attempt. */
+  payload: string;
+  state: DeliveryState;
+  attempts: number;
+  createdAt: Date;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date | null;
+  completedAt: Date | null;
+}
+
+/** The row as raw queries return it (instants as text). */
+interface DeliveryRow {
   id: string;
   endpoint_id: string;
   event_id: string;
@@ -22,8 +39,26 @@ export interface DeliveryRow {
   completed_at: string | null;
 }
 
+const instantOrNull = (value: string | null) => (value === null ? null : new Date(value));
+
+function deliveryFromRow(row: DeliveryRow): StoredDelivery {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    payload: row.payload,
+    state: row.state,
+    attempts: row.attempts,
+    createdAt: new Date(row.created_at),
+    lastAttemptAt: instantOrNull(row.last_attempt_at),
+    nextAttemptAt: instantOrNull(row.next_attempt_at),
+    completedAt: instantOrNull(row.completed_at),
+  };
+}
+
 /** A delivery; with `endpointId`, only when it belongs to that endpoint. */
-export async function findDelivery(em: EntityManager, id: string, endpointId?: string): Promise<DeliveryRow | null> {
+export async function findDelivery(em: EntityManager, id: string, endpointId?: string): Promise<StoredDelivery | null> {
   const [row] =
     endpointId === undefined
       ? await em.execute<DeliveryRow[]>('select * from webhook_delivery where id = ?', [id])
@@ -31,7 +66,7 @@ export async function findDelivery(em: EntityManager, id: string, endpointId?: s
           endpointId,
           id,
         ]);
-  return row ?? null;
+  return row ? deliveryFromRow(row) : null;
 }
 
 /** Up to `limit` deliveries of an endpoint, newest first, after the (created_at, id) position `after`. */
@@ -40,11 +75,12 @@ export async function deliveriesPage(
   endpointId: string,
   after: { createdAt: Date; id: string } | null,
   limit: number,
-): Promise<DeliveryRow[]> {
-  return em.execute<DeliveryRow[]>(
+): Promise<StoredDelivery[]> {
+  const rows = await em.execute<DeliveryRow[]>(
     `select * from webhook_delivery where endpoint_id = ? ${after ? 'and (created_at, id) < (?, ?)' : ''} order by created_at desc, id desc limit ?`,
     after ? [endpointId, after.createdAt, after.id, limit] : [endpointId, limit],
   );
+  return rows.map(deliveryFromRow);
 }
 
 export type WebhookAttempt = InferEntity<typeof WebhookAttemptSchema>;
@@ -75,8 +111,8 @@ export async function upsertDeliveries(
 
 /** What one attempt needs, read in one statement: the delivery, its endpoint and its channel's state. */
 export interface AttemptContext {
-  delivery: DeliveryRow;
-  endpoint: EndpointRow | null;
+  delivery: StoredDelivery;
+  endpoint: StoredEndpoint | null;
   channel: { status: string; webhooksSuspendedAt: Date | null } | null;
 }
 
@@ -104,7 +140,11 @@ export async function attemptContext(em: EntityManager, deliveryId: string): Pro
   const { endpoint, channel_status: status, channel_suspended_at: suspendedAt, ...delivery } = row;
   const channel =
     status === null ? null : { status, webhooksSuspendedAt: suspendedAt === null ? null : new Date(suspendedAt) };
-  return { delivery, endpoint, channel };
+  return {
+    delivery: deliveryFromRow(delivery),
+    endpoint: endpoint === null ? null : endpointFromRow(endpoint),
+    channel,
+  };
 }
 
 export interface AttemptRecord {

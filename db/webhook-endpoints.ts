@@ -4,7 +4,25 @@ import { retentionCutoff } from '../domain/webhooks/deliveries.ts';
 import { WebhookEndpointSchema } from './entities/index.ts';
 import { pgArray } from './sql.ts';
 
-/** A webhook endpoint row as raw queries return it (instants as text). */
+/** A webhook endpoint, as the repositories answer it. */
+export interface StoredEndpoint {
+  id: string;
+  channelId: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: EndpointStatus;
+  suspendedReason: SuspensionReason | null;
+  /** Sealed (infra/secret-box.ts); null once the endpoint is deleted. */
+  secret: string | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  secretGeneration: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The row as raw queries return it (instants as text, or as JSON text inside a document). */
 export interface EndpointRow {
   id: string;
   channel_id: string;
@@ -21,6 +39,24 @@ export interface EndpointRow {
   updated_at: string;
 }
 
+export function endpointFromRow(row: EndpointRow): StoredEndpoint {
+  return {
+    id: row.id,
+    channelId: row.channel_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    status: row.status,
+    suspendedReason: row.suspended_reason,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
+    secretGeneration: row.secret_generation,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
 const COLUMNS = `id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret,
   previous_secret_expires_at, secret_generation, created_at, updated_at`;
 
@@ -30,30 +66,31 @@ export async function findEndpoint(
   channelId: string,
   id: string,
   options: { lock?: boolean } = {},
-): Promise<EndpointRow | null> {
+): Promise<StoredEndpoint | null> {
   const [row] = await em.execute<EndpointRow[]>(
     `select ${COLUMNS} from webhook_endpoint where channel_id = ? and id = ? and status <> 'deleted'${options.lock ? ' for update' : ''}`,
     [channelId, id],
   );
-  return row ?? null;
+  return row ? endpointFromRow(row) : null;
 }
 
 /** Any endpoint, deleted ones included (a delivery names the endpoint it was made for). */
-export async function endpointById(em: EntityManager, id: string): Promise<EndpointRow | null> {
+export async function endpointById(em: EntityManager, id: string): Promise<StoredEndpoint | null> {
   const [row] = await em.execute<EndpointRow[]>(`select ${COLUMNS} from webhook_endpoint where id = ?`, [id]);
-  return row ?? null;
+  return row ? endpointFromRow(row) : null;
 }
 
 /** The channel's live endpoints, oldest first. */
-export async function listEndpoints(em: EntityManager, channelId: string): Promise<EndpointRow[]> {
-  return em.execute<EndpointRow[]>(
+export async function listEndpoints(em: EntityManager, channelId: string): Promise<StoredEndpoint[]> {
+  const rows = await em.execute<EndpointRow[]>(
     `select ${COLUMNS} from webhook_endpoint where channel_id = ? and status <> 'deleted' order by created_at, id`,
     [channelId],
   );
+  return rows.map(endpointFromRow);
 }
 
 /** What the dispatcher needs of the endpoints that are sent events. */
-export type DispatchEndpoint = Pick<EndpointRow, 'id' | 'events'> & { resumeAfter: number };
+export type DispatchEndpoint = Pick<StoredEndpoint, 'id' | 'events'> & { resumeAfter: number };
 
 export async function activeEndpoints(em: EntityManager, channelId: string): Promise<DispatchEndpoint[]> {
   // resume_after_position is a bigint, read as text: the endpoint is sent the events after it.
@@ -201,13 +238,14 @@ export async function endpointContact(
 export async function endpointsSealedOtherwise(
   em: EntityManager,
   prefix: string,
-): Promise<Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>[]> {
+): Promise<Pick<StoredEndpoint, 'id' | 'secret' | 'previousSecret'>[]> {
   const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return em.execute(
+  const rows = await em.execute<Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>[]>(
     `select id, secret, previous_secret from webhook_endpoint
       where status <> 'deleted' and ((secret is not null and secret not like ?) or (previous_secret is not null and previous_secret not like ?))`,
     [pattern, pattern],
   );
+  return rows.map((row) => ({ id: row.id, secret: row.secret, previousSecret: row.previous_secret }));
 }
 
 /** Replaces one sealed value with the same secret sealed again, unless it changed meanwhile; true when it did. */

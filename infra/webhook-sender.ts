@@ -3,7 +3,7 @@ import type { Clock } from '../domain/clock.ts';
 import { outcomeOf } from '../domain/webhooks/deliveries.ts';
 import { previousSecretLive } from '../domain/webhooks/endpoints.ts';
 import { webhookHeaders } from '../domain/webhooks/signing.ts';
-import type { EndpointRow } from '../db/webhook-endpoints.ts';
+import type { StoredEndpoint } from '../db/webhook-endpoints.ts';
 import { webhookAttemptDuration, webhookAttempts } from './metrics.ts';
 import { webhookSecretBox, webhookSecretContext, type SecretBox } from './secret-box.ts';
 import type { ServiceSecrets } from './secrets.ts';
@@ -18,22 +18,17 @@ export interface WebhookSettings {
 
 export interface WebhookSender {
   /** Signs the body with every live secret of the endpoint and POSTs it once. */
-  send(endpoint: EndpointRow, event: { id: string; body: string }): Promise<WebhookResponse>;
+  send(endpoint: StoredEndpoint, event: { id: string; body: string }): Promise<WebhookResponse>;
 }
 
 /**
  * The secrets that sign now: the current one, and the previous one until it expires. Order: the
  * current first.
  */
-function liveSecrets(endpoint: EndpointRow, box: SecretBox, now: Date): string[] {
+function liveSecrets(endpoint: StoredEndpoint, box: SecretBox, now: Date): string[] {
   const context = webhookSecretContext(endpoint.id);
   const secrets = endpoint.secret ? [box.open(endpoint.secret, context)] : [];
-  const previous = {
-    previousSecret: endpoint.previous_secret,
-    previousSecretExpiresAt:
-      endpoint.previous_secret_expires_at === null ? null : new Date(endpoint.previous_secret_expires_at),
-  };
-  if (previousSecretLive(previous, now)) secrets.push(box.open(endpoint.previous_secret!, context));
+  if (previousSecretLive(endpoint, now)) secrets.push(box.open(endpoint.previousSecret!, context));
   return secrets;
 }
 

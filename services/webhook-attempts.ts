@@ -40,7 +40,7 @@ export async function attemptDelivery(
     return { outcome: 'cancelled', statusCode: null, attempt: delivery.attempts };
   }
   const attemptedAt = clock.now();
-  const response = await deps.webhookSender.send(endpoint, { id: delivery.event_id, body: delivery.payload });
+  const response = await deps.webhookSender.send(endpoint, { id: delivery.eventId, body: delivery.payload });
   const outcome = outcomeOf(response);
   const number = delivery.attempts + 1;
   // The channel is shown only the reason; the detail (addresses, codes) is for the operator.

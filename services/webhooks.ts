@@ -10,7 +10,7 @@ import {
   markEndpointDeleted,
   reactivateEndpoint,
   replaceSecret,
-  type EndpointRow,
+  type StoredEndpoint,
 } from '../db/webhook-endpoints.ts';
 import { cancelPendingDeliveryRows, type PendingDeliveries } from '../db/webhook-deliveries.ts';
 import { startDispatch } from '../db/webhook-dispatch.ts';
@@ -58,13 +58,16 @@ export async function findChannelEndpoint(
   deps: Pick<ServiceDeps, 'orm'>,
   channel: Channel,
   id: string,
-): Promise<EndpointRow> {
+): Promise<StoredEndpoint> {
   const found = isExternalId('webhook', id) ? await findEndpoint(deps.orm.em.fork(), channel.id, id) : null;
   if (!found) throw new ProblemError('not_found');
   return found;
 }
 
-export async function listChannelEndpoints(deps: Pick<ServiceDeps, 'orm'>, channel: Channel): Promise<EndpointRow[]> {
+export async function listChannelEndpoints(
+  deps: Pick<ServiceDeps, 'orm'>,
+  channel: Channel,
+): Promise<StoredEndpoint[]> {
   return listEndpoints(deps.orm.em.fork(), channel.id);
 }
 
@@ -85,7 +88,7 @@ export async function createEndpoint(
   deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>,
   caller: { channel: Channel; key: Pick<ApiKey, 'scopes'> },
   input: NewEndpointInput,
-): Promise<{ endpoint: EndpointRow; secret: string }> {
+): Promise<{ endpoint: StoredEndpoint; secret: string }> {
   const { channel } = caller;
   refuseIfSuspended(channel);
   const missing = missingScopes(caller.key.scopes, scopesForPatterns(input.events));
@@ -152,7 +155,7 @@ const pingsInFlight = new Map<string, number>();
  * beyond MAX_PINGS_IN_FLIGHT is refused at once (429 `rate_limited`), not queued: each ping may
  * hold a connection and a name resolution for 10 s, and one channel must not pile them up.
  */
-async function ping(deps: SenderDeps, channel: Channel, endpoint: EndpointRow): Promise<PingOutcome> {
+async function ping(deps: SenderDeps, channel: Channel, endpoint: StoredEndpoint): Promise<PingOutcome> {
   const inFlight = pingsInFlight.get(channel.id) ?? 0;
   if (inFlight >= MAX_PINGS_IN_FLIGHT) {
     throw new ProblemError('rate_limited', {
@@ -209,7 +212,7 @@ export async function enableEndpoint(
   deps: SenderDeps & Pick<ServiceDeps, 'orm'>,
   channel: Channel,
   id: string,
-): Promise<EndpointRow> {
+): Promise<StoredEndpoint> {
   const endpoint = await findChannelEndpoint(deps, channel, id);
   refuseIfSuspended(channel);
   if (endpoint.status === 'active') return endpoint;
@@ -237,7 +240,7 @@ export async function rotateEndpointSecret(
   channel: Channel,
   id: string,
   options: { expireImmediately: boolean },
-): Promise<{ endpoint: EndpointRow; secret: string }> {
+): Promise<{ endpoint: StoredEndpoint; secret: string }> {
   const secret = generateWebhookSecret();
   const now = deps.clock.now();
   const endpoint = await writeTransaction(deps.orm.em, async (tx) => {
@@ -259,9 +262,9 @@ export async function rotateEndpointSecret(
       now,
     );
     const rotated = (await findEndpoint(tx, channel.id, current.id))!;
-    if (rotated.previous_secret !== null) {
+    if (rotated.previousSecret !== null) {
       await deps.workflows.startSecretRotation(
-        { endpointId: rotated.id, generation: rotated.secret_generation, overlapMs: SECRET_OVERLAP_MS },
+        { endpointId: rotated.id, generation: rotated.secretGeneration, overlapMs: SECRET_OVERLAP_MS },
         channel.name,
       );
     }
