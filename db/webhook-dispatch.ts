@@ -21,17 +21,34 @@ export async function dispatchPositions(em: EntityManager): Promise<{ channel: C
   return em.find(DispatchProgressSchema, {}, { populate: ['channel'], orderBy: { channel: 'asc' } });
 }
 
+/** An event of a channel's log, as the dispatcher reads it. */
+export interface LogEvent {
+  position: number;
+  id: string;
+  type: string;
+  occurredAt: Date;
+  data: Record<string, unknown>;
+}
+
 /** Up to `limit` of the channel's events after `position`, in log order. */
 export async function eventsAfter(
   em: EntityManager,
   channelId: string,
   position: number,
   limit: number,
-): Promise<EventRow[]> {
-  return em.execute<EventRow[]>(
+): Promise<LogEvent[]> {
+  const rows = await em.execute<EventRow[]>(
     'select position, id, type, occurred_at, data from event where channel_id = ? and position > ? order by position limit ?',
     [channelId, position, limit],
   );
+  // position is a bigint, read as text.
+  return rows.map((row) => ({
+    position: Number(row.position),
+    id: row.id,
+    type: row.type,
+    occurredAt: new Date(row.occurred_at),
+    data: row.data,
+  }));
 }
 
 export async function advanceDispatch(em: EntityManager, channelId: string, position: number): Promise<void> {

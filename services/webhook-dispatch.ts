@@ -56,16 +56,15 @@ export async function dispatchEvents(
     const endpoints = channelReceivesWebhooks(channel) ? await endpointStore.activeEndpoints(em, channel.id) : [];
     const planned: (Omit<DeliveryInput, 'deliveryId'> & { id: string; payload: string })[] = [];
     for (const event of events) {
-      const occurredAt = Date.parse(event.occurred_at);
       const body = webhookBody({
         id: event.id,
         type: event.type,
-        occurredAt: new Date(occurredAt),
+        occurredAt: event.occurredAt,
         channel: channel.name,
         data: event.data,
       });
       for (const endpoint of endpoints) {
-        if (!endpointReceivesEvent(endpoint, { position: Number(event.position), type: event.type })) continue;
+        if (!endpointReceivesEvent(endpoint, event)) continue;
         planned.push({
           id: '',
           endpointId: endpoint.id,
@@ -92,7 +91,7 @@ export async function dispatchEvents(
     }
     await eachConcurrently(inputs, START_CONCURRENCY, (input) => deps.workflows.startWebhookDelivery(input));
     started += inputs.length;
-    await dispatchStore.advanceDispatch(em, channel.id, Number(events.at(-1)!.position));
+    await dispatchStore.advanceDispatch(em, channel.id, events.at(-1)!.position);
   }
   return { started, more };
 }
