@@ -7,6 +7,7 @@ import {
   type InternalConnectionLike,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import type { DeliveryWorkflowState } from '../domain/webhooks/states.ts';
 import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
 import type { certificateExpiry } from '../workflows/certificate-expiry.ts';
 import {
@@ -182,7 +183,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
             { key: SA_CHANNEL, value: input.channel },
             { key: SA_ENDPOINT, value: input.endpointId },
             { key: SA_EVENT_TYPE, value: input.eventType },
-            { key: SA_STATE, value: 'pending' },
+            { key: SA_STATE, value: 'pending' satisfies DeliveryWorkflowState },
           ],
         });
       } catch (error) {

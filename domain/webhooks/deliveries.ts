@@ -1,16 +1,10 @@
-import type { AnswerOutcome, DeliveryState, EndpointStatus } from './states.ts';
+import type { AnswerOutcome, AttemptStart, DeliveryState, EndpointStatus } from './states.ts';
 import { channelReceivesWebhooks } from './sending.ts';
 
 // A delivery's rules: whether an attempt POSTs at all, what the receiver's answer means, and how
 // long deliveries are kept.
 
-/**
- * What an attempt does before any POST: `send`; or answer `delivered` (a retried attempt of a
- * delivered delivery) or `ended` (one already failed or cancelled) and write nothing; or `cancel`
- * the delivery, its endpoint no longer active or its channel no longer sent webhooks.
- */
-export type AttemptStart = 'send' | 'delivered' | 'ended' | 'cancel';
-
+/** What an attempt does before any POST (AttemptStart says what each answer means). */
 export function attemptStart(
   delivery: { state: DeliveryState },
   endpoint: { status: EndpointStatus } | null,

@@ -19,6 +19,14 @@ export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 export type AnswerOutcome = Exclude<DeliveryOutcome, 'cancelled'>;
 
 /**
+ * What an attempt does before any POST: `send`; or answer `delivered` (a retried attempt of a
+ * delivered delivery) or `ended` (one already failed or cancelled) and write nothing; or `cancel`
+ * the delivery, its endpoint no longer active or its channel no longer sent webhooks.
+ */
+export const ATTEMPT_STARTS = ['send', 'delivered', 'ended', 'cancel'] as const;
+export type AttemptStart = (typeof ATTEMPT_STARTS)[number];
+
+/**
  * A delivery workflow's `SvcState`: `pending` when started, `retrying` while it waits for its next
  * attempt, then how it ended (a first-attempt success leaves `pending`).
  */

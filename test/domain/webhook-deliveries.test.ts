@@ -1,12 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  attemptStart,
-  DELIVERY_RETENTION_MS,
-  outcomeOf,
-  retentionCutoff,
-  type AttemptStart,
-} from '../../domain/webhooks/deliveries.ts';
-import type { DeliveryState, EndpointStatus } from '../../domain/webhooks/states.ts';
+import { attemptStart, DELIVERY_RETENTION_MS, outcomeOf, retentionCutoff } from '../../domain/webhooks/deliveries.ts';
+import type { AttemptStart, DeliveryState, EndpointStatus } from '../../domain/webhooks/states.ts';
 
 type Channel = { status: string; webhooksSuspendedAt: Date | null };
 
