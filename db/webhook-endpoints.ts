@@ -1,22 +1,60 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EndpointStatus, SuspensionReason } from '../domain/webhooks/states.ts';
+import { retentionCutoff } from '../domain/webhooks/deliveries.ts';
 import { WebhookEndpointSchema } from './entities/index.ts';
 import { pgArray } from './sql.ts';
 
-/** A webhook endpoint row as raw queries return it (instants as text). */
+/** A webhook endpoint, as the repositories answer it. */
+export interface StoredEndpoint {
+  id: string;
+  channelId: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: EndpointStatus;
+  suspendedReason: SuspensionReason | null;
+  /** Sealed (infra/secret-box.ts); null once the endpoint is deleted. */
+  secret: string | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  secretGeneration: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The row as raw queries return it (instants as text, or as JSON text inside a document). */
 export interface EndpointRow {
   id: string;
   channel_id: string;
   url: string;
   events: string[];
   description: string | null;
-  status: 'active' | 'inactive' | 'deleted';
-  suspended_reason: 'failing' | 'gone' | null;
+  status: EndpointStatus;
+  suspended_reason: SuspensionReason | null;
   secret: string | null;
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
   secret_generation: number;
   created_at: string;
   updated_at: string;
+}
+
+export function endpointFromRow(row: EndpointRow): StoredEndpoint {
+  return {
+    id: row.id,
+    channelId: row.channel_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    status: row.status,
+    suspendedReason: row.suspended_reason,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
+    secretGeneration: row.secret_generation,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
 }
 
 const COLUMNS = `id, channel_id, url, events, description, status, suspended_reason, secret, previous_secret,
@@ -28,30 +66,31 @@ export async function findEndpoint(
   channelId: string,
   id: string,
   options: { lock?: boolean } = {},
-): Promise<EndpointRow | null> {
+): Promise<StoredEndpoint | null> {
   const [row] = await em.execute<EndpointRow[]>(
     `select ${COLUMNS} from webhook_endpoint where channel_id = ? and id = ? and status <> 'deleted'${options.lock ? ' for update' : ''}`,
     [channelId, id],
   );
-  return row ?? null;
+  return row ? endpointFromRow(row) : null;
 }
 
 /** Any endpoint, deleted ones included (a delivery names the endpoint it was made for). */
-export async function endpointById(em: EntityManager, id: string): Promise<EndpointRow | null> {
+export async function endpointById(em: EntityManager, id: string): Promise<StoredEndpoint | null> {
   const [row] = await em.execute<EndpointRow[]>(`select ${COLUMNS} from webhook_endpoint where id = ?`, [id]);
-  return row ?? null;
+  return row ? endpointFromRow(row) : null;
 }
 
 /** The channel's live endpoints, oldest first. */
-export async function listEndpoints(em: EntityManager, channelId: string): Promise<EndpointRow[]> {
-  return em.execute<EndpointRow[]>(
+export async function listEndpoints(em: EntityManager, channelId: string): Promise<StoredEndpoint[]> {
+  const rows = await em.execute<EndpointRow[]>(
     `select ${COLUMNS} from webhook_endpoint where channel_id = ? and status <> 'deleted' order by created_at, id`,
     [channelId],
   );
+  return rows.map(endpointFromRow);
 }
 
 /** What the dispatcher needs of the endpoints that are sent events. */
-export type DispatchEndpoint = Pick<EndpointRow, 'id' | 'events'> & { resumeAfter: number };
+export type DispatchEndpoint = Pick<StoredEndpoint, 'id' | 'events'> & { resumeAfter: number };
 
 export async function activeEndpoints(em: EntityManager, channelId: string): Promise<DispatchEndpoint[]> {
   // resume_after_position is a bigint, read as text: the endpoint is sent the events after it.
@@ -120,6 +159,18 @@ export async function markEndpointDeleted(em: EntityManager, id: string, now: Da
 }
 
 /**
+ * Deleted endpoints (their secrets already destroyed) are kept while a delivery names them, then
+ * purged once the delivery retention has passed since their deletion.
+ */
+export async function dropDeletedEndpoints(em: EntityManager, now: Date): Promise<void> {
+  await em.execute(
+    `delete from webhook_endpoint e where e.status = 'deleted' and e.deleted_at < ?
+       and not exists (select 1 from webhook_delivery d where d.endpoint_id = e.id)`,
+    [retentionCutoff(now)],
+  );
+}
+
+/**
  * An inactive endpoint becomes active again, sent only the channel's events from now on (nothing
  * missed is replayed); any other is left as it is.
  */
@@ -134,7 +185,7 @@ export async function reactivateEndpoint(em: EntityManager, channelId: string, i
 export async function suspendEndpoint(
   em: EntityManager,
   id: string,
-  reason: 'failing' | 'gone',
+  reason: SuspensionReason,
   now: Date,
 ): Promise<boolean> {
   return (
@@ -187,13 +238,14 @@ export async function endpointContact(
 export async function endpointsSealedOtherwise(
   em: EntityManager,
   prefix: string,
-): Promise<Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>[]> {
+): Promise<Pick<StoredEndpoint, 'id' | 'secret' | 'previousSecret'>[]> {
   const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return em.execute(
+  const rows = await em.execute<Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>[]>(
     `select id, secret, previous_secret from webhook_endpoint
       where status <> 'deleted' and ((secret is not null and secret not like ?) or (previous_secret is not null and previous_secret not like ?))`,
     [pattern, pattern],
   );
+  return rows.map((row) => ({ id: row.id, secret: row.secret, previousSecret: row.previous_secret }));
 }
 
 /** Replaces one sealed value with the same secret sealed again, unless it changed meanwhile; true when it did. */

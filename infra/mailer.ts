@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { SMTPTransportOptions } from 'nodemailer';
+import type { SuspensionReason } from '../domain/webhooks/states.ts';
 
 export interface MailerConfig {
   /** `smtp://user:pass@host:587` (STARTTLS, required) or `smtps://user:pass@host:465` (implicit TLS); unset: send nothing. */
@@ -100,7 +101,7 @@ function displayUrl(raw: string): string {
   }
 }
 
-const REASONS: Record<'failing' | 'gone', string> = {
+const REASONS: Record<SuspensionReason, string> = {
   failing: 'failing: every delivery attempt to this URL has failed for 3 days',
   gone: 'gone: the endpoint answered 410 Gone, asking for deliveries to stop',
 };
@@ -121,7 +122,7 @@ export function suspensionMail(input: {
   channel: string;
   endpointId: string;
   url: string;
-  reason: 'failing' | 'gone';
+  reason: SuspensionReason;
   suspendedAt: string /* RFC 3339 */;
 }): Mail {
   const channel = oneLine(input.channel);

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Clock } from '../domain/clock.ts';
+import { outcomeOf } from '../domain/webhooks/deliveries.ts';
+import { previousSecretLive } from '../domain/webhooks/endpoints.ts';
 import { webhookHeaders } from '../domain/webhooks/signing.ts';
-import type { EndpointRow } from '../db/webhook-endpoints.ts';
+import type { StoredEndpoint } from '../db/webhook-endpoints.ts';
 import { webhookAttemptDuration, webhookAttempts } from './metrics.ts';
 import { webhookSecretBox, webhookSecretContext, type SecretBox } from './secret-box.ts';
 import type { ServiceSecrets } from './secrets.ts';
@@ -16,33 +18,18 @@ export interface WebhookSettings {
 
 export interface WebhookSender {
   /** Signs the body with every live secret of the endpoint and POSTs it once. */
-  send(endpoint: EndpointRow, event: { id: string; body: string }): Promise<WebhookResponse>;
-}
-
-/** Whether a rotated-out secret still signs beside the current one. */
-export function previousSecretLive(endpoint: EndpointRow, now: Date): boolean {
-  return (
-    endpoint.previous_secret !== null &&
-    endpoint.previous_secret_expires_at !== null &&
-    Date.parse(endpoint.previous_secret_expires_at) > now.getTime()
-  );
+  send(endpoint: StoredEndpoint, event: { id: string; body: string }): Promise<WebhookResponse>;
 }
 
 /**
  * The secrets that sign now: the current one, and the previous one until it expires. Order: the
  * current first.
  */
-function liveSecrets(endpoint: EndpointRow, box: SecretBox, now: Date): string[] {
+function liveSecrets(endpoint: StoredEndpoint, box: SecretBox, now: Date): string[] {
   const context = webhookSecretContext(endpoint.id);
   const secrets = endpoint.secret ? [box.open(endpoint.secret, context)] : [];
-  if (previousSecretLive(endpoint, now)) secrets.push(box.open(endpoint.previous_secret!, context));
+  if (previousSecretLive(endpoint, now)) secrets.push(box.open(endpoint.previousSecret!, context));
   return secrets;
-}
-
-/** 2xx delivered; 410 gone (the endpoint is suspended at once); anything else failed. */
-export function outcomeOf(response: WebhookResponse): 'delivered' | 'gone' | 'failed' {
-  if (response.statusCode !== null && response.statusCode >= 200 && response.statusCode < 300) return 'delivered';
-  return response.statusCode === 410 ? 'gone' : 'failed';
 }
 
 /**

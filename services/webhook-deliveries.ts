@@ -3,16 +3,16 @@ import {
   deliveriesPage,
   deliveryAttempts,
   findDelivery,
-  type DeliveryRow,
+  type StoredDelivery,
   type WebhookAttempt,
-} from '../db/webhooks.ts';
+} from '../db/webhook-deliveries.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { ProblemError } from '../domain/problems.ts';
 import type { ServiceDeps } from './deps.ts';
 import { findChannelEndpoint } from './webhooks.ts';
 
 export interface DeliveryPage {
-  deliveries: DeliveryRow[];
+  deliveries: StoredDelivery[];
   nextCursor: string | null;
 }
 
@@ -37,7 +37,7 @@ export async function listDeliveries(
   const last = page.at(-1);
   const nextCursor =
     rows.length > query.limit && last
-      ? await encodeCursor({ t: Date.parse(last.created_at), i: last.id }, hash, deps.secrets.ring)
+      ? await encodeCursor({ t: last.createdAt.getTime(), i: last.id }, hash, deps.secrets.ring)
       : null;
   return { deliveries: page, nextCursor };
 }
@@ -48,7 +48,7 @@ export async function getDelivery(
   channel: Channel,
   webhookId: string,
   deliveryId: string,
-): Promise<{ delivery: DeliveryRow; attempts: WebhookAttempt[] }> {
+): Promise<{ delivery: StoredDelivery; attempts: WebhookAttempt[] }> {
   const endpoint = await findChannelEndpoint(deps, channel, webhookId);
   const em = deps.orm.em.fork();
   const delivery = await findDelivery(em, deliveryId, endpoint.id);

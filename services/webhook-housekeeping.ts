@@ -13,8 +13,10 @@ export async function resealWebhookSecrets(deps: Pick<ServiceDeps, 'orm' | 'secr
   const em = deps.orm.em.fork();
   let resealed = 0;
   for (const row of await endpointsSealedOtherwise(em, box.currentPrefix)) {
-    for (const column of ['secret', 'previous_secret'] as const) {
-      const sealed = row[column];
+    for (const [column, sealed] of [
+      ['secret', row.secret],
+      ['previous_secret', row.previousSecret],
+    ] as const) {
       if (sealed === null || sealed.startsWith(box.currentPrefix)) continue;
       let plain: string;
       try {

@@ -10,23 +10,22 @@ import {
   markEndpointDeleted,
   reactivateEndpoint,
   replaceSecret,
-  type EndpointRow,
+  type StoredEndpoint,
 } from '../db/webhook-endpoints.ts';
-import { cancelPendingDeliveryRows, startDispatch, type PendingDeliveries } from '../db/webhooks.ts';
+import { cancelPendingDeliveryRows, type PendingDeliveries } from '../db/webhook-deliveries.ts';
+import { startDispatch } from '../db/webhook-dispatch.ts';
 import { isExternalId, newExternalId } from '../domain/catalogue/ids.ts';
 import { PING_EVENT_TYPE, scopesForPatterns } from '../domain/events.ts';
 import { ProblemError } from '../domain/problems.ts';
 import type { DeliveryError } from '../domain/webhooks/delivery-errors.ts';
+import { outcomeOf } from '../domain/webhooks/deliveries.ts';
+import { previousSecretExpiry, registrationRefusal, SECRET_OVERLAP_MS } from '../domain/webhooks/endpoints.ts';
 import { missingScopes } from '../domain/scopes.ts';
 import { webhookBody } from '../domain/webhooks/sending.ts';
 import { generateWebhookSecret } from '../domain/webhooks/signing.ts';
 import { webhookSecretBox, webhookSecretContext } from '../infra/secret-box.ts';
-import { createWebhookSender, outcomeOf, type WebhookSender } from '../infra/webhook-sender.ts';
+import { createWebhookSender, type WebhookSender } from '../infra/webhook-sender.ts';
 import type { ServiceDeps } from './deps.ts';
-
-export const MAX_ENDPOINTS = 5;
-/** The previous secret signs beside the new one this long after a rotation. */
-export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
 
 type SenderDeps = Pick<ServiceDeps, 'secrets' | 'clock' | 'config' | 'log'>;
 
@@ -59,13 +58,16 @@ export async function findChannelEndpoint(
   deps: Pick<ServiceDeps, 'orm'>,
   channel: Channel,
   id: string,
-): Promise<EndpointRow> {
+): Promise<StoredEndpoint> {
   const found = isExternalId('webhook', id) ? await findEndpoint(deps.orm.em.fork(), channel.id, id) : null;
   if (!found) throw new ProblemError('not_found');
   return found;
 }
 
-export async function listChannelEndpoints(deps: Pick<ServiceDeps, 'orm'>, channel: Channel): Promise<EndpointRow[]> {
+export async function listChannelEndpoints(
+  deps: Pick<ServiceDeps, 'orm'>,
+  channel: Channel,
+): Promise<StoredEndpoint[]> {
   return listEndpoints(deps.orm.em.fork(), channel.id);
 }
 
@@ -86,7 +88,7 @@ export async function createEndpoint(
   deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>,
   caller: { channel: Channel; key: Pick<ApiKey, 'scopes'> },
   input: NewEndpointInput,
-): Promise<{ endpoint: EndpointRow; secret: string }> {
+): Promise<{ endpoint: StoredEndpoint; secret: string }> {
   const { channel } = caller;
   refuseIfSuspended(channel);
   const missing = missingScopes(caller.key.scopes, scopesForPatterns(input.events));
@@ -101,8 +103,11 @@ export async function createEndpoint(
   const endpoint = await writeTransaction(deps.orm.em, async (tx) => {
     await lockChannelEndpoints(tx, channel.id);
     const existing = await listEndpoints(tx, channel.id);
-    if (existing.some((endpoint) => endpoint.url === input.url)) throw new ProblemError('webhook_endpoint_exists');
-    if (existing.length >= MAX_ENDPOINTS) throw new ProblemError('webhook_endpoint_limit_reached');
+    const refusal = registrationRefusal(
+      existing.map((endpoint) => endpoint.url),
+      input.url,
+    );
+    if (refusal) throw new ProblemError(refusal);
     await insertEndpoint(tx, {
       id,
       channelId: channel.id,
@@ -150,7 +155,7 @@ const pingsInFlight = new Map<string, number>();
  * beyond MAX_PINGS_IN_FLIGHT is refused at once (429 `rate_limited`), not queued: each ping may
  * hold a connection and a name resolution for 10 s, and one channel must not pile them up.
  */
-async function ping(deps: SenderDeps, channel: Channel, endpoint: EndpointRow): Promise<PingOutcome> {
+async function ping(deps: SenderDeps, channel: Channel, endpoint: StoredEndpoint): Promise<PingOutcome> {
   const inFlight = pingsInFlight.get(channel.id) ?? 0;
   if (inFlight >= MAX_PINGS_IN_FLIGHT) {
     throw new ProblemError('rate_limited', {
@@ -207,7 +212,7 @@ export async function enableEndpoint(
   deps: SenderDeps & Pick<ServiceDeps, 'orm'>,
   channel: Channel,
   id: string,
-): Promise<EndpointRow> {
+): Promise<StoredEndpoint> {
   const endpoint = await findChannelEndpoint(deps, channel, id);
   refuseIfSuspended(channel);
   if (endpoint.status === 'active') return endpoint;
@@ -235,28 +240,31 @@ export async function rotateEndpointSecret(
   channel: Channel,
   id: string,
   options: { expireImmediately: boolean },
-): Promise<{ endpoint: EndpointRow; secret: string }> {
+): Promise<{ endpoint: StoredEndpoint; secret: string }> {
   const secret = generateWebhookSecret();
   const now = deps.clock.now();
-  const expiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
   const endpoint = await writeTransaction(deps.orm.em, async (tx) => {
     const current = await findEndpoint(tx, channel.id, id, { lock: true });
     if (!current) throw new ProblemError('not_found');
-    const keepPrevious = !options.expireImmediately && current.secret !== null;
+    const previousExpiresAt = previousSecretExpiry({
+      hadSecret: current.secret !== null,
+      expireImmediately: options.expireImmediately,
+      now,
+    });
     await replaceSecret(
       tx,
       current.id,
       {
         sealed: sealSecret(deps, current.id, secret),
-        previous: keepPrevious ? current.secret : null,
-        previousExpiresAt: keepPrevious ? expiresAt : null,
+        previous: previousExpiresAt ? current.secret : null,
+        previousExpiresAt,
       },
       now,
     );
     const rotated = (await findEndpoint(tx, channel.id, current.id))!;
-    if (rotated.previous_secret !== null) {
+    if (rotated.previousSecret !== null) {
       await deps.workflows.startSecretRotation(
-        { endpointId: rotated.id, generation: rotated.secret_generation, overlapMs: SECRET_OVERLAP_MS },
+        { endpointId: rotated.id, generation: rotated.secretGeneration, overlapMs: SECRET_OVERLAP_MS },
         channel.name,
       );
     }

@@ -7,7 +7,7 @@ import {
   type InternalConnectionLike,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { DeliveryInput } from '../activities/webhooks.ts';
+import type { DeliveryWorkflowState } from '../domain/webhooks/states.ts';
 import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
 import type { certificateExpiry } from '../workflows/certificate-expiry.ts';
 import {
@@ -27,7 +27,7 @@ import { workflowIds } from '../workflows/ids.ts';
 import type * as workflows from '../workflows/index.ts';
 import type { ownerConnectKeyRotation } from '../workflows/owner-connect-key-rotation.ts';
 import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_PROPERTY, SA_STATE } from '../workflows/search-attributes.ts';
-import type { webhookDelivery } from '../workflows/webhook-delivery.ts';
+import type { DeliveryInput, webhookDelivery } from '../workflows/webhook-delivery.ts';
 import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
 
 /**
@@ -183,7 +183,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
             { key: SA_CHANNEL, value: input.channel },
             { key: SA_ENDPOINT, value: input.endpointId },
             { key: SA_EVENT_TYPE, value: input.eventType },
-            { key: SA_STATE, value: 'pending' },
+            { key: SA_STATE, value: 'pending' satisfies DeliveryWorkflowState },
           ],
         });
       } catch (error) {

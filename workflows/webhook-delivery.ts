@@ -7,11 +7,9 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { DeliveryInput } from '../activities/webhooks.ts';
 import { planNextRetry } from '../domain/webhooks/retry-schedule.ts';
+import type { DeliveryOutcome, DeliveryWorkflowState } from '../domain/webhooks/states.ts';
 import { SA_STATE } from './search-attributes.ts';
-
-export type DeliveryOutcome = 'delivered' | 'gone' | 'failed' | 'cancelled';
 
 // One attempt waits at most 10 s for the receiver; the activity gets room for signing and the
 // database around it. Infrastructure failures (database down) are retried by Temporal; a failed
@@ -27,7 +25,21 @@ const { attemptDelivery, recordNextAttempt, finishDelivery, suspendEndpoint, not
 // scheduled/started/completed events and a second workflow task.
 const local = proxyLocalActivities<Activities>(ATTEMPT_OPTIONS);
 
-function setState(state: string): void {
+/** A delivery workflow's input. Every delivery's history holds it: a field may be added, as an optional one. */
+export interface DeliveryInput {
+  deliveryId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  channel: string;
+  /**
+   * `local`: attempts run as local activities and a first-attempt success leaves `SvcState` as
+   * it was (every dispatch since this field exists). Absent in deliveries started before it.
+   */
+  attempts?: 'local';
+}
+
+function setState(state: DeliveryWorkflowState): void {
   upsertSearchAttributes([{ key: SA_STATE, value: state }]);
 }
 

@@ -1,15 +1,13 @@
 import type { Channel } from '../../db/entities/index.ts';
-import type { EndpointRow } from '../../db/webhook-endpoints.ts';
-import type { DeliveryRow, WebhookAttempt } from '../../db/webhooks.ts';
+import type { StoredDelivery, WebhookAttempt } from '../../db/webhook-deliveries.ts';
+import type { StoredEndpoint } from '../../db/webhook-endpoints.ts';
 import { toInstant } from '../../domain/time.ts';
 import { publicDeliveryError } from '../../domain/webhooks/delivery-errors.ts';
-import { previousSecretLive } from '../../infra/webhook-sender.ts';
+import { previousSecretLive } from '../../domain/webhooks/endpoints.ts';
+import { PLATFORM_SUSPENDED_REASON } from '../../domain/webhooks/states.ts';
 import type { PingOutcome } from '../../services/webhooks.ts';
 
 // Webhook endpoints, deliveries and pings as the channel sees them.
-
-/** The reason an endpoint reads while the service's operators hold every webhook of its channel. */
-export const PLATFORM_SUSPENDED_REASON = 'platform';
 
 /**
  * `secret` only when just created or rotated. While the operators hold the channel's webhooks
@@ -17,7 +15,7 @@ export const PLATFORM_SUSPENDED_REASON = 'platform';
  * over its own state, which it reads again once they resume (its own state is kept, not changed).
  */
 export function endpointRecord(
-  endpoint: EndpointRow,
+  endpoint: StoredEndpoint,
   now: Date,
   channel: Pick<Channel, 'webhooksSuspendedAt'>,
   secret?: string,
@@ -29,29 +27,27 @@ export function endpointRecord(
     events: endpoint.events,
     description: endpoint.description,
     status: heldByPlatform ? 'inactive' : endpoint.status,
-    suspended_reason: heldByPlatform ? PLATFORM_SUSPENDED_REASON : endpoint.suspended_reason,
+    suspended_reason: heldByPlatform ? PLATFORM_SUSPENDED_REASON : endpoint.suspendedReason,
     ...(secret === undefined ? {} : { secret }),
-    previous_secret_expires_at: previousSecretLive(endpoint, now)
-      ? toInstant(new Date(endpoint.previous_secret_expires_at!))
-      : null,
-    created_at: toInstant(new Date(endpoint.created_at)),
-    updated_at: toInstant(new Date(endpoint.updated_at)),
+    previous_secret_expires_at: previousSecretLive(endpoint, now) ? toInstant(endpoint.previousSecretExpiresAt!) : null,
+    created_at: toInstant(endpoint.createdAt),
+    updated_at: toInstant(endpoint.updatedAt),
   };
 }
 
-const instantOrNull = (value: string | null) => (value === null ? null : toInstant(new Date(value)));
+const instantOrNull = (value: Date | null) => (value === null ? null : toInstant(value));
 
-export function deliveryRecord(delivery: DeliveryRow): Record<string, unknown> {
+export function deliveryRecord(delivery: StoredDelivery): Record<string, unknown> {
   return {
     id: delivery.id,
-    event_id: delivery.event_id,
-    event_type: delivery.event_type,
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
     state: delivery.state,
     attempts: delivery.attempts,
-    created_at: toInstant(new Date(delivery.created_at)),
-    last_attempt_at: instantOrNull(delivery.last_attempt_at),
-    next_attempt_at: instantOrNull(delivery.next_attempt_at),
-    completed_at: instantOrNull(delivery.completed_at),
+    created_at: toInstant(delivery.createdAt),
+    last_attempt_at: instantOrNull(delivery.lastAttemptAt),
+    next_attempt_at: instantOrNull(delivery.nextAttemptAt),
+    completed_at: instantOrNull(delivery.completedAt),
   };
 }
 

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { DELIVERY_STATES, ENDPOINT_STATUSES, SUSPENSION_REASONS } from '../../domain/webhooks/states.ts';
 import { ChannelSchema } from './channel.ts';
 
 /**
@@ -15,8 +16,8 @@ export const WebhookEndpointSchema = defineEntity({
     url: p.string().length(2048),
     events: p.array(),
     description: p.string().length(500).nullable(),
-    status: p.enum(['active', 'inactive', 'deleted'] as const),
-    suspendedReason: p.enum(['failing', 'gone'] as const).nullable(),
+    status: p.enum(ENDPOINT_STATUSES),
+    suspendedReason: p.enum(SUSPENSION_REASONS).nullable(),
     secret: p.text().nullable(),
     previousSecret: p.text().nullable(),
     previousSecretExpiresAt: p.datetime().nullable(),
@@ -43,7 +44,7 @@ export const WebhookDeliverySchema = defineEntity({
     eventType: p.string().length(60),
     /** The exact body sent on every attempt. */
     payload: p.text(),
-    state: p.enum(['pending', 'delivered', 'failed', 'cancelled'] as const),
+    state: p.enum(DELIVERY_STATES),
     attempts: p.integer(),
     createdAt: p.datetime().index(),
     lastAttemptAt: p.datetime().nullable(),

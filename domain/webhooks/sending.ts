@@ -1,6 +1,7 @@
+import { matchesAnyEventPattern } from '../events.ts';
 import { toInstant } from '../time.ts';
 
-// What a webhook carries, and which channels are sent any.
+// What a webhook carries, and who is sent it: which channels, which of their endpoints.
 
 export interface WebhookEvent {
   id: string;
@@ -28,4 +29,15 @@ export function webhookBody(event: WebhookEvent): string {
  */
 export function channelReceivesWebhooks(channel: { status: string; webhooksSuspendedAt?: Date | null }): boolean {
   return channel.status === 'active' && !channel.webhooksSuspendedAt;
+}
+
+/**
+ * An active endpoint of such a channel is sent an event its patterns match, when the event comes
+ * after `resumeAfter`, the log's end when the endpoint was registered or last enabled.
+ */
+export function endpointReceivesEvent(
+  endpoint: { events: readonly string[]; resumeAfter: number },
+  event: { position: number; type: string },
+): boolean {
+  return event.position > endpoint.resumeAfter && matchesAnyEventPattern(endpoint.events, event.type);
 }

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts';
 import { createActivities } from '../../activities/index.ts';
 import { findChannelByName } from '../../db/channels.ts';
-import { dropExpiredDeliveries } from '../../db/webhooks.ts';
+import { dropExpiredDeliveries } from '../../db/webhook-deliveries.ts';
 import { loadConfig } from '../../app/config.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { serviceDeps } from '../../services/deps.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createChannel } from '../../services/channels.ts';
-import { endpointById, insertEndpoint, markEndpointDeleted } from '../../db/webhook-endpoints.ts';
-import { dropDeletedEndpoints, dropExpiredDeliveries } from '../../db/webhooks.ts';
+import { dropDeletedEndpoints, endpointById, insertEndpoint, markEndpointDeleted } from '../../db/webhook-endpoints.ts';
+import { dropExpiredDeliveries } from '../../db/webhook-deliveries.ts';
 import { newExternalId } from '../../domain/catalogue/ids.ts';
 import { webhookSecretBox, webhookSecretContext } from '../../infra/secret-box.ts';
 import { createLogger } from '../../infra/logger.ts';

@@ -8,11 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EndpointRow } from '../../db/webhook-endpoints.ts';
+import type { StoredEndpoint } from '../../db/webhook-endpoints.ts';
 import { singleKeyRing } from '../../domain/key-ring.ts';
+import { outcomeOf } from '../../domain/webhooks/deliveries.ts';
 import { webhookSecretBox, webhookSecretContext } from '../../infra/secret-box.ts';
 import { postWebhook, type WebhookResponse, type WebhookTransportOptions } from '../../infra/webhook-http.ts';
-import { createWebhookSender, outcomeOf } from '../../infra/webhook-sender.ts';
+import { createWebhookSender } from '../../infra/webhook-sender.ts';
 
 interface Seen {
   method: string | undefined;
@@ -494,25 +495,25 @@ describe('postWebhook refusals (allowLocal false)', () => {
 describe('the webhook sender', () => {
   const serverSecret = new TextEncoder().encode('webhook-sender-test-secret-0123456789abcdef');
 
-  function endpointFor(url: string): EndpointRow {
+  function endpointFor(url: string): StoredEndpoint {
     const id = 'whk_01jsender0000000000000000';
     return {
       id,
-      channel_id: '00000000-0000-4000-8000-000000000001',
+      channelId: '00000000-0000-4000-8000-000000000001',
       url,
       events: ['*'],
       description: null,
       status: 'active',
-      suspended_reason: null,
+      suspendedReason: null,
       secret: webhookSecretBox(singleKeyRing(serverSecret)).seal(
         `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
         webhookSecretContext(id),
       ),
-      previous_secret: null,
-      previous_secret_expires_at: null,
-      secret_generation: 1,
-      created_at: '2026-11-22T10:00:00Z',
-      updated_at: '2026-11-22T10:00:00Z',
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      secretGeneration: 1,
+      createdAt: new Date('2026-11-22T10:00:00Z'),
+      updatedAt: new Date('2026-11-22T10:00:00Z'),
     };
   }
 

@@ -1,19 +1,37 @@
 import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventRow } from './catalogue/reads.ts';
-import type { EndpointRow } from './webhook-endpoints.ts';
-import { DispatchProgressSchema, WebhookAttemptSchema, WebhookDeliverySchema, type Channel } from './entities/index.ts';
+import { retentionCutoff } from '../domain/webhooks/deliveries.ts';
+import type { DeliveryState, UndeliveredState } from '../domain/webhooks/states.ts';
+import { endpointFromRow, type EndpointRow, type StoredEndpoint } from './webhook-endpoints.ts';
+import { WebhookAttemptSchema, WebhookDeliverySchema } from './entities/index.ts';
 
-// Deliveries, their attempts, and how far the dispatcher has read each channel's event log.
-// Endpoints are in webhook-endpoints.ts.
+// Deliveries and their attempts. Endpoints are in webhook-endpoints.ts, how far the dispatcher has
+// read each channel's event log in webhook-dispatch.ts.
 
-export interface DeliveryRow {
+/** A delivery, as the repositories answer it. */
+export interface StoredDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  /** The exact body sent on every attempt. */
+  payload: string;
+  state: DeliveryState;
+  attempts: number;
+  createdAt: Date;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date | null;
+  completedAt: Date | null;
+}
+
+/** The row as raw queries return it (instants as text). */
+interface DeliveryRow {
   id: string;
   endpoint_id: string;
   event_id: string;
   event_type: string;
   payload: string;
-  state: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  state: DeliveryState;
   attempts: number;
   created_at: string;
   last_attempt_at: string | null;
@@ -21,8 +39,26 @@ export interface DeliveryRow {
   completed_at: string | null;
 }
 
+const instantOrNull = (value: string | null) => (value === null ? null : new Date(value));
+
+function deliveryFromRow(row: DeliveryRow): StoredDelivery {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    payload: row.payload,
+    state: row.state,
+    attempts: row.attempts,
+    createdAt: new Date(row.created_at),
+    lastAttemptAt: instantOrNull(row.last_attempt_at),
+    nextAttemptAt: instantOrNull(row.next_attempt_at),
+    completedAt: instantOrNull(row.completed_at),
+  };
+}
+
 /** A delivery; with `endpointId`, only when it belongs to that endpoint. */
-export async function findDelivery(em: EntityManager, id: string, endpointId?: string): Promise<DeliveryRow | null> {
+export async function findDelivery(em: EntityManager, id: string, endpointId?: string): Promise<StoredDelivery | null> {
   const [row] =
     endpointId === undefined
       ? await em.execute<DeliveryRow[]>('select * from webhook_delivery where id = ?', [id])
@@ -30,7 +66,7 @@ export async function findDelivery(em: EntityManager, id: string, endpointId?: s
           endpointId,
           id,
         ]);
-  return row ?? null;
+  return row ? deliveryFromRow(row) : null;
 }
 
 /** Up to `limit` deliveries of an endpoint, newest first, after the (created_at, id) position `after`. */
@@ -39,11 +75,12 @@ export async function deliveriesPage(
   endpointId: string,
   after: { createdAt: Date; id: string } | null,
   limit: number,
-): Promise<DeliveryRow[]> {
-  return em.execute<DeliveryRow[]>(
+): Promise<StoredDelivery[]> {
+  const rows = await em.execute<DeliveryRow[]>(
     `select * from webhook_delivery where endpoint_id = ? ${after ? 'and (created_at, id) < (?, ?)' : ''} order by created_at desc, id desc limit ?`,
     after ? [endpointId, after.createdAt, after.id, limit] : [endpointId, limit],
   );
+  return rows.map(deliveryFromRow);
 }
 
 export type WebhookAttempt = InferEntity<typeof WebhookAttemptSchema>;
@@ -74,8 +111,8 @@ export async function upsertDeliveries(
 
 /** What one attempt needs, read in one statement: the delivery, its endpoint and its channel's state. */
 export interface AttemptContext {
-  delivery: DeliveryRow;
-  endpoint: EndpointRow | null;
+  delivery: StoredDelivery;
+  endpoint: StoredEndpoint | null;
   channel: { status: string; webhooksSuspendedAt: Date | null } | null;
 }
 
@@ -103,7 +140,11 @@ export async function attemptContext(em: EntityManager, deliveryId: string): Pro
   const { endpoint, channel_status: status, channel_suspended_at: suspendedAt, ...delivery } = row;
   const channel =
     status === null ? null : { status, webhooksSuspendedAt: suspendedAt === null ? null : new Date(suspendedAt) };
-  return { delivery, endpoint, channel };
+  return {
+    delivery: deliveryFromRow(delivery),
+    endpoint: endpoint === null ? null : endpointFromRow(endpoint),
+    channel,
+  };
 }
 
 export interface AttemptRecord {
@@ -154,7 +195,7 @@ export async function recordNextAttempt(em: EntityManager, deliveryId: string, a
 export async function finishDelivery(
   em: EntityManager,
   deliveryId: string,
-  state: 'failed' | 'cancelled',
+  state: UndeliveredState,
   now: Date,
 ): Promise<void> {
   await em.nativeUpdate(
@@ -185,56 +226,7 @@ export async function cancelPendingDeliveryRows(
   return rows.map((row) => ({ endpointId: row.endpoint_id, eventId: row.event_id }));
 }
 
-/** Deliveries are kept 35 days. */
+/** Drops the deliveries past their retention. */
 export async function dropExpiredDeliveries(em: EntityManager, now: Date): Promise<void> {
-  await em.execute('delete from webhook_delivery where created_at < ?', [
-    new Date(now.getTime() - DELIVERY_RETENTION_MS),
-  ]);
-}
-
-const DELIVERY_RETENTION_MS = 35 * 24 * 3600 * 1000;
-
-/**
- * Deleted endpoints (their secrets already destroyed) are kept while a delivery names them, then
- * purged once the delivery retention has passed since their deletion.
- */
-export async function dropDeletedEndpoints(em: EntityManager, now: Date): Promise<void> {
-  await em.execute(
-    `delete from webhook_endpoint e where e.status = 'deleted' and e.deleted_at < ?
-       and not exists (select 1 from webhook_delivery d where d.endpoint_id = e.id)`,
-    [new Date(now.getTime() - DELIVERY_RETENTION_MS)],
-  );
-}
-
-/**
- * Starts dispatching the channel's events at the end of its log, so nothing that happened before
- * its first endpoint was registered is sent. A channel already dispatched keeps its position.
- */
-export async function startDispatch(tx: EntityManager, channelId: string): Promise<void> {
-  await tx.execute(
-    `insert into dispatch_progress (channel_id, position) values (?, coalesce((select last_position from channel_log where channel_id = ?), 0)) on conflict do nothing`,
-    [channelId, channelId],
-  );
-}
-
-/** Every channel the dispatcher reads, in a stable order, with the position it has reached. */
-export async function dispatchPositions(em: EntityManager): Promise<{ channel: Channel; position: number }[]> {
-  return em.find(DispatchProgressSchema, {}, { populate: ['channel'], orderBy: { channel: 'asc' } });
-}
-
-/** Up to `limit` of the channel's events after `position`, in log order. */
-export async function eventsAfter(
-  em: EntityManager,
-  channelId: string,
-  position: number,
-  limit: number,
-): Promise<EventRow[]> {
-  return em.execute<EventRow[]>(
-    'select position, id, type, occurred_at, data from event where channel_id = ? and position > ? order by position limit ?',
-    [channelId, position, limit],
-  );
-}
-
-export async function advanceDispatch(em: EntityManager, channelId: string, position: number): Promise<void> {
-  await em.nativeUpdate(DispatchProgressSchema, { channel: channelId }, { position });
+  await em.execute('delete from webhook_delivery where created_at < ?', [retentionCutoff(now)]);
 }

@@ -1,0 +1,56 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventRow } from './catalogue/reads.ts';
+import { DispatchProgressSchema, type Channel } from './entities/index.ts';
+
+// How far the dispatcher has turned each channel's event log into deliveries, and the events it
+// reads. The deliveries are in webhook-deliveries.ts.
+
+/**
+ * Starts dispatching the channel's events at the end of its log, so nothing that happened before
+ * its first endpoint was registered is sent. A channel already dispatched keeps its position.
+ */
+export async function startDispatch(tx: EntityManager, channelId: string): Promise<void> {
+  await tx.execute(
+    `insert into dispatch_progress (channel_id, position) values (?, coalesce((select last_position from channel_log where channel_id = ?), 0)) on conflict do nothing`,
+    [channelId, channelId],
+  );
+}
+
+/** Every channel the dispatcher reads, in a stable order, with the position it has reached. */
+export async function dispatchPositions(em: EntityManager): Promise<{ channel: Channel; position: number }[]> {
+  return em.find(DispatchProgressSchema, {}, { populate: ['channel'], orderBy: { channel: 'asc' } });
+}
+
+/** An event of a channel's log, as the dispatcher reads it. */
+export interface LogEvent {
+  position: number;
+  id: string;
+  type: string;
+  occurredAt: Date;
+  data: Record<string, unknown>;
+}
+
+/** Up to `limit` of the channel's events after `position`, in log order. */
+export async function eventsAfter(
+  em: EntityManager,
+  channelId: string,
+  position: number,
+  limit: number,
+): Promise<LogEvent[]> {
+  const rows = await em.execute<EventRow[]>(
+    'select position, id, type, occurred_at, data from event where channel_id = ? and position > ? order by position limit ?',
+    [channelId, position, limit],
+  );
+  // position is a bigint, read as text.
+  return rows.map((row) => ({
+    position: Number(row.position),
+    id: row.id,
+    type: row.type,
+    occurredAt: new Date(row.occurred_at),
+    data: row.data,
+  }));
+}
+
+export async function advanceDispatch(em: EntityManager, channelId: string, position: number): Promise<void> {
+  await em.nativeUpdate(DispatchProgressSchema, { channel: channelId }, { position });
+}
