@@ -102,11 +102,11 @@ function dashboardReport(row: DashboardChannelRow): DashboardReport | null {
   return {
     ...reportedState({
       status: row.status,
-      public_url: row.public_url,
+      publicUrl: row.public_url,
       promoted: row.promoted ?? false,
-      promoted_until: row.promoted_until,
-      rejection_reason: row.rejection_reason,
-      rejection_text: row.rejection_text,
+      promotedUntil: row.promoted_until === null ? null : new Date(row.promoted_until),
+      rejectionReason: row.rejection_reason,
+      rejectionText: row.rejection_text,
     }),
     updated_at: toInstant(new Date(row.updated_at)),
     received_at: toInstant(new Date(row.received_at)),

@@ -160,7 +160,7 @@ export async function propertyDashboard(
       days: dates.map((date) => ({
         date,
         views: byDate.get(date)?.views ?? null,
-        clicks_to_booking: byDate.get(date)?.clicks_to_booking ?? null,
+        clicks_to_booking: byDate.get(date)?.clicksToBooking ?? null,
       })),
     };
   });
