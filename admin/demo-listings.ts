@@ -94,24 +94,24 @@ export async function seedDemoListings(
         await listingSubjects(
           ctx.orm.em.fork(),
           channelId,
-          properties.map((p) => p.external_id),
+          properties.map((p) => p.externalId),
         )
-      ).map((s) => [s.external_id, s.timezone]),
+      ).map((s) => [s.externalId, s.timezone]),
     );
     for (const property of properties) {
       const steps = story(which, property.ref, now);
-      if (!(await findReport(ctx.orm.em.fork(), channelId, property.internal_id))) {
+      if (!(await findReport(ctx.orm.em.fork(), channelId, property.internalId))) {
         for (const { daysAgo, state } of steps) {
           const { live, ...reported } = state;
           const clock = { now: () => new Date(now.getTime() - daysAgo * DAY_MS) };
-          await putListingReport({ orm: ctx.orm, clock }, channelId, property.external_id, {
+          await putListingReport({ orm: ctx.orm, clock }, channelId, property.externalId, {
             ...reported,
-            public_url: live ? `https://${name}.example/stay/${property.external_id}` : null,
+            public_url: live ? `https://${name}.example/stay/${property.externalId}` : null,
           });
           reports += 1;
         }
       }
-      const today = localDate(now, zones.get(property.external_id) ?? 'UTC');
+      const today = localDate(now, zones.get(property.externalId) ?? 'UTC');
       const live = steps.at(-1)!.state.live === true;
       for (let back = 29; back >= 0; back -= 1) {
         const date = addDays(today, -back);
@@ -122,7 +122,7 @@ export async function seedDemoListings(
             : 8 * unit(`${name}|${property.ref}|${date}|v`)) * weekend,
         );
         const clicks = Math.floor(views * (0.02 + 0.08 * unit(`${name}|${property.ref}|${date}|c`)));
-        stats.push({ property_id: property.external_id, date, views, clicks_to_booking: clicks });
+        stats.push({ property_id: property.externalId, date, views, clicks_to_booking: clicks });
       }
     }
     if (stats.length > 0) days += (await postListingStats(ctx, channelId, stats)).accepted;

@@ -81,7 +81,7 @@ async function writeOrganization(deps: AppDeps, count: number): Promise<void> {
   const channelId = (await channelIdsByName(deps.orm.em.fork(), [DEMO_CHANNELS.first])).get(DEMO_CHANNELS.first)!;
   const seen = (await propertiesSeenBy(deps.orm.em.fork(), channelId)).filter((p) => p.ref.startsWith('bench-prop-'));
   for (const [i, p] of seen.entries())
-    await putListingReport(deps, channelId, p.external_id, STATES[i % STATES.length]!);
+    await putListingReport(deps, channelId, p.externalId, STATES[i % STATES.length]!);
 }
 
 export async function overviewOfLargeOrganization(

@@ -85,7 +85,7 @@ try {
   // Every day of the window the two zones share, for every property the channel sees.
   const window = properties.flatMap((p) =>
     Array.from({ length: 35 }, (_, d) => ({
-      property_id: p.external_id,
+      property_id: p.externalId,
       date: addDays(today, -d - 1),
       views: 100 + d,
       clicks_to_booking: d % 9,
@@ -115,10 +115,10 @@ try {
     },
     runs: RUNS,
     'PUT listing, state changes (report + history row), ms': await timed(RUNS, (i) =>
-      putListingReport(deps, channelId, property.external_id, states[i % 2]!),
+      putListingReport(deps, channelId, property.externalId, states[i % 2]!),
     ),
     'PUT listing, same state again (received_at only), ms': await timed(RUNS, () =>
-      putListingReport(deps, channelId, property.external_id, states[1]!),
+      putListingReport(deps, channelId, property.externalId, states[1]!),
     ),
     [`POST listing-stats, ${window.length} days replaced, ms`]: await timed(Math.max(1, Math.floor(RUNS / 4)), () =>
       postListingStats(deps, channelId, window),

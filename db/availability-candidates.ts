@@ -1,12 +1,31 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** A property with availability the channel sees; raw queries return numbers and instants as text. */
+/** A property with availability the channel sees. */
 export interface AvailabilityCandidate {
+  /** The channel's id of the property. */
+  externalId: string;
+  internalId: string;
+  currency: string;
+  /** The availability's version. */
+  version: number;
+  /** When the availability last changed. */
+  updatedAt: Date;
+  /**
+   * The same instant as Postgres writes it, microseconds included (a Date keeps milliseconds):
+   * the position a cursor carries, so the next page starts exactly there.
+   */
+  stamp: string;
+  /** The first night past the horizon (`YYYY-MM-DD`). */
+  horizonEnd: string;
+  timezone: string;
+}
+
+/** A candidate as the query returns it (numbers and instants as text). */
+interface CandidateRow {
   external_id: string;
   internal_id: string;
   currency: string;
   version: string;
-  /** As Postgres writes it, so a cursor carries the position exactly (microseconds included). */
   updated_at: string;
   horizon_end: string;
   timezone: string;
@@ -14,7 +33,8 @@ export interface AvailabilityCandidate {
 
 /** Where a page of availability starts: a property (the channel's id) and its stamp when it was read. */
 export interface CandidatePosition {
-  updatedAt: string;
+  /** The property's `stamp`. */
+  stamp: string;
   externalId: string;
   /** The property itself is listed again (its nights continue), else listing starts after it. */
   inclusive: boolean;
@@ -60,13 +80,24 @@ export async function availabilityCandidates(
       `(a.updated_at, a.property_id) ${filter.after.inclusive ? '>=' : '>'} (?::timestamptz,
         (select internal_id from channel_resource where channel_id = ? and kind = 'property' and external_id = ?))`,
     );
-    params.push(filter.after.updatedAt, channelId, filter.after.externalId);
+    params.push(filter.after.stamp, channelId, filter.after.externalId);
   }
-  return em.execute<AvailabilityCandidate[]>(
+  // One object and one Date per property of the page; the nights are never parsed.
+  const rows = await em.execute<CandidateRow[]>(
     `select cr.external_id, cr.internal_id, a.currency, a.version, a.updated_at::text as updated_at,
             to_char(a.horizon_end, 'YYYY-MM-DD') as horizon_end, a.timezone
        from ari_property a join channel_resource cr on cr.channel_id = ? and cr.kind = 'property' and cr.internal_id = a.property_id
       where ${where.join(' and ')} order by a.updated_at, a.property_id limit ?`,
     [...params, filter.limit],
   );
+  return rows.map((row) => ({
+    externalId: row.external_id,
+    internalId: row.internal_id,
+    currency: row.currency,
+    version: Number(row.version),
+    updatedAt: new Date(row.updated_at),
+    stamp: row.updated_at,
+    horizonEnd: row.horizon_end,
+    timezone: row.timezone,
+  }));
 }

@@ -193,9 +193,11 @@ export async function syncPropertyAvailability(tx: EntityManager, property: Prop
   if (changed.size > 0) await announce(tx, property.propertyId, contiguousRanges([...changed.keys()]), clock);
 }
 
+/** What a batch did to one property: the nights it changed and their ranges, as announced. */
 export interface UpdateOutcome {
+  /** The platform's reference. */
   property: string;
-  changed_nights: number;
+  changedNights: number;
   ranges: { from: string; to: string }[];
 }
 
@@ -211,7 +213,7 @@ export async function applyAvailabilityUpdates(
   clock: Clock,
 ): Promise<UpdateOutcome> {
   const ari = await ariRow(tx, property.propertyId, true);
-  if (!ari) return { property: property.ref, changed_nights: 0, ranges: [] };
+  if (!ari) return { property: property.ref, changedNights: 0, ranges: [] };
   const today = localDate(clock.now(), ari.timezone);
   const plans = plansOf(property.content);
   const from = updates.reduce((min, u) => (u.from < min ? u.from : min), ari.horizon_end);
@@ -244,7 +246,7 @@ export async function applyAvailabilityUpdates(
   await writeNights(tx, property.propertyId, changed);
   const ranges = contiguousRanges([...changed.keys()]);
   if (ranges.length > 0) await announce(tx, property.propertyId, ranges, clock);
-  return { property: property.ref, changed_nights: changed.size, ranges };
+  return { property: property.ref, changedNights: changed.size, ranges };
 }
 
 /**

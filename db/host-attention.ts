@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PROPERTY_COLUMNS, type DashboardPropertyRow } from './host-dashboard.ts';
+import { dashboardPropertiesOf, PROPERTY_COLUMNS, type DashboardPropertyRecord } from './host-dashboard.ts';
 
 /**
  * What the overview's "to act on" list reads across a whole organization. Only the properties
@@ -22,8 +22,8 @@ export async function attentionCandidates(
   em: EntityManager,
   organizationId: string,
   dates: readonly string[],
-): Promise<DashboardPropertyRow[]> {
-  return em.execute(
+): Promise<DashboardPropertyRecord[]> {
+  const rows = await em.execute(
     `with candidate as (
        select cr.internal_id as id from channel_resource cr
         where cr.kind = 'property' and cr.status = 'withdrawn'
@@ -35,13 +35,16 @@ export async function attentionCandidates(
       where ${IN_ORGANIZATION} order by p.ref`,
     [`{${dates.join(',')}}`, organizationId],
   );
+  return dashboardPropertiesOf(rows);
 }
 
-export interface NotConnectedRow {
-  owner_ref: string;
-  owner_name: string;
+/** An owner and a channel that shows some of its properties while the owner is not connected to it. */
+export interface OwnerNotConnected {
+  ownerRef: string;
+  ownerName: string;
   channel: string;
-  properties: string;
+  /** How many of the owner's properties the channel shows. */
+  properties: number;
 }
 
 /**
@@ -50,8 +53,8 @@ export interface NotConnectedRow {
  * `connected_at` in the channel's owner record); in the order the properties' references first
  * name each pair, then by channel.
  */
-export async function ownersNotConnected(em: EntityManager, organizationId: string): Promise<NotConnectedRow[]> {
-  return em.execute(
+export async function ownersNotConnected(em: EntityManager, organizationId: string): Promise<OwnerNotConnected[]> {
+  const rows = await em.execute<{ owner_ref: string; owner_name: string; channel: string; properties: string }[]>(
     `with shown as (
        select p.owner_id, cr.channel_id, count(*) as properties, min(p.ref) as first_ref
          ${OF_ORGANIZATION}
@@ -68,4 +71,10 @@ export async function ownersNotConnected(em: EntityManager, organizationId: stri
       order by s.first_ref, c.name`,
     [organizationId],
   );
+  return rows.map((row) => ({
+    ownerRef: row.owner_ref,
+    ownerName: row.owner_name,
+    channel: row.channel,
+    properties: Number(row.properties),
+  }));
 }

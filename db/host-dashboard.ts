@@ -1,9 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Legal } from '../domain/catalogue/legal.ts';
+import type { ListingReport } from './listings.ts';
 
 /** What the host's listings dashboard reads of one organization (db/listings.ts holds the reports' own statements). */
 
-export interface DashboardPropertyRow {
+/** A property of the organization with its owner and what the legal rules read of its location. */
+export interface DashboardPropertyRecord {
+  id: string;
+  ref: string;
+  name: Record<string, string>;
+  ownerRef: string;
+  ownerName: string;
+  timezone: string;
+  country: string;
+  legal: Legal;
+}
+
+/** The columns of `PROPERTY_COLUMNS` as raw queries return them. */
+interface DashboardPropertyRow {
   id: string;
   ref: string;
   name: Record<string, string>;
@@ -12,6 +26,20 @@ export interface DashboardPropertyRow {
   timezone: string;
   country: string;
   legal: Legal;
+}
+
+/** The records of rows a statement selected with `PROPERTY_COLUMNS` (on `p`, `o`, `l`). */
+export function dashboardPropertiesOf(rows: readonly object[]): DashboardPropertyRecord[] {
+  return (rows as readonly DashboardPropertyRow[]).map((row) => ({
+    id: row.id,
+    ref: row.ref,
+    name: row.name,
+    ownerRef: row.owner_ref,
+    ownerName: row.owner_name,
+    timezone: row.timezone,
+    country: row.country,
+    legal: row.legal,
+  }));
 }
 
 export const PROPERTY_COLUMNS = `p.id, p.ref, p.content->'name' as name, o.ref as owner_ref, o.content->>'display_name' as owner_name,
@@ -57,7 +85,7 @@ export async function organizationPropertiesPage(
   organizationId: string,
   filter: OverviewFilter,
   page: { limit: number; offset: number },
-): Promise<{ rows: DashboardPropertyRow[]; total: number }> {
+): Promise<{ properties: DashboardPropertyRecord[]; total: number }> {
   const condition = filterCondition(filter);
   const rows = await em.execute<(DashboardPropertyRow & { total: string })[]>(
     `with page as (
@@ -69,14 +97,14 @@ export async function organizationPropertiesPage(
     [organizationId, ...condition.params, page.limit, page.offset],
   );
   if (rows.length > 0 || page.offset === 0)
-    return { rows: rows.map(({ total: _total, ...row }) => row), total: Number(rows[0]?.total ?? 0) };
+    return { properties: dashboardPropertiesOf(rows), total: Number(rows[0]?.total ?? 0) };
   // Past the end: the count alone, so the caller can go to the last page.
   const [counted] = await em.execute<{ total: string }[]>(
     `select count(*) as total from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
       where l.organization_id = ? and o.organization_id = l.organization_id${condition.sql}`,
     [organizationId, ...condition.params],
   );
-  return { rows: [], total: Number(counted?.total ?? 0) };
+  return { properties: [], total: Number(counted?.total ?? 0) };
 }
 
 /** The channels the organization's properties are distributed to or were reported on by, by name. */
@@ -99,32 +127,61 @@ export async function organizationProperty(
   em: EntityManager,
   organizationId: string,
   ref: string,
-): Promise<DashboardPropertyRow | null> {
-  const [row] = await em.execute<DashboardPropertyRow[]>(
+): Promise<DashboardPropertyRecord | null> {
+  const rows = await em.execute<DashboardPropertyRow[]>(
     `select ${PROPERTY_COLUMNS} from property p join location l on l.id = p.location_id join owner o on o.id = p.owner_id
       where l.organization_id = ? and o.organization_id = l.organization_id and p.ref = ?`,
     [organizationId, ref],
   );
-  return row ?? null;
+  return dashboardPropertiesOf(rows)[0] ?? null;
 }
 
-export interface DashboardChannelRow {
-  property_id: string;
+/** A channel a property is distributed to or was reported on by, with its view, the owner's connection and the last report. */
+export interface DashboardChannelRecord {
+  propertyId: string;
   channel: string;
   /** The host distributes the property to the channel now. */
   distributed: boolean;
   /** The property's status in the channel's view; null when it was never shown. */
+  viewStatus: string | null;
+  /**
+   * The owner's connection on the channel: `connected_at` as projected into the channel's owner
+   * record, the text of its stored JSON (an instant as the contract writes it), or null.
+   */
+  ownerConnectedAt: string | null;
+  /** The channel's current report; null when it sent none. */
+  report: ListingReport | null;
+}
+
+/** A row of `channelsOfProperties` as raw queries return it (instants as text, report columns null without a report). */
+interface DashboardChannelRow {
+  property_id: string;
+  channel: string;
+  distributed: boolean;
   view_status: string | null;
-  /** The owner's connection on the channel, as projected into the channel's owner record. */
   connected_at: string | null;
   status: string | null;
   public_url: string | null;
   promoted: boolean | null;
-  promoted_until: Date | null;
+  promoted_until: string | null;
   rejection_reason: string | null;
   rejection_text: string | null;
-  updated_at: Date | null;
-  received_at: Date | null;
+  updated_at: string | null;
+  received_at: string | null;
+}
+
+function reportOf(row: DashboardChannelRow): ListingReport | null {
+  if (row.status === null || row.updated_at === null || row.received_at === null) return null;
+  return {
+    status: row.status,
+    publicUrl: row.public_url,
+    promoted: row.promoted ?? false,
+    promotedUntil: row.promoted_until === null ? null : new Date(row.promoted_until),
+    rejectionReason: row.rejection_reason,
+    rejectionText: row.rejection_text,
+    updatedAt: new Date(row.updated_at),
+    receivedAt: new Date(row.received_at),
+  };
 }
 
 /**
@@ -136,9 +193,9 @@ export interface DashboardChannelRow {
 export async function channelsOfProperties(
   em: EntityManager,
   propertyIds: readonly string[],
-): Promise<DashboardChannelRow[]> {
+): Promise<DashboardChannelRecord[]> {
   if (propertyIds.length === 0) return [];
-  return em.execute(
+  const rows = await em.execute<DashboardChannelRow[]>(
     `select p.id as property_id, c.name as channel, x.distributed,
             (select cr.status from channel_resource cr where cr.channel_id = x.channel_id and cr.kind = 'property' and cr.internal_id = p.id) as view_status,
             (select ocr.body->>'connected_at' from channel_resource ocr where ocr.channel_id = x.channel_id and ocr.kind = 'owner' and ocr.internal_id = p.owner_id) as connected_at,
@@ -157,4 +214,12 @@ export async function channelsOfProperties(
       order by p.id, c.name`,
     [`{${propertyIds.join(',')}}`],
   );
+  return rows.map((row) => ({
+    propertyId: row.property_id,
+    channel: row.channel,
+    distributed: row.distributed,
+    viewStatus: row.view_status,
+    ownerConnectedAt: row.connected_at,
+    report: reportOf(row),
+  }));
 }

@@ -59,7 +59,8 @@ export function addHostSession(
   return em.create(HostSessionSchema, { ...rest, organization: organizationId, endedAt: null });
 }
 
-export interface SessionRow {
+/** A host session with the organization it is scoped to. */
+export interface SessionWithOrganization {
   id: string;
   organizationId: string;
   organizationRef: string;
@@ -70,7 +71,7 @@ export interface SessionRow {
   endedAt: Date | null;
 }
 
-export async function findHostSession(em: EntityManager, secretHash: string): Promise<SessionRow | null> {
+export async function findHostSession(em: EntityManager, secretHash: string): Promise<SessionWithOrganization | null> {
   const rows = await em.getConnection().execute<
     {
       id: string;
@@ -115,7 +116,7 @@ export async function setHostSessionLocale(em: EntityManager, id: string, locale
 }
 
 /** A session of an organization that has not ended, as the operator lists it. */
-export interface OpenSessionRow {
+export interface OpenHostSession {
   id: string;
   locale: string;
   createdAt: Date;
@@ -129,7 +130,7 @@ export async function openHostSessions(
   organizationId: string,
   now: Date,
   seenSince: Date,
-): Promise<OpenSessionRow[]> {
+): Promise<OpenHostSession[]> {
   const rows = await em.find(
     HostSessionSchema,
     { organization: organizationId, endedAt: null, expiresAt: { $gt: now }, lastSeenAt: { $gt: seenSince } },
@@ -168,15 +169,19 @@ export async function dropStaleHostRows(em: EntityManager, before: Date): Promis
   await em.nativeDelete(HostSessionSchema, { expiresAt: { $lt: before } });
 }
 
-export interface OwnerChannelRow {
-  owner_ref: string;
-  display_name: string;
+/** An owner of the organization and one channel its properties are distributed to. */
+export interface OwnerChannel {
+  ownerRef: string;
+  displayName: string;
   /** null for an owner none of whose properties is distributed. */
   channel: string | null;
-  /** `connected_at` of the owner in that channel's view (text), or null. */
-  connected_at: string | null;
-  /** True when that channel is suspended (no connection can be confirmed meanwhile). */
-  channel_suspended: boolean | null;
+  /**
+   * `connected_at` of the owner in that channel's view: the text of the channel's stored owner
+   * record (an instant as the contract writes it), or null.
+   */
+  connectedAt: string | null;
+  /** True when that channel is suspended (no connection can be confirmed meanwhile); null without a channel. */
+  channelSuspended: boolean | null;
 }
 
 /**
@@ -185,12 +190,20 @@ export interface OwnerChannelRow {
  * Only properties at a location of the owner's organization count: a row joining two
  * organizations shows neither of them the other's channels.
  */
-export function ownersWithChannels(
+export async function ownersWithChannels(
   em: EntityManager,
   organizationId: string,
   ownerRef?: string,
-): Promise<OwnerChannelRow[]> {
-  return em.getConnection().execute<OwnerChannelRow[]>(
+): Promise<OwnerChannel[]> {
+  const rows = await em.getConnection().execute<
+    {
+      owner_ref: string;
+      display_name: string;
+      channel: string | null;
+      connected_at: string | null;
+      channel_suspended: boolean | null;
+    }[]
+  >(
     `select distinct o.ref as owner_ref, o.content->>'display_name' as display_name, c.name as channel,
             cr.body->>'connected_at' as connected_at, c.status = 'suspended' as channel_suspended
        from owner o
@@ -202,6 +215,13 @@ export function ownersWithChannels(
       order by display_name, owner_ref, channel`,
     ownerRef === undefined ? [organizationId] : [organizationId, ownerRef],
   );
+  return rows.map((row) => ({
+    ownerRef: row.owner_ref,
+    displayName: row.display_name,
+    channel: row.channel,
+    connectedAt: row.connected_at,
+    channelSuspended: row.channel_suspended,
+  }));
 }
 
 /** The owner under this reference if it belongs to the organization; null otherwise (no difference told). */

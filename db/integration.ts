@@ -97,7 +97,8 @@ export function findGuestByRef(
   return em.findOne(GuestSchema, { ref }, { populate: ['organization'] });
 }
 
-export interface GuestRow {
+/** What a guest write stores: the platform's fields, under the reference, for the organization. */
+export interface GuestWrite {
   id: string;
   ref: string;
   organizationId: string;
@@ -113,7 +114,7 @@ export interface GuestRow {
  * new reference cannot both insert. An identical write updates nothing (`updated_at` stays).
  * Answers whether the row was created, or null when nothing changed.
  */
-export async function upsertGuest(em: EntityManager, row: GuestRow): Promise<{ created: boolean } | null> {
+export async function upsertGuest(em: EntityManager, guest: GuestWrite): Promise<{ created: boolean } | null> {
   const [result] = await em.execute<{ created: boolean }[]>(
     `insert into guest (id, ref, organization_id, first_name, last_name, email, phone, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -122,7 +123,17 @@ export async function upsertGuest(em: EntityManager, row: GuestRow): Promise<{ c
      where (guest.organization_id, guest.first_name, guest.last_name, guest.email, guest.phone)
        is distinct from (excluded.organization_id, excluded.first_name, excluded.last_name, excluded.email, excluded.phone)
      returning (xmax = 0) as created`,
-    [row.id, row.ref, row.organizationId, row.firstName, row.lastName, row.email, row.phone, row.now, row.now],
+    [
+      guest.id,
+      guest.ref,
+      guest.organizationId,
+      guest.firstName,
+      guest.lastName,
+      guest.email,
+      guest.phone,
+      guest.now,
+      guest.now,
+    ],
   );
   return result ?? null;
 }

@@ -9,8 +9,8 @@ import { pgArray } from './sql.ts';
 
 /** A property of the channel's view, with the zone its local dates follow. */
 export interface ListingSubject {
-  external_id: string;
-  internal_id: string;
+  externalId: string;
+  internalId: string;
   status: string;
   timezone: string;
 }
@@ -22,7 +22,7 @@ export async function listingSubjects(
   externalIds: readonly string[],
 ): Promise<ListingSubject[]> {
   if (externalIds.length === 0) return [];
-  return em.execute<ListingSubject[]>(
+  const rows = await em.execute<{ external_id: string; internal_id: string; status: string; timezone: string }[]>(
     `select cr.external_id, cr.internal_id, cr.status, l.content->>'timezone' as timezone
        from channel_resource cr
        join property p on p.id = cr.internal_id
@@ -30,31 +30,68 @@ export async function listingSubjects(
       where cr.channel_id = ? and cr.kind = 'property' and cr.external_id = any(?::text[])`,
     [channelId, pgArray(externalIds)],
   );
+  return rows.map((row) => ({
+    externalId: row.external_id,
+    internalId: row.internal_id,
+    status: row.status,
+    timezone: row.timezone,
+  }));
 }
 
-/** The stored form of a report's state; instants as Date. */
-export interface ReportRow {
+/** A report's state as stored: what the channel said, instants as Date. */
+export interface ListingReportState {
+  status: string;
+  publicUrl: string | null;
+  promoted: boolean;
+  promotedUntil: Date | null;
+  rejectionReason: string | null;
+  rejectionText: string | null;
+}
+
+/** The channel's current report on a property: its state, when it last changed and when it was last received. */
+export interface ListingReport extends ListingReportState {
+  updatedAt: Date;
+  receivedAt: Date;
+}
+
+/** A report's state as raw queries return it (instants as text). */
+interface ReportStateRow {
   status: string;
   public_url: string | null;
   promoted: boolean;
-  promoted_until: Date | null;
+  promoted_until: string | null;
   rejection_reason: string | null;
   rejection_text: string | null;
 }
 
-export interface StoredReport extends ReportRow {
-  updated_at: Date;
-  received_at: Date;
+interface ReportRow extends ReportStateRow {
+  updated_at: string;
+  received_at: string;
+}
+
+function reportStateOf(row: ReportStateRow): ListingReportState {
+  return {
+    status: row.status,
+    publicUrl: row.public_url,
+    promoted: row.promoted,
+    promotedUntil: row.promoted_until === null ? null : new Date(row.promoted_until),
+    rejectionReason: row.rejection_reason,
+    rejectionText: row.rejection_text,
+  };
+}
+
+function reportOf(row: ReportRow): ListingReport {
+  return { ...reportStateOf(row), updatedAt: new Date(row.updated_at), receivedAt: new Date(row.received_at) };
 }
 
 const REPORT_COLUMNS = 'status, public_url, promoted, promoted_until, rejection_reason, rejection_text';
-const values = (row: ReportRow) => [
-  row.status,
-  row.public_url,
-  row.promoted,
-  row.promoted_until,
-  row.rejection_reason,
-  row.rejection_text,
+const values = (state: ListingReportState) => [
+  state.status,
+  state.publicUrl,
+  state.promoted,
+  state.promotedUntil,
+  state.rejectionReason,
+  state.rejectionText,
 ];
 
 export async function findReport(
@@ -62,12 +99,12 @@ export async function findReport(
   channelId: string,
   propertyId: string,
   options: { lock?: boolean } = {},
-): Promise<StoredReport | null> {
-  const [row] = await em.execute<StoredReport[]>(
+): Promise<ListingReport | null> {
+  const [row] = await em.execute<ReportRow[]>(
     `select ${REPORT_COLUMNS}, updated_at, received_at from listing_report where channel_id = ? and property_id = ?${options.lock ? ' for update' : ''}`,
     [channelId, propertyId],
   );
-  return row ?? null;
+  return row ? reportOf(row) : null;
 }
 
 /** Inserts the first report of (channel, property); false when one exists (possibly just committed by another writer). */
@@ -75,13 +112,13 @@ export async function insertReport(
   tx: EntityManager,
   channelId: string,
   propertyId: string,
-  row: ReportRow,
+  state: ListingReportState,
   at: Date,
 ): Promise<boolean> {
   const inserted = await tx.execute<{ one: number }[]>(
     `insert into listing_report (channel_id, property_id, ${REPORT_COLUMNS}, updated_at, received_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (channel_id, property_id) do nothing returning 1 as one`,
-    [channelId, propertyId, ...values(row), at, at],
+    [channelId, propertyId, ...values(state), at, at],
   );
   return inserted.length === 1;
 }
@@ -91,7 +128,7 @@ export async function updateReport(
   tx: EntityManager,
   channelId: string,
   propertyId: string,
-  row: ReportRow,
+  state: ListingReportState,
   at: Date,
   changed: boolean,
 ): Promise<void> {
@@ -99,7 +136,7 @@ export async function updateReport(
     `update listing_report set status = ?, public_url = ?, promoted = ?, promoted_until = ?, rejection_reason = ?, rejection_text = ?,
             received_at = ?${changed ? ', updated_at = ?' : ''}
       where channel_id = ? and property_id = ?`,
-    [...values(row), at, ...(changed ? [at] : []), channelId, propertyId],
+    [...values(state), at, ...(changed ? [at] : []), channelId, propertyId],
   );
 }
 
@@ -107,16 +144,17 @@ export async function appendReportChange(
   tx: EntityManager,
   channelId: string,
   propertyId: string,
-  row: ReportRow,
+  state: ListingReportState,
   at: Date,
 ): Promise<void> {
   await tx.execute(
     `insert into listing_report_change (channel_id, property_id, ${REPORT_COLUMNS}, received_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [channelId, propertyId, ...values(row), at],
+    [channelId, propertyId, ...values(state), at],
   );
 }
 
-export interface StatRow {
+/** One day of a property's statistics as the channel reports it. */
+export interface ListingStatDay {
   propertyId: string;
   day: string;
   views: number;
@@ -127,10 +165,10 @@ export interface StatRow {
 export async function upsertStats(
   tx: EntityManager,
   channelId: string,
-  rows: readonly StatRow[],
+  days: readonly ListingStatDay[],
   at: Date,
 ): Promise<void> {
-  if (rows.length === 0) return;
+  if (days.length === 0) return;
   await tx.execute(
     `insert into listing_stat (channel_id, property_id, day, views, clicks_to_booking, received_at)
      select ?, p, d::date, v, c, ? from unnest(?::uuid[], ?::text[], ?::int[], ?::int[]) as t(p, d, v, c)
@@ -139,20 +177,25 @@ export async function upsertStats(
     [
       channelId,
       at,
-      pgArray(rows.map((r) => r.propertyId)),
-      pgArray(rows.map((r) => r.day)),
-      `{${rows.map((r) => r.views).join(',')}}`,
-      `{${rows.map((r) => r.clicks).join(',')}}`,
+      pgArray(days.map((d) => d.propertyId)),
+      pgArray(days.map((d) => d.day)),
+      `{${days.map((d) => d.views).join(',')}}`,
+      `{${days.map((d) => d.clicks).join(',')}}`,
     ],
   );
 }
 
-/** Every channel's current report on a property, with the channel's name and the id it knows the property by. */
-export async function reportsOfProperty(
-  em: EntityManager,
-  propertyId: string,
-): Promise<(StoredReport & { channel: string; channel_id: string; external_id: string | null })[]> {
-  return em.execute(
+/** A channel's current report on a property, with the channel's name and the id it knows the property by. */
+export interface ChannelReport extends ListingReport {
+  channel: string;
+  channelId: string;
+  /** Null when the channel's view never had the property. */
+  externalId: string | null;
+}
+
+/** Every channel's current report on a property, by channel name. */
+export async function reportsOfProperty(em: EntityManager, propertyId: string): Promise<ChannelReport[]> {
+  const rows = await em.execute<(ReportRow & { channel: string; channel_id: string; external_id: string | null })[]>(
     `select c.name as channel, c.id as channel_id, cr.external_id, r.status, r.public_url, r.promoted, r.promoted_until, r.rejection_reason, r.rejection_text, r.updated_at, r.received_at
        from listing_report r
        join channel c on c.id = r.channel_id
@@ -160,6 +203,18 @@ export async function reportsOfProperty(
       where r.property_id = ? order by c.name`,
     [propertyId],
   );
+  return rows.map((row) => ({
+    ...reportOf(row),
+    channel: row.channel,
+    channelId: row.channel_id,
+    externalId: row.external_id,
+  }));
+}
+
+/** A change of a channel's report: the state it took and the receipt that made it. */
+export interface ReportChange extends ListingReportState {
+  channelId: string;
+  receivedAt: Date;
 }
 
 /** The changes of every channel's report on a property, newest first, at most `perChannel` per channel. */
@@ -167,13 +222,26 @@ export async function reportChangesOfProperty(
   em: EntityManager,
   propertyId: string,
   perChannel: number,
-): Promise<(ReportRow & { channel_id: string; received_at: Date })[]> {
-  return em.execute(
+): Promise<ReportChange[]> {
+  const rows = await em.execute<(ReportStateRow & { channel_id: string; received_at: string })[]>(
     `select channel_id, ${REPORT_COLUMNS}, received_at from (
        select h.*, row_number() over (partition by channel_id order by seq desc) as n from listing_report_change h where property_id = ?
      ) ranked where n <= ? order by channel_id, seq desc`,
     [propertyId, perChannel],
   );
+  return rows.map((row) => ({
+    ...reportStateOf(row),
+    channelId: row.channel_id,
+    receivedAt: new Date(row.received_at),
+  }));
+}
+
+/** One day of a channel's statistics on a property. */
+export interface ChannelStatDay {
+  channel: string;
+  day: string;
+  views: number;
+  clicksToBooking: number;
 }
 
 /** Each channel's days of a property from `from` up to `to` (exclusive), in date order. */
@@ -182,24 +250,31 @@ export async function statsOfProperty(
   propertyId: string,
   from: string,
   to: string,
-): Promise<{ channel: string; day: string; views: number; clicks_to_booking: number }[]> {
-  return em.execute(
+): Promise<ChannelStatDay[]> {
+  const rows = await em.execute<{ channel: string; day: string; views: number; clicks_to_booking: number }[]>(
     `select c.name as channel, to_char(s.day, 'YYYY-MM-DD') as day, s.views, s.clicks_to_booking
        from listing_stat s join channel c on c.id = s.channel_id
       where s.property_id = ? and s.day >= ?::date and s.day < ?::date
       order by c.name, s.day`,
     [propertyId, from, to],
   );
+  return rows.map((row) => ({
+    channel: row.channel,
+    day: row.day,
+    views: row.views,
+    clicksToBooking: row.clicks_to_booking,
+  }));
 }
 
 /** The properties a channel sees now (active or inactive), with the platform's reference, in reference order. */
 export async function propertiesSeenBy(
   em: EntityManager,
   channelId: string,
-): Promise<{ external_id: string; internal_id: string; ref: string }[]> {
-  return em.execute(
+): Promise<{ externalId: string; internalId: string; ref: string }[]> {
+  const rows = await em.execute<{ external_id: string; internal_id: string; ref: string }[]>(
     `select cr.external_id, cr.internal_id, p.ref from channel_resource cr join property p on p.id = cr.internal_id
       where cr.channel_id = ? and cr.kind = 'property' and cr.status in ('active', 'inactive') order by p.ref`,
     [channelId],
   );
+  return rows.map((row) => ({ externalId: row.external_id, internalId: row.internal_id, ref: row.ref }));
 }

@@ -5,7 +5,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 const MAX_CHANNELS = 1000;
 
-export interface DispatchLagRow {
+/** How far one channel's webhook dispatch lags behind its log. */
+export interface ChannelDispatchLag {
   channel: string;
   undispatched: number;
   oldestSeconds: number;
@@ -16,7 +17,7 @@ export interface DispatchLagRow {
  * and the age of the first of them (0 when none waits). The first is found on the event table's
  * primary key (channel, position).
  */
-export async function dispatchLag(em: EntityManager, now: Date): Promise<DispatchLagRow[]> {
+export async function dispatchLag(em: EntityManager, now: Date): Promise<ChannelDispatchLag[]> {
   const rows = await em.execute<{ channel: string; undispatched: string; oldest: string | null }[]>(
     `select c.name as channel,
             greatest(l.last_position - d.position, 0) as undispatched,
@@ -34,14 +35,15 @@ export async function dispatchLag(em: EntityManager, now: Date): Promise<Dispatc
   }));
 }
 
-export interface SuspendedEndpointsRow {
+/** How many of a channel's endpoints the service suspended for one reason. */
+export interface SuspendedEndpointCount {
   channel: string;
   reason: string;
   count: number;
 }
 
 /** Endpoints the service suspended (not those a channel disabled), per channel and reason. */
-export async function suspendedEndpoints(em: EntityManager): Promise<SuspendedEndpointsRow[]> {
+export async function suspendedEndpoints(em: EntityManager): Promise<SuspendedEndpointCount[]> {
   const rows = await em.execute<{ channel: string; reason: string; count: string }[]>(
     `select c.name as channel, e.suspended_reason as reason, count(*) as count
        from webhook_endpoint e

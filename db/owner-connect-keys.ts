@@ -1,7 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** An owner-connect signing key as raw queries return it (instants as text). */
-export interface OwnerConnectKeyRow {
+/** An owner-connect signing key: its public JWK, its sealed private JWK and the instants of its life. */
+export interface SigningKey {
+  kid: string;
+  /** The public JWK as served, JSON text. */
+  publicJwk: string;
+  /** The private JWK sealed under the server key ring; null once destroyed. */
+  privateJwk: string | null;
+  createdAt: Date;
+  publishedAt: Date;
+  activatedAt: Date | null;
+  retiredAt: Date | null;
+  unpublishedAt: Date | null;
+  signedAtOnce: 'bootstrap' | 'emergency' | null;
+  compromisedAt: Date | null;
+  privateDestroyedAt: Date | null;
+}
+
+/** A key as raw queries return it (instants as text). */
+interface SigningKeyRow {
   kid: string;
   public_jwk: string;
   private_jwk: string | null;
@@ -13,6 +30,24 @@ export interface OwnerConnectKeyRow {
   signed_at_once: 'bootstrap' | 'emergency' | null;
   compromised_at: string | null;
   private_destroyed_at: string | null;
+}
+
+const instant = (text: string | null) => (text === null ? null : new Date(text));
+
+function keyOf(row: SigningKeyRow): SigningKey {
+  return {
+    kid: row.kid,
+    publicJwk: row.public_jwk,
+    privateJwk: row.private_jwk,
+    createdAt: new Date(row.created_at),
+    publishedAt: new Date(row.published_at),
+    activatedAt: instant(row.activated_at),
+    retiredAt: instant(row.retired_at),
+    unpublishedAt: instant(row.unpublished_at),
+    signedAtOnce: row.signed_at_once,
+    compromisedAt: instant(row.compromised_at),
+    privateDestroyedAt: instant(row.private_destroyed_at),
+  };
 }
 
 const COLUMNS = `kid, public_jwk, private_jwk, created_at, published_at, activated_at, retired_at, unpublished_at,
@@ -27,30 +62,32 @@ export async function lockKeySet(tx: EntityManager): Promise<void> {
 }
 
 /** Every key, oldest publication first. */
-export async function allKeys(em: EntityManager): Promise<OwnerConnectKeyRow[]> {
-  return em.execute<OwnerConnectKeyRow[]>(`select ${COLUMNS} from owner_connect_key order by published_at, kid`);
+export async function allKeys(em: EntityManager): Promise<SigningKey[]> {
+  const rows = await em.execute<SigningKeyRow[]>(`select ${COLUMNS} from owner_connect_key order by published_at, kid`);
+  return rows.map(keyOf);
 }
 
 /** The keys in the set at `at`: published by then and not yet withdrawn; oldest first. */
-export async function publishedKeys(em: EntityManager, at: Date): Promise<OwnerConnectKeyRow[]> {
-  return em.execute<OwnerConnectKeyRow[]>(
+export async function publishedKeys(em: EntityManager, at: Date): Promise<SigningKey[]> {
+  const rows = await em.execute<SigningKeyRow[]>(
     `select ${COLUMNS} from owner_connect_key where published_at <= ? and (unpublished_at is null or unpublished_at > ?) order by published_at, kid`,
     [at, at],
   );
+  return rows.map(keyOf);
 }
 
-export async function keyByKid(em: EntityManager, kid: string): Promise<OwnerConnectKeyRow | null> {
-  const [row] = await em.execute<OwnerConnectKeyRow[]>(`select ${COLUMNS} from owner_connect_key where kid = ?`, [kid]);
-  return row ?? null;
+export async function keyByKid(em: EntityManager, kid: string): Promise<SigningKey | null> {
+  const [row] = await em.execute<SigningKeyRow[]>(`select ${COLUMNS} from owner_connect_key where kid = ?`, [kid]);
+  return row ? keyOf(row) : null;
 }
 
 /** The key that signs at `at`: activated by then and not retired. */
-export async function activeKey(em: EntityManager, at: Date): Promise<OwnerConnectKeyRow | null> {
-  const [row] = await em.execute<OwnerConnectKeyRow[]>(
+export async function activeKey(em: EntityManager, at: Date): Promise<SigningKey | null> {
+  const [row] = await em.execute<SigningKeyRow[]>(
     `select ${COLUMNS} from owner_connect_key where activated_at <= ? and (retired_at is null or retired_at > ?) order by activated_at desc limit 1`,
     [at, at],
   );
-  return row ?? null;
+  return row ? keyOf(row) : null;
 }
 
 export interface NewKey {
@@ -112,12 +149,13 @@ export async function destroyPrivatePart(tx: EntityManager, kid: string, at: Dat
 export async function keysSealedOtherwise(
   em: EntityManager,
   prefix: string,
-): Promise<Pick<OwnerConnectKeyRow, 'kid' | 'private_jwk'>[]> {
+): Promise<{ kid: string; privateJwk: string }[]> {
   const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return em.execute(
+  const rows = await em.execute<{ kid: string; private_jwk: string }[]>(
     `select kid, private_jwk from owner_connect_key where private_jwk is not null and private_jwk not like ?`,
     [pattern],
   );
+  return rows.map((row) => ({ kid: row.kid, privateJwk: row.private_jwk }));
 }
 
 /** Replaces a sealed private part with the same key sealed again, unless it changed meanwhile; true when it did. */

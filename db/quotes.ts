@@ -4,13 +4,14 @@ import { pgArray } from './sql.ts';
 
 /** A property of the channel's view with what a quote reads beside its nights. */
 export interface QuoteSubject {
-  internal_id: string;
+  internalId: string;
   status: string;
   /** The channel's projection of the property (rate plans under the channel's ids, fees, capacity). */
   body: Record<string, unknown>;
   country: string | null;
   timezone: string;
-  horizon_end: string;
+  /** The first night past the horizon (`YYYY-MM-DD`). */
+  horizonEnd: string;
 }
 
 /** Null when the channel does not see the property or it has no availability. */
@@ -19,7 +20,9 @@ export async function quoteSubject(
   channelId: string,
   externalId: string,
 ): Promise<QuoteSubject | null> {
-  const [row] = await em.execute<QuoteSubject[]>(
+  const [row] = await em.execute<
+    (Omit<QuoteSubject, 'internalId' | 'horizonEnd'> & { internal_id: string; horizon_end: string })[]
+  >(
     `select cr.internal_id, cr.status, cr.body, l.content->'address'->>'country' as country, a.timezone, to_char(a.horizon_end, 'YYYY-MM-DD') as horizon_end
        from channel_resource cr
        join ari_property a on a.property_id = cr.internal_id
@@ -28,7 +31,15 @@ export async function quoteSubject(
       where cr.channel_id = ? and cr.kind = 'property' and cr.external_id = ?`,
     [channelId, externalId],
   );
-  return row ?? null;
+  if (!row) return null;
+  return {
+    internalId: row.internal_id,
+    status: row.status,
+    body: row.body,
+    country: row.country,
+    timezone: row.timezone,
+    horizonEnd: row.horizon_end,
+  };
 }
 
 /**

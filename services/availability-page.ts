@@ -83,7 +83,7 @@ async function nextCandidates(
 ): Promise<AvailabilityCandidate[]> {
   const batch = await availabilityCandidates(deps.orm.em.fork(), channelId, filter);
   const overdue = new Set(
-    batch.filter((c) => horizonFallsShort(c.horizon_end, localDate(now, c.timezone))).map((c) => c.timezone),
+    batch.filter((c) => horizonFallsShort(c.horizonEnd, localDate(now, c.timezone))).map((c) => c.timezone),
   );
   if (overdue.size === 0) return batch;
   for (const zone of [...overdue].sort()) await rollHorizon(deps, zone, deps.clock);
@@ -134,7 +134,7 @@ export async function availabilityPage(
   // horizon is stored, so a range's length is its count), then read it all in one round trip.
   const slices: Slice[] = [];
   let planned = 0;
-  let position = after ? { updatedAt: after.u, externalId: after.i, inclusive: after.d !== '' } : undefined;
+  let position = after ? { stamp: after.u, externalId: after.i, inclusive: after.d !== '' } : undefined;
   let following = false;
   for (;;) {
     const want = Math.min(query.limit - slices.length, Math.ceil((MAX_PAGE_NIGHTS - planned) / guess) + 1);
@@ -160,14 +160,14 @@ export async function availabilityPage(
     }
     if (batch.length <= want) break;
     const last = batch[want - 1]!;
-    position = { updatedAt: last.updated_at, externalId: last.external_id, inclusive: false };
+    position = { stamp: last.stamp, externalId: last.externalId, inclusive: false };
   }
 
   const rows = await nightsOfSlices(
     deps.orm.em.fork(),
     channelId,
     slices.map((slice) => ({
-      propertyId: slice.property.internal_id,
+      propertyId: slice.property.internalId,
       start: slice.start,
       to: slice.to,
       take: slice.take,
@@ -179,18 +179,18 @@ export async function availabilityPage(
   let next: PagePosition | null = null;
   for (const [index, { property, start, to, take }] of slices.entries()) {
     const row = rows[index];
-    const count = Number(row?.count ?? 0);
+    const count = row?.count ?? 0;
     nights += count;
     const recordTo = row?.last ? addDays(row.last, 1) : start;
-    identity.push(`${property.external_id}@${property.version}:${start}/${recordTo}`);
+    identity.push(`${property.externalId}@${property.version}:${start}/${recordTo}`);
     const head =
-      `{"property_id":${JSON.stringify(property.external_id)},"currency":${JSON.stringify(property.currency)},"version":${Number(property.version)},` +
-      `"updated_at":"${toInstant(new Date(property.updated_at))}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizon_end}","data":[`;
-    records.push({ head, pieces: row?.data ?? [], propertyId: property.internal_id, plans: row?.plans ?? '' });
+      `{"property_id":${JSON.stringify(property.externalId)},"currency":${JSON.stringify(property.currency)},"version":${property.version},` +
+      `"updated_at":"${toInstant(property.updatedAt)}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizonEnd}","data":[`;
+    records.push({ head, pieces: row?.data ?? [], propertyId: property.internalId, plans: row?.plans ?? '' });
     if (index < slices.length - 1) continue;
     const cut = recordTo < to && count === take && take > 0 && nights >= MAX_PAGE_NIGHTS;
     if (cut || following)
-      next = { u: property.updated_at, i: property.external_id, v: property.version, d: cut ? recordTo : '' };
+      next = { u: property.stamp, i: property.externalId, v: String(property.version), d: cut ? recordTo : '' };
   }
   const nextCursor = next ? await encodeCursor({ ...next }, hash, deps.secrets.ring) : null;
   const { bytes, release } = writeRecords(records);
@@ -208,18 +208,18 @@ function planSlice(
   resumed: PagePosition | null,
   room: number,
 ): Slice {
-  const window = propertyWindow(query, localDate(now, property.timezone), property.horizon_end);
-  if (window.to > property.horizon_end || window.from >= property.horizon_end) {
+  const window = propertyWindow(query, localDate(now, property.timezone), property.horizonEnd);
+  if (window.to > property.horizonEnd || window.from >= property.horizonEnd) {
     throw new ProblemError('window_beyond_horizon', {
-      horizon_end: property.horizon_end,
-      detail: `${property.external_id} has nights up to ${property.horizon_end} (exclusive)`,
+      horizon_end: property.horizonEnd,
+      detail: `${property.externalId} has nights up to ${property.horizonEnd} (exclusive)`,
     });
   }
   const continues =
     resumed !== null &&
     resumed.d !== '' &&
-    resumed.i === property.external_id &&
-    resumed.v === property.version &&
+    resumed.i === property.externalId &&
+    resumed.v === String(property.version) &&
     resumed.d > window.from;
   const start = continues ? resumed.d : window.from;
   return { property, start, to: window.to, take: Math.min(windowNights({ from: start, to: window.to }), room) };

@@ -1,10 +1,4 @@
-import {
-  applyAvailabilityUpdates,
-  lockPropertiesByRef,
-  rollZone,
-  zonesInUse,
-  type UpdateOutcome,
-} from '../db/availability.ts';
+import { applyAvailabilityUpdates, lockPropertiesByRef, rollZone, zonesInUse } from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
 import { BufferPool } from '../infra/buffer-pool.ts';
 import type { AvailabilityUpdate } from '../domain/availability/nights.ts';
@@ -17,6 +11,13 @@ import { invalidParameters } from './catalogue.ts';
 import type { ServiceDeps } from './deps.ts';
 import { writeAndNotify } from './durable-processes.ts';
 
+/** One property's outcome as the contract writes it. */
+export interface PropertyUpdateOutcome {
+  property: string;
+  changed_nights: number;
+  ranges: { from: string; to: string }[];
+}
+
 /**
  * Platform updates of nights and prices, applied together in one transaction: every property and
  * rate plan they name must exist and every price list must fit the property's capacity and the
@@ -26,7 +27,7 @@ import { writeAndNotify } from './durable-processes.ts';
 export function postAvailability(
   deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'clock'>,
   batch: { updates: readonly AvailabilityUpdate[] },
-): Promise<{ results: UpdateOutcome[] }> {
+): Promise<{ results: PropertyUpdateOutcome[] }> {
   return writeAndNotify(deps, async (tx) => {
     const rows = await lockPropertiesByRef(tx, [...new Set(batch.updates.map((u) => u.property))].sort());
     const byRef = new Map(rows.map((row) => [row.ref, row]));
@@ -54,17 +55,16 @@ export function postAvailability(
       });
     });
     if (errors.length > 0) throw invalidParameters(errors);
-    const results = [];
+    const results: PropertyUpdateOutcome[] = [];
     for (const row of rows) {
       const updates = batch.updates.filter((u) => u.property === row.ref);
-      results.push(
-        await applyAvailabilityUpdates(
-          tx,
-          { propertyId: row.id, ref: row.ref, content: row.content, timezone: row.timezone },
-          updates,
-          deps.clock,
-        ),
+      const outcome = await applyAvailabilityUpdates(
+        tx,
+        { propertyId: row.id, ref: row.ref, content: row.content, timezone: row.timezone },
+        updates,
+        deps.clock,
       );
+      results.push({ property: outcome.property, changed_nights: outcome.changedNights, ranges: outcome.ranges });
     }
     return { results };
   });

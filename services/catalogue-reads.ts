@@ -8,7 +8,7 @@ import {
 } from '../db/catalogue/reads.ts';
 import { servedAmenities } from '../db/amenities.ts';
 import { amenityByCode, amenityRecord } from '../domain/catalogue/amenities.ts';
-import { toInstant } from '../domain/time.ts';
+import { toInstant, wholeSeconds } from '../domain/time.ts';
 import { decodeCursor, encodeCursor, hashQuery, type CursorPosition } from '../domain/catalogue/cursor.ts';
 import { isExternalId } from '../domain/catalogue/ids.ts';
 import { RETENTION_DAYS, RETENTION_MS } from '../domain/catalogue/retention.ts';
@@ -200,12 +200,23 @@ export async function readEvents(
   }
   // Without a cursor the log starts at its oldest kept event; with one, right after its position.
   const since = query.cursor === undefined ? new Date(now.getTime() - RETENTION_MS) : new Date(0);
-  const page = await listEvents(deps.orm.em.fork(), channel, { after, since, types, limit: query.limit });
+  const page = await listEvents(deps.orm.em.fork(), channel.id, { after, since, types, limit: query.limit });
   const last = page.events.at(-1);
   // A cursor ages with the oldest event it still has to read: the last one returned while more
-  // wait, else now (whatever commits later is stamped no earlier than what was read). Events are
-  // kept 35 days, so a cursor younger than that never points past a pruned event.
-  const age = page.hasMore && last ? Date.parse(last.record.occurred_at as string) : now.getTime();
+  // wait (at the whole second its record shows), else now (whatever commits later is stamped no
+  // earlier than what was read). Events are kept 35 days, so a cursor younger than that never
+  // points past a pruned event.
+  const age = page.hasMore && last ? wholeSeconds(last.occurredAt).getTime() : now.getTime();
   const next = await encodeCursor({ p: last?.position ?? after, t: age }, hash, deps.secrets.ring);
-  return { events: page.events.map((event) => event.record), nextCursor: next, hasMore: page.hasMore };
+  return {
+    events: page.events.map((event) => ({
+      id: event.id,
+      type: event.type,
+      occurred_at: toInstant(event.occurredAt),
+      channel: channel.name,
+      data: event.data,
+    })),
+    nextCursor: next,
+    hasMore: page.hasMore,
+  };
 }

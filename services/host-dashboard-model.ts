@@ -1,4 +1,5 @@
-import { type DashboardChannelRow, type DashboardPropertyRow, type OverviewFilter } from '../db/host-dashboard.ts';
+import type { DashboardChannelRecord, DashboardPropertyRecord, OverviewFilter } from '../db/host-dashboard.ts';
+import type { ListingReport } from '../db/listings.ts';
 import { legalProjection, nextWithdrawal, type LegalSource } from '../domain/catalogue/legal.ts';
 import type { ReportedState } from '../domain/listings/report.ts';
 import { localDate, toInstant } from '../domain/time.ts';
@@ -6,9 +7,10 @@ import { reportedState } from './listings.ts';
 import { daysBetween } from '../domain/availability/nights.ts';
 
 /**
- * The listings dashboard's model built from its rows: per property and channel the channel's last
- * report and visibility, and the attention items (withdrawals, lapsing certificates, owners not
- * connected) in the order the host should act on them. No I/O: services/host-dashboard.ts reads.
+ * The listings dashboard's model built from the records db/host-dashboard.ts reads: per property
+ * and channel the channel's last report and visibility, and the attention items (withdrawals,
+ * lapsing certificates, owners not connected) in the order the host should act on them. No I/O:
+ * services/host-dashboard.ts reads.
  */
 
 /** A certificate lapsing within this many days is announced. */
@@ -88,28 +90,21 @@ export interface DashboardOverview {
   filter: OverviewFilter;
 }
 
-function legalSourceOf(row: DashboardPropertyRow): LegalSource {
+function legalSourceOf(record: DashboardPropertyRecord): LegalSource {
   return {
-    country: row.country,
-    classification: row.legal?.classification ?? null,
-    registration_number: row.legal?.registration_number ?? null,
-    identifiers: row.legal?.identifiers ?? [],
+    country: record.country,
+    classification: record.legal?.classification ?? null,
+    registration_number: record.legal?.registration_number ?? null,
+    identifiers: record.legal?.identifiers ?? [],
   };
 }
 
-function dashboardReport(row: DashboardChannelRow): DashboardReport | null {
-  if (row.status === null || row.updated_at === null || row.received_at === null) return null;
+function dashboardReport(report: ListingReport | null): DashboardReport | null {
+  if (report === null) return null;
   return {
-    ...reportedState({
-      status: row.status,
-      public_url: row.public_url,
-      promoted: row.promoted ?? false,
-      promoted_until: row.promoted_until,
-      rejection_reason: row.rejection_reason,
-      rejection_text: row.rejection_text,
-    }),
-    updated_at: toInstant(new Date(row.updated_at)),
-    received_at: toInstant(new Date(row.received_at)),
+    ...reportedState(report),
+    updated_at: toInstant(report.updatedAt),
+    received_at: toInstant(report.receivedAt),
   };
 }
 
@@ -120,25 +115,25 @@ function visibilityOf(status: string | null): DashboardChannel['visibility'] {
 }
 
 export function dashboardProperty(
-  row: DashboardPropertyRow,
-  channels: DashboardChannelRow[],
+  record: DashboardPropertyRecord,
+  channels: DashboardChannelRecord[],
   now: Date,
 ): DashboardProperty {
-  const today = localDate(now, row.timezone);
-  const lapse = nextWithdrawal(legalSourceOf(row), today);
+  const today = localDate(now, record.timezone);
+  const lapse = nextWithdrawal(legalSourceOf(record), today);
   return {
-    ref: row.ref,
-    name: row.name,
-    ownerRef: row.owner_ref,
-    ownerName: row.owner_name,
-    timezone: row.timezone,
+    ref: record.ref,
+    name: record.name,
+    ownerRef: record.ownerRef,
+    ownerName: record.ownerName,
+    timezone: record.timezone,
     today,
     channels: channels.map((c) => ({
       name: c.channel,
       distributed: c.distributed,
-      visibility: visibilityOf(c.view_status),
-      ownerConnectedAt: c.connected_at,
-      report: dashboardReport(c),
+      visibility: visibilityOf(c.viewStatus),
+      ownerConnectedAt: c.ownerConnectedAt,
+      report: dashboardReport(c.report),
     })),
     nextExpiry: lapse && { on: lapse.on, scheme: lapse.identifier.scheme },
   };
@@ -149,12 +144,12 @@ type NotConnectedItem = AttentionItem & { kind: 'not_connected' };
 /** The withdrawals of `properties`, then their certificates lapsing soon by date. */
 export function lapseItems(
   properties: readonly DashboardProperty[],
-  rows: ReadonlyMap<string, DashboardPropertyRow>,
+  records: ReadonlyMap<string, DashboardPropertyRecord>,
 ): AttentionItem[] {
   const withdrawn: AttentionItem[] = [];
   const expiring: (AttentionItem & { kind: 'expiring' })[] = [];
   for (const property of properties) {
-    const legal = legalProjection(legalSourceOf(rows.get(property.ref)!), property.today);
+    const legal = legalProjection(legalSourceOf(records.get(property.ref)!), property.today);
     for (const channel of property.channels) {
       if (channel.distributed && channel.visibility === 'withdrawn') {
         withdrawn.push({
@@ -208,26 +203,26 @@ function notConnectedItems(properties: readonly DashboardProperty[]): NotConnect
 /** What the host should act on, most urgent first: withdrawals, then lapses by date, then connections. */
 export function attentionItems(
   properties: readonly DashboardProperty[],
-  rows: ReadonlyMap<string, DashboardPropertyRow>,
+  records: ReadonlyMap<string, DashboardPropertyRecord>,
 ): AttentionItem[] {
-  return [...lapseItems(properties, rows), ...notConnectedItems(properties)];
+  return [...lapseItems(properties, records), ...notConnectedItems(properties)];
 }
 
-function groupByProperty(rows: readonly DashboardChannelRow[]): Map<string, DashboardChannelRow[]> {
-  const byProperty = new Map<string, DashboardChannelRow[]>();
-  for (const row of rows) {
-    const list = byProperty.get(row.property_id);
-    if (list) list.push(row);
-    else byProperty.set(row.property_id, [row]);
+function groupByProperty(channels: readonly DashboardChannelRecord[]): Map<string, DashboardChannelRecord[]> {
+  const byProperty = new Map<string, DashboardChannelRecord[]>();
+  for (const channel of channels) {
+    const list = byProperty.get(channel.propertyId);
+    if (list) list.push(channel);
+    else byProperty.set(channel.propertyId, [channel]);
   }
   return byProperty;
 }
 
 export function propertiesOf(
-  rows: readonly DashboardPropertyRow[],
-  channels: readonly DashboardChannelRow[],
+  records: readonly DashboardPropertyRecord[],
+  channels: readonly DashboardChannelRecord[],
   now: Date,
 ): DashboardProperty[] {
   const byProperty = groupByProperty(channels);
-  return rows.map((row) => dashboardProperty(row, byProperty.get(row.id) ?? [], now));
+  return records.map((record) => dashboardProperty(record, byProperty.get(record.id) ?? [], now));
 }

@@ -47,26 +47,29 @@ function lapseWindow(now: Date): string[] {
  * of the few properties that may have one, read whole; the owners' connections counted in SQL.
  */
 async function organizationAttention(deps: Deps, organizationId: string, now: Date): Promise<AttentionItem[]> {
-  const [rows, owners] = await Promise.all([
+  const [candidates, owners] = await Promise.all([
     attentionCandidates(deps.orm.em.fork(), organizationId, lapseWindow(now)),
     ownersNotConnected(deps.orm.em.fork(), organizationId),
   ]);
   const properties = propertiesOf(
-    rows,
+    candidates,
     await channelsOfProperties(
       deps.orm.em.fork(),
-      rows.map((row) => row.id),
+      candidates.map((candidate) => candidate.id),
     ),
     now,
   );
   const notConnected = owners.map((o): AttentionItem => ({
     kind: 'not_connected',
-    owner: o.owner_ref,
-    ownerName: o.owner_name,
+    owner: o.ownerRef,
+    ownerName: o.ownerName,
     channel: o.channel,
-    properties: Number(o.properties),
+    properties: o.properties,
   }));
-  return [...lapseItems(properties, new Map(rows.map((row) => [row.ref, row]))), ...notConnected];
+  return [
+    ...lapseItems(properties, new Map(candidates.map((candidate) => [candidate.ref, candidate]))),
+    ...notConnected,
+  ];
 }
 
 /** The page of the overview the query asks for (past the last is the last), the filter and the channels it can name. */
@@ -96,12 +99,12 @@ async function overviewPage(
   const first = filter.channel === asked.channel ? optimistic : await read(filter, wanted);
   const pages = Math.max(1, Math.ceil(first.total / OVERVIEW_PAGE_SIZE));
   const page = Math.min(wanted, pages);
-  const { rows, total } = page === wanted ? first : await read(filter, page);
+  const { properties: records, total } = page === wanted ? first : await read(filter, page);
   const properties = propertiesOf(
-    rows,
+    records,
     await channelsOfProperties(
       deps.orm.em.fork(),
-      rows.map((row) => row.id),
+      records.map((record) => record.id),
     ),
     now,
   );
@@ -142,14 +145,14 @@ export async function propertyDashboard(
   ref: string,
 ): Promise<PropertyDashboard | null> {
   const em = deps.orm.em.fork();
-  const row = await organizationProperty(em, organizationId, ref);
-  if (!row) return null;
-  const property = dashboardProperty(row, await channelsOfProperties(em, [row.id]), deps.clock.now());
+  const record = await organizationProperty(em, organizationId, ref);
+  if (!record) return null;
+  const property = dashboardProperty(record, await channelsOfProperties(em, [record.id]), deps.clock.now());
   const from = addDays(property.today, -(CHART_DAYS - 1));
   const to = addDays(property.today, 1);
   const [history, stats] = await Promise.all([
     propertyListings(deps, ref),
-    statsOfProperty(em.fork(), row.id, from, to),
+    statsOfProperty(em.fork(), record.id, from, to),
   ]);
   const dates = Array.from({ length: CHART_DAYS }, (_, i) => addDays(from, i));
   const names = [...new Set([...property.channels.map((c) => c.name), ...stats.map((s) => s.channel)])].sort();
@@ -160,7 +163,7 @@ export async function propertyDashboard(
       days: dates.map((date) => ({
         date,
         views: byDate.get(date)?.views ?? null,
-        clicks_to_booking: byDate.get(date)?.clicks_to_booking ?? null,
+        clicks_to_booking: byDate.get(date)?.clicksToBooking ?? null,
       })),
     };
   });
@@ -168,6 +171,6 @@ export async function propertyDashboard(
     property,
     listings: new Map(history.data.map((listing) => [listing.channel, listing])),
     chart: { from, to, series },
-    attention: attentionItems([property], new Map([[row.ref, row]])),
+    attention: attentionItems([property], new Map([[record.ref, record]])),
   };
 }

@@ -9,6 +9,7 @@ import {
   findOwnerOfOrganization,
   openHostSessions,
   ownersWithChannels,
+  type OwnerChannel,
   setHostSessionLocale,
   spendOrganizationLinks,
   touchHostSession,
@@ -196,16 +197,16 @@ export interface HostOwner {
   channels: { name: string; connectedAt: string | null; suspended: boolean }[];
 }
 
-function groupOwners(rows: Awaited<ReturnType<typeof ownersWithChannels>>): HostOwner[] {
+function groupOwners(pairs: readonly OwnerChannel[]): HostOwner[] {
   const owners = new Map<string, HostOwner>();
-  for (const row of rows) {
-    const owner = owners.get(row.owner_ref) ?? { ref: row.owner_ref, displayName: row.display_name, channels: [] };
-    owners.set(row.owner_ref, owner);
-    if (row.channel !== null)
+  for (const pair of pairs) {
+    const owner = owners.get(pair.ownerRef) ?? { ref: pair.ownerRef, displayName: pair.displayName, channels: [] };
+    owners.set(pair.ownerRef, owner);
+    if (pair.channel !== null)
       owner.channels.push({
-        name: row.channel,
-        connectedAt: row.connected_at,
-        suspended: row.channel_suspended === true,
+        name: pair.channel,
+        connectedAt: pair.connectedAt,
+        suspended: pair.channelSuspended === true,
       });
   }
   return [...owners.values()];

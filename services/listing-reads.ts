@@ -43,13 +43,13 @@ export async function propertyListings(deps: Deps, ref: string): Promise<{ prope
     property: ref,
     data: reports.map((report) => ({
       channel: report.channel,
-      property_id: report.external_id,
+      property_id: report.externalId,
       ...reportedState(report),
-      updated_at: toInstant(new Date(report.updated_at)),
-      received_at: toInstant(new Date(report.received_at)),
+      updated_at: toInstant(report.updatedAt),
+      received_at: toInstant(report.receivedAt),
       history: changes
-        .filter((change) => change.channel_id === report.channel_id)
-        .map((change) => ({ ...reportedState(change), changed_at: toInstant(new Date(change.received_at)) })),
+        .filter((change) => change.channelId === report.channelId)
+        .map((change) => ({ ...reportedState(change), changed_at: toInstant(change.receivedAt) })),
     })),
   };
 }
@@ -72,7 +72,7 @@ export async function propertyStats(
   for (const row of rows) {
     let entry = byChannel.get(row.channel);
     if (!entry) byChannel.set(row.channel, (entry = { channel: row.channel, days: [] }));
-    entry.days.push({ date: row.day, views: row.views, clicks_to_booking: row.clicks_to_booking });
+    entry.days.push({ date: row.day, views: row.views, clicks_to_booking: row.clicksToBooking });
   }
   return { property: ref, from, to, data: [...byChannel.values()] };
 }

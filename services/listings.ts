@@ -5,8 +5,8 @@ import {
   listingSubjects,
   updateReport,
   upsertStats,
-  type ReportRow,
-  type StoredReport,
+  type ListingReport,
+  type ListingReportState,
 } from '../db/listings.ts';
 import { writeTransaction } from '../db/sql.ts';
 import { isExternalId } from '../domain/catalogue/ids.ts';
@@ -25,7 +25,8 @@ import type { ServiceDeps } from './deps.ts';
 
 type Deps = Pick<ServiceDeps, 'orm' | 'clock'>;
 
-export interface ListingReport extends ReportedState {
+/** The report as the contract writes it. */
+export interface ListingReportRecord extends ReportedState {
   property_id: string;
   updated_at: string;
   received_at: string;
@@ -41,34 +42,35 @@ async function seenProperty(deps: Deps, channelId: string, propertyId: string) {
   return subject;
 }
 
-function toRow(state: ReportedState): ReportRow {
+/** The state as stored; `promoted_until` is the request's instant, parsed here. */
+function storedState(state: ReportedState): ListingReportState {
   return {
     status: state.status,
-    public_url: state.public_url,
+    publicUrl: state.public_url,
     promoted: state.promoted,
-    promoted_until: state.promoted_until === null ? null : new Date(state.promoted_until),
-    rejection_reason: state.rejection?.reason ?? null,
-    rejection_text: state.rejection?.text ?? null,
+    promotedUntil: state.promoted_until === null ? null : new Date(state.promoted_until),
+    rejectionReason: state.rejection?.reason ?? null,
+    rejectionText: state.rejection?.text ?? null,
   };
 }
 
-/** The reported state of a stored row, instants as the contract writes them. */
-export function reportedState(row: ReportRow): ReportedState {
+/** The reported state of a stored report, instants as the contract writes them. */
+export function reportedState(state: ListingReportState): ReportedState {
   return {
-    status: row.status,
-    public_url: row.public_url,
-    promoted: row.promoted,
-    promoted_until: row.promoted_until === null ? null : toInstant(new Date(row.promoted_until)),
-    rejection: row.rejection_reason === null ? null : { reason: row.rejection_reason, text: row.rejection_text },
+    status: state.status,
+    public_url: state.publicUrl,
+    promoted: state.promoted,
+    promoted_until: state.promotedUntil === null ? null : toInstant(state.promotedUntil),
+    rejection: state.rejectionReason === null ? null : { reason: state.rejectionReason, text: state.rejectionText },
   };
 }
 
-function present(propertyId: string, row: StoredReport): ListingReport {
+function present(propertyId: string, report: ListingReport): ListingReportRecord {
   return {
     property_id: propertyId,
-    ...reportedState(row),
-    updated_at: toInstant(new Date(row.updated_at)),
-    received_at: toInstant(new Date(row.received_at)),
+    ...reportedState(report),
+    updated_at: toInstant(report.updatedAt),
+    received_at: toInstant(report.receivedAt),
   };
 }
 
@@ -82,30 +84,34 @@ export async function putListingReport(
   channelId: string,
   propertyId: string,
   state: ReportedState,
-): Promise<ListingReport> {
+): Promise<ListingReportRecord> {
   const errors = reportRuleErrors(state);
   if (errors.length > 0) throw invalidParameters(errors);
   const subject = await seenProperty(deps, channelId, propertyId);
-  const row = toRow(state);
+  const stateToStore = storedState(state);
   const at = wholeSeconds(deps.clock.now());
   const stored = await writeTransaction(deps.orm.em, async (tx) => {
-    if (await insertReport(tx, channelId, subject.internal_id, row, at)) {
-      await appendReportChange(tx, channelId, subject.internal_id, row, at);
+    if (await insertReport(tx, channelId, subject.internalId, stateToStore, at)) {
+      await appendReportChange(tx, channelId, subject.internalId, stateToStore, at);
     } else {
-      const current = await findReport(tx, channelId, subject.internal_id, { lock: true });
-      const changed = !current || !sameReportedState(reportedState(current), reportedState(row));
-      await updateReport(tx, channelId, subject.internal_id, row, at, changed);
-      if (changed) await appendReportChange(tx, channelId, subject.internal_id, row, at);
+      const current = await findReport(tx, channelId, subject.internalId, { lock: true });
+      const changed = !current || !sameReportedState(reportedState(current), reportedState(stateToStore));
+      await updateReport(tx, channelId, subject.internalId, stateToStore, at, changed);
+      if (changed) await appendReportChange(tx, channelId, subject.internalId, stateToStore, at);
     }
-    return findReport(tx, channelId, subject.internal_id);
+    return findReport(tx, channelId, subject.internalId);
   });
   return present(propertyId, stored!);
 }
 
 /** The channel's last report on a property it sees; 404 until it sent one. */
-export async function getListingReport(deps: Deps, channelId: string, propertyId: string): Promise<ListingReport> {
+export async function getListingReport(
+  deps: Deps,
+  channelId: string,
+  propertyId: string,
+): Promise<ListingReportRecord> {
   const subject = await seenProperty(deps, channelId, propertyId);
-  const stored = await findReport(deps.orm.em.fork(), channelId, subject.internal_id);
+  const stored = await findReport(deps.orm.em.fork(), channelId, subject.internalId);
   // The same answer as for a property the channel does not see.
   if (!stored) throw new ProblemError('not_found');
   return present(propertyId, stored);
@@ -133,7 +139,7 @@ export async function postListingStats(
   const subjects = new Map(
     (await listingSubjects(deps.orm.em.fork(), channelId, ids))
       .filter((s) => SEEN.has(s.status))
-      .map((s) => [s.external_id, s]),
+      .map((s) => [s.externalId, s]),
   );
   const now = deps.clock.now();
   const today = new Map<string, string>();
@@ -172,7 +178,7 @@ export async function postListingStats(
       // In key order, so two reports naming the same days lock them in the same order.
       entries
         .map((entry) => ({
-          propertyId: subjects.get(entry.property_id)!.internal_id,
+          propertyId: subjects.get(entry.property_id)!.internalId,
           day: entry.date,
           views: entry.views,
           clicks: entry.clicks_to_booking,

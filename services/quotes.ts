@@ -41,16 +41,16 @@ export async function quoteStayFor(
       { parameter: 'arrival', code: 'in_the_past', detail: `the property's today is ${today}` },
     ]);
   }
-  if (query.departure > subject.horizon_end) {
+  if (query.departure > subject.horizonEnd) {
     throw new ProblemError('window_beyond_horizon', {
-      horizon_end: subject.horizon_end,
-      detail: `${query.property_id} has nights up to ${subject.horizon_end} (exclusive)`,
+      horizon_end: subject.horizonEnd,
+      detail: `${query.property_id} has nights up to ${subject.horizonEnd} (exclusive)`,
     });
   }
   // An inactive property cannot be sold: no plan admits a stay.
   if (subject.status !== 'active') return [];
 
-  const { bodies, planIds } = await nightsForQuote(em, channelId, subject.internal_id, query.arrival, query.departure);
+  const { bodies, planIds } = await nightsForQuote(em, channelId, subject.internalId, query.arrival, query.departure);
   const nights = bodies.map(
     (body) =>
       JSON.parse(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Guest as GuestRow } from '../../db/entities/index.ts';
+import type { Guest as GuestEntity } from '../../db/entities/index.ts';
 import { guestNames } from '../../domain/guests.ts';
 import type { IntegrationScope } from '../../domain/integration-tokens.ts';
 import { toInstant } from '../../domain/time.ts';
@@ -38,7 +38,7 @@ export const Guest = z
 
 export const GuestList = z.object({ data: z.array(Guest).max(GUEST_LIST_LIMIT) }).meta({ id: 'GuestList' });
 
-export function presentGuest(guest: GuestRow & { organization: { id: string } | string }): z.infer<typeof Guest> {
+export function presentGuest(guest: GuestEntity & { organization: { id: string } | string }): z.infer<typeof Guest> {
   const organizationId = typeof guest.organization === 'string' ? guest.organization : guest.organization.id;
   const fields = { first_name: guest.firstName, last_name: guest.lastName };
   return {

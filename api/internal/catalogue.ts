@@ -56,12 +56,12 @@ const PROPERTY_RECORD: ReadBack = {
 };
 
 /** A record as the platform wrote it, with its reference and when it was created and last changed. */
-function record(row: StoredSource): Record<string, unknown> {
+function record(source: StoredSource): Record<string, unknown> {
   return {
-    ref: row.ref,
-    ...row.content,
-    created_at: toInstant(new Date(row.created_at)),
-    updated_at: toInstant(new Date(row.updated_at)),
+    ref: source.ref,
+    ...source.content,
+    created_at: toInstant(source.createdAt),
+    updated_at: toInstant(source.updatedAt),
   };
 }
 

@@ -42,6 +42,10 @@ export interface ListPage {
   next: ListPosition | null;
 }
 
+/**
+ * The served text, spliced once per row from the stored JSON (its `updated_at` the one instant
+ * converted): the list read is the hot path, and builds no object of a record's fields.
+ */
 function present(row: ResourceRow): StoredRecord {
   const version = Number(row.version);
   return {
@@ -99,7 +103,19 @@ export async function findResource(
   return row ? present(row) : null;
 }
 
-/** An event row as raw queries return it (positions as text, instants as text). */
+/** An event of the channel's log, at its position in commit order. */
+export interface ChannelEvent {
+  position: number;
+  id: string;
+  type: string;
+  occurredAt: Date;
+  data: Record<string, unknown>;
+}
+
+/**
+ * An event row as raw queries return it (positions as text, instants as text). Exported for the
+ * webhook dispatcher's own read of the log (db/webhooks.ts), still within db/.
+ */
 export interface EventRow {
   position: string;
   id: string;
@@ -109,32 +125,29 @@ export interface EventRow {
 }
 
 export interface EventPage {
-  events: { position: number; record: Record<string, unknown> }[];
+  events: ChannelEvent[];
   hasMore: boolean;
 }
 
 /** Events after `after` in commit order (positions are taken under the channel's lock), of the given types only. */
 export async function listEvents(
   em: EntityManager,
-  channel: { id: string; name: string },
+  channelId: string,
   options: { after: number; since: Date; types: readonly string[]; limit: number },
 ): Promise<EventPage> {
   const rows = await em.execute<EventRow[]>(
     `select position, id, type, occurred_at, data from event
       where channel_id = ? and position > ? and occurred_at >= ? and type = any(?::text[])
       order by position limit ?`,
-    [channel.id, options.after, options.since, pgArray(options.types), options.limit + 1],
+    [channelId, options.after, options.since, pgArray(options.types), options.limit + 1],
   );
   return {
     events: rows.slice(0, options.limit).map((row) => ({
       position: Number(row.position),
-      record: {
-        id: row.id,
-        type: row.type,
-        occurred_at: toInstant(new Date(row.occurred_at)),
-        channel: channel.name,
-        data: row.data,
-      },
+      id: row.id,
+      type: row.type,
+      occurredAt: new Date(row.occurred_at),
+      data: row.data,
     })),
     hasMore: rows.length > options.limit,
   };

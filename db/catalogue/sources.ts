@@ -9,8 +9,17 @@ import { LocationSchema, OrganizationSchema, OwnerSchema, PropertySchema } from 
  */
 export type SourceKind = 'organization' | 'owner' | 'location' | 'property';
 
-/** A source record as stored; raw queries return timestamps as text. */
+/** A source record as stored: its content as the platform wrote it, and when it was created and last changed. */
 export interface StoredSource {
+  id: string;
+  ref: string;
+  content: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A source record as raw queries return it (timestamps as text). */
+interface SourceRow {
   id: string;
   ref: string;
   content: Record<string, unknown>;
@@ -38,11 +47,18 @@ export async function findSource(
   ref: string,
   options: { lock?: boolean } = {},
 ): Promise<StoredSource | null> {
-  const [row] = await em.execute<StoredSource[]>(
+  const [row] = await em.execute<SourceRow[]>(
     `select id, ref, ${CONTENT[kind]} as content, created_at, updated_at from ${kind} where ref = ?${options.lock ? ' for update' : ''}`,
     [ref],
   );
-  return row ?? null;
+  if (!row) return null;
+  return {
+    id: row.id,
+    ref: row.ref,
+    content: row.content,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
 }
 
 export async function idOfRef(em: EntityManager, kind: SourceKind, ref: string): Promise<string | null> {

@@ -12,15 +12,15 @@ export async function resealOwnerConnectKeys(deps: Pick<ServiceDeps, 'orm' | 'se
   const box = ownerConnectKeyBox(deps.secrets.ring);
   const em = deps.orm.em.fork();
   let resealed = 0;
-  for (const row of await keysSealedOtherwise(em, box.currentPrefix)) {
+  for (const key of await keysSealedOtherwise(em, box.currentPrefix)) {
     let plain: string;
     try {
-      plain = box.open(row.private_jwk!, ownerConnectKeyContext(row.kid));
+      plain = box.open(key.privateJwk, ownerConnectKeyContext(key.kid));
     } catch {
-      deps.log.error('an owner-connect private key opens with no server key of the ring', { kid: row.kid });
+      deps.log.error('an owner-connect private key opens with no server key of the ring', { kid: key.kid });
       continue;
     }
-    if (await resealPrivatePart(em, row.kid, row.private_jwk!, box.seal(plain, ownerConnectKeyContext(row.kid))))
+    if (await resealPrivatePart(em, key.kid, key.privateJwk, box.seal(plain, ownerConnectKeyContext(key.kid))))
       resealed += 1;
   }
   if (resealed > 0)

@@ -26,7 +26,7 @@ import { bootstrapKey, createKey, keyTimes } from './signing-keys.ts';
 type Deps = Pick<ServiceDeps, 'orm' | 'secrets' | 'log'>;
 
 async function scheduledKeys(tx: EntityManager): Promise<ScheduledKey[]> {
-  return (await allKeys(tx)).map((row) => ({ kid: row.kid, hasPrivate: row.private_jwk !== null, ...keyTimes(row) }));
+  return (await allKeys(tx)).map((key) => ({ kid: key.kid, hasPrivate: key.privateJwk !== null, ...keyTimes(key) }));
 }
 
 /**
@@ -36,9 +36,9 @@ async function scheduledKeys(tx: EntityManager): Promise<ScheduledKey[]> {
  */
 async function switchTo(tx: EntityManager, kid: string, at: Date): Promise<void> {
   const next = await keyByKid(tx, kid);
-  if (!next || next.activated_at !== null || next.unpublished_at !== null)
+  if (!next || next.activatedAt !== null || next.unpublishedAt !== null)
     throw new Error(`owner-connect key ${kid} is not pending`);
-  if (!maySign(new Date(next.published_at), at))
+  if (!maySign(next.publishedAt, at))
     throw new Error(`owner-connect key ${kid} was published less than 24 hours ago and may not sign yet`);
   const current = await activeKey(tx, at);
   if (current) await retireKey(tx, current.kid, at, unpublishAfterRetirement(at));
@@ -114,13 +114,13 @@ export async function rotateKeyEarly(
   const { at } = input;
   const result = await writeTransaction(deps.orm.em, async (tx): Promise<EarlyRotation> => {
     await lockKeySet(tx);
-    const pending = (await allKeys(tx)).find((row) => row.activated_at === null && row.unpublished_at === null);
+    const pending = (await allKeys(tx)).find((key) => key.activatedAt === null && key.unpublishedAt === null);
     if (!input.compromised) {
       if (input.kid !== undefined) throw new Refusal('--kid names a compromised key; it goes with --compromised');
       if (pending)
         return {
           kid: pending.kid,
-          signsFrom: new Date(new Date(pending.published_at).getTime() + PUBLICATION_LEAD_MS).toISOString(),
+          signsFrom: new Date(pending.publishedAt.getTime() + PUBLICATION_LEAD_MS).toISOString(),
           created: false,
         };
       const kid = await createKey(tx, deps, at, null);
@@ -129,7 +129,7 @@ export async function rotateKeyEarly(
     const active = await activeKey(tx, at);
     const target = input.kid === undefined ? active : await keyByKid(tx, input.kid);
     if (!target) throw new Refusal(input.kid === undefined ? 'no key signs now' : `no owner-connect key ${input.kid}`);
-    if (keyState(keyTimes(target), at) === 'withdrawn' && target.compromised_at !== null)
+    if (keyState(keyTimes(target), at) === 'withdrawn' && target.compromisedAt !== null)
       throw new Refusal(`key ${target.kid} is already withdrawn as compromised`);
     await withdrawCompromised(tx, target.kid, at);
     if (active?.kid !== target.kid) {
@@ -137,7 +137,7 @@ export async function rotateKeyEarly(
       if (!active) throw new Error('owner-connect: no key signs');
       return {
         kid: active.kid,
-        signsFrom: new Date(active.activated_at!).toISOString(),
+        signsFrom: active.activatedAt!.toISOString(),
         created: false,
         withdrawn: target.kid,
       };

@@ -8,7 +8,7 @@ import {
   keyByKid,
   lockKeySet,
   publishedKeys,
-  type OwnerConnectKeyRow,
+  type SigningKey,
 } from '../../db/owner-connect-keys.ts';
 import { writeTransaction } from '../../db/sql.ts';
 import { isPublishedAt, KEY_SET_MAX_AGE_SECONDS, keyState, type KeyTimes } from '../../domain/owner-connect-keys.ts';
@@ -19,13 +19,12 @@ import type { ServiceDeps } from '../deps.ts';
 type Deps = Pick<ServiceDeps, 'orm' | 'secrets'>;
 
 /** A key's instants as the domain rules read them. */
-export function keyTimes(row: OwnerConnectKeyRow): KeyTimes {
-  const instant = (text: string | null) => (text === null ? null : new Date(text));
+export function keyTimes(key: SigningKey): KeyTimes {
   return {
-    publishedAt: new Date(row.published_at),
-    activatedAt: instant(row.activated_at),
-    retiredAt: instant(row.retired_at),
-    unpublishedAt: instant(row.unpublished_at),
+    publishedAt: key.publishedAt,
+    activatedAt: key.activatedAt,
+    retiredAt: key.retiredAt,
+    unpublishedAt: key.unpublishedAt,
   };
 }
 
@@ -67,7 +66,7 @@ export async function createKey(
 export async function bootstrapKey(tx: EntityManager, deps: Deps, at: Date): Promise<string | undefined> {
   if (await activeKey(tx, at)) return undefined;
   const pending = (await allKeys(tx)).find(
-    (row) => row.activated_at === null && row.unpublished_at === null && new Date(row.published_at) <= at,
+    (key) => key.activatedAt === null && key.unpublishedAt === null && key.publishedAt <= at,
   );
   if (pending) {
     await activateKey(tx, pending.kid, at, 'bootstrap');
@@ -76,10 +75,10 @@ export async function bootstrapKey(tx: EntityManager, deps: Deps, at: Date): Pro
   return createKey(tx, deps, at, { activatedAt: at, signedAtOnce: 'bootstrap' });
 }
 
-async function privateKeyOf(deps: Deps, row: OwnerConnectKeyRow): Promise<CryptoKey> {
-  if (row.private_jwk === null) throw new Error(`owner-connect key ${row.kid}: its private part is destroyed`);
+async function privateKeyOf(deps: Deps, key: SigningKey): Promise<CryptoKey> {
+  if (key.privateJwk === null) throw new Error(`owner-connect key ${key.kid}: its private part is destroyed`);
   const jwk = JSON.parse(
-    ownerConnectKeyBox(deps.secrets.ring).open(row.private_jwk, ownerConnectKeyContext(row.kid)),
+    ownerConnectKeyBox(deps.secrets.ring).open(key.privateJwk, ownerConnectKeyContext(key.kid)),
   ) as JWK;
   return (await importJWK(jwk, OWNER_CONNECT_ALG)) as CryptoKey;
 }
@@ -91,16 +90,16 @@ async function privateKeyOf(deps: Deps, row: OwnerConnectKeyRow): Promise<Crypto
  * Creates the first key of a deployment when none signs.
  */
 export async function signingKeyForToken(deps: Deps, at: Date): Promise<{ kid: string; privateKey: CryptoKey }> {
-  let row = await activeKey(deps.orm.em.fork(), at);
-  if (!row) {
-    row = await writeTransaction(deps.orm.em, async (tx) => {
+  let key = await activeKey(deps.orm.em.fork(), at);
+  if (!key) {
+    key = await writeTransaction(deps.orm.em, async (tx) => {
       await lockKeySet(tx);
       await bootstrapKey(tx, deps, at);
       return activeKey(tx, at);
     });
   }
-  if (!row) throw new Error('owner-connect: no signing key after bootstrap');
-  return { kid: row.kid, privateKey: await privateKeyOf(deps, row) };
+  if (!key) throw new Error('owner-connect: no signing key after bootstrap');
+  return { kid: key.kid, privateKey: await privateKeyOf(deps, key) };
 }
 
 /** A public key that verifies tokens at `at` (published and not past its 24 h after retirement), or undefined. */
@@ -109,15 +108,15 @@ export async function verificationKey(
   kid: string,
   at: Date,
 ): Promise<CryptoKey | undefined> {
-  const row = await keyByKid(deps.orm.em.fork(), kid);
-  if (!row || !isPublishedAt(keyTimes(row), at)) return undefined;
-  return (await importJWK(JSON.parse(row.public_jwk) as JWK, OWNER_CONNECT_ALG)) as CryptoKey;
+  const key = await keyByKid(deps.orm.em.fork(), kid);
+  if (!key || !isPublishedAt(keyTimes(key), at)) return undefined;
+  return (await importJWK(JSON.parse(key.publicJwk) as JWK, OWNER_CONNECT_ALG)) as CryptoKey;
 }
 
 /** A key as the set serves it: public members only. */
-export function publicJwkOf(row: Pick<OwnerConnectKeyRow, 'kid' | 'public_jwk'>): JWK {
-  const { kty, crv, x, y } = JSON.parse(row.public_jwk) as JWK;
-  return { kty, crv, x, y, kid: row.kid, alg: OWNER_CONNECT_ALG, use: 'sig' };
+export function publicJwkOf(key: Pick<SigningKey, 'kid' | 'publicJwk'>): JWK {
+  const { kty, crv, x, y } = JSON.parse(key.publicJwk) as JWK;
+  return { kty, crv, x, y, kid: key.kid, alg: OWNER_CONNECT_ALG, use: 'sig' };
 }
 
 /** The JWKS served by GET /owner-connect/keys and the Cache-Control max-age to send with it. */
@@ -125,26 +124,27 @@ export async function publishedKeySet(
   deps: Pick<ServiceDeps, 'orm'>,
   at: Date,
 ): Promise<{ keys: JWK[]; maxAgeSeconds: number }> {
-  const rows = await publishedKeys(deps.orm.em.fork(), at);
-  return { keys: rows.map(publicJwkOf), maxAgeSeconds: KEY_SET_MAX_AGE_SECONDS };
+  const keys = await publishedKeys(deps.orm.em.fork(), at);
+  return { keys: keys.map(publicJwkOf), maxAgeSeconds: KEY_SET_MAX_AGE_SECONDS };
 }
 
 /** For the operator: every key with its state and instants, never a private part. */
 export async function listSigningKeys(deps: Pick<ServiceDeps, 'orm'>, at: Date) {
-  const rows = await allKeys(deps.orm.em.fork());
-  return rows.map((row) => ({
-    kid: row.kid,
-    state: keyState(keyTimes(row), at),
-    published_at: iso(row.published_at),
-    activated_at: iso(row.activated_at),
-    retired_at: iso(row.retired_at),
-    unpublished_at: iso(row.unpublished_at),
-    signed_at_once: row.signed_at_once,
-    compromised_at: iso(row.compromised_at),
-    private_destroyed_at: iso(row.private_destroyed_at),
+  const keys = await allKeys(deps.orm.em.fork());
+  return keys.map((key) => ({
+    kid: key.kid,
+    state: keyState(keyTimes(key), at),
+    published_at: key.publishedAt.toISOString(),
+    activated_at: iso(key.activatedAt),
+    retired_at: iso(key.retiredAt),
+    unpublished_at: iso(key.unpublishedAt),
+    signed_at_once: key.signedAtOnce,
+    compromised_at: iso(key.compromisedAt),
+    private_destroyed_at: iso(key.privateDestroyedAt),
   }));
 }
 
-function iso(text: string | null): string | null {
-  return text === null ? null : new Date(text).toISOString();
+/** The operator's listing writes instants with milliseconds (`toISOString`), not the contract's whole seconds. */
+function iso(instant: Date | null): string | null {
+  return instant === null ? null : instant.toISOString();
 }

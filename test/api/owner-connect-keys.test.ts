@@ -86,9 +86,9 @@ describe('GET /owner-connect/keys', () => {
     for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k']) expect(res.text).not.toContain(`"${member}"`);
 
     const [row] = await allKeys(orm.em.fork());
-    expect(row!.signed_at_once).toBe('bootstrap');
-    expect(row!.private_jwk).toMatch(/^v2\.0\./);
-    expect(row!.private_jwk).not.toContain('"d"');
+    expect(row!.signedAtOnce).toBe('bootstrap');
+    expect(row!.privateJwk).toMatch(/^v2\.0\./);
+    expect(row!.privateJwk).not.toContain('"d"');
   });
 
   test('a token signed with the active key verifies with an independent local JWKS over the served set, and with verificationKey', async () => {
@@ -153,7 +153,7 @@ describe('GET /owner-connect/keys', () => {
     expect(await verificationKey(ctx, first!, at(period + DAY))).toBeUndefined();
     expect((await advanceKeyRotation(ctx, at(period + DAY), 30)).applied).toEqual([`destroy ${first}`]);
     const rows = await allKeys(orm.em.fork());
-    expect(rows.find((r) => r.kid === first)).toMatchObject({ private_jwk: null });
+    expect(rows.find((r) => r.kid === first)).toMatchObject({ privateJwk: null });
   });
 
   test('a compromised key leaves the set at once, its tokens stop verifying, and a new key signs at once', async () => {
@@ -169,7 +169,7 @@ describe('GET /owner-connect/keys', () => {
     expect(await verificationKey(ctx, compromised, at(now))).toBeUndefined();
     expect(decodeProtectedHeader(await token(at(now))).kid).toBe(rotation.kid);
     const row = (await allKeys(orm.em.fork())).find((r) => r.kid === compromised);
-    expect(row).toMatchObject({ private_jwk: null });
-    expect(row!.compromised_at).not.toBeNull();
+    expect(row).toMatchObject({ privateJwk: null });
+    expect(row!.compromisedAt).not.toBeNull();
   });
 });

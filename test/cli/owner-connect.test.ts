@@ -101,7 +101,7 @@ describe('npm run admin -- owner-connect', () => {
 
     // No output holds a private member or a sealed value.
     const sealed = (await allKeys(orm.em.fork()))
-      .map((row) => row.private_jwk)
+      .map((row) => row.privateJwk)
       .filter((value): value is string => value !== null);
     expect(sealed).toHaveLength(1);
     for (const out of [rotated.stdout, emergency.stdout, JSON.stringify(listed)]) {

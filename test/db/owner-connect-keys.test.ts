@@ -30,7 +30,7 @@ describe('owner-connect signing keys', () => {
     const pending = await rotateKeyEarly(ctx, { at: at(0), compromised: false });
     const first = await signingKeyForToken(ctx, at(HOUR));
     expect(first.kid).toBe(pending.kid);
-    expect((await allKeys(orm.em.fork()))[0]).toMatchObject({ kid: pending.kid, signed_at_once: 'bootstrap' });
+    expect((await allKeys(orm.em.fork()))[0]).toMatchObject({ kid: pending.kid, signedAtOnce: 'bootstrap' });
 
     const second = await rotateKeyEarly(ctx, { at: at(2 * HOUR), compromised: false });
     const signers: string[] = [];
@@ -39,8 +39,7 @@ describe('owner-connect signing keys', () => {
       const { kid } = await signingKeyForToken(ctx, at(hour * HOUR));
       signers.push(kid);
       const row = (await allKeys(orm.em.fork())).find((k) => k.kid === kid)!;
-      if (row.signed_at_once === null)
-        expect(hour * HOUR - (Date.parse(row.published_at) - T0)).toBeGreaterThanOrEqual(DAY);
+      if (row.signedAtOnce === null) expect(hour * HOUR - (row.publishedAt.getTime() - T0)).toBeGreaterThanOrEqual(DAY);
     }
     // Published at 02:00, the second key signs from 02:00 the next day (hour 26), not before.
     expect(signers.indexOf(second.kid)).toBe(26 - 2);
@@ -58,7 +57,7 @@ describe('owner-connect signing keys', () => {
     const { kid } = await signingKeyForToken({ ...ctx, secrets: ring(OLD, undefined) }, at(0));
     const log = createLogger('silent');
     expect(await resealOwnerConnectKeys({ orm, log, secrets: ring(OLD, `1:${NEW}`) })).toBe(1);
-    expect((await allKeys(orm.em.fork()))[0]!.private_jwk).toMatch(/^v2\.1\./);
+    expect((await allKeys(orm.em.fork()))[0]!.privateJwk).toMatch(/^v2\.1\./);
     expect((await signingKeyForToken({ ...ctx, secrets: ring(undefined, `1:${NEW}`) }, at(HOUR))).kid).toBe(kid);
     // Done once: a second sweep has nothing left to seal.
     expect(await resealOwnerConnectKeys({ orm, log, secrets: ring(OLD, `1:${NEW}`) })).toBe(0);

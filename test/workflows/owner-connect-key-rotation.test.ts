@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { AdminContext } from '../../admin/context.ts';
-import { allKeys, type OwnerConnectKeyRow } from '../../db/owner-connect-keys.ts';
+import { allKeys, type SigningKey } from '../../db/owner-connect-keys.ts';
 import { keyState } from '../../domain/owner-connect-keys.ts';
 import { rotateKeyEarly } from '../../services/owner-connect/key-rotation.ts';
 import { keyTimes, publishedKeySet, signingKeyForToken } from '../../services/owner-connect/signing-keys.ts';
@@ -67,11 +67,11 @@ async function sleeping(count: number): Promise<number[]> {
   }
 }
 
-async function keys(): Promise<OwnerConnectKeyRow[]> {
+async function keys(): Promise<SigningKey[]> {
   return allKeys(orm.em.fork());
 }
 
-const time = (text: string | null) => (text === null ? null : new Date(text).getTime());
+const time = (instant: Date | null) => (instant === null ? null : instant.getTime());
 
 /**
  * The contract's rule, checked at `at` on what the services answer: the key that signs a token
@@ -81,8 +81,7 @@ const time = (text: string | null) => (text === null ? null : new Date(text).get
 async function expectSignerRule(at: number): Promise<string> {
   const { kid } = await signingKeyForToken(ctx, new Date(at));
   const row = (await keys()).find((k) => k.kid === kid)!;
-  if (row.signed_at_once === null)
-    expect(time(row.activated_at)! - time(row.published_at)!).toBeGreaterThanOrEqual(DAY);
+  if (row.signedAtOnce === null) expect(time(row.activatedAt)! - time(row.publishedAt)!).toBeGreaterThanOrEqual(DAY);
   expect((await publishedKeySet(ctx, new Date(at))).keys.map((k) => k.kid)).toContain(kid);
   return kid;
 }
@@ -96,11 +95,11 @@ describe('owner-connect key rotation workflow', () => {
     // Bootstrap: the deployment's first key signs at once; the next look is at period − 1 day.
     let delays = await sleeping(1);
     const [first] = await keys();
-    expect(first).toMatchObject({ signed_at_once: 'bootstrap' });
-    expect(time(first!.activated_at)).toBe(time(first!.published_at));
-    expect(Math.abs(time(first!.activated_at)! - start)).toBeLessThan(MINUTE);
+    expect(first).toMatchObject({ signedAtOnce: 'bootstrap' });
+    expect(time(first!.activatedAt)).toBe(time(first!.publishedAt));
+    expect(Math.abs(time(first!.activatedAt)! - start)).toBeLessThan(MINUTE);
     expect(Math.abs(delays.at(-1)! - (PERIOD - DAY))).toBeLessThan(MINUTE);
-    const activatedAt = time(first!.activated_at)!;
+    const activatedAt = time(first!.activatedAt)!;
     expect(await expectSignerRule(activatedAt)).toBe(first!.kid);
 
     // Publication of the next key, which waits 24 h before it signs.
@@ -109,10 +108,10 @@ describe('owner-connect key rotation workflow', () => {
     let all = await keys();
     expect(all).toHaveLength(2);
     const next = all[1]!;
-    const publishedAt = time(next.published_at)!;
+    const publishedAt = time(next.publishedAt)!;
     expect(publishedAt - (activatedAt + PERIOD - DAY)).toBeGreaterThanOrEqual(0);
     expect(publishedAt - (activatedAt + PERIOD - DAY)).toBeLessThan(MINUTE);
-    expect(next.activated_at).toBeNull();
+    expect(next.activatedAt).toBeNull();
     expect(Math.abs(delays.at(-1)! - DAY)).toBeLessThan(MINUTE);
     expect(await expectSignerRule(publishedAt + DAY - 1)).toBe(first!.kid);
 
@@ -121,12 +120,12 @@ describe('owner-connect key rotation workflow', () => {
     delays = await sleeping(delays.length + 1);
     all = await keys();
     const [old, current] = [all.find((k) => k.kid === first!.kid)!, all.find((k) => k.kid === next.kid)!];
-    const switchedAt = time(current.activated_at)!;
+    const switchedAt = time(current.activatedAt)!;
     expect(switchedAt - publishedAt).toBeGreaterThanOrEqual(DAY);
     expect(switchedAt - publishedAt).toBeLessThan(DAY + MINUTE);
-    expect(time(old.retired_at)).toBe(switchedAt);
-    expect(time(old.unpublished_at)).toBe(switchedAt + DAY);
-    expect(current.signed_at_once).toBeNull();
+    expect(time(old.retiredAt)).toBe(switchedAt);
+    expect(time(old.unpublishedAt)).toBe(switchedAt + DAY);
+    expect(current.signedAtOnce).toBeNull();
     expect(all.filter((k) => keyState(keyTimes(k), new Date(switchedAt)) === 'active')).toHaveLength(1);
     expect(Math.abs(delays.at(-1)! - DAY)).toBeLessThan(MINUTE);
     expect(await expectSignerRule(switchedAt)).toBe(next.kid);
@@ -139,10 +138,8 @@ describe('owner-connect key rotation workflow', () => {
     await env.sleep(DAY);
     delays = await sleeping(delays.length + 1);
     all = await keys();
-    expect(all.find((k) => k.kid === first!.kid)).toMatchObject({ private_jwk: null });
-    expect(time(all.find((k) => k.kid === first!.kid)!.private_destroyed_at)! - (switchedAt + DAY)).toBeLessThan(
-      MINUTE,
-    );
+    expect(all.find((k) => k.kid === first!.kid)).toMatchObject({ privateJwk: null });
+    expect(time(all.find((k) => k.kid === first!.kid)!.privateDestroyedAt)! - (switchedAt + DAY)).toBeLessThan(MINUTE);
     expect((await publishedKeySet(ctx, new Date(switchedAt + DAY))).keys.map((k) => k.kid)).toEqual([next.kid]);
     // Next: the successor's publication, a day before this key's period ends.
     expect(Math.abs(delays.at(-1)! - (PERIOD - 2 * DAY))).toBeLessThan(MINUTE);
@@ -166,8 +163,8 @@ describe('owner-connect key rotation workflow', () => {
     await env.sleep(HOUR);
     await sleeping(timersBefore + 2);
     const switched = (await keys()).find((k) => k.kid === rotation.kid)!;
-    expect(time(switched.activated_at)! - time(switched.published_at)!).toBeGreaterThanOrEqual(DAY);
-    expect(await expectSignerRule(time(switched.activated_at)!)).toBe(rotation.kid);
+    expect(time(switched.activatedAt)! - time(switched.publishedAt)!).toBeGreaterThanOrEqual(DAY);
+    expect(await expectSignerRule(time(switched.activatedAt)!)).toBe(rotation.kid);
   });
 
   test('a compromised key is withdrawn at once and a new key signs at once; the workflow plans from the new key', async () => {
@@ -180,9 +177,9 @@ describe('owner-connect key rotation workflow', () => {
     const delays = await sleeping(timersBefore + 1);
     const all = await keys();
     const replacement = all.find((k) => k.kid === rotation.kid)!;
-    expect(replacement.signed_at_once).toBe('emergency');
+    expect(replacement.signedAtOnce).toBe('emergency');
     expect((await publishedKeySet(ctx, new Date(now))).keys.map((k) => k.kid)).not.toContain(compromised);
-    expect(all.find((k) => k.kid === compromised)).toMatchObject({ private_jwk: null });
+    expect(all.find((k) => k.kid === compromised)).toMatchObject({ privateJwk: null });
     // The next regular step: the successor of the replacement, a day before its period ends
     // (or sooner: the private part of the key retired by the previous switch, when still due).
     expect(delays.at(-1)!).toBeLessThanOrEqual(PERIOD - DAY);
@@ -203,8 +200,8 @@ describe('owner-connect key rotation workflow', () => {
     await sleeping(2);
     // The key retired by the last regular switch is due to lose its private part; that wake is
     // the run's second and last.
-    const retired = (await keys()).find((k) => k.private_jwk !== null && k.unpublished_at !== null)!;
-    await env.sleep(time(retired.unpublished_at)! + MINUTE - (await env.currentTimeMs()));
+    const retired = (await keys()).find((k) => k.privateJwk !== null && k.unpublishedAt !== null)!;
+    await env.sleep(time(retired.unpublishedAt)! + MINUTE - (await env.currentTimeMs()));
     const deadline = Date.now() + 15_000;
     let handle = plain().workflow.getHandle(workflowId);
     while ((await handle.describe()).runId === started.firstExecutionRunId) {
@@ -215,10 +212,10 @@ describe('owner-connect key rotation workflow', () => {
     // The next run plans with the 10-day period from the signal: the signer's successor is
     // published a day before its 10 days end (with 30 days it would be 29).
     const delays = await sleeping(1);
-    const signer = (await keys()).find((k) => k.activated_at !== null && k.retired_at === null)!;
-    const createAt = time(signer.activated_at)! + 10 * DAY - DAY;
+    const signer = (await keys()).find((k) => k.activatedAt !== null && k.retiredAt === null)!;
+    const createAt = time(signer.activatedAt)! + 10 * DAY - DAY;
     expect(Math.abs(delays[0]! - (createAt - (await env.currentTimeMs())))).toBeLessThan(2 * MINUTE);
-    expect((await keys()).find((k) => k.kid === retired.kid)).toMatchObject({ private_jwk: null });
+    expect((await keys()).find((k) => k.kid === retired.kid)).toMatchObject({ privateJwk: null });
     expect((await handle.describe()).status.name).toBe('RUNNING');
   });
 });
