@@ -40,6 +40,8 @@ export function platform(api: TestApi) {
   };
 }
 
+export type Platform = ReturnType<typeof platform>;
+
 /**
  * The UTC date `years` after `from` (before it for a negative number), as YYYY-MM-DD: validities
  * derived from the clock the test runs on stay in the future (or the past) whenever it runs.
