@@ -1,12 +1,13 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { applyAvailabilityUpdates, lockPropertiesByRef } from '../../db/availability.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase, waitingOnALock } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { devServerClient } from '../support/temporal.ts';
+import type { TestClock } from '../support/clock.ts';
+import { waitingOnALock } from '../support/database.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 
 // `GET /availability?updated_since` in commit order: a channel that pages through the changed
 // properties and then resumes from the largest `updated_at` it received never misses a change,
@@ -18,14 +19,10 @@ const WINDOW = 'from=2027-01-10&to=2027-01-12';
 let api: TestApi;
 let orm: MikroORM;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  ({ api, clock, ctx, orm } = await apiTestBed());
 });
 
 async function setup(refs: string[]) {

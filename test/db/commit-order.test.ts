@@ -1,12 +1,13 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { reproject } from '../../db/catalogue/projector.ts';
-import { startTestApi, TEST_SERVER_SECRET, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { TEST_SERVER_SECRET, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase, waitingOnALock } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { devServerClient } from '../support/temporal.ts';
+import type { TestClock } from '../support/clock.ts';
+import { waitingOnALock } from '../support/database.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 
 // Commit order: a writer that stamped and numbered its change but commits late must never be
 // skipped by a reader that already moved past a later one. Writers of one channel queue on the
@@ -16,14 +17,10 @@ const BASE = '/api/v1/distribution';
 let api: TestApi;
 let orm: MikroORM;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  ({ api, clock, ctx, orm } = await apiTestBed());
 });
 
 const deps = () => ({ clock, secret: new TextEncoder().encode(TEST_SERVER_SECRET) });
