@@ -17,7 +17,7 @@ import { devServerClient, uniqueTaskQueue } from './temporal.ts';
 import { activityDeps } from './worker.ts';
 
 /**
- * The set-up an API test file shares, called from its `beforeAll`:
+ * The set-up a test file that talks to the API shares, called from its `beforeAll`:
  *
  *   let api: TestApi;
  *   let ctx: AdminContext;
@@ -28,7 +28,10 @@ import { activityDeps } from './worker.ts';
  * A database of the file's own (`freshDatabase`), a client of the run's Temporal dev server, the
  * real app over TLS (`startTestApi`), the operator's context on the same database and clock, and
  * the platform's side (`platform`); with `worker`, a worker that runs the workflows the API
- * starts. All of it is torn down after the file's tests (cleanup.ts).
+ * starts. All of it is torn down after the file's tests (cleanup.ts). A test may call it too, for
+ * an API of its own on a fresh database (a lower limit, a table dropped under it). A second API
+ * on the bed's database (another environment, listener or logger) is `startTestApi` with the
+ * bed's `orm`, `temporal` and `clock`.
  */
 export interface ApiTestBedOptions<C extends Clock> {
   /** The service's clock: a `TestClock` at {@link BED_INSTANT} unless given (`systemClock`, or a clock the file moves). */
@@ -79,7 +82,7 @@ export async function apiTestBed<C extends Clock = TestClock>(
     env: { AUTH_FAILURE_LIMIT: '1000', ...(taskQueue ? { TEMPORAL_TASK_QUEUE: taskQueue } : {}), ...options.env },
   });
   if (options.worker) {
-    if (!taskQueue) throw new Error('a bed with a worker needs a taskQueue');
+    if (!taskQueue || options.temporal) throw new Error('a bed with a worker needs a taskQueue and the dev server');
     const webhooks = options.worker === true ? undefined : options.worker.webhooks;
     await runWorker(
       taskQueue,
