@@ -4,10 +4,9 @@ import type { AdminContext } from '../../admin/context.ts';
 import { reproject } from '../../db/catalogue/projector.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import { TEST_SERVER_SECRET, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
+import { channelShown, type Platform } from '../support/catalogue.ts';
 import type { TestClock } from '../support/clock.ts';
 import { waitingOnALock } from '../support/database.ts';
-import { channelWithKey } from '../support/fixtures.ts';
 
 // Commit order: a writer that stamped and numbered its change but commits late must never be
 // skipped by a reader that already moved past a later one. Writers of one channel queue on the
@@ -18,26 +17,15 @@ let api: TestApi;
 let orm: MikroORM;
 let clock: TestClock;
 let ctx: AdminContext;
+let host: Platform;
 
 beforeAll(async () => {
-  ({ api, clock, ctx, orm } = await apiTestBed());
+  ({ api, clock, ctx, host, orm } = await apiTestBed());
 });
 
 const deps = () => ({ clock, secret: new TextEncoder().encode(TEST_SERVER_SECRET) });
 
-async function setup(refs: string[]) {
-  const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog'] });
-  const host = platform(api);
-  const prefix = channel.name;
-  await host.organization(`${prefix}-org`);
-  await host.owner(`${prefix}-own`, { organization: `${prefix}-org` });
-  await host.location(`${prefix}-loc`, { organization: `${prefix}-org`, owner: `${prefix}-own` });
-  for (const ref of refs) {
-    await host.property(`${prefix}-${ref}`, { location: `${prefix}-loc`, owner: `${prefix}-own` });
-    await host.distribute(`${prefix}-${ref}`, [channel.name]);
-  }
-  return { key: key.key, ref: (name: string) => `${prefix}-${name}` };
-}
+const setup = (refs: string[]) => channelShown(ctx, host, refs, { scopes: ['read:catalog'] });
 
 /** Changes a property's unit count and re-projects it, inside the caller's transaction. */
 async function changeUnits(tx: EntityManager, ref: string, units: number): Promise<void> {

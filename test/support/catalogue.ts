@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
 import type { z } from 'zod';
+import type { AdminContext } from '../../admin/context.ts';
 import type { LocationInput, OwnerInput, PropertyInput } from '../../domain/catalogue/source.ts';
 import { TEST_PLATFORM_TOKEN, type TestApi } from './api.ts';
+import { channelWithKey } from './fixtures.ts';
 import { describedPlatformPath, expectMatchesPlatformDescription } from './platform-description.ts';
 
 /**
@@ -41,6 +43,28 @@ export function platform(api: TestApi) {
 }
 
 export type Platform = ReturnType<typeof platform>;
+
+/**
+ * A fresh channel shown one sample property per name, all under an organization, owner and
+ * location named after the channel: the channel's key, and a property's ref by its name.
+ */
+export async function channelShown(
+  ctx: AdminContext,
+  host: Platform,
+  names: string[],
+  options: Parameters<typeof channelWithKey>[1] = {},
+): Promise<{ key: string; ref: (name: string) => string }> {
+  const { channel, key } = await channelWithKey(ctx, options);
+  const prefix = channel.name;
+  await host.organization(`${prefix}-org`);
+  await host.owner(`${prefix}-own`, { organization: `${prefix}-org` });
+  await host.location(`${prefix}-loc`, { organization: `${prefix}-org`, owner: `${prefix}-own` });
+  for (const name of names) {
+    await host.property(`${prefix}-${name}`, { location: `${prefix}-loc`, owner: `${prefix}-own` });
+    await host.distribute(`${prefix}-${name}`, [channel.name]);
+  }
+  return { key: key.key, ref: (name: string) => `${prefix}-${name}` };
+}
 
 /**
  * The UTC date `years` after `from` (before it for a negative number), as YYYY-MM-DD: validities
