@@ -13,6 +13,7 @@ import { SA_EXPIRES_ON, SA_PROPERTY, SA_STATE } from '../../workflows/search-att
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
 import { platform, sampleLocation } from '../support/catalogue.ts';
+import { wallClock } from '../support/clock.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { activityDeps, runTestWorker } from '../support/worker.ts';
@@ -252,18 +253,6 @@ async function stop(workflowId: string, reason: string): Promise<void> {
   };
   await eventually(`${workflowId} at rest`, resting, (done) => done);
   await handle.terminate(reason);
-}
-
-function wallClock(instant: number, zone: string): string {
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(instant));
 }
 
 async function legalStatus(ref: string): Promise<unknown> {

@@ -15,6 +15,7 @@ import { workflowIds } from '../../workflows/ids.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
+import { wallClock } from '../support/clock.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { activityDeps, runTestWorker } from '../support/worker.ts';
 
@@ -173,19 +174,6 @@ async function sleeping(workflowId: string, count: number): Promise<Timers> {
     if (Date.now() > deadline) throw new Error(`${workflowId} has ${found.delays.length} timers, not ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-/** The wall clock in `zone` at an instant, `YYYY-MM-DD HH:MM`. */
-function wallClock(instant: number, zone: string): string {
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(instant));
 }
 
 /** Days searched for daylight-saving changes: two years hold at least two in a zone that has them. */
