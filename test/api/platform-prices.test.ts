@@ -4,7 +4,7 @@ import type { AdminContext } from '../../admin/context.ts';
 import type { PropertyInput } from '../../domain/catalogue/source.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
-import { sampleProperty, type Platform } from '../support/catalogue.ts';
+import { NONREF_PLAN, sampleProperty, type Platform } from '../support/catalogue.ts';
 import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
@@ -28,16 +28,7 @@ type PropertyBody = z.input<typeof PropertyInput>;
 type Capacity = PropertyBody['capacity'];
 type Plan = PropertyBody['rate_plans'][number];
 
-const NONREF: Plan = {
-  key: 'nonref',
-  name: { ro: 'Nerambursabil' },
-  currency: 'RON',
-  child_age_bands: [
-    { age_from: 0, age_to: 5 },
-    { age_from: 6, age_to: 12 },
-  ],
-  cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null },
-};
+const NONREF: Plan = NONREF_PLAN;
 
 /** A property for two adults (`flex` without age bands, `nonref` with two) shown to a channel. */
 const TWO_ADULTS: Capacity = {

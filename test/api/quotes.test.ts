@@ -5,7 +5,7 @@ import type { AdminContext } from '../../admin/context.ts';
 import { issueKey } from '../../admin/keys.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { sampleProperty, type Platform } from '../support/catalogue.ts';
+import { NONREF_PLAN, sampleProperty, type Platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription, productionDescription } from '../support/openapi-validator.ts';
@@ -45,19 +45,7 @@ async function setup() {
   await host.property(ref, {
     location: `${prefix}-loc`,
     owner: `${prefix}-own`,
-    rate_plans: [
-      ...(base.rate_plans as any[]),
-      {
-        key: 'nonref',
-        name: { ro: 'Nerambursabil' },
-        currency: 'RON',
-        child_age_bands: [
-          { age_from: 0, age_to: 5 },
-          { age_from: 6, age_to: 12 },
-        ],
-        cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null },
-      },
-    ],
+    rate_plans: [...(base.rate_plans as any[]), NONREF_PLAN],
   });
   await host.distribute(ref, [channel.name]);
   const res = await host.call('POST', '/availability', {

@@ -99,6 +99,18 @@ export function sampleLocation(organization: string, owner: string): Record<stri
   };
 }
 
+/** A second rate plan for a sample property, beside its `flex`: non-refundable, with two child age bands. */
+export const NONREF_PLAN: z.input<typeof PropertyInput>['rate_plans'][number] = {
+  key: 'nonref',
+  name: { ro: 'Nerambursabil' },
+  currency: 'RON',
+  child_age_bands: [
+    { age_from: 0, age_to: 5 },
+    { age_from: 6, age_to: 12 },
+  ],
+  cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null },
+};
+
 export function sampleProperty(location: string, owner: string): Record<string, unknown> {
   return {
     location,
