@@ -32,7 +32,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   ({ api, ctx } = await apiTestBed({
     log: createLogger('info', { process: 'api' }, capture),
-    env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile },
+    receiver,
   }));
 });
 

@@ -34,7 +34,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   const bed = await apiTestBed({
     clock: new TestClock(),
-    env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile },
+    receiver,
   });
   ({ api, clock, ctx, orm } = bed);
   // No worker runs here: tests call the dispatcher's activity themselves, so they decide when it

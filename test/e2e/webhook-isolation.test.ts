@@ -21,9 +21,9 @@ test('an endpoint that does not answer holds back none of the others: they recei
   const live = await startReceiver();
   const bed = await apiTestBed({
     clock: systemClock,
-    env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: live.caFile },
+    receiver: live,
     taskQueue: 'e2e-isolation',
-    worker: { webhooks: { allowLocal: true, caFile: live.caFile } },
+    worker: true,
   });
   const { api } = bed;
   // Before the worker stops: its attempts on the dead endpoint end at once.

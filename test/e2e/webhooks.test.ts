@@ -28,9 +28,9 @@ beforeAll(async () => {
   receiver = await startReceiver();
   const bed = await apiTestBed({
     clock: systemClock,
-    env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile },
+    receiver,
     taskQueue: 'e2e-webhooks',
-    worker: { webhooks: { allowLocal: true, caFile: receiver.caFile } },
+    worker: true,
   });
   ({ api, ctx, temporal: temporalClient } = bed);
   taskQueue = bed.taskQueue!;

@@ -6,13 +6,13 @@ import type { AdminContext } from '../../admin/context.ts';
 import { createWorker } from '../../app/worker.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { Logger } from '../../infra/logger.ts';
-import type { WebhookSettings } from '../../infra/webhook-sender.ts';
 import { startTestApi, type TestApi } from './api.ts';
 import { platform, type Platform } from './catalogue.ts';
 import { onCleanup } from './cleanup.ts';
 import { TestClock } from './clock.ts';
 import { freshDatabase } from './database.ts';
 import { adminContext, channelWithKey } from './fixtures.ts';
+import type { Receiver } from './receiver.ts';
 import { devServerClient, uniqueTaskQueue } from './temporal.ts';
 import { activityDeps } from './worker.ts';
 
@@ -44,8 +44,10 @@ export interface ApiTestBedOptions<C extends Clock> {
   temporal?: Client;
   /** A task queue of the file's own, named from this: the API's TEMPORAL_TASK_QUEUE, the context's and the worker's. */
   taskQueue?: string;
-  /** A worker (the service's, on the dev server and the task queue) runs the workflows; `webhooks` for its sender. */
-  worker?: true | { webhooks: WebhookSettings };
+  /** A test receiver (receiver.ts) webhooks may go to: the API and the worker allow local addresses and trust its CA. */
+  receiver?: Pick<Receiver, 'caFile'>;
+  /** A worker (the service's, on the dev server and the task queue) runs the workflows the API starts. */
+  worker?: boolean;
 }
 
 export interface ApiTestBed<C extends Clock> {
@@ -74,20 +76,23 @@ export async function apiTestBed<C extends Clock = TestClock>(
   const clock = options.clock ?? (new TestClock(BED_INSTANT) as Clock as C);
   const taskQueue = options.taskQueue === undefined ? undefined : uniqueTaskQueue(options.taskQueue);
   const ctx = adminContext(orm, temporal, clock, taskQueue);
+  const { receiver } = options;
   const api = await startTestApi({
     orm,
     temporal,
     clock,
     ...(options.log ? { log: options.log } : {}),
-    env: { AUTH_FAILURE_LIMIT: '1000', ...(taskQueue ? { TEMPORAL_TASK_QUEUE: taskQueue } : {}), ...options.env },
+    env: {
+      AUTH_FAILURE_LIMIT: '1000',
+      ...(taskQueue ? { TEMPORAL_TASK_QUEUE: taskQueue } : {}),
+      ...(receiver ? { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile } : {}),
+      ...options.env,
+    },
   });
   if (options.worker) {
     if (!taskQueue || options.temporal) throw new Error('a bed with a worker needs a taskQueue and the dev server');
-    const webhooks = options.worker === true ? undefined : options.worker.webhooks;
-    await runWorker(
-      taskQueue,
-      activityDeps(orm, { client: temporal, taskQueue, clock, ...(webhooks ? { webhooks } : {}) }),
-    );
+    const webhooks = receiver ? { webhooks: { allowLocal: true, caFile: receiver.caFile } } : {};
+    await runWorker(taskQueue, activityDeps(orm, { client: temporal, taskQueue, clock, ...webhooks }));
   }
   return {
     api,

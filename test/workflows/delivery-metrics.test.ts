@@ -37,11 +37,8 @@ beforeAll(async () => {
     clock: systemClock,
     temporal: env.client,
     taskQueue: 'delivery-metrics',
-    env: {
-      WEBHOOK_ALLOW_LOCAL: 'true',
-      WEBHOOK_CA_FILE: receiver.caFile,
-      DISPATCH_POLL_SECONDS: String(30 * 86_400),
-    },
+    receiver,
+    env: { DISPATCH_POLL_SECONDS: String(30 * 86_400) },
   });
   ({ api, orm } = bed);
   taskQueue = bed.taskQueue!;
