@@ -66,7 +66,7 @@ export interface ApiTestBed<C extends Clock> {
 }
 
 /** The instant a bed's clock stands at unless the file gives its own. */
-export const BED_INSTANT = '2026-11-22T10:00:00Z';
+const BED_INSTANT = '2026-11-22T10:00:00Z';
 
 export async function apiTestBed<C extends Clock = TestClock>(
   options: ApiTestBedOptions<C> = {},
