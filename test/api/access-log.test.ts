@@ -1,14 +1,13 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { revokeKey } from '../../admin/keys.ts';
 import { temporalLogger } from '../../app/observability.ts';
 import { createLogger } from '../../infra/logger.ts';
-import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey, otherLastCharacter } from '../support/fixtures.ts';
+import { channelWithKey, otherLastCharacter } from '../support/fixtures.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // What the API writes on stderr, captured: pino JSON lines, one per request, and no secret.
 
@@ -17,7 +16,7 @@ const lines: string[] = [];
 const capture = { write: (line: string) => void lines.push(line) };
 let api: TestApi;
 let receiver: Receiver;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 
 type Line = Record<string, unknown>;
 const parsed = (): Line[] => lines.map((line) => JSON.parse(line) as Line);
@@ -30,18 +29,11 @@ async function loggedLines(requestId: string): Promise<Line[]> {
 }
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
   receiver = await startReceiver();
-  api = await startTestApi({
-    orm,
-    temporal,
-    clock,
+  ({ api, ctx } = await apiTestBed({
     log: createLogger('info', { process: 'api' }, capture),
-    env: { AUTH_FAILURE_LIMIT: '1000', WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile },
-  });
+    receiver,
+  }));
 });
 
 describe('access log', () => {

@@ -1,26 +1,22 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { applyAmenityRelease } from '../../db/amenities.ts';
 import { AMENITIES } from '../../domain/catalogue/amenities.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import type { TestClock } from '../support/clock.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
 let clock: TestClock;
 let orm: MikroORM;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  ({ api, clock, ctx, orm } = await apiTestBed());
 });
 
 const get = async (key: string, path: string) => {

@@ -1,26 +1,22 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setChannelStatus, updateChannel } from '../../admin/channels.ts';
+import type { AdminContext } from '../../admin/context.ts';
 import { issueKey, revokeKey } from '../../admin/keys.ts';
 import { generateApiKey } from '../../domain/api-keys.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey, otherLastCharacter } from '../support/fixtures.ts';
+import { channelWithKey, otherLastCharacter } from '../support/fixtures.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const CHANNEL = '/api/v1/distribution/channel';
 const PROPERTIES = '/api/v1/distribution/properties';
 let api: TestApi;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  clock = new TestClock();
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  ({ api, clock, ctx } = await apiTestBed({ clock: new TestClock() }));
 });
 
 describe('GET /channel', () => {
@@ -139,14 +135,7 @@ describe('the refusal table of the Authentication section', () => {
 
 describe('repeated failed authentication from one address', () => {
   test('past the limit answers 429 too_many_failed_authentications with Retry-After, while a valid key the process already accepted still passes', async () => {
-    const { orm } = await freshDatabase();
-    const strict = await startTestApi({
-      orm,
-      temporal: await devServerClient(),
-      clock,
-      env: { AUTH_FAILURE_LIMIT: '3' },
-    });
-    const strictCtx = adminContext(orm, await devServerClient(), clock);
+    const { api: strict, ctx: strictCtx } = await apiTestBed({ clock, env: { AUTH_FAILURE_LIMIT: '3' } });
     const { key } = await channelWithKey(strictCtx);
     expect((await strict.call('GET', CHANNEL, { key: key.key })).status).toBe(200);
     const statuses: number[] = [];

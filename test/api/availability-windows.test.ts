@@ -1,11 +1,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // Pages of every window shape end at `limit` properties or 5,000 nights, whichever comes first,
 // and cost max(1, ceil(nights / 1000)) units: a short window is not paged as if it were a year.
@@ -18,13 +15,10 @@ let api: TestApi;
 let key: string;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock(`${TODAY}T10:00:00Z`);
-  const ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  const host = platform(api);
-  const { channel, key: issued } = await channelWithKey(ctx, { scopes: ['read:ari'], rateLimit: 10_000 });
+  const bed = await apiTestBed({ clock: new TestClock(`${TODAY}T10:00:00Z`) });
+  const { host } = bed;
+  api = bed.api;
+  const { channel, key: issued } = await bed.channel({ scopes: ['read:ari'], rateLimit: 10_000 });
   key = issued.key;
   await host.organization('win-org');
   await host.owner('win-own', { organization: 'win-org' });

@@ -1,31 +1,26 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { addToWindow } from '../../db/counters.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform, sampleProperty } from '../support/catalogue.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import { NONREF_PLAN, sampleProperty, type Platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/api/v1/distribution';
 const TODAY = '2026-11-22';
 let api: TestApi;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
-let host: ReturnType<typeof platform>;
+let ctx: AdminContext;
+let host: Platform;
 let orm: MikroORM;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  clock = new TestClock(`${TODAY}T10:00:00Z`);
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ api, clock, ctx, host, orm } = await apiTestBed({ clock: new TestClock(`${TODAY}T10:00:00Z`) }));
 });
 
 const get = async (key: string, path: string) => {
@@ -53,24 +48,7 @@ async function setup(count = 1, options: { rateLimit?: number } = {}) {
     await host.property(ref, {
       location: `${prefix}-loc`,
       owner: `${prefix}-own`,
-      rate_plans: [
-        ...(base.rate_plans as any[]),
-        {
-          key: 'nonref',
-          name: { ro: 'Nerambursabil' },
-          currency: 'RON',
-          child_age_bands: [
-            { age_from: 0, age_to: 5 },
-            { age_from: 6, age_to: 12 },
-          ],
-          cancellation: {
-            refundable: false,
-            free_until_days_before: null,
-            penalty: 'full_stay',
-            penalty_percent: null,
-          },
-        },
-      ],
+      rate_plans: [...(base.rate_plans as any[]), NONREF_PLAN],
     });
     await host.distribute(ref, [channel.name]);
     refs.push(ref);

@@ -1,30 +1,26 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { dropExpiredEvents } from '../../db/catalogue/reads.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { AMENITIES } from '../../domain/catalogue/amenities.ts';
-import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
-import { platform, sampleProperty } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
+import { sampleProperty, type Platform } from '../support/catalogue.ts';
+import type { TestClock } from '../support/clock.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
-let host: ReturnType<typeof platform>;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let ctx: AdminContext;
+let host: Platform;
+let orm: MikroORM;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ api, clock, ctx, host, orm } = await apiTestBed());
 });
 
 let refCounter = 0;

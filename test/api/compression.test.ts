@@ -1,28 +1,20 @@
 import https from 'node:https';
 import zlib from 'node:zlib';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { COMPRESSION_THRESHOLD, negotiateContentCoding } from '../../api/content-coding.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform, sampleProperty } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { devServerClient } from '../support/temporal.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import { sampleProperty } from '../support/catalogue.ts';
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
-let orm: MikroORM;
 let key: string;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  const clock = new TestClock('2026-11-22T10:00:00Z');
-  const ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  const host = platform(api);
-  const channel = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'], rateLimit: 10_000 });
+  const bed = await apiTestBed();
+  const { host } = bed;
+  api = bed.api;
+  const channel = await bed.channel({ scopes: ['read:catalog', 'read:ari'], rateLimit: 10_000 });
   key = channel.key.key;
   await host.organization('gz-org');
   await host.owner('gz-own', { organization: 'gz-org' });

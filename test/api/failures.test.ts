@@ -5,9 +5,9 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { ormOptions } from '../../db/orm.ts';
 import { generateApiKey } from '../../domain/api-keys.ts';
 import { systemClock } from '../../domain/clock.ts';
+import { apiTestBed } from '../support/api-bed.ts';
 import { startTestApi } from '../support/api.ts';
 import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { expectProblem } from '../support/problems.ts';
 import { devServerClient } from '../support/temporal.ts';
 import { onCleanup } from '../support/cleanup.ts';
@@ -21,14 +21,13 @@ describe('unexpected failures', () => {
   let key: string;
 
   beforeAll(async () => {
-    const { orm } = await freshDatabase();
-    const temporal = await devServerClient();
+    const bed = await apiTestBed({ clock: systemClock });
     ({
       key: { key },
-    } = await channelWithKey(adminContext(orm, temporal, systemClock)));
+    } = await bed.channel());
     // A schema fault the code cannot expect: the counters table disappears under the API.
-    await orm.em.getConnection().execute('drop table request_counter');
-    broken = await startTestApi({ orm, temporal, clock: systemClock });
+    await bed.orm.em.getConnection().execute('drop table request_counter');
+    broken = bed.api;
   });
 
   test('become 500 internal without leaking the error', async () => {

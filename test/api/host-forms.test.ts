@@ -1,12 +1,9 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { csrfOf, hostRequest, openSession, SESSION_COOKIE } from '../support/host-pages.ts';
 import { request } from '../support/https-client.ts';
 import { createLogger } from '../../infra/logger.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // Forms the host pages cannot read are the browser's (or a forger's) bad input: a 4xx page in the
 // session's language and an info line, never a 500 with a stack at error level.
@@ -15,17 +12,9 @@ let api: TestApi;
 const lines: string[] = [];
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock('2026-11-22T10:00:00Z');
-  api = await startTestApi({
-    orm,
-    temporal,
-    clock,
-    log: createLogger('debug', {}, { write: (line: string) => void lines.push(line) }),
-    env: { AUTH_FAILURE_LIMIT: '1000' },
-  });
-  await platform(api).organization('hf-org');
+  const bed = await apiTestBed({ log: createLogger('debug', {}, { write: (line: string) => void lines.push(line) }) });
+  api = bed.api;
+  await bed.host.organization('hf-org');
 });
 
 const levelsOf = (from: number) =>

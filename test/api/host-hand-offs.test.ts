@@ -1,14 +1,13 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { decodeJwt } from 'jose';
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
+import type { Platform } from '../support/catalogue.ts';
+import type { TestClock } from '../support/clock.ts';
 import { csrfOf, hostRequest, openSession } from '../support/host-pages.ts';
 import type { HttpResponse } from '../support/https-client.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // Hand-offs cost a row, a signature and an hour-long workflow each: a Connect pressed again
 // moments later answers the token it just minted, and mints are limited per host session and per
@@ -16,24 +15,15 @@ import { devServerClient } from '../support/temporal.ts';
 
 let api: TestApi;
 let clock: TestClock;
-let host: ReturnType<typeof platform>;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let host: Platform;
+let orm: MikroORM;
 let channel: string;
 const OWNERS = 8;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  const ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({
-    orm,
-    temporal,
-    clock,
-    env: { AUTH_FAILURE_LIMIT: '1000', HAND_OFF_SESSION_LIMIT: '3', HAND_OFF_ORGANIZATION_LIMIT: '5' },
-  });
-  host = platform(api);
-  channel = (await channelWithKey(ctx)).channel.name;
+  const bed = await apiTestBed({ env: { HAND_OFF_SESSION_LIMIT: '3', HAND_OFF_ORGANIZATION_LIMIT: '5' } });
+  ({ api, clock, host, orm } = bed);
+  channel = (await bed.channel()).channel.name;
   for (const organization of ['ho-org', 'ho-other']) {
     await host.organization(organization);
     for (let n = 1; n <= OWNERS; n++) {

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { addDays } from '../../domain/time.ts';
 import { listingsOverview } from '../../services/host-dashboard.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform, sampleProperty } from '../support/catalogue.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { sampleProperty } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { devServerClient } from '../support/temporal.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 
 // What to act on across an organization, read from the few properties that can give an item
 // (withdrawn somewhere, or valid through a date near today) and counted in SQL for the owners:
@@ -17,8 +16,7 @@ const NOW = '2026-11-22T20:00:00Z';
 const BUCHAREST_TODAY = '2026-11-22';
 const KIRITIMATI_TODAY = '2026-11-23';
 
-let api: TestApi;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 let channels: string[];
 let organizationId: string;
 
@@ -32,13 +30,10 @@ const classification = (validUntil: string) => ({
 });
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock(NOW);
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  const bed = await apiTestBed({ clock: new TestClock(NOW) });
+  const { host, orm } = bed;
+  ctx = bed.ctx;
   channels = [(await channelWithKey(ctx)).channel.name, (await channelWithKey(ctx)).channel.name].sort();
-  const host = platform(api);
   await host.organization('la-org');
   await host.owner('la-own-ana', { organization: 'la-org', display_name: 'Ana Popescu' });
   await host.owner('la-own-zeta', { organization: 'la-org', display_name: 'Zeta SRL' });

@@ -1,34 +1,30 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { OVERVIEW_PAGE_SIZE } from '../../services/host-dashboard-model.ts';
 import { listingsOverview } from '../../services/host-dashboard.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { dashboardScene } from '../support/host-dashboard.ts';
 import { hostRequest, openSession } from '../support/host-pages.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // The listings overview in pages: a page of properties at a time, a total, links to the pages
 // before and after that keep the host's filter, and what to act on across every page.
 
 const MANY = 2 * OVERVIEW_PAGE_SIZE + 5;
 let api: TestApi;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 let scene: Awaited<ReturnType<typeof dashboardScene>>;
 let channel: string;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock('2026-11-22T08:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  const bed = await apiTestBed({ clock: new TestClock('2026-11-22T08:00:00Z') });
+  const { clock, host, orm } = bed;
+  ({ api, ctx } = bed);
   scene = await dashboardScene(api, ctx, clock, 'lp');
   channel = (await channelWithKey(ctx)).channel.name;
-  const host = platform(api);
   await host.organization('lp-many');
   await host.owner('lp-many-own', { organization: 'lp-many', display_name: 'Many Rooms SRL' });
   await host.location('lp-many-loc', { organization: 'lp-many', owner: 'lp-many-own' });

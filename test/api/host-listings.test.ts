@@ -1,28 +1,25 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { listingsOverview, propertyDashboard } from '../../services/host-dashboard.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext } from '../support/fixtures.ts';
 import { dashboardScene } from '../support/host-dashboard.ts';
 import { hostRequest, openSession } from '../support/host-pages.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // The listings dashboard: its model (services/host-dashboard.ts) and its pages over real TLS.
 
 let api: TestApi;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 let scene: Awaited<ReturnType<typeof dashboardScene>>;
 let organizationId: string;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T08:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  const bed = await apiTestBed({ clock: new TestClock('2026-11-22T08:00:00Z') });
+  const { orm } = bed;
+  ({ api, clock, ctx } = bed);
   scene = await dashboardScene(api, ctx, clock, 'hl');
   const [row] = await orm.em.fork().execute<{ id: string }[]>('select id from organization where ref = ?', [scene.org]);
   organizationId = row!.id;

@@ -1,15 +1,17 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
+import { apiTestBed } from '../support/api-bed.ts';
 import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
+import type { Platform } from '../support/catalogue.ts';
+import type { TestClock } from '../support/clock.ts';
 import { createChannel, setChannelStatus } from '../../admin/channels.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { cookieValue, csrfOf, hostLink, hostRequest, openSession, SESSION_COOKIE } from '../support/host-pages.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { request } from '../support/https-client.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // The platform's link to the host pages and the session it opens, over real TLS against the real
 // database: refusals of POST /internal/v1/host-sessions, the link's single use and lifetime, the
@@ -17,18 +19,13 @@ import { devServerClient } from '../support/temporal.ts';
 
 let api: TestApi;
 let clock: TestClock;
-let host: ReturnType<typeof platform>;
-let ctx: ReturnType<typeof adminContext>;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
-let temporal: Awaited<ReturnType<typeof devServerClient>>;
+let host: Platform;
+let ctx: AdminContext;
+let orm: MikroORM;
+let temporal: Client;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ api, clock, ctx, host, orm, temporal } = await apiTestBed());
   await host.organization('hs-org');
   await host.organization('hs-other');
 });

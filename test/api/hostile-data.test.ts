@@ -1,31 +1,23 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createChannel } from '../../admin/channels.ts';
+import type { AdminContext } from '../../admin/context.ts';
 import { issueKey } from '../../admin/keys.ts';
 import { MAX_TEXT_LANGUAGES } from '../../domain/catalogue/source.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform, sampleProperty } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import { sampleProperty, type Platform } from '../support/catalogue.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
-let ctx: ReturnType<typeof adminContext>;
-let host: ReturnType<typeof platform>;
+let ctx: AdminContext;
+let host: Platform;
 let databaseUrl: string;
 
 beforeAll(async () => {
-  const db = await freshDatabase();
-  databaseUrl = db.url;
-  const temporal = await devServerClient();
-  const clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(db.orm, temporal, clock);
-  api = await startTestApi({ orm: db.orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ api, ctx, databaseUrl, host } = await apiTestBed());
   await host.organization('org');
   await host.owner('own', { organization: 'org' });
   await host.location('loc', { organization: 'org', owner: 'own' });

@@ -1,11 +1,12 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import tls from 'node:tls';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { clientKey } from '../../api/middleware/client-address.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { generateApiKey } from '../../domain/api-keys.ts';
+import { apiTestBed } from '../support/api-bed.ts';
 import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { request } from '../support/https-client.ts';
 import { expectProblem } from '../support/problems.ts';
@@ -13,23 +14,16 @@ import { devServerClient } from '../support/temporal.ts';
 
 const CHANNEL = '/api/v1/distribution/channel';
 const ORGANIZATION = '/internal/v1/organizations/org-1';
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let orm: MikroORM;
 let api: TestApi;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  api = await startTestApi({ orm, temporal: await devServerClient(), clock: systemClock });
+  ({ api, orm } = await apiTestBed({ clock: systemClock }));
 });
 
 /** A fresh database per limiter test, so no other test's failures count. */
 async function strictApi(env: Record<string, string>) {
-  const { orm: own } = await freshDatabase();
-  return startTestApi({
-    orm: own,
-    temporal: await devServerClient(),
-    clock: systemClock,
-    env: { AUTH_FAILURE_LIMIT: '3', ...env },
-  });
+  return (await apiTestBed({ clock: systemClock, env: { AUTH_FAILURE_LIMIT: '3', ...env } })).api;
 }
 
 describe('client address behind a proxy', () => {

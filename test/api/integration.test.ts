@@ -1,30 +1,26 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { integrationDocument, integrationOperations } from '../../api/integration/index.ts';
 import { generateIntegrationToken } from '../../domain/integration-tokens.ts';
-import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
+import type { Platform } from '../support/catalogue.ts';
+import type { TestClock } from '../support/clock.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesIntegrationDescription } from '../support/integration-description.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const GUESTS = '/api/v1/integration/guests';
 let api: TestApi;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
-let host: ReturnType<typeof platform>;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let ctx: AdminContext;
+let host: Platform;
+let orm: MikroORM;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ api, clock, ctx, host, orm } = await apiTestBed());
 });
 
 let counter = 0;
@@ -250,14 +246,7 @@ describe('the refusal table', () => {
   });
 
   test('repeated 401s from one address become 429 too_many_failed_authentications in the retry shape, while a good token the process already accepted still reads', async () => {
-    const { orm: own } = await freshDatabase();
-    const strict = await startTestApi({
-      orm: own,
-      temporal: await devServerClient(),
-      clock,
-      env: { AUTH_FAILURE_LIMIT: '2' },
-    });
-    const strictHost = platform(strict);
+    const { api: strict, host: strictHost } = await apiTestBed({ clock, env: { AUTH_FAILURE_LIMIT: '2' } });
     await strictHost.organization('strict-org');
     const installed = (
       await strictHost.call('POST', '/organizations/strict-org/installations', { app: 'crm', scopes: ['guests.read'] })
@@ -460,14 +449,7 @@ describe('personal data', () => {
   test("an unexpected failure of a guest write is answered 500 and logged without the guest's fields", async () => {
     const org = await organization();
     const lines: string[] = [];
-    const { orm: failing } = await freshDatabase();
-    const loud = await startTestApi({
-      orm: failing,
-      temporal: await devServerClient(),
-      clock,
-      env: { LOG_LEVEL: 'error' },
-    });
-    const loudHost = platform(loud);
+    const { host: loudHost, orm: failing } = await apiTestBed({ clock, env: { LOG_LEVEL: 'error' } });
     await loudHost.organization(org);
     // A constraint this code does not expect: the insert fails inside the database.
     await failing.em

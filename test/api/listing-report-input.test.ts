@@ -1,12 +1,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
@@ -14,13 +10,10 @@ let key: string;
 let path: string;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock('2026-11-22T10:00:00Z');
-  const ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock });
-  const host = platform(api);
-  const { channel, key: made } = await channelWithKey(ctx, { scopes: ['read:catalog', 'write:listings'] });
+  const bed = await apiTestBed();
+  const { host } = bed;
+  api = bed.api;
+  const { channel, key: made } = await bed.channel({ scopes: ['read:catalog', 'write:listings'] });
   key = made.key;
   await host.organization('inst-org');
   await host.owner('inst-own', { organization: 'inst-org' });

@@ -1,31 +1,26 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
+import type { AdminContext } from '../../admin/context.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import type { Platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { listingTables, pointers } from '../support/listings.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/api/v1/distribution';
 // 22:30 UTC: already the 23rd in Bucharest (UTC+2), still the 22nd in Los Angeles (UTC-8).
 const NOW = '2026-11-22T22:30:00Z';
 let api: TestApi;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
-let host: ReturnType<typeof platform>;
+let ctx: AdminContext;
+let host: Platform;
 let orm: MikroORM;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  clock = new TestClock(NOW);
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ api, clock, ctx, host, orm } = await apiTestBed({ clock: new TestClock(NOW) }));
 });
 
 let counter = 0;

@@ -1,30 +1,28 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { loadConfig } from '../../app/config.ts';
 import { serveMetrics } from '../../app/observability.ts';
 import { addToWindow } from '../../db/counters.ts';
 import { createLogger } from '../../infra/logger.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { onCleanup } from '../support/cleanup.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey, otherLastCharacter } from '../support/fixtures.ts';
+import { channelWithKey, otherLastCharacter } from '../support/fixtures.ts';
 import { count, sample, scrape } from '../support/metrics.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // The API process's /metrics, scraped over HTTP as Prometheus would, after real requests.
 
 const CHANNEL = '/api/v1/distribution/channel';
 let api: TestApi;
 let metricsUrl: string;
-let ctx: ReturnType<typeof adminContext>;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let ctx: AdminContext;
+let orm: MikroORM;
 const clock = new TestClock('2026-11-22T10:00:30Z');
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  ({ api, ctx, orm } = await apiTestBed({ clock }));
   const server = await serveMetrics(loadConfig({ METRICS_PORT: '0' }), createLogger('silent'));
   onCleanup(() => server!.close());
   metricsUrl = server!.url;

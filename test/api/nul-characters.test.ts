@@ -1,12 +1,10 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { systemClock } from '../../domain/clock.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import type { Platform } from '../support/catalogue.ts';
 import { csrfOf, hostRequest, openSession } from '../support/host-pages.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // A NUL (U+0000) cannot be stored by PostgreSQL; sent on, it came back as a protocol violation
 // that was answered 503 with Retry-After. Each interface refuses it at its edge instead.
@@ -14,18 +12,16 @@ import { devServerClient } from '../support/temporal.ts';
 const NUL = '\u0000';
 const DISTRIBUTION = '/api/v1/distribution';
 let api: TestApi;
-let host: ReturnType<typeof platform>;
+let host: Platform;
 let key: string;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  api = await startTestApi({ orm, temporal, clock: systemClock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  const bed = await apiTestBed({ clock: systemClock });
+  ({ api, host } = bed);
   await host.organization('nul-org');
   ({
     key: { key },
-  } = await channelWithKey(adminContext(orm, temporal, systemClock), { scopes: ['manage:webhooks', 'read:catalog'] }));
+  } = await bed.channel({ scopes: ['manage:webhooks', 'read:catalog'] }));
 });
 
 const rule = (where: Record<string, string>) => ({

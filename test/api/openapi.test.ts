@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { createApp } from '../../api/app.ts';
 import { loadConfig } from '../../app/config.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from '../../api/distribution/index.ts';
@@ -13,25 +14,22 @@ import { singleKeyRing } from '../../domain/key-ring.ts';
 import { GRANTABLE_SCOPES } from '../../domain/scopes.ts';
 import { createLogger } from '../../infra/logger.ts';
 import { serviceDeps } from '../../services/deps.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { description, expectMatchesDescription, TEST_ORIGIN } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const CHANNEL = `${DISTRIBUTION_BASE}/channel`;
 let api: TestApi;
 let app: Express;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock();
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  const bed = await apiTestBed({ clock: new TestClock() });
+  const { orm, temporal, clock } = bed;
+  ({ api, ctx } = bed);
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   app = createApp(
     serviceDeps({

@@ -1,29 +1,24 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform, sampleLocation, sampleProperty } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import type { AdminContext } from '../../admin/context.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import { sampleLocation, sampleProperty, type Platform } from '../support/catalogue.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { csrfOf, hostRequest, openSession } from '../support/host-pages.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // An owner, its locations and its properties are of one organization: the platform's writes refuse
 // a record that would join two, and the host pages show nothing that crosses organizations even in
 // rows written before that rule.
 
 let api: TestApi;
-let host: ReturnType<typeof platform>;
-let ctx: ReturnType<typeof adminContext>;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let host: Platform;
+let ctx: AdminContext;
+let orm: MikroORM;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  const clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ api, ctx, host, orm } = await apiTestBed());
   await host.organization('os-a');
   await host.organization('os-b');
   await host.owner('os-own-a', { organization: 'os-a', display_name: 'Ana of A' });

@@ -1,15 +1,15 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { allKeys } from '../../db/owner-connect-keys.ts';
 import type { AdminContext } from '../../admin/context.ts';
 import { advanceKeyRotation, rotateKeyEarly } from '../../services/owner-connect/key-rotation.ts';
 import { signingKeyForToken, verificationKey } from '../../services/owner-connect/signing-keys.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // GET /owner-connect/keys against a real database; the key set is changed through the services
 // at instants the test chooses (the workflow that calls them is tested in test/workflows).
@@ -20,16 +20,13 @@ const DAY = 24 * HOUR;
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const at = (ms: number) => new Date(T0 + ms);
 
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let orm: MikroORM;
 let api: TestApi;
 let ctx: AdminContext;
 const clock = new TestClock(new Date(T0));
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock });
+  ({ api, ctx, orm } = await apiTestBed({ clock }));
 });
 
 async function served(): Promise<JSONWebKeySet> {

@@ -1,6 +1,7 @@
-import { chromium, type Browser, type Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Request } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { handOffPagePolicy, renderHandOffPage } from '../../api/owner-connect/hand-off-page.ts';
+import { launchChromium } from '../support/browser.ts';
 
 /**
  * The hand-off page in a real browser (Debian's Chromium) under the policy the service sends with
@@ -16,23 +17,8 @@ const NONCE = 'bm9uY2Utb2YtdGhpcy1wYWdl';
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
-
-afterAll(async () => {
-  await browser.close();
-});
 
 /** Opens the page with the given policy; resolves with the POST the channel received, if any, and the CSP violations reported. */
 async function handOff(options: { javaScriptEnabled: boolean; policy: string; html?: string; clickButton?: boolean }) {

@@ -1,4 +1,5 @@
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
 import {
   base64url,
   createLocalJWKSet,
@@ -11,7 +12,8 @@ import {
   type CryptoKey,
   type JWK,
 } from 'jose';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { OwnerConnectTokenSchema } from '../../db/entities/index.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { startOwnerConnect } from '../../services/owner-connect/hand-off.ts';
@@ -19,51 +21,32 @@ import { rotateKeyEarly } from '../../services/owner-connect/key-rotation.ts';
 import { signingKeyForToken } from '../../services/owner-connect/signing-keys.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { SA_CHANNEL, SA_STATE } from '../../workflows/search-attributes.ts';
-import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
-import { activityDeps } from '../support/worker.ts';
 import { createChannel, setChannelStatus } from '../../admin/channels.ts';
-import { createWorker } from '../../app/worker.ts';
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
-let temporal: Awaited<ReturnType<typeof devServerClient>>;
-let worker: Worker;
-let running: Promise<void>;
+let ctx: AdminContext;
+let orm: MikroORM;
+let temporal: Client;
 
 /** Channel A and B both see owner `oc-own-1` (one property); only A sees `oc-own-2`. */
 const a = { name: '', key: '' };
 const b = { name: '', key: '' };
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  temporal = await devServerClient();
-  const taskQueue = uniqueTaskQueue('api-owner-connect');
-  clock = new TestClock();
-  ctx = adminContext(orm, temporal, clock, taskQueue);
-  api = await startTestApi({
-    orm,
-    temporal,
-    clock,
-    env: { AUTH_FAILURE_LIMIT: '1000', TEMPORAL_TASK_QUEUE: taskQueue },
-  });
-  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  worker = await createWorker({
-    connection,
-    namespace: 'default',
-    taskQueue,
-    deps: activityDeps(orm, { client: temporal, taskQueue, clock }),
-  });
-  running = worker.run();
+  ({ api, clock, ctx, orm, temporal } = await apiTestBed({
+    clock: new TestClock(),
+    taskQueue: 'api-owner-connect',
+    worker: true,
+  }));
 
   for (const channel of [a, b]) {
     const made = await channelWithKey(ctx, { scopes: ['read:catalog', 'write:listings'] });
@@ -80,11 +63,6 @@ beforeAll(async () => {
   await host.distribute('oc-prp-1', [a.name, b.name]);
   await host.distribute('oc-prp-2', [a.name]);
 }, 120_000);
-
-afterAll(async () => {
-  worker.shutdown();
-  await running;
-});
 
 const get = async (key: string, path: string) => {
   const res = await api.call('GET', `${BASE}${path}`, { key });

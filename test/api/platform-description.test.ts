@@ -1,28 +1,30 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { internalOperations } from '../../api/internal/catalogue.ts';
 import { platformDocument } from '../../api/internal/openapi.ts';
+import { apiTestBed } from '../support/api-bed.ts';
 import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
-import { TestClock } from '../support/clock.ts';
 import { platform } from '../support/catalogue.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { request } from '../support/https-client.ts';
 import { describedPlatformPath, expectMatchesPlatformDescription } from '../support/platform-description.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/internal/v1';
 let api: TestApi;
 let split: TestApi;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  split = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000', INTERNAL_PORT: '0' } });
+  const bed = await apiTestBed();
+  ({ api, ctx } = bed);
+  // A second API on the same database, the platform interface on a listener of its own.
+  split = await startTestApi({
+    orm: bed.orm,
+    temporal: bed.temporal,
+    clock: bed.clock,
+    env: { AUTH_FAILURE_LIMIT: '1000', INTERNAL_PORT: '0' },
+  });
 });
 
 describe('the platform description', () => {

@@ -1,27 +1,21 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { z } from 'zod';
+import type { AdminContext } from '../../admin/context.ts';
 import type { PropertyInput } from '../../domain/catalogue/source.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform, sampleProperty } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import { NONREF_PLAN, sampleProperty, type Platform } from '../support/catalogue.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
-let ctx: ReturnType<typeof adminContext>;
-let host: ReturnType<typeof platform>;
+let ctx: AdminContext;
+let host: Platform;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ api, ctx, host } = await apiTestBed());
 });
 
 const get = async (key: string, path: string) => {
@@ -34,16 +28,7 @@ type PropertyBody = z.input<typeof PropertyInput>;
 type Capacity = PropertyBody['capacity'];
 type Plan = PropertyBody['rate_plans'][number];
 
-const NONREF: Plan = {
-  key: 'nonref',
-  name: { ro: 'Nerambursabil' },
-  currency: 'RON',
-  child_age_bands: [
-    { age_from: 0, age_to: 5 },
-    { age_from: 6, age_to: 12 },
-  ],
-  cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null },
-};
+const NONREF: Plan = NONREF_PLAN;
 
 /** A property for two adults (`flex` without age bands, `nonref` with two) shown to a channel. */
 const TWO_ADULTS: Capacity = {

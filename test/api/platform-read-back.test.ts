@@ -1,25 +1,18 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import type { AdminContext } from '../../admin/context.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { Platform } from '../support/catalogue.ts';
+import type { TestClock } from '../support/clock.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { pointers } from '../support/listings.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
-let api: TestApi;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
-let host: ReturnType<typeof platform>;
+let ctx: AdminContext;
+let host: Platform;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ clock, ctx, host } = await apiTestBed());
 });
 
 let counter = 0;

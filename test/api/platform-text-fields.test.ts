@@ -1,25 +1,13 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { Platform } from '../support/catalogue.ts';
 import { platformDescriptionTakesBody } from '../support/platform-description.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
-let api: TestApi;
-let host: ReturnType<typeof platform>;
+let host: Platform;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  api = await startTestApi({
-    orm,
-    temporal,
-    clock: new TestClock('2026-11-22T10:00:00Z'),
-    env: { AUTH_FAILURE_LIMIT: '1000' },
-  });
-  host = platform(api);
+  ({ host } = await apiTestBed());
   await host.organization('text-org');
 });
 

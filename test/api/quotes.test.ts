@@ -1,33 +1,28 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { issueKey } from '../../admin/keys.ts';
+import { apiTestBed } from '../support/api-bed.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform, sampleProperty } from '../support/catalogue.ts';
+import { NONREF_PLAN, sampleProperty, type Platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription, productionDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/api/v1/distribution';
 const TODAY = '2026-11-22';
 const RON = (amount: number) => ({ amount, currency: 'RON' });
 let api: TestApi;
-let ctx: ReturnType<typeof adminContext>;
-let host: ReturnType<typeof platform>;
+let ctx: AdminContext;
+let host: Platform;
 let orm: MikroORM;
 let temporal: Client;
 let clock: TestClock;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  temporal = await devServerClient();
-  clock = new TestClock(`${TODAY}T10:00:00Z`);
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ api, clock, ctx, host, orm, temporal } = await apiTestBed({ clock: new TestClock(`${TODAY}T10:00:00Z`) }));
 });
 
 const quotes = async (key: string, query: string) => {
@@ -50,19 +45,7 @@ async function setup() {
   await host.property(ref, {
     location: `${prefix}-loc`,
     owner: `${prefix}-own`,
-    rate_plans: [
-      ...(base.rate_plans as any[]),
-      {
-        key: 'nonref',
-        name: { ro: 'Nerambursabil' },
-        currency: 'RON',
-        child_age_bands: [
-          { age_from: 0, age_to: 5 },
-          { age_from: 6, age_to: 12 },
-        ],
-        cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null },
-      },
-    ],
+    rate_plans: [...(base.rate_plans as any[]), NONREF_PLAN],
   });
   await host.distribute(ref, [channel.name]);
   const res = await host.call('POST', '/availability', {

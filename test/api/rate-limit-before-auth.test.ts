@@ -1,26 +1,21 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { DISTRIBUTION_BASE } from '../../api/distribution/index.ts';
 import { openApiDocument, type OperationObject } from '../../api/openapi/document.ts';
 import { setChannelStatus } from '../../admin/channels.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey, otherLastCharacter } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import { channelWithKey, otherLastCharacter } from '../support/fixtures.ts';
 import type { HttpResponse } from '../support/https-client.ts';
 import { description, expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 let api: TestApi;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  // One minute's window for the whole file: counts are compared within it.
-  const clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  // One minute's window for the whole file (the bed's clock stands still): counts are compared within it.
+  ({ api, ctx } = await apiTestBed());
 });
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;

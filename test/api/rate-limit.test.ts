@@ -1,33 +1,30 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { addToWindow } from '../../db/counters.ts';
 import { openDatabase } from '../../db/orm.ts';
+import { apiTestBed } from '../support/api-bed.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
 import { onCleanup } from '../support/cleanup.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import type { TestClock } from '../support/clock.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const CHANNEL = '/api/v1/distribution/channel';
 /** Two API instances on one database, each with its own connection pool, as two processes would be. */
 let first: TestApi;
 let second: TestApi;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 /** Windows are fixed minutes of this clock; it moves only when a test moves it. */
 let clock: TestClock;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let orm: MikroORM;
 
 beforeAll(async () => {
-  const db = await freshDatabase();
-  orm = db.orm;
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(db.orm, temporal, clock);
-  first = await startTestApi({ orm: db.orm, temporal, clock });
-  const otherOrm = await openDatabase(db.url);
+  const bed = await apiTestBed();
+  ({ api: first, clock, ctx, orm } = bed);
+  const otherOrm = await openDatabase(bed.databaseUrl);
   onCleanup(() => otherOrm.close(true));
-  second = await startTestApi({ orm: otherOrm, temporal, clock });
+  second = await startTestApi({ orm: otherOrm, temporal: bed.temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
 });
 
 describe('per-channel rate limit', () => {

@@ -1,18 +1,18 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { canonicalJson } from '../../domain/catalogue/projection.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform, yearsAfter } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import { yearsAfter, type Platform } from '../support/catalogue.ts';
+import type { TestClock } from '../support/clock.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import {
   CATALOGUE_KINDS,
   ReferenceChannel,
   type CatalogueKind,
   type ChannelRecord,
 } from '../support/reference-channel.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 /**
  * A channel that syncs incrementally by the contract's rules (test/support/reference-channel.ts)
@@ -41,19 +41,14 @@ const MAX_ACTIONS = 45;
 
 let api: TestApi;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
-let host: ReturnType<typeof platform>;
+let ctx: AdminContext;
+let host: Platform;
 /** A classification's validity, valid or expired, from the test's clock (which moves by hours at most). */
 let validUntil: string;
 let expiredOn: string;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
-  host = platform(api);
+  ({ api, clock, ctx, host } = await apiTestBed());
   validUntil = yearsAfter(clock.now(), 5);
   expiredOn = yearsAfter(clock.now(), -5);
 });

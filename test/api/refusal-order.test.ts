@@ -1,23 +1,17 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
 let key: string;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock('2026-11-22T10:00:00Z');
-  const ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock });
-  key = (await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'] })).key.key;
+  const bed = await apiTestBed();
+  api = bed.api;
+  key = (await bed.channel({ scopes: ['read:catalog', 'read:ari'] })).key.key;
 });
 
 const OLD = '2026-09-01T00:00:00Z';

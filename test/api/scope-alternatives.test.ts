@@ -1,23 +1,19 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import type { OperationObject } from '../../api/openapi/document.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { description, expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const EVENTS = '/api/v1/distribution/events';
 let api: TestApi;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const clock = new TestClock();
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock });
+  ({ api, ctx } = await apiTestBed({ clock: new TestClock() }));
 });
 
 describe('an operation that takes either of two scopes says so', () => {

@@ -1,19 +1,19 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import tls from 'node:tls';
 import http from 'node:http';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { systemClock } from '../../domain/clock.ts';
+import { apiTestBed } from '../support/api-bed.ts';
 import { startTestApi, type TestApi } from '../support/api.ts';
-import { freshDatabase } from '../support/database.ts';
 import { expectProblem } from '../support/problems.ts';
 import { devServerClient } from '../support/temporal.ts';
 
 let api: TestApi;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let orm: MikroORM;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  api = await startTestApi({ orm, temporal: await devServerClient(), clock: systemClock });
+  ({ api, orm } = await apiTestBed({ clock: systemClock }));
 });
 
 function plainGet(

@@ -1,49 +1,48 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts';
 import { createActivities } from '../../activities/index.ts';
+import type { AdminContext } from '../../admin/context.ts';
 import { findChannelByName } from '../../db/channels.ts';
 import { dropExpiredDeliveries } from '../../db/webhook-deliveries.ts';
 import { loadConfig } from '../../app/config.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
+import { systemClock } from '../../domain/clock.ts';
 import { serviceDeps } from '../../services/deps.ts';
 import { rotateEndpointSecret } from '../../services/webhooks.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
+import { uniqueTaskQueue } from '../support/temporal.ts';
 import { activityDeps } from '../support/worker.ts';
 
 const BASE = '/api/v1/distribution';
 let api: TestApi;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let ctx: AdminContext;
+let orm: MikroORM;
 let receiver: Receiver;
 let activities: ReturnType<typeof createActivities>;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  // No worker runs here: tests call the dispatcher's activity themselves, so they decide when it
-  // looks at the log. The delivery workflows it starts wait on a task queue nobody polls.
-  activities = createActivities(
-    activityDeps(orm, { client: temporal, taskQueue: uniqueTaskQueue('api-webhooks'), clock }),
-  );
-  clock = new TestClock();
-  ctx = adminContext(orm, temporal, clock);
   receiver = await startReceiver();
-  api = await startTestApi({
-    orm,
-    temporal,
-    clock,
-    env: { AUTH_FAILURE_LIMIT: '1000', WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile },
+  const bed = await apiTestBed({
+    clock: new TestClock(),
+    receiver,
   });
+  ({ api, clock, ctx, orm } = bed);
+  // No worker runs here: tests call the dispatcher's activity themselves, so they decide when it
+  // looks at the log. The delivery workflows it starts wait on a task queue nobody polls. The
+  // activities run on the system clock, not the file's.
+  activities = createActivities(
+    activityDeps(orm, { client: bed.temporal, taskQueue: uniqueTaskQueue('api-webhooks'), clock: systemClock }),
+  );
 });
 
 async function hooksKey(

@@ -1,3 +1,4 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,28 +6,26 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
 import { ApiKeySchema, ChannelSchema } from '../../db/entities/index.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { freshDatabase } from '../support/database.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { uniqueChannelName } from '../support/fixtures.ts';
 import { runNode } from '../support/processes.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 let env: Record<string, string>;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let orm: MikroORM;
 let api: TestApi;
 
 const admin = (...args: string[]) => runNode('scripts/admin.ts', args, env);
 
 beforeAll(async () => {
-  const db = await freshDatabase();
-  orm = db.orm;
+  const bed = await apiTestBed({ clock: systemClock });
+  ({ api, orm } = bed);
   env = {
-    DATABASE_URL: db.url,
+    DATABASE_URL: bed.databaseUrl,
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: 'cli-test',
     LOG_LEVEL: 'silent',
   };
-  api = await startTestApi({ orm, temporal: await devServerClient(), clock: systemClock });
 });
 
 async function counts() {

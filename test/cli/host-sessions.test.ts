@@ -1,11 +1,9 @@
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { systemClock } from '../../domain/clock.ts';
-import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { freshDatabase } from '../support/database.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
 import { hostLink, hostRequest, openSession } from '../support/host-pages.ts';
 import { runNode } from '../support/processes.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // `npm run admin -- host-session ...` as an operator runs it (a real process on the database the
 // API under test serves), against sessions opened through the real sign-in links.
@@ -15,16 +13,16 @@ let api: TestApi;
 const admin = (...args: string[]) => runNode('scripts/admin.ts', ['host-session', ...args], env);
 
 beforeAll(async () => {
-  const db = await freshDatabase();
+  const bed = await apiTestBed({ clock: systemClock });
+  api = bed.api;
   env = {
-    DATABASE_URL: db.url,
+    DATABASE_URL: bed.databaseUrl,
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: 'cli-host-sessions',
     LOG_LEVEL: 'silent',
     PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
   };
-  api = await startTestApi({ orm: db.orm, temporal: await devServerClient(), clock: systemClock });
-  const host = platform(api);
+  const { host } = bed;
   await host.organization('cli-hs-org');
   await host.organization('cli-hs-other');
 });

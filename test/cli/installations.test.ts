@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { inject } from 'vitest';
 import { systemClock } from '../../domain/clock.ts';
-import { startTestApi, TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
-import { freshDatabase } from '../support/database.ts';
 import { runNode } from '../support/processes.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 let env: Record<string, string>;
 let api: TestApi;
@@ -13,15 +12,15 @@ let api: TestApi;
 const admin = (...args: string[]) => runNode('scripts/admin.ts', args, env);
 
 beforeAll(async () => {
-  const db = await freshDatabase();
+  const bed = await apiTestBed({ clock: systemClock });
+  api = bed.api;
   env = {
-    DATABASE_URL: db.url,
+    DATABASE_URL: bed.databaseUrl,
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: 'cli-test',
     LOG_LEVEL: 'silent',
     PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
   };
-  api = await startTestApi({ orm: db.orm, temporal: await devServerClient(), clock: systemClock });
 });
 
 describe('npm run admin -- installation', () => {

@@ -2,11 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, expect, inject, test } from 'vitest';
 import { systemClock } from '../../domain/clock.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { freshDatabase } from '../support/database.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { uniqueChannelName } from '../support/fixtures.ts';
 import { runNode } from '../support/processes.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // `key revoke <id> --leaked` against a real SMTP server on loopback (plain SMTP, no AUTH).
 
@@ -39,9 +38,10 @@ beforeAll(async () => {
     server.server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const db = await freshDatabase();
+  const bed = await apiTestBed({ clock: systemClock });
+  api = bed.api;
   env = {
-    DATABASE_URL: db.url,
+    DATABASE_URL: bed.databaseUrl,
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: 'cli-leaked-test',
     LOG_LEVEL: 'silent',
@@ -49,7 +49,6 @@ beforeAll(async () => {
     // A relay on loopback without STARTTLS: plain SMTP is allowed only when said so.
     SMTP_ALLOW_PLAIN: 'true',
   };
-  api = await startTestApi({ orm: db.orm, temporal: await devServerClient(), clock: systemClock });
 });
 
 afterAll(async () => {

@@ -1,33 +1,30 @@
 import { beforeAll, expect, test } from 'vitest';
 import { inject } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { issueKey } from '../../admin/keys.ts';
 import { DEMO_CHANNELS } from '../../admin/demo-catalogue.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { startTestApi, TEST_PLATFORM_TOKEN, TEST_SERVER_SECRET, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { TEST_PLATFORM_TOKEN, TEST_SERVER_SECRET, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext } from '../support/fixtures.ts';
 import { runNode } from '../support/processes.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 const BASE = '/api/v1/distribution';
 let env: Record<string, string>;
 let api: TestApi;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 
 beforeAll(async () => {
-  const db = await freshDatabase();
-  const temporal = await devServerClient();
+  const bed = await apiTestBed({ clock: systemClock });
+  ({ api, ctx } = bed);
   env = {
-    DATABASE_URL: db.url,
+    DATABASE_URL: bed.databaseUrl,
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     LOG_LEVEL: 'silent',
     SERVER_SECRET: TEST_SERVER_SECRET,
     PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
   };
-  ctx = adminContext(db.orm, temporal, systemClock);
-  api = await startTestApi({ orm: db.orm, temporal, clock: systemClock, env: { AUTH_FAILURE_LIMIT: '1000' } });
 });
 
 async function readAll(key: string, path: string): Promise<Record<string, any>[]> {

@@ -1,12 +1,12 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { applyAvailabilityUpdates, lockPropertiesByRef } from '../../db/availability.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase, waitingOnALock } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { devServerClient } from '../support/temporal.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
+import { channelShown, type Platform } from '../support/catalogue.ts';
+import type { TestClock } from '../support/clock.ts';
+import { waitingOnALock } from '../support/database.ts';
 
 // `GET /availability?updated_since` in commit order: a channel that pages through the changed
 // properties and then resumes from the largest `updated_at` it received never misses a change,
@@ -18,29 +18,15 @@ const WINDOW = 'from=2027-01-10&to=2027-01-12';
 let api: TestApi;
 let orm: MikroORM;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
+let host: Platform;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  ({ api, clock, ctx, host, orm } = await apiTestBed());
 });
 
-async function setup(refs: string[]) {
-  const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'], rateLimit: 100_000 });
-  const host = platform(api);
-  const prefix = channel.name;
-  await host.organization(`${prefix}-org`);
-  await host.owner(`${prefix}-own`, { organization: `${prefix}-org` });
-  await host.location(`${prefix}-loc`, { organization: `${prefix}-org`, owner: `${prefix}-own` });
-  for (const ref of refs) {
-    await host.property(`${prefix}-${ref}`, { location: `${prefix}-loc`, owner: `${prefix}-own` });
-    await host.distribute(`${prefix}-${ref}`, [channel.name]);
-  }
-  return { key: key.key, ref: (name: string) => `${prefix}-${name}` };
-}
+const setup = (refs: string[]) =>
+  channelShown(ctx, host, refs, { scopes: ['read:catalog', 'read:ari'], rateLimit: 100_000 });
 
 /** Sets a property's units on the two nights, inside the caller's transaction. */
 async function changeUnits(tx: EntityManager, ref: string, units: number): Promise<void> {

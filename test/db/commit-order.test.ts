@@ -1,12 +1,12 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { reproject } from '../../db/catalogue/projector.ts';
-import { startTestApi, TEST_SERVER_SECRET, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase, waitingOnALock } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { devServerClient } from '../support/temporal.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import { TEST_SERVER_SECRET, type TestApi } from '../support/api.ts';
+import { channelShown, type Platform } from '../support/catalogue.ts';
+import type { TestClock } from '../support/clock.ts';
+import { waitingOnALock } from '../support/database.ts';
 
 // Commit order: a writer that stamped and numbered its change but commits late must never be
 // skipped by a reader that already moved past a later one. Writers of one channel queue on the
@@ -16,31 +16,16 @@ const BASE = '/api/v1/distribution';
 let api: TestApi;
 let orm: MikroORM;
 let clock: TestClock;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
+let host: Platform;
 
 beforeAll(async () => {
-  ({ orm } = await freshDatabase());
-  const temporal = await devServerClient();
-  clock = new TestClock('2026-11-22T10:00:00Z');
-  ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  ({ api, clock, ctx, host, orm } = await apiTestBed());
 });
 
 const deps = () => ({ clock, secret: new TextEncoder().encode(TEST_SERVER_SECRET) });
 
-async function setup(refs: string[]) {
-  const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog'] });
-  const host = platform(api);
-  const prefix = channel.name;
-  await host.organization(`${prefix}-org`);
-  await host.owner(`${prefix}-own`, { organization: `${prefix}-org` });
-  await host.location(`${prefix}-loc`, { organization: `${prefix}-org`, owner: `${prefix}-own` });
-  for (const ref of refs) {
-    await host.property(`${prefix}-${ref}`, { location: `${prefix}-loc`, owner: `${prefix}-own` });
-    await host.distribute(`${prefix}-${ref}`, [channel.name]);
-  }
-  return { key: key.key, ref: (name: string) => `${prefix}-${name}` };
-}
+const setup = (refs: string[]) => channelShown(ctx, host, refs, { scopes: ['read:catalog'] });
 
 /** Changes a property's unit count and re-projects it, inside the caller's transaction. */
 async function changeUnits(tx: EntityManager, ref: string, units: number): Promise<void> {

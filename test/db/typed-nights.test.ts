@@ -3,12 +3,8 @@ import {
   Migration20261122190900TypedNights,
   typedNight,
 } from '../../db/migrations/Migration20261122190900TypedNights.ts';
-import { startTestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
-import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { devServerClient } from '../support/temporal.ts';
 import { nightFromRendered, renderNight, type PlanShape } from '../../domain/availability/nights.ts';
+import { apiTestBed } from '../support/api-bed.ts';
 
 const plans: PlanShape[] = [
   { key: 'flex', currency: 'RON' },
@@ -34,13 +30,7 @@ test.each(stored.map((body) => [body.slice(9, 19), body]))(
 );
 
 test('the migration rewrites the stored nights of a database', async () => {
-  const { orm } = await freshDatabase();
-  const api = await startTestApi({
-    orm,
-    temporal: await devServerClient(),
-    clock: new TestClock('2026-11-22T10:00:00Z'),
-  });
-  const host = platform(api);
+  const { host, orm } = await apiTestBed();
   await host.organization('tn-org');
   await host.owner('tn-own', { organization: 'tn-org' });
   await host.location('tn-loc', { organization: 'tn-org', owner: 'tn-own' });

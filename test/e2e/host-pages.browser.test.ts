@@ -1,14 +1,11 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { launchChromium, keepScreenshot } from '../support/browser.ts';
-import { platform } from '../support/catalogue.ts';
 import { onCleanup } from '../support/cleanup.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { hostLink } from '../support/host-pages.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // The host pages alone, in a real headless Chromium: the platform's link opens a session once,
 // forms without the session's CSRF token are refused, the pages speak Romanian, and they read on
@@ -19,12 +16,10 @@ let browser: Browser;
 let channel: string;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const ctx = adminContext(orm, temporal, systemClock);
-  api = await startTestApi({ orm, temporal, clock: systemClock });
-  channel = (await channelWithKey(ctx)).channel.name;
-  const host = platform(api);
+  const bed = await apiTestBed({ clock: systemClock });
+  const { host } = bed;
+  api = bed.api;
+  channel = (await bed.channel()).channel.name;
   await host.organization('hp-org');
   await host.owner('hp-own', { organization: 'hp-org', display_name: 'Pensiunea Ana SRL', type: 'individual' });
   await host.location('hp-loc', { organization: 'hp-org', owner: 'hp-own' });

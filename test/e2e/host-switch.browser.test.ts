@@ -1,13 +1,11 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { launchChromium, keepScreenshot } from '../support/browser.ts';
-import { platform } from '../support/catalogue.ts';
 import { onCleanup } from '../support/cleanup.ts';
-import { freshDatabase } from '../support/database.ts';
 import { hostLink } from '../support/host-pages.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // A link of another organization opened in a browser signed in to one: the host is asked before
 // the session is replaced, in the link's language, and the link waits for the answer.
@@ -17,10 +15,9 @@ let api: TestApi;
 let browser: Browser;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  api = await startTestApi({ orm, temporal, clock: systemClock });
-  const host = platform(api);
+  const bed = await apiTestBed({ clock: systemClock });
+  const { host } = bed;
+  api = bed.api;
   await host.organization('sw-a');
   await host.organization('sw-b');
   await host.owner('sw-own-a', { organization: 'sw-a', display_name: 'Ana of A' });

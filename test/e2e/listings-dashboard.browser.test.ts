@@ -1,14 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { keepScreenshot, launchChromium } from '../support/browser.ts';
 import { onCleanup } from '../support/cleanup.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext } from '../support/fixtures.ts';
 import { dashboardScene } from '../support/host-dashboard.ts';
 import { hostLink } from '../support/host-pages.ts';
-import { devServerClient } from '../support/temporal.ts';
 
 // The listings dashboard in a real headless Chromium: from the platform's link to the overview,
 // badges that say what the channels reported, the property page's chart, the keyboard, Romanian
@@ -20,13 +18,11 @@ let browser: Browser;
 let scene: Awaited<ReturnType<typeof dashboardScene>>;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
   // A fixed instant, so the property's today does not depend on when the test runs; sessions and
   // links follow this clock, the browser's cookie 12 hours of real time.
-  const clock = new TestClock('2026-11-22T08:00:00Z');
-  const ctx = adminContext(orm, temporal, clock);
-  api = await startTestApi({ orm, temporal, clock, env: { AUTH_FAILURE_LIMIT: '1000' } });
+  const bed = await apiTestBed({ clock: new TestClock('2026-11-22T08:00:00Z') });
+  const { clock, ctx } = bed;
+  api = bed.api;
   scene = await dashboardScene(api, ctx, clock, 'ld');
   browser = await launchChromium();
 }, 180_000);

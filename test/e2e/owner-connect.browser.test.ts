@@ -1,21 +1,15 @@
-import { NativeConnection } from '@temporalio/worker';
 import { decodeJwt } from 'jose';
 import type { Browser } from 'playwright-core';
-import { beforeAll, expect, inject, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { updateChannel } from '../../admin/channels.ts';
-import { createWorker } from '../../app/worker.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { startChannelApp, type ChannelApp } from '../../examples/channel-app/server.ts';
 import { loadTlsMaterial } from '../../infra/tls.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { launchChromium, keepScreenshot } from '../support/browser.ts';
-import { platform } from '../support/catalogue.ts';
 import { onCleanup } from '../support/cleanup.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { hostLink } from '../support/host-pages.ts';
-import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
-import { activityDeps } from '../support/worker.ts';
 
 // Owner connect end to end, in real time, in a real headless Chromium: the platform opens the
 // host pages, the host presses Connect, the service's hand-off page POSTs the token to the
@@ -33,31 +27,16 @@ let key: string;
 const appLog: string[] = [];
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const taskQueue = uniqueTaskQueue('e2e-owner-connect');
-  const ctx = adminContext(orm, temporal, systemClock, taskQueue);
-  api = await startTestApi({
-    orm,
-    temporal,
+  const bed = await apiTestBed({
     clock: systemClock,
-    env: { TEMPORAL_TASK_QUEUE: taskQueue, PUBLIC_ORIGIN: ORIGIN },
+    env: { PUBLIC_ORIGIN: ORIGIN },
+    taskQueue: 'e2e-owner-connect',
+    worker: true,
   });
-  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const worker = await createWorker({
-    connection,
-    namespace: 'default',
-    taskQueue,
-    deps: activityDeps(orm, { client: temporal, taskQueue }),
-  });
-  const running = worker.run();
-  onCleanup(async () => {
-    worker.shutdown();
-    await running;
-    await connection.close();
-  });
+  const { ctx, host } = bed;
+  api = bed.api;
 
-  const made = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+  const made = await bed.channel({ scopes: ['read:catalog'] });
   channel = made.channel.name;
   key = made.key.key;
   // The reference app serves HTTPS (redirect URLs are https://) with the test service's certificate
@@ -75,7 +54,6 @@ beforeAll(async () => {
   onCleanup(() => channelApp.close());
   await updateChannel(ctx, { name: channel, redirectUrl: channelApp.redirectUrl });
 
-  const host = platform(api);
   await host.organization('e2e-oc-org');
   await host.owner('e2e-oc-own', { organization: 'e2e-oc-org', display_name: 'Ana Popescu' });
   await host.location('e2e-oc-loc', { organization: 'e2e-oc-org', owner: 'e2e-oc-own' });

@@ -1,15 +1,10 @@
-import { NativeConnection } from '@temporalio/worker';
-import { expect, inject, test } from 'vitest';
-import { createWorker, DELIVERY_SLOTS } from '../../app/worker.ts';
+import { expect, test } from 'vitest';
+import { DELIVERY_SLOTS } from '../../app/worker.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { startTestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
 import { platform } from '../support/catalogue.ts';
 import { onCleanup } from '../support/cleanup.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
-import { activityDeps } from '../support/worker.ts';
 
 // One endpoint that does not answer must not hold back the channel's others: its attempts wait
 // for it (up to the contract's 10 s each) in the worker's slots, which leave room for the rest.
@@ -22,35 +17,19 @@ const WAITING = 10;
 
 test('an endpoint that does not answer holds back none of the others: they receive every change while its attempts wait', async () => {
   expect(CHANGES).toBeLessThan(DELIVERY_SLOTS);
-  const { orm } = await freshDatabase();
-  const client = await devServerClient();
-  const taskQueue = uniqueTaskQueue('e2e-isolation');
   const dead = await startReceiver();
   const live = await startReceiver();
-  const api = await startTestApi({
-    orm,
-    temporal: client,
+  const bed = await apiTestBed({
     clock: systemClock,
-    env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: live.caFile, TEMPORAL_TASK_QUEUE: taskQueue },
+    receiver: live,
+    taskQueue: 'e2e-isolation',
+    worker: true,
   });
-  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const worker = await createWorker({
-    connection,
-    namespace: 'default',
-    taskQueue,
-    deps: activityDeps(orm, { client, taskQueue, webhooks: { allowLocal: true, caFile: live.caFile } }),
-  });
-  const running = worker.run();
-  onCleanup(async () => {
-    dead.release();
-    worker.shutdown();
-    await running;
-    await connection.close();
-  });
+  const { api } = bed;
+  // Before the worker stops: its attempts on the dead endpoint end at once.
+  onCleanup(() => dead.release());
 
-  const { channel, key } = await channelWithKey(adminContext(orm, client, systemClock, taskQueue), {
-    scopes: ['read:catalog', 'manage:webhooks'],
-  });
+  const { channel, key } = await bed.channel({ scopes: ['read:catalog', 'manage:webhooks'] });
   for (const url of [`${dead.url}/dead`, `${live.url}/live`]) {
     expect(
       (await api.call('POST', `${BASE}/webhooks`, { key: key.key, body: { url, events: ['property.*'] } })).status,

@@ -1,20 +1,16 @@
+import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
-import { beforeAll, expect, inject, test } from 'vitest';
-import { createActivities } from '../../activities/index.ts';
+import { beforeAll, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
-import { activityDeps } from '../support/worker.ts';
 import { workflowIds } from '../../workflows/ids.ts';
-import { onCleanup } from '../support/cleanup.ts';
 
 // End to end on the Temporal dev server, in real time: API, worker, Postgres and an HTTPS
 // receiver on this machine, which checks signatures with the Standard Webhooks reference library.
@@ -24,38 +20,20 @@ type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory'
 const BASE = '/api/v1/distribution';
 let api: TestApi;
 let receiver: Receiver;
-let ctx: ReturnType<typeof adminContext>;
+let ctx: AdminContext;
 let taskQueue: string;
-let temporalClient: Awaited<ReturnType<typeof devServerClient>>;
+let temporalClient: Client;
 
 beforeAll(async () => {
-  const { orm } = await freshDatabase();
-  const client = await devServerClient();
-  temporalClient = client;
-  taskQueue = uniqueTaskQueue('e2e-webhooks');
   receiver = await startReceiver();
-  ctx = adminContext(orm, client, systemClock, taskQueue);
-  api = await startTestApi({
-    orm,
-    temporal: client,
+  const bed = await apiTestBed({
     clock: systemClock,
-    env: { WEBHOOK_ALLOW_LOCAL: 'true', WEBHOOK_CA_FILE: receiver.caFile, TEMPORAL_TASK_QUEUE: taskQueue },
+    receiver,
+    taskQueue: 'e2e-webhooks',
+    worker: true,
   });
-  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const worker = await Worker.create({
-    connection,
-    taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
-    activities: createActivities(
-      activityDeps(orm, { client, taskQueue, webhooks: { allowLocal: true, caFile: receiver.caFile } }),
-    ),
-  });
-  const running = worker.run();
-  onCleanup(async () => {
-    worker.shutdown();
-    await running;
-    await connection.close();
-  });
+  ({ api, ctx, temporal: temporalClient } = bed);
+  taskQueue = bed.taskQueue!;
 });
 
 test('a catalogue change is pushed to a registered receiver, signed as Standard Webhooks', async () => {

@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
 import type { z } from 'zod';
+import type { AdminContext } from '../../admin/context.ts';
 import type { LocationInput, OwnerInput, PropertyInput } from '../../domain/catalogue/source.ts';
 import { TEST_PLATFORM_TOKEN, type TestApi } from './api.ts';
+import { channelWithKey } from './fixtures.ts';
 import { describedPlatformPath, expectMatchesPlatformDescription } from './platform-description.ts';
 
 /**
@@ -40,6 +42,30 @@ export function platform(api: TestApi) {
   };
 }
 
+export type Platform = ReturnType<typeof platform>;
+
+/**
+ * A fresh channel shown one sample property per name, all under an organization, owner and
+ * location named after the channel: the channel's key, and a property's ref by its name.
+ */
+export async function channelShown(
+  ctx: AdminContext,
+  host: Platform,
+  names: string[],
+  options: Parameters<typeof channelWithKey>[1] = {},
+): Promise<{ key: string; ref: (name: string) => string }> {
+  const { channel, key } = await channelWithKey(ctx, options);
+  const prefix = channel.name;
+  await host.organization(`${prefix}-org`);
+  await host.owner(`${prefix}-own`, { organization: `${prefix}-org` });
+  await host.location(`${prefix}-loc`, { organization: `${prefix}-org`, owner: `${prefix}-own` });
+  for (const name of names) {
+    await host.property(`${prefix}-${name}`, { location: `${prefix}-loc`, owner: `${prefix}-own` });
+    await host.distribute(`${prefix}-${name}`, [channel.name]);
+  }
+  return { key: key.key, ref: (name: string) => `${prefix}-${name}` };
+}
+
 /**
  * The UTC date `years` after `from` (before it for a negative number), as YYYY-MM-DD: validities
  * derived from the clock the test runs on stay in the future (or the past) whenever it runs.
@@ -72,6 +98,18 @@ export function sampleLocation(organization: string, owner: string): Record<stri
     timezone: 'Europe/Bucharest',
   };
 }
+
+/** A second rate plan for a sample property, beside its `flex`: non-refundable, with two child age bands. */
+export const NONREF_PLAN: z.input<typeof PropertyInput>['rate_plans'][number] = {
+  key: 'nonref',
+  name: { ro: 'Nerambursabil' },
+  currency: 'RON',
+  child_age_bands: [
+    { age_from: 0, age_to: 5 },
+    { age_from: 6, age_to: 12 },
+  ],
+  cancellation: { refundable: false, free_until_days_before: null, penalty: 'full_stay', penalty_percent: null },
+};
 
 export function sampleProperty(location: string, owner: string): Record<string, unknown> {
   return {

@@ -16,3 +16,16 @@ export class TestClock implements Clock {
     this.current += ms;
   }
 }
+
+/** The wall clock in `zone` at an instant, `YYYY-MM-DD HH:MM`. */
+export function wallClock(instant: number, zone: string): string {
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(instant));
+}

@@ -1,3 +1,4 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -7,8 +8,8 @@ import { systemClock } from '../../domain/clock.ts';
 import { createActivities } from '../../activities/index.ts';
 import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { workflowIds } from '../../workflows/ids.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { freshDatabase } from '../support/database.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { expectProblem } from '../support/problems.ts';
 import { uniqueTaskQueue } from '../support/temporal.ts';
@@ -17,13 +18,12 @@ import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping
 
 const DAY = 24 * 3600 * 1000;
 let env: TestWorkflowEnvironment;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let orm: MikroORM;
 let api: TestApi;
 
 beforeAll(async () => {
   env = await timeSkippingEnvironment();
-  ({ orm } = await freshDatabase());
-  api = await startTestApi({ orm, temporal: env.client, clock: systemClock });
+  ({ api, orm } = await apiTestBed({ clock: systemClock, temporal: env.client }));
 });
 
 /** Workflow time: the time-skipping server's clock runs ahead of the wall clock as tests skip. */

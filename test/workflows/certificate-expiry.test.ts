@@ -1,3 +1,4 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client } from '@temporalio/client';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -9,11 +10,11 @@ import { ensureCertificateExpiriesInUse } from '../../services/certificate-expir
 import type { CertificateExpiryInput } from '../../workflows/certificate-expiry.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { SA_EXPIRES_ON, SA_PROPERTY, SA_STATE } from '../../workflows/search-attributes.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { platform, sampleLocation } from '../support/catalogue.ts';
-import { freshDatabase } from '../support/database.ts';
+import { wallClock } from '../support/clock.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { uniqueTaskQueue } from '../support/temporal.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { activityDeps, runTestWorker } from '../support/worker.ts';
 
@@ -26,7 +27,7 @@ const BUCHAREST = 'Europe/Bucharest';
 const ROME = 'Europe/Rome';
 
 let env: TestWorkflowEnvironment;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let orm: MikroORM;
 let api: TestApi;
 let taskQueue: string;
 let channels: { id: string; name: string }[];
@@ -38,20 +39,16 @@ const clock: Clock = { now: () => new Date(Date.now() + offset) };
 
 beforeAll(async () => {
   env = await timeSkippingEnvironment();
-  ({ orm } = await freshDatabase());
-  taskQueue = uniqueTaskQueue('cert-expiry');
   offset = (await env.currentTimeMs()) - Date.now();
-  api = await startTestApi({
-    orm,
-    temporal: env.client,
+  const bed = await apiTestBed({
     clock,
-    env: {
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      DISPATCH_POLL_SECONDS: String(30 * 86_400),
-      HORIZON_ROLLS_FROM_API: 'false',
-    },
+    temporal: env.client,
+    taskQueue: 'cert-expiry',
+    env: { DISPATCH_POLL_SECONDS: String(30 * 86_400), HORIZON_ROLLS_FROM_API: 'false' },
   });
-  const ctx = adminContext(orm, env.client, clock, taskQueue);
+  ({ api, orm } = bed);
+  taskQueue = bed.taskQueue!;
+  const { ctx } = bed;
   channels = [(await channelWithKey(ctx)).channel, (await channelWithKey(ctx)).channel].sort((a, b) =>
     a.name.localeCompare(b.name),
   );
@@ -256,18 +253,6 @@ async function stop(workflowId: string, reason: string): Promise<void> {
   };
   await eventually(`${workflowId} at rest`, resting, (done) => done);
   await handle.terminate(reason);
-}
-
-function wallClock(instant: number, zone: string): string {
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(instant));
 }
 
 async function legalStatus(ref: string): Promise<unknown> {

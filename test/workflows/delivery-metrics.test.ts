@@ -1,3 +1,4 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { Client, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
@@ -6,15 +7,14 @@ import { watchWorkerDatabase } from '../../app/observability.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { registry } from '../../infra/metrics.ts';
 import { workflowIds } from '../../workflows/ids.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { onCleanup } from '../support/cleanup.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { count, sample } from '../support/metrics.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { uniqueTaskQueue } from '../support/temporal.ts';
 import { timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { createTestWorker } from '../support/worker.ts';
 
@@ -23,7 +23,7 @@ import { createTestWorker } from '../support/worker.ts';
 
 const BASE = '/api/v1/distribution';
 let env: TestWorkflowEnvironment;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let orm: MikroORM;
 let api: TestApi;
 let receiver: Receiver;
 let taskQueue: string;
@@ -32,21 +32,16 @@ const scrapeClock = new TestClock('2026-11-22T10:00:00Z');
 
 beforeAll(async () => {
   env = await timeSkippingEnvironment();
-  ({ orm } = await freshDatabase());
   receiver = await startReceiver();
-  taskQueue = uniqueTaskQueue('delivery-metrics');
-  api = await startTestApi({
-    orm,
-    temporal: env.client,
+  const bed = await apiTestBed({
     clock: systemClock,
-    env: {
-      AUTH_FAILURE_LIMIT: '1000',
-      WEBHOOK_ALLOW_LOCAL: 'true',
-      WEBHOOK_CA_FILE: receiver.caFile,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      DISPATCH_POLL_SECONDS: String(30 * 86_400),
-    },
+    temporal: env.client,
+    taskQueue: 'delivery-metrics',
+    receiver,
+    env: { DISPATCH_POLL_SECONDS: String(30 * 86_400) },
   });
+  ({ api, orm } = bed);
+  taskQueue = bed.taskQueue!;
   onCleanup(watchWorkerDatabase(orm, scrapeClock));
 });
 

@@ -1,3 +1,4 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client } from '@temporalio/client';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -11,11 +12,10 @@ import { systemClock } from '../../domain/clock.ts';
 import { createWorkflowClient } from '../../services/workflow-client.ts';
 import type { HorizonRollInput } from '../../workflows/horizon-roll.ts';
 import { workflowIds } from '../../workflows/ids.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { uniqueTaskQueue } from '../support/temporal.ts';
+import { wallClock } from '../support/clock.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { activityDeps, runTestWorker } from '../support/worker.ts';
 
@@ -26,27 +26,23 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 let env: TestWorkflowEnvironment;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let orm: MikroORM;
 let api: TestApi;
 let taskQueue: string;
 let channel: { id: string; name: string };
 
 beforeAll(async () => {
   env = await timeSkippingEnvironment();
-  ({ orm } = await freshDatabase());
-  taskQueue = uniqueTaskQueue('horizon');
   // Each test starts and times the rolls it checks itself, so the API does not start them.
-  api = await startTestApi({
-    orm,
-    temporal: env.client,
+  const bed = await apiTestBed({
     clock: systemClock,
-    env: {
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      DISPATCH_POLL_SECONDS: String(30 * 86_400),
-      HORIZON_ROLLS_FROM_API: 'false',
-    },
+    temporal: env.client,
+    taskQueue: 'horizon',
+    env: { DISPATCH_POLL_SECONDS: String(30 * 86_400), HORIZON_ROLLS_FROM_API: 'false' },
   });
-  ({ channel } = await channelWithKey(adminContext(orm, env.client, systemClock, taskQueue)));
+  ({ api, orm } = bed);
+  taskQueue = bed.taskQueue!;
+  ({ channel } = await bed.channel());
   await runTestWorker(env, orm, { taskQueue });
 });
 
@@ -178,19 +174,6 @@ async function sleeping(workflowId: string, count: number): Promise<Timers> {
     if (Date.now() > deadline) throw new Error(`${workflowId} has ${found.delays.length} timers, not ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-/** The wall clock in `zone` at an instant, `YYYY-MM-DD HH:MM`. */
-function wallClock(instant: number, zone: string): string {
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(instant));
 }
 
 /** Days searched for daylight-saving changes: two years hold at least two in a zone that has them. */

@@ -1,7 +1,9 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { AdminContext } from '../../admin/context.ts';
 import { OwnerConnectTokenSchema } from '../../db/entities/index.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { confirmOwnerConnection, removeOwnerConnection } from '../../services/owner-connect/connection.ts';
@@ -9,20 +11,15 @@ import { startOwnerConnect } from '../../services/owner-connect/hand-off.ts';
 import { confirmOwnerConnectionUpdate } from '../../workflows/definitions.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { SA_STATE } from '../../workflows/search-attributes.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
-import { platform } from '../support/catalogue.ts';
+import { apiTestBed } from '../support/api-bed.ts';
 import { TestClock } from '../support/clock.ts';
-import { freshDatabase } from '../support/database.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { uniqueTaskQueue } from '../support/temporal.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { runTestWorker } from '../support/worker.ts';
 
 const SECOND = 1000;
 let env: TestWorkflowEnvironment;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
-let api: TestApi;
-let ctx: ReturnType<typeof adminContext>;
+let orm: MikroORM;
+let ctx: AdminContext;
 let taskQueue: string;
 /** The service's clock, set to the test server's before each step, so `iat` and the workflow's timer agree. */
 const clock = new TestClock();
@@ -30,19 +27,18 @@ let channel: { id: string; name: string };
 
 beforeAll(async () => {
   env = await timeSkippingEnvironment();
-  ({ orm } = await freshDatabase());
-  taskQueue = uniqueTaskQueue('owner-connect');
   clock.set(new Date(await env.currentTimeMs()));
-  ctx = adminContext(orm, env.client, clock, taskQueue);
-  api = await startTestApi({
-    orm,
-    temporal: env.client,
+  const bed = await apiTestBed({
     clock,
-    env: { TEMPORAL_TASK_QUEUE: taskQueue, HORIZON_ROLLS_FROM_API: 'false' },
+    temporal: env.client,
+    taskQueue: 'owner-connect',
+    env: { HORIZON_ROLLS_FROM_API: 'false' },
   });
-  const made = await channelWithKey(ctx);
+  ({ ctx, orm } = bed);
+  taskQueue = bed.taskQueue!;
+  const made = await bed.channel();
   channel = { id: made.channel.id, name: made.channel.name };
-  const host = platform(api);
+  const { host } = bed;
   await host.organization('wf-org');
   await host.owner('wf-own', { organization: 'wf-org' });
   await host.location('wf-loc', { organization: 'wf-org', owner: 'wf-own' });

@@ -1,3 +1,4 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { Client, type WorkflowHandle } from '@temporalio/client';
@@ -15,12 +16,11 @@ import {
   STEADY_DELAY_MS,
 } from '../../domain/webhooks/retry-schedule.ts';
 import { workflowIds } from '../../workflows/ids.ts';
-import { startTestApi, type TestApi } from '../support/api.ts';
+import { apiTestBed } from '../support/api-bed.ts';
+import type { TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
-import { freshDatabase } from '../support/database.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../support/receiver.ts';
-import { uniqueTaskQueue } from '../support/temporal.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { createTestWorker } from '../support/worker.ts';
 import { onCleanup } from '../support/cleanup.ts';
@@ -33,7 +33,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 let env: TestWorkflowEnvironment;
-let orm: Awaited<ReturnType<typeof freshDatabase>>['orm'];
+let orm: MikroORM;
 let api: TestApi;
 let receiver: Receiver;
 let taskQueue: string;
@@ -42,9 +42,7 @@ let smtpPort: number;
 
 beforeAll(async () => {
   env = await timeSkippingEnvironment();
-  ({ orm } = await freshDatabase());
   receiver = await startReceiver();
-  taskQueue = uniqueTaskQueue('webhooks');
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -60,18 +58,15 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   smtpPort = (smtp.server.address() as AddressInfo).port;
   onCleanup(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
-  api = await startTestApi({
-    orm,
-    temporal: env.client,
+  const bed = await apiTestBed({
     clock: systemClock,
-    env: {
-      AUTH_FAILURE_LIMIT: '1000',
-      WEBHOOK_ALLOW_LOCAL: 'true',
-      WEBHOOK_CA_FILE: receiver.caFile,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      DISPATCH_POLL_SECONDS: String(30 * 86_400),
-    },
+    temporal: env.client,
+    taskQueue: 'webhooks',
+    receiver,
+    env: { DISPATCH_POLL_SECONDS: String(30 * 86_400) },
   });
+  ({ api, orm } = bed);
+  taskQueue = bed.taskQueue!;
 });
 
 // Each test starts its own worker: without a workflow cache no task waits for a stopped worker's sticky queue.
