@@ -2,22 +2,14 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { temporalExecutable } from '../../infra/temporal-binaries.ts';
-import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.ts';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { onCleanup } from './cleanup.ts';
+import { startTimeSkippingServer } from './test-server.ts';
 
 /** One time-skipping test server per test file, torn down after it. */
 export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
-  const executable = temporalExecutable('test-server');
-  const env = await TestWorkflowEnvironment.createTimeSkipping(executable ? { server: { executable } } : {});
+  const env = await startTimeSkippingServer();
   onCleanup(() => env.teardown());
-  // The test server takes no search-attribute option at start; register the service's here.
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: 'default',
-    // 2 is INDEXED_VALUE_TYPE_KEYWORD, the type of every attribute the service defines.
-    searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTES.map((key) => [key.name, 2])),
-  });
   return env;
 }
 

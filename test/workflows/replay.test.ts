@@ -1,10 +1,21 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { Worker } from '@temporalio/worker';
-import { expect, test } from 'vitest';
+import { bundleWorkflowCode, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { beforeAll, expect, test } from 'vitest';
 import { WORKFLOWS_PATH } from '../../app/worker.ts';
 import { HISTORIES_DIR } from '../support/time-skipping.ts';
+
+let workflowBundle: WorkflowBundle;
+beforeAll(async () => {
+  workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
+});
+
+/** A committed history as its JSON, to edit before it is read. */
+async function historyJSON(file: string): Promise<any> {
+  return JSON.parse(await readFile(path.join(HISTORIES_DIR, file), 'utf8'));
+}
 
 /**
  * Replays every committed history against today's workflow code: a change that would break a
@@ -17,15 +28,49 @@ test('committed workflow histories replay without nondeterminism', async () => {
   const histories = await Promise.all(
     files.map(async (file) => ({
       workflowId: path.basename(file, '.json'),
-      history: historyFromJSON(JSON.parse(await readFile(path.join(HISTORIES_DIR, file), 'utf8'))),
+      history: historyFromJSON(await historyJSON(file)),
     })),
   );
   const failures: string[] = [];
   let replayed = 0;
-  for await (const result of Worker.runReplayHistories({ workflowsPath: WORKFLOWS_PATH }, histories)) {
+  for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
     replayed += 1;
     if (result.error) failures.push(`${result.workflowId}: ${String(result.error)}`);
   }
   expect(failures).toEqual([]);
   expect(replayed).toBe(files.length);
+});
+
+/**
+ * The other direction: a history whose commands today's code does not issue fails the replay
+ * with DeterminismViolationError, so the test above would catch such a change. The history is
+ * the secret rotation's: a 24-hour timer, then `destroyPreviousSecret`. (A timer's duration is
+ * not compared on replay, only its place among the commands: the workflow tests with stand-in
+ * activities, test/workflows-unit, check durations.)
+ */
+test.each([
+  [
+    'its activity renamed in the ActivityTaskScheduled event',
+    (history: any) => {
+      const scheduled = history.events.find((e: any) => e.activityTaskScheduledEventAttributes);
+      scheduled.activityTaskScheduledEventAttributes.activityType.name = 'destroyOldSecret';
+    },
+  ],
+  [
+    'its timer removed (TimerStarted to the next workflow task, events renumbered)',
+    (history: any) => {
+      const started = history.events.findIndex((e: any) => e.timerStartedEventAttributes);
+      // TimerStarted, TimerFired, and the workflow task the timer woke.
+      history.events.splice(started, 5);
+      history.events.forEach((e: any, i: number) => (e.eventId = String(i + 1)));
+    },
+  ],
+])('a committed history with %s fails replay with DeterminismViolationError', async (_edit, edit) => {
+  const history = await historyJSON('webhook-secret-rotation.json');
+  // Unedited, it replays: what fails below is the edit.
+  await Worker.runReplayHistory({ workflowBundle }, historyFromJSON(history));
+  edit(history);
+  await expect(Worker.runReplayHistory({ workflowBundle }, historyFromJSON(history))).rejects.toThrow(
+    DeterminismViolationError,
+  );
 });

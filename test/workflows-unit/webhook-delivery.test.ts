@@ -1,0 +1,201 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { DeliveryInput } from '../../activities/webhooks.ts';
+import {
+  JITTER_FRACTION,
+  NOMINAL_DELAYS_MS,
+  RETRY_SPAN_MS,
+  STEADY_DELAY_MS,
+} from '../../domain/webhooks/retry-schedule.ts';
+import { SA_STATE } from '../../workflows/search-attributes.ts';
+import type { webhookDelivery } from '../../workflows/webhook-delivery.ts';
+import {
+  activityKinds,
+  described,
+  SLACK_MS,
+  startStandInWorker,
+  timerDurations,
+  type Call,
+  type StandInWorker,
+  type StandIns,
+} from '../support/workflow-stand-ins.ts';
+
+const MINUTE = 60_000;
+const INPUT: DeliveryInput = {
+  deliveryId: 'dlv_1',
+  endpointId: 'whe_1',
+  eventId: 'evt_1',
+  eventType: 'property.distributed',
+  channel: 'partner',
+  attempts: 'local',
+};
+
+let worker: StandInWorker;
+beforeAll(async () => {
+  worker = await startStandInWorker();
+});
+afterAll(() => worker?.stop());
+
+/** Answers each attempt with the next outcome of the list (its last one from then on). */
+function receiver(outcomes: ('delivered' | 'failed' | 'gone' | 'cancelled')[], suspends = true): StandIns {
+  let attempt = 0;
+  return {
+    attemptDelivery() {
+      const outcome = outcomes[Math.min(attempt, outcomes.length - 1)]!;
+      attempt += 1;
+      return { outcome, statusCode: outcome === 'gone' ? 410 : outcome === 'failed' ? 500 : null, attempt };
+    },
+    async recordNextAttempt() {},
+    async finishDelivery() {},
+    suspendEndpoint() {
+      return suspends;
+    },
+    notifyTechnicalContact() {
+      return { sent: true };
+    },
+  };
+}
+
+/** Starts a delivery whose activities `standIns` answer, as the dispatcher does (SvcState pending). */
+async function start(standIns: StandIns, input: DeliveryInput = INPUT) {
+  const { workflowId, calls } = worker.workflow(standIns);
+  const handle = await worker.env.client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
+    workflowId,
+    taskQueue: worker.taskQueue,
+    args: [input],
+    typedSearchAttributes: [{ key: SA_STATE, value: 'pending' }],
+  });
+  return { handle, calls };
+}
+
+const state = async (handle: WorkflowHandle) => (await handle.describe()).typedSearchAttributes.get(SA_STATE);
+const attemptTimes = (calls: Call[]) => calls.filter((c) => c.name === 'attemptDelivery').map((c) => c.atMs);
+
+describe('webhookDelivery with stand-in activities', () => {
+  test('a receiver that always fails is attempted on the jittered 1 m, 5 m, 30 m, 2 h, 6 h, 12 h... schedule within 3 days, then the delivery fails, the endpoint is suspended failing and its contact told', async () => {
+    const { handle, calls } = await start(receiver(['failed']));
+    expect(await handle.result()).toBe('failed');
+
+    const delays = await timerDurations(handle);
+    expect(delays.length).toBeGreaterThanOrEqual(9);
+    expect(delays.length).toBeLessThanOrEqual(11);
+    delays.forEach((delay, i) => {
+      const nominal = NOMINAL_DELAYS_MS[i] ?? STEADY_DELAY_MS;
+      expect(delay).toBeGreaterThanOrEqual(Math.floor(nominal * (1 - JITTER_FRACTION)));
+      expect(delay).toBeLessThanOrEqual(Math.ceil(nominal * (1 + JITTER_FRACTION)));
+    });
+    expect(delays.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(RETRY_SPAN_MS);
+
+    // One attempt, then each retry once its timer has run out, and nothing before.
+    const times = attemptTimes(calls);
+    expect(times).toHaveLength(delays.length + 1);
+    delays.forEach((delay, i) => {
+      expect(times[i + 1]! - times[i]!).toBeGreaterThanOrEqual(delay);
+      expect(times[i + 1]! - times[i]!).toBeLessThan(delay + SLACK_MS);
+    });
+
+    // Each failed attempt records when the next is due; the last ends the delivery.
+    const retries = delays.map(() => ['attemptDelivery', 'recordNextAttempt']).flat();
+    expect(calls.map((c) => c.name)).toEqual([
+      ...retries,
+      'attemptDelivery',
+      'finishDelivery',
+      'suspendEndpoint',
+      'notifyTechnicalContact',
+    ]);
+    calls
+      .filter((c) => c.name === 'recordNextAttempt')
+      .forEach((c, i) => {
+        expect(c.args[0]).toBe('dlv_1');
+        expect(Math.abs(Date.parse(c.args[1] as string) - (times[i]! + delays[i]!))).toBeLessThan(SLACK_MS);
+      });
+    expect(described(calls.slice(-3))).toEqual([
+      'finishDelivery("dlv_1", "failed")',
+      'suspendEndpoint("whe_1", "failing", "dlv_1")',
+      'notifyTechnicalContact("whe_1", "failing")',
+    ]);
+    expect(await state(handle)).toBe('failed');
+    // Attempts and their bookkeeping are local activities: only the closing calls are activity tasks.
+    expect((await activityKinds(handle)).scheduled).toEqual([
+      'finishDelivery',
+      'suspendEndpoint',
+      'notifyTechnicalContact',
+    ]);
+  });
+
+  test('a receiver that fails twice, then answers, is delivered at the third attempt, about 1 m and 5 m after the first two, with SvcState delivered', async () => {
+    const { handle, calls } = await start(receiver(['failed', 'failed', 'delivered']));
+    expect(await handle.result()).toBe('delivered');
+    expect(calls.map((c) => c.name)).toEqual([
+      'attemptDelivery',
+      'recordNextAttempt',
+      'attemptDelivery',
+      'recordNextAttempt',
+      'attemptDelivery',
+    ]);
+    const [first, second, third] = attemptTimes(calls);
+    expect(second! - first!).toBeGreaterThanOrEqual(0.8 * MINUTE);
+    expect(second! - first!).toBeLessThan(1.2 * MINUTE + SLACK_MS);
+    expect(third! - second!).toBeGreaterThanOrEqual(4 * MINUTE);
+    expect(third! - second!).toBeLessThan(6 * MINUTE + SLACK_MS);
+    expect(await state(handle)).toBe('delivered');
+  });
+
+  test('a first attempt that delivers is the only call, a local activity, sets no timer, and leaves SvcState pending', async () => {
+    const { handle, calls } = await start(receiver(['delivered']));
+    expect(await handle.result()).toBe('delivered');
+    expect(described(calls)).toEqual(['attemptDelivery("dlv_1")']);
+    expect(await timerDurations(handle)).toEqual([]);
+    expect(await activityKinds(handle)).toEqual({ scheduled: [], markers: 1 });
+    expect(await state(handle)).toBe('pending');
+  });
+
+  test('a 410 fails the delivery, suspends the endpoint gone and tells its contact, without a retry', async () => {
+    const { handle, calls } = await start(receiver(['gone']));
+    expect(await handle.result()).toBe('gone');
+    expect(described(calls)).toEqual([
+      'attemptDelivery("dlv_1")',
+      'finishDelivery("dlv_1", "failed")',
+      'suspendEndpoint("whe_1", "gone", "dlv_1")',
+      'notifyTechnicalContact("whe_1", "gone")',
+    ]);
+    expect(await timerDurations(handle)).toEqual([]);
+    expect(await state(handle)).toBe('gone');
+  });
+
+  test('when another delivery suspended the endpoint first, the contact is not told again', async () => {
+    const { handle, calls } = await start(receiver(['gone'], false));
+    expect(await handle.result()).toBe('gone');
+    expect(calls.map((c) => c.name)).toEqual(['attemptDelivery', 'finishDelivery', 'suspendEndpoint']);
+  });
+
+  test('an attempt that finds the delivery cancelled (endpoint inactive, channel suspended) ends it cancelled', async () => {
+    const { handle, calls } = await start(receiver(['cancelled']));
+    expect(await handle.result()).toBe('cancelled');
+    expect(described(calls)).toEqual(['attemptDelivery("dlv_1")']);
+    expect(await state(handle)).toBe('cancelled');
+  });
+
+  test('a delivery cancelled while it waits for its retry records itself cancelled and attempts no more', async () => {
+    const { handle, calls } = await start(receiver(['failed']));
+    // Time stands still until the result is awaited: the 1-minute retry cannot run out meanwhile.
+    await expect.poll(async () => (await timerDurations(handle)).length, { timeout: 10_000 }).toBe(1);
+    await handle.cancel();
+    expect(await handle.result()).toBe('cancelled');
+    expect(described(calls)).toEqual([
+      'attemptDelivery("dlv_1")',
+      expect.stringMatching(/^recordNextAttempt\("dlv_1", "/),
+      'finishDelivery("dlv_1", "cancelled")',
+    ]);
+    expect(await state(handle)).toBe('cancelled');
+  });
+
+  test('a delivery started before attempts were local activities attempts through activity tasks and sets SvcState even on a first success', async () => {
+    const { attempts: _local, ...earlier } = INPUT;
+    const { handle, calls } = await start(receiver(['delivered']), earlier);
+    expect(await handle.result()).toBe('delivered');
+    expect(described(calls)).toEqual(['attemptDelivery("dlv_1")']);
+    expect(await activityKinds(handle)).toEqual({ scheduled: ['attemptDelivery'], markers: 0 });
+    expect(await state(handle)).toBe('delivered');
+  });
+});
