@@ -1,6 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { DeliveryInput } from '../../activities/webhooks.ts';
 import {
   JITTER_FRACTION,
   NOMINAL_DELAYS_MS,
@@ -8,7 +7,7 @@ import {
   STEADY_DELAY_MS,
 } from '../../domain/webhooks/retry-schedule.ts';
 import { SA_STATE } from '../../workflows/search-attributes.ts';
-import type { webhookDelivery } from '../../workflows/webhook-delivery.ts';
+import type { DeliveryInput, webhookDelivery } from '../../workflows/webhook-delivery.ts';
 import {
   activityKinds,
   described,
