@@ -1,0 +1,10 @@
+/**
+ * The Distribution Service's channel kit: a typed client of the distribution interface, the
+ * verifiers of what the service sends a channel (webhooks, owner-connect tokens), and a sync
+ * helper that keeps a channel's copy right.
+ */
+export type { components, operations, paths, webhooks } from './generated/schema.ts';
+import type { components } from './generated/schema.ts';
+
+/** A record type of the description by its schema name: `Schema<'Property'>`. */
+export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
