@@ -3,6 +3,19 @@
  * verifiers of what the service sends a channel (webhooks, owner-connect tokens), and a sync
  * helper that keeps a channel's copy right.
  */
+export { createChannelClient, type ChannelClient, type ChannelClientOptions } from './client.ts';
+export { MemoryEtagStore, type CachedAnswer, type EtagStore } from './etag-cache.ts';
+export {
+  linkedCursor,
+  type ListArgs,
+  type ListInit,
+  type ListItem,
+  type ListPage,
+  type ListPath,
+  type Pager,
+} from './pages.ts';
+export { isProblem, ProblemError, type ParameterError, type Problem } from './problem.ts';
+export { retries, type RetryOptions } from './retry.ts';
 export type { components, operations, paths, webhooks } from './generated/schema.ts';
 import type { components } from './generated/schema.ts';
 
