@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { API_REVISION } from '../../api/openapi/document.ts';
+import { EVENT_TYPES, PING_EVENT_TYPE } from '../../domain/events.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../clients/channel-kit/src/index.ts';
 import { KIT_SCHEMA_PATH, REGENERATE_COMMAND, renderKitSchema } from '../../scripts/channel-kit-schema.ts';
 
 const KIT = path.resolve(import.meta.dirname, '../../clients/channel-kit');
@@ -24,5 +26,9 @@ describe('the channel kit follows the description', () => {
   test("its version is the description's revision", () => {
     const manifest = JSON.parse(readFileSync(path.join(KIT, 'package.json'), 'utf8')) as { version: string };
     expect(manifest.version, 'clients/channel-kit/package.json follows api/openapi/info.ts').toBe(API_REVISION);
+  });
+
+  test('the kit knows every event type the description lists', () => {
+    expect([...WEBHOOK_EVENT_TYPES]).toEqual([...EVENT_TYPES, PING_EVENT_TYPE]);
   });
 });

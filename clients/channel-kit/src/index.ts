@@ -16,6 +16,27 @@ export {
 } from './pages.ts';
 export { isProblem, ProblemError, type ParameterError, type Problem } from './problem.ts';
 export { retries, type RetryOptions } from './retry.ts';
+export {
+  isKnownWebhookEvent,
+  verifyWebhook,
+  WEBHOOK_EVENT_TYPES,
+  WebhookVerificationError,
+  type WebhookEvent,
+  type WebhookEventOf,
+  type WebhookEventType,
+  type WebhookHeaders,
+  type WebhookRefusal,
+} from './webhooks.ts';
+export {
+  MemoryJtiStore,
+  OWNER_CONNECT_TYP,
+  OwnerConnectTokenError,
+  verifyOwnerConnectToken,
+  type OwnerConnectClaims,
+  type OwnerConnectOptions,
+  type OwnerConnectRefusal,
+  type SeenJtiStore,
+} from './owner-connect.ts';
 export type { components, operations, paths, webhooks } from './generated/schema.ts';
 import type { components } from './generated/schema.ts';
 
