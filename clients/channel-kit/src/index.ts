@@ -37,6 +37,24 @@ export {
   type OwnerConnectRefusal,
   type SeenJtiStore,
 } from './owner-connect.ts';
+export {
+  ChannelSync,
+  type ChannelEvent,
+  type EventOutcome,
+  type SyncAnomaly,
+  type SyncOptions,
+  type SyncReport,
+} from './sync.ts';
+export {
+  CATALOGUE_LISTS,
+  isVisible,
+  MemorySyncStore,
+  type AvailabilityRecord,
+  type CatalogueList,
+  type HeldRecord,
+  type Night,
+  type SyncStore,
+} from './sync-store.ts';
 export type { components, operations, paths, webhooks } from './generated/schema.ts';
 import type { components } from './generated/schema.ts';
 
