@@ -1,18 +1,11 @@
 import https from 'node:https';
-import { NativeConnection } from '@temporalio/worker';
-import { inject } from 'vitest';
 import { createChannelClient, type ChannelClientOptions } from '../../clients/channel-kit/src/index.ts';
 import { DISTRIBUTION_BASE } from '../../api/distribution/index.ts';
-import { createWorker } from '../../app/worker.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { startTestApi, type TestApi } from './api.ts';
-import { platform } from './catalogue.ts';
+import { apiTestBed } from './api-bed.ts';
+import type { TestApi } from './api.ts';
 import { onCleanup } from './cleanup.ts';
-import { freshDatabase } from './database.ts';
-import { adminContext } from './fixtures.ts';
 import { startReceiver } from './receiver.ts';
-import { devServerClient, uniqueTaskQueue } from './temporal.ts';
-import { activityDeps } from './worker.ts';
 
 /** Both shapes of fetch the kit calls: openapi-fetch's `(Request)` and jose's `(url, init)`. */
 export type TestFetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
@@ -79,43 +72,12 @@ export function kitClient(
 }
 
 /**
- * The service as a channel meets it, in real time: the API over TLS, a worker that dispatches and
- * delivers webhooks (to an HTTPS receiver on this machine) and runs owner connect, PostgreSQL and
- * the Temporal dev server.
+ * The service as a channel meets it, in real time: the shared test bed (api-bed.ts) with its
+ * worker, which dispatches and delivers webhooks to an HTTPS receiver on this machine and runs
+ * owner connect; and a fetch that trusts the API's certificate.
  */
 export async function startKitService(name: string) {
-  const { orm } = await freshDatabase();
-  const temporal = await devServerClient();
-  const taskQueue = uniqueTaskQueue(name);
   const receiver = await startReceiver();
-  const ctx = adminContext(orm, temporal, systemClock, taskQueue);
-  const api = await startTestApi({
-    orm,
-    temporal,
-    clock: systemClock,
-    env: {
-      AUTH_FAILURE_LIMIT: '1000',
-      WEBHOOK_ALLOW_LOCAL: 'true',
-      WEBHOOK_CA_FILE: receiver.caFile,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-    },
-  });
-  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const worker = await createWorker({
-    connection,
-    namespace: 'default',
-    taskQueue,
-    deps: activityDeps(orm, {
-      client: temporal,
-      taskQueue,
-      webhooks: { allowLocal: true, caFile: receiver.caFile },
-    }),
-  });
-  const running = worker.run();
-  onCleanup(async () => {
-    worker.shutdown();
-    await running;
-    await connection.close();
-  });
-  return { api, ctx, orm, temporal, receiver, host: platform(api), fetch: fetchTrusting(api.ca) };
+  const bed = await apiTestBed({ clock: systemClock, taskQueue: name, receiver, worker: true });
+  return { ...bed, receiver, fetch: fetchTrusting(bed.api.ca) };
 }
