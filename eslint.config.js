@@ -28,7 +28,19 @@ const deterministicImports = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.tools/', '.data/', 'dist/', 'coverage/', 'db/migrations/.snapshot-*.json'] },
+  {
+    ignores: [
+      'node_modules/',
+      '.tools/',
+      '.data/',
+      'dist/',
+      'coverage/',
+      'db/migrations/.snapshot-*.json',
+      // The channel kit's build output, and its types generated from the description.
+      'clients/*/dist/',
+      'clients/*/src/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -8,6 +8,7 @@ import { API_REVISION, infoDescription, scopeText, TAG_DESCRIPTIONS } from './in
 import { AUTHENTICATION, codesByStatus, Problem, problemCodesOf, problemDescription } from './problems.ts';
 import { SchemaComponents, type JsonSchema } from './schemas.ts';
 import type { OpenApiDocument, OperationObject, ParameterObject, Ref, ResponseObject } from './types.ts';
+import { WEBHOOK_TAG, WEBHOOK_TAG_DESCRIPTION, webhookEntries } from './webhooks.ts';
 
 export { API_REVISION } from './info.ts';
 export type { OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './types.ts';
@@ -37,6 +38,11 @@ export interface DescriptionProfile {
   authentication: (op: DescribedOperation) => string;
   /** Header objects of its own, in place of the distribution interface's. */
   headers?: Partial<Record<HeaderName, HeaderObject>>;
+  /** The `webhooks` section and its tag, for an interface that sends webhooks. */
+  webhooks?: {
+    tag: { name: string; description: string };
+    entries: (schemas: SchemaComponents) => NonNullable<OpenApiDocument['webhooks']>;
+  };
 }
 
 /** The distribution interface: channel keys with scopes, rate-limited per channel. */
@@ -60,6 +66,7 @@ export const DISTRIBUTION_PROFILE: DescriptionProfile = {
   guardProblems: AUTHENTICATION,
   rateLimited: (op) => op.scopes !== null,
   authentication: scopeText,
+  webhooks: { tag: { name: WEBHOOK_TAG, description: WEBHOOK_TAG_DESCRIPTION }, entries: webhookEntries },
 };
 
 const IF_NONE_MATCH: ParameterObject = {
@@ -233,6 +240,8 @@ export function buildDocument(
     name,
     description: profile.tagDescriptions[name] ?? `Operations about ${name.toLowerCase()}.`,
   }));
+  const webhooks = profile.webhooks?.entries(schemas);
+  if (profile.webhooks) tags.push(profile.webhooks.tag);
 
   return {
     openapi: '3.1.0',
@@ -246,6 +255,7 @@ export function buildDocument(
     security: [{ [profile.securityScheme.name]: [] }],
     tags,
     paths,
+    ...(webhooks ? { webhooks } : {}),
     components: {
       securitySchemes: { [profile.securityScheme.name]: profile.securityScheme.scheme },
       schemas: schemas.schemas,

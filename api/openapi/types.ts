@@ -50,6 +50,8 @@ export interface OpenApiDocument {
   security: Record<string, string[]>[];
   tags: { name: string; description: string }[];
   paths: Record<string, Partial<Record<HttpMethod, OperationObject>>>;
+  /** OpenAPI 3.1: what the service POSTs to the channel's endpoints, one entry per event type. */
+  webhooks?: Record<string, { post: OperationObject }>;
   components: {
     securitySchemes: Record<string, unknown>;
     schemas: Record<string, JsonSchema>;

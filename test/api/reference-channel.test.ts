@@ -8,18 +8,21 @@ import { yearsAfter, type Platform } from '../support/catalogue.ts';
 import type { TestClock } from '../support/clock.ts';
 import { channelWithKey } from '../support/fixtures.ts';
 import {
-  CATALOGUE_KINDS,
-  ReferenceChannel,
-  type CatalogueKind,
-  type ChannelRecord,
-} from '../support/reference-channel.ts';
+  ChannelSync,
+  createChannelClient,
+  MemorySyncStore,
+  type ChannelClient,
+  type HeldRecord,
+} from '../../clients/channel-kit/src/index.ts';
+import { fetchTrusting, kitClient, type TestFetch } from '../support/channel-kit.ts';
 
 /**
- * A channel that syncs incrementally by the contract's rules (test/support/reference-channel.ts)
- * must end every sync holding exactly what a fresh full listing shows it, and what an independent
- * model of the platform's writes says the channel is given. Random sequences of platform writes,
- * distribution changes and syncs of two channels drive it; the clock moves 0-3 s per step, so
- * many changes share a second and the inclusive `updated_since` matters.
+ * A channel that syncs incrementally by the contract's rules (the channel kit's sync helper,
+ * clients/channel-kit/src/sync.ts) must end every sync holding exactly what a fresh full listing
+ * shows it, and what an independent model of the platform's writes says the channel is given.
+ * Random sequences of platform writes, distribution changes and syncs of two channels drive it;
+ * the clock moves 0-3 s per step, so many changes share a second and the inclusive
+ * `updated_since` matters.
  */
 
 const BASE = '/api/v1/distribution';
@@ -39,7 +42,36 @@ const TEST_TIMEOUT_MS = (RUNS + SHRINK_RUNS) * 4_000;
 const MIN_ACTIONS = 30;
 const MAX_ACTIONS = 45;
 
+type CatalogueKind = 'locations' | 'owners' | 'properties';
+const CATALOGUE_KINDS: readonly CatalogueKind[] = ['locations', 'owners', 'properties'];
+type ChannelRecord = HeldRecord;
+
+/** The kit's sync helper as this test reads it: its copy in memory, and what broke the contract. */
+class ReferenceChannel {
+  /** Every time the service broke the version rule or the tombstone shape, in words. */
+  readonly violations: string[] = [];
+  private readonly store = new MemorySyncStore();
+  private readonly helper: ChannelSync;
+  constructor(client: ChannelClient, options: { limit?: number } = {}) {
+    this.helper = new ChannelSync(client, {
+      store: this.store,
+      pageSize: options.limit ?? 100,
+      onAnomaly: (anomaly) => this.violations.push(anomaly.message),
+    });
+  }
+  sync() {
+    return this.helper.sync();
+  }
+  visible(kind: CatalogueKind): Map<string, ChannelRecord> {
+    return this.store.visible(kind);
+  }
+  all(kind: CatalogueKind): Map<string, ChannelRecord> {
+    return this.store.all(kind);
+  }
+}
+
 let api: TestApi;
+let fetch: TestFetch;
 let clock: TestClock;
 let ctx: AdminContext;
 let host: Platform;
@@ -49,6 +81,7 @@ let expiredOn: string;
 
 beforeAll(async () => {
   ({ api, clock, ctx, host } = await apiTestBed());
+  fetch = fetchTrusting(api.ca);
   validUntil = yearsAfter(clock.now(), 5);
   expiredOn = yearsAfter(clock.now(), -5);
 });
@@ -365,7 +398,7 @@ async function runSteps(actions: Action[], limit: number): Promise<void> {
     channels.push({
       name: channel.name,
       key: key.key,
-      client: new ReferenceChannel(api, key.key, { limit }),
+      client: new ReferenceChannel(kitClient(api, key.key, { fetch }), { limit }),
       ids: { locations: new Map(), owners: new Map(), properties: new Map() },
       last: { locations: new Map(), owners: new Map(), properties: new Map() },
       signatures: { locations: new Map(), owners: new Map(), properties: new Map() },
@@ -574,15 +607,15 @@ describe('the reference channel itself', () => {
   /** A scripted service: answers each GET from a queue, keyed by list, and notes the queries. */
   function scripted(pages: Record<CatalogueKind, { data: Record<string, unknown>[]; next_cursor: string | null }[]>) {
     const queries: string[] = [];
-    const fake = {
-      call: (method: string, path: string) => {
-        queries.push(`${method} ${path}`);
-        const kind = CATALOGUE_KINDS.find((k) => path.includes(`/${k}?`))!;
-        const page = pages[kind].shift() ?? { data: [], next_cursor: null };
-        return Promise.resolve({ status: 200, headers: {}, text: JSON.stringify(page), json: page });
-      },
-    } as unknown as TestApi;
-    return { fake, queries };
+    const fake: TestFetch = (input) => {
+      const request = input as Request;
+      const url = new URL(request.url);
+      queries.push(`${request.method} ${url.pathname}${url.search}`);
+      const kind = CATALOGUE_KINDS.find((k) => url.pathname.endsWith(`/${k}`))!;
+      const page = pages[kind].shift() ?? { data: [], next_cursor: null };
+      return Promise.resolve(Response.json(page));
+    };
+    return { fake: createChannelClient({ baseUrl: `https://scripted.test${BASE}`, key: 'key', fetch: fake }), queries };
   }
   const property = (id: string, version: number, updatedAt: string, units = 1) => ({
     id,
@@ -616,7 +649,7 @@ describe('the reference channel itself', () => {
         },
       ],
     });
-    const client = new ReferenceChannel(fake, 'key', { limit: 1 });
+    const client = new ReferenceChannel(fake, { limit: 1 });
     await client.sync();
     await client.sync();
     expect(client.violations).toEqual(['properties prp_a: version went down from 3 (active) to 2 (active)']);

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { ID_PATTERNS, ID_PREFIXES } from '../../domain/catalogue/ids.ts';
+import { EVENT_TYPES, eventKind, PING_EVENT_TYPE, type EventType } from '../../domain/events.ts';
+import { SIGNATURE_TOLERANCE_SECONDS, WEBHOOK_SECRET_PREFIX } from '../../domain/webhooks/signing.ts';
+import { Instant } from '../schemas/common.ts';
+import type { SchemaComponents } from './schemas.ts';
+import type { OperationObject, ParameterObject } from './types.ts';
+
+/**
+ * The description's OpenAPI 3.1 `webhooks` section: one entry per event type the service POSTs to
+ * a channel's endpoints (`domain/events.ts`, and the test ping), each with the three Standard
+ * Webhooks headers and the body `domain/webhooks/sending.ts` `webhookBody` writes. Generated
+ * clients type a receiver from it; nothing here changes what is sent.
+ */
+
+export const WEBHOOK_TAG = 'Webhook events';
+export const WEBHOOK_TAG_DESCRIPTION =
+  "What the service POSTs to a channel's webhook endpoints: one thin notification per event, signed the Standard Webhooks way. Verify the signature over the raw body before parsing it, answer any 2xx within 10 seconds, deduplicate on `webhook-id`, then read the resource it names. Event types are added within v1: accept and ignore one you do not know.";
+
+/** Every type a channel's endpoint can receive, in the order the description lists them. */
+export const WEBHOOK_EVENT_TYPES: readonly string[] = [...EVENT_TYPES, PING_EVENT_TYPE];
+
+const WHAT_HAPPENED: Record<EventType | typeof PING_EVENT_TYPE, string> = {
+  'property.updated':
+    'A property changed in a way the channel sees, a change of `city_tax_status` included. Read it (`GET /properties/{property_id}`) unless the version held is already as high.',
+  'property.withdrawn':
+    'A property is no longer published to the channel: the host stopped distributing it, or it may no longer be sold here (an expired Romanian classification). Reading it answers its tombstone; it may come back under the same id with a higher version.',
+  'property.distributed':
+    'A property is published to the channel: for the first time, or again after a withdrawal (same id, higher version). An `availability.updated` over its horizon follows.',
+  'property.deleted': 'A property was deleted for good; its id is never used again.',
+  'location.updated':
+    'A location changed: its data, address visibility, radius or status. There is no read of one location: list `GET /locations` with `updated_since`.',
+  'location.deleted': 'A location was deleted for good; its id is never used again.',
+  'owner.updated':
+    'An owner changed: its data or status, or its connection to an account on the channel was removed. There is no read of one owner: list `GET /owners` with `updated_since`.',
+  'owner.deleted': 'An owner was deleted for good; its id is never used again.',
+  'amenity.updated':
+    "A release changed an amenity's name, category or OTA codes. List `GET /amenities` with `updated_since`.",
+  'amenity.deleted': 'An amenity was retired; its code is never used again.',
+  'availability.updated':
+    'Nights of a property changed, from `data.from` up to `data.to` (exclusive). It carries no version: always re-read the range, `GET /availability?property_id=…&from=…&to=…`.',
+  'webhook.ping':
+    'A signed test sent by `POST /webhooks/{webhook_id}/test` and `POST /webhooks/{webhook_id}/enable` to that endpoint alone, whatever it subscribes to. Not in the event log; names the endpoint, not a resource.',
+};
+
+/** `PropertyUpdatedEvent` for `property.updated`. */
+export function webhookSchemaName(type: string): string {
+  const words = type.split(/[._]/).map((word) => word.charAt(0).toUpperCase() + word.slice(1));
+  return `${words.join('')}Event`;
+}
+
+/** The resource's id: its pattern for a kind with prefixed ids, else (an amenity) its code. */
+function idOf(kind: string): z.ZodString {
+  if (!(kind in ID_PREFIXES)) return z.string().meta({ description: `The ${kind}'s code.` });
+  const known = kind as keyof typeof ID_PREFIXES;
+  return z
+    .string()
+    .regex(ID_PATTERNS[known])
+    .meta({ description: `The ${kind}'s \`${ID_PREFIXES[known]}\` id.` });
+}
+
+function dataOf(type: string): z.ZodType {
+  const kind = eventKind(type);
+  if (type === PING_EVENT_TYPE)
+    return z
+      .object({ object: z.literal('webhook'), id: idOf('webhook') })
+      .meta({ description: 'The endpoint pinged.' });
+  if (type === 'availability.updated')
+    return z
+      .object({
+        object: z.literal('property'),
+        id: idOf('property'),
+        from: z.iso.date().meta({ description: 'First changed night.' }),
+        to: z.iso.date().meta({ description: 'End of the changed nights (exclusive).' }),
+      })
+      .meta({ description: 'The property and the nights that changed; no version.' });
+  return z
+    .object({
+      object: z.literal(kind),
+      id: idOf(kind),
+      version: z
+        .int()
+        .min(1)
+        .meta({ description: 'The version this change gave the resource; apply only a higher one than held.' }),
+    })
+    .meta({ description: 'The resource that changed.' });
+}
+
+function payloadOf(type: string): z.ZodType {
+  return z
+    .object({
+      id: z.string().regex(ID_PATTERNS.event).meta({ description: 'The `evt_` id, equal to the `webhook-id` header.' }),
+      type: z.literal(type),
+      occurred_at: Instant,
+      channel: z.string().meta({ description: "The channel's name." }),
+      data: dataOf(type),
+    })
+    .meta({ id: webhookSchemaName(type), description: `\`${type}\`: ${WHAT_HAPPENED[type as EventType]}` });
+}
+
+const WEBHOOK_HEADERS: ParameterObject[] = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: "The event's id (`evt_…`), the same on every retry of the event: deduplicate on it.",
+    schema: { type: 'string', pattern: ID_PATTERNS.event.source },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: `When this attempt was signed, in Unix seconds. Refuse one more than ${SIGNATURE_TOLERANCE_SECONDS / 60} minutes from your clock.`,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description: `One or more space-separated \`v1,<base64>\` entries: the HMAC-SHA256 of \`<webhook-id>.<webhook-timestamp>.<raw body>\`, keyed with the base64-decoded part of the endpoint's secret after \`${WEBHOOK_SECRET_PREFIX}\`. While a secret rotates, the new and the previous secret each sign: accept when any entry matches (constant-time comparison).`,
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+  },
+];
+
+/** The `webhooks` section, its payload schemas hoisted into `components.schemas` through `schemas`. */
+export function webhookEntries(schemas: SchemaComponents): Record<string, { post: OperationObject }> {
+  const entries: Record<string, { post: OperationObject }> = {};
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    const payload = schemas.convert(payloadOf(type), 'output', webhookSchemaName(type));
+    entries[type] = {
+      post: {
+        operationId: `${webhookSchemaName(type)
+          .replace(/^./, (c) => c.toLowerCase())
+          .replace(/Event$/, '')}Webhook`,
+        summary: `\`${type}\``,
+        description: `${WHAT_HAPPENED[type as EventType]}\n\n${type === PING_EVENT_TYPE ? 'POSTed to the one endpoint tested or enabled' : `POSTed to each active endpoint whose \`events\` match \`${type}\``}, signed with the endpoint's secret. Delivery is at least once and in no particular order.`,
+        tags: [WEBHOOK_TAG],
+        security: [],
+        parameters: WEBHOOK_HEADERS,
+        requestBody: { required: true, content: { 'application/json': { schema: payload } } },
+        // One answer object: the receiver's status is all the service reads (2xx, 410, anything else),
+        // and a receiver's answer carries none of the headers the interface's own answers promise.
+        responses: {
+          default: {
+            description:
+              'Any 2xx within 10 seconds: delivered (answer first, do the work afterwards). A 410: the endpoint is suspended at once (`gone`). Anything else, a redirect, or no answer within 10 seconds: not delivered, retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 6 hours, then every 12 hours (each ±20 %) for 3 days, then the endpoint is suspended (`failing`).',
+          },
+        },
+      },
+    };
+  }
+  return entries;
+}
