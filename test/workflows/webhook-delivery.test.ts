@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
-import { Client, type WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -187,10 +187,22 @@ async function retrying(delivery: { id: string; handle: WorkflowHandle }): Promi
   throw new Error(`delivery ${delivery.id} never started its retry timer`);
 }
 
-/** The workflow's result once it has closed; polled, because the test server's long poll can miss the close. */
+/**
+ * The workflow's result once it has closed; polled, because the test server's long poll can miss
+ * the close. The dispatcher writes a delivery's row before it starts the delivery's workflow, so a
+ * test that found the row may ask before the workflow exists: not found yet counts as running.
+ */
 async function settled(handle: WorkflowHandle, timeoutMs = 20_000): Promise<unknown> {
   const deadline = Date.now() + timeoutMs;
-  while ((await handle.describe()).status.name === 'RUNNING') {
+  const running = () =>
+    handle.describe().then(
+      (description) => description.status.name === 'RUNNING',
+      (error: unknown) => {
+        if (error instanceof WorkflowNotFoundError) return true;
+        throw error;
+      },
+    );
+  while (await running()) {
     if (Date.now() > deadline) throw new Error(`${handle.workflowId} still running after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
