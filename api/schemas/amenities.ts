@@ -4,8 +4,6 @@ import { Status, TextMap, Tombstone, UpdatedAt, Version, page } from './records.
 
 /** The amenity list's records, for the OpenAPI description only. */
 
-// --- Amenity ------------------------------------------------------------------------------
-
 const OtaCode = z.object({
   list: z.string().meta({
     description:

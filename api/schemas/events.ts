@@ -1,30 +1,14 @@
 import { z } from 'zod';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
+import { EVENT_TYPES } from '../../domain/events.ts';
 import { Instant, openEnum } from './common.ts';
 
 /** The event log's records, for the OpenAPI description only. */
 
-// --- Event --------------------------------------------------------------------------------
-
 export const Event = z
   .object({
     id: z.string().regex(ID_PATTERNS.event).meta({ description: '`evt_` id.' }),
-    type: openEnum(
-      [
-        'property.updated',
-        'property.withdrawn',
-        'property.distributed',
-        'property.deleted',
-        'location.updated',
-        'location.deleted',
-        'owner.updated',
-        'owner.deleted',
-        'amenity.updated',
-        'amenity.deleted',
-        'availability.updated',
-      ],
-      'Event type, `<kind>.<change>`.',
-    ),
+    type: openEnum(EVENT_TYPES, 'Event type, `<kind>.<change>`.'),
     occurred_at: Instant,
     channel: z.string().meta({ description: "The channel's name." }),
     data: z.object({
