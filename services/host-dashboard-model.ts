@@ -1,9 +1,8 @@
 import type { DashboardChannelRecord, DashboardPropertyRecord, OverviewFilter } from '../db/host-dashboard.ts';
 import type { ListingReport } from '../db/listings.ts';
 import { legalProjection, nextWithdrawal, type LegalSource } from '../domain/catalogue/legal.ts';
-import type { ReportedState } from '../domain/listings/report.ts';
-import { localDate, toInstant } from '../domain/time.ts';
-import { reportedState } from './listings.ts';
+import { localDate } from '../domain/time.ts';
+import { reportRecord, type ReportRecord } from './listings.ts';
 import { daysBetween } from '../domain/availability/nights.ts';
 
 /**
@@ -18,10 +17,7 @@ export const EXPIRY_WARNING_DAYS = 30;
 /** The property page's chart covers this many days, ending on the property's today. */
 export const CHART_DAYS = 30;
 
-export interface DashboardReport extends ReportedState {
-  updated_at: string;
-  received_at: string;
-}
+export type DashboardReport = ReportRecord;
 
 export interface DashboardChannel {
   name: string;
@@ -100,12 +96,7 @@ function legalSourceOf(record: DashboardPropertyRecord): LegalSource {
 }
 
 function dashboardReport(report: ListingReport | null): DashboardReport | null {
-  if (report === null) return null;
-  return {
-    ...reportedState(report),
-    updated_at: toInstant(report.updatedAt),
-    received_at: toInstant(report.receivedAt),
-  };
+  return report === null ? null : reportRecord(report);
 }
 
 function visibilityOf(status: string | null): DashboardChannel['visibility'] {

@@ -4,7 +4,7 @@ import type { ReportedState } from '../domain/listings/report.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { toInstant } from '../domain/time.ts';
 import type { ServiceDeps } from './deps.ts';
-import { reportedState } from './listings.ts';
+import { reportedState, reportRecord, type ReportRecord } from './listings.ts';
 
 /**
  * What the platform (and the host's dashboard) reads of the channels' reports on a property,
@@ -16,12 +16,10 @@ type Deps = Pick<ServiceDeps, 'orm'>;
 /** Changes kept per channel are all stored; a read shows the latest this many. */
 export const HISTORY_SHOWN = 100;
 
-export interface ChannelListing extends ReportedState {
+export interface ChannelListing extends ReportRecord {
   channel: string;
   /** The id the channel knows the property by. */
   property_id: string | null;
-  updated_at: string;
-  received_at: string;
   /** Changes of the reported state, newest first; `changed_at` is the receipt that made each. */
   history: (ReportedState & { changed_at: string })[];
 }
@@ -44,9 +42,7 @@ export async function propertyListings(deps: Deps, ref: string): Promise<{ prope
     data: reports.map((report) => ({
       channel: report.channel,
       property_id: report.externalId,
-      ...reportedState(report),
-      updated_at: toInstant(report.updatedAt),
-      received_at: toInstant(report.receivedAt),
+      ...reportRecord(report),
       history: changes
         .filter((change) => change.channelId === report.channelId)
         .map((change) => ({ ...reportedState(change), changed_at: toInstant(change.receivedAt) })),

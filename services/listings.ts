@@ -25,11 +25,15 @@ import type { ServiceDeps } from './deps.ts';
 
 type Deps = Pick<ServiceDeps, 'orm' | 'clock'>;
 
-/** The report as the contract writes it. */
-export interface ListingReportRecord extends ReportedState {
-  property_id: string;
+/** A stored report's state and its two instants, as every read of a report writes them. */
+export interface ReportRecord extends ReportedState {
   updated_at: string;
   received_at: string;
+}
+
+/** The report as the contract writes it. */
+export interface ListingReportRecord extends ReportRecord {
+  property_id: string;
 }
 
 const SEEN = new Set(['active', 'inactive']);
@@ -65,13 +69,16 @@ export function reportedState(state: ListingReportState): ReportedState {
   };
 }
 
-function present(propertyId: string, report: ListingReport): ListingReportRecord {
+export function reportRecord(report: ListingReport): ReportRecord {
   return {
-    property_id: propertyId,
     ...reportedState(report),
     updated_at: toInstant(report.updatedAt),
     received_at: toInstant(report.receivedAt),
   };
+}
+
+function present(propertyId: string, report: ListingReport): ListingReportRecord {
+  return { property_id: propertyId, ...reportRecord(report) };
 }
 
 /**
