@@ -27,7 +27,7 @@ import os from 'node:os';
 import { fork } from 'node:child_process';
 import { postgresCpuMs } from './postgres-cpu.ts';
 import type { PullReport, PullRequest } from './availability-client.ts';
-import { setUpPull } from './availability-setup.ts';
+import { seconds, setUpPull } from './availability-setup.ts';
 import pg from 'pg';
 import { DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
 import { createApp } from '../api/app.ts';
@@ -62,8 +62,6 @@ function summary(samples: number[], digits = 2): { median: number; p95: number; 
     Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(digits));
   return { median: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1), n: samples.length };
 }
-
-const seconds = (ms: number) => Number((ms / 1000).toFixed(2));
 
 const scratch = await createScratchDatabase(
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
