@@ -12,7 +12,7 @@ const KIT = path.resolve(import.meta.dirname, '../../clients/channel-kit');
  * declarations, the README and the manifest, and nothing else; the JavaScript runs on a Node that
  * strips no types, as Node 20 does not.
  */
-test('npm pack builds the kit and packs exactly its JavaScript, declarations, README and manifest', async () => {
+test('npm pack builds the kit and packs exactly its JavaScript, declarations, README and manifest; its command runs built', async () => {
   const { stdout } = await run('npm', ['pack', '--dry-run', '--json'], { cwd: KIT, maxBuffer: 16 * 1024 * 1024 });
   const [packed] = JSON.parse(stdout) as { files: { path: string }[]; entryCount: number; size: number }[];
   const files = packed!.files.map((file) => file.path).sort();
@@ -59,4 +59,16 @@ test('npm pack builds the kit and packs exactly its JavaScript, declarations, RE
       'ProblemError',
     ]),
   );
+
+  // The command the package installs, from the built JavaScript, with type stripping off.
+  expect(manifest.bin).toEqual({ 'channel-kit': './dist/cli.js' });
+  const { stdout: version } = await run(
+    process.execPath,
+    ['--no-experimental-strip-types', 'dist/cli.js', '--version'],
+    {
+      cwd: KIT,
+    },
+  );
+  expect(version.trim()).toBe(manifest.version);
+  expect(readFileSync(path.join(KIT, 'dist/cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
 });

@@ -1,4 +1,5 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -56,15 +57,18 @@ async function certificate() {
   return material;
 }
 
-/** A real HTTPS webhook receiver on this machine, recording every request with its raw body. */
-export async function startReceiver(): Promise<Receiver> {
+/**
+ * A real HTTPS webhook receiver on this machine, recording every request with its raw body;
+ * plain HTTP with `{ tls: false }` (a developer's local receiver, as `channel-kit listen` meets it).
+ */
+export async function startReceiver(options: { tls?: boolean } = {}): Promise<Receiver> {
   const { cert, key, caFile } = await certificate();
   const received: ReceivedRequest[] = [];
   let status = 204;
   let holding = false;
   const held: (() => void)[] = [];
   const waiters: { count: number; resolve: (r: ReceivedRequest[]) => void }[] = [];
-  const server = https.createServer({ cert, key }, (req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -88,11 +92,12 @@ export async function startReceiver(): Promise<Receiver> {
       } else answer(status);
       for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve([...received]);
     });
-  });
+  };
+  const server = options.tls === false ? http.createServer(handle) : https.createServer({ cert, key }, handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const receiver: Receiver = {
-    url: `https://localhost:${port}/hooks`,
+    url: `${options.tls === false ? 'http' : 'https'}://localhost:${port}/hooks`,
     caFile,
     received,
     respond: (next) => {

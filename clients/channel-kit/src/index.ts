@@ -55,6 +55,27 @@ export {
   type Night,
   type SyncStore,
 } from './sync-store.ts';
+export {
+  listen,
+  matchesEventPatterns,
+  type CursorStore,
+  type EventSummary,
+  type ListenLine,
+  type ListenOptions,
+  type ListenResult,
+  type LogEvent,
+} from './listen.ts';
+export {
+  checkReceiver,
+  NOT_OBSERVABLE,
+  RECEIVER_RULES,
+  type CheckReceiverOptions,
+  type ReceiverAnswer,
+  type ReceiverCheck,
+  type ReceiverReport,
+  type ReceiverRule,
+} from './check-receiver.ts';
+export { newId, newWebhookSecret, signedHeaders } from './signing.ts';
 export type { components, operations, paths, webhooks } from './generated/schema.ts';
 import type { components } from './generated/schema.ts';
 

@@ -1,0 +1,234 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  checkReceiver,
+  RECEIVER_RULES,
+  type ReceiverCheck,
+  type ReceiverReport,
+  type ReceiverRule,
+} from './check-receiver.ts';
+import { createChannelClient } from './client.ts';
+import { FileCursorStore } from './cursor-file.ts';
+import { listen, type ListenLine } from './listen.ts';
+import { newWebhookSecret } from './signing.ts';
+import { fetchTrusting, type TrustingFetch } from './trusting-fetch.ts';
+
+const USAGE = `channel-kit: the Distribution Service's tools for a channel's developer
+
+  channel-kit listen --base-url URL --forward-to URL [--key KEY] [--secret whsec_…] [--ca FILE]
+                     [--cursor C] [--from latest|oldest] [--events p,q] [--state FILE] [--json]
+      Tails GET /events with the channel's key and POSTs each event to --forward-to, signed the
+      Standard Webhooks way with --secret (one is generated and printed when none is given).
+      The key may come from DISTRIBUTION_API_KEY, the base URL from DISTRIBUTION_API_URL, the
+      secret from WEBHOOK_SECRET. The position is saved in --state (default
+      .channel-kit/listen.json) and the next run resumes from it; without one, --from latest
+      (the default) forwards only events that come next, --from oldest the whole kept log.
+
+  channel-kit check-receiver --url URL --secret whsec_… [--previous-secret whsec_…] [--ca FILE]
+                             [--answer-within SECONDS] [--json]
+      Sends your receiver the cases the contract's receiver rules imply and prints one row per
+      case; exits 1 when any fails.
+
+  --ca FILE trusts that certificate authority too (a development certificate).
+`;
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  key: { type: 'string' },
+  'forward-to': { type: 'string' },
+  secret: { type: 'string' },
+  'previous-secret': { type: 'string' },
+  ca: { type: 'string' },
+  cursor: { type: 'string' },
+  from: { type: 'string' },
+  events: { type: 'string' },
+  state: { type: 'string' },
+  url: { type: 'string' },
+  'answer-within': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+class UsageError extends Error {}
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (values.version) {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    console.log(manifest.version);
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === 'help') {
+    console.log(USAGE);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+  const trusting = values.ca ? fetchTrusting(readFileSync(values.ca)) : undefined;
+  try {
+    if (command === 'listen') return await runListen(values, trusting);
+    if (command === 'check-receiver') return await runCheck(values, trusting);
+    throw new UsageError(`unknown command ${command}`);
+  } finally {
+    trusting?.close();
+  }
+}
+
+function required(value: string | undefined, name: string, env?: string): string {
+  const given = value ?? (env ? process.env[env] : undefined);
+  if (!given) throw new UsageError(`--${name} is required${env ? ` (or ${env})` : ''}`);
+  return given;
+}
+
+function secretOption(value: string, name: string): string {
+  if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(value)) throw new UsageError(`--${name} must be whsec_ and base64`);
+  return value;
+}
+
+async function runListen(values: Values, trusting: TrustingFetch | undefined): Promise<number> {
+  const baseUrl = required(values['base-url'], 'base-url', 'DISTRIBUTION_API_URL');
+  const key = required(values.key, 'key', 'DISTRIBUTION_API_KEY');
+  const forwardTo = required(values['forward-to'], 'forward-to');
+  if (!/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to must be an http:// or https:// address');
+  const from = values.from ?? 'latest';
+  if (from !== 'latest' && from !== 'oldest') throw new UsageError('--from is latest or oldest');
+  const givenSecret = values.secret ?? process.env.WEBHOOK_SECRET;
+  const secret = givenSecret ? secretOption(givenSecret, 'secret') : newWebhookSecret();
+  const json = values.json === true;
+  const print = (record: object, text: string) => console.log(json ? JSON.stringify(record) : text);
+
+  if (!givenSecret) {
+    print(
+      { kind: 'secret', secret, generated: true },
+      `Signing secret ${secret} (generated: give it to your receiver, and --secret ${secret} next time to keep it)`,
+    );
+  }
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const result = await listen({
+      client: createChannelClient({ baseUrl, key, ...(trusting ? { fetch: trusting } : {}) }),
+      forwardTo,
+      secret,
+      from,
+      ...(values.cursor ? { cursor: values.cursor } : {}),
+      ...(values.events ? { events: values.events.split(',').map((pattern) => pattern.trim()) } : {}),
+      cursorStore: new FileCursorStore(values.state ?? '.channel-kit/listen.json', baseUrl, key),
+      ...(trusting ? { forwardFetch: trusting } : {}),
+      signal: controller.signal,
+      onLine: (line) => print(line, listenText(line, baseUrl)),
+    });
+    print(
+      { kind: 'stopped', ...result },
+      `Stopped: ${result.forwarded} forwarded, ${result.failed} failed; the next run resumes from here.`,
+    );
+    return 0;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+function listenText(line: ListenLine, baseUrl: string): string {
+  const time = new Date().toTimeString().slice(0, 8);
+  switch (line.kind) {
+    case 'start': {
+      const where = {
+        cursor: 'from the cursor given',
+        saved: 'from where the last run stopped',
+        oldest: "from the log's oldest kept event",
+        latest: "from the log's end",
+      }[line.from];
+      return `Forwarding the events of ${baseUrl} to ${line.forwardTo}, ${where}. Ctrl-C stops.`;
+    }
+    case 'skipped':
+      return `${line.events} earlier events passed over (--from oldest forwards them).`;
+    case 'forwarded':
+      return `${time}  ${line.event.type.padEnd(22)} ${line.event.id}  -> ${line.status} in ${line.ms} ms${line.tries > 1 ? ` (try ${line.tries})` : ''}`;
+    case 'failed':
+      return `${time}  ${line.event.type.padEnd(22)} ${line.event.id}  -> FAILED ${line.status ?? line.error} after ${line.tries} tries; passed over`;
+    case 'cursor_expired':
+      return 'The saved position is older than the log keeps (35 days): starting again at its end.';
+    case 'api_unreachable':
+      return `The interface is unreachable (${line.error}); trying again in ${line.retryInSeconds} s.`;
+  }
+}
+
+const ADVICE: Record<ReceiverRule, string> = {
+  signature:
+    'Your receiver accepts deliveries whose signature does not match: anyone who learns its URL can send it events. ' +
+    'Verify every delivery before anything else: verifyWebhook(rawBody, headers, secrets) of this kit, or any Standard Webhooks library.',
+  timestamp:
+    'Your receiver accepts deliveries signed more than 5 minutes from its clock: a captured delivery can be replayed at will. ' +
+    'Check webhook-timestamp (verifyWebhook does).',
+  'raw-body':
+    'Your receiver refuses a correctly signed body laid out differently: it verifies parsed and re-serialized JSON. ' +
+    'Verify the bytes as received (express.raw(), not express.json()).',
+  rotation: 'Your receiver refuses a delivery carrying two signatures: accept when any v1 signature matches.',
+  answer: 'Your receiver is slow or refuses a valid delivery: answer 2xx at once and do the work afterwards.',
+  duplicates:
+    'Your receiver refuses a repeated webhook-id: answer 2xx and deduplicate, the service delivers at least once.',
+  'unknown-types': 'Your receiver refuses an event type it does not know: answer 2xx and ignore it.',
+  'unknown-fields': 'Your receiver refuses fields it does not know: ignore them.',
+};
+
+async function runCheck(values: Values, trusting: TrustingFetch | undefined): Promise<number> {
+  const url = required(values.url, 'url');
+  const secret = secretOption(required(values.secret, 'secret', 'WEBHOOK_SECRET'), 'secret');
+  const previous = values['previous-secret'];
+  const within = values['answer-within'] === undefined ? 10 : Number(values['answer-within']);
+  if (!(within > 0 && within <= 10)) throw new UsageError('--answer-within is seconds, above 0 and at most 10');
+  const json = values.json === true;
+  if (!json) console.log(`Checking ${url} against the contract's receiver rules\n`);
+  const report = await checkReceiver({
+    url,
+    secret,
+    ...(previous ? { previousSecret: secretOption(previous, 'previous-secret') } : {}),
+    answerWithinMs: within * 1000,
+    ...(trusting ? { fetch: trusting } : {}),
+    ...(json ? {} : { onCheck: (check: ReceiverCheck) => console.log(checkRow(check)) }),
+  });
+  if (json) console.log(JSON.stringify(report, null, 2));
+  else console.log(summary(report));
+  return report.passed ? 0 : 1;
+}
+
+function checkRow(check: ReceiverCheck): string {
+  return `  ${check.passed ? 'PASS' : 'FAIL'}  ${check.rule.padEnd(15)} ${check.check.padEnd(72)} ${check.detail}`;
+}
+
+function summary(report: ReceiverReport): string {
+  const failed = report.checks.filter((check) => !check.passed).length;
+  const lines = [
+    '',
+    'Not observable from outside, yours to make sure of:',
+    ...report.notObservable.map((item) => `  - ${item}`),
+    '',
+    `${report.checks.length} checks: ${report.checks.length - failed} passed, ${failed} failed`,
+  ];
+  for (const rule of report.failedRules) lines.push('', `FAILED ${RECEIVER_RULES[rule]}`, `  ${ADVICE[rule]}`);
+  return lines.join('\n');
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`channel-kit: ${(error as Error).message}\n\n${USAGE}`);
+      process.exitCode = 2;
+      return;
+    }
+    console.error(`channel-kit: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);
