@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,7 +74,7 @@ class MemoryCursors implements CursorStore {
 
 /** `listen` in this process until `stop()`; its lines, and a wait for the first of a kind. */
 function listening(
-  receiver: Receiver,
+  forwardTo: string,
   options: Partial<ListenOptions> & Pick<ListenOptions, 'secret' | 'forwardFetch'>,
 ) {
   const controller = new AbortController();
@@ -80,7 +82,7 @@ function listening(
   const waiters: (() => void)[] = [];
   const running = listen({
     client,
-    forwardTo: receiver.url,
+    forwardTo,
     pollSeconds: 0.1,
     signal: controller.signal,
     onLine: (line) => {
@@ -121,7 +123,7 @@ describe('channel-kit listen', () => {
     expect(expected.length).toBeGreaterThanOrEqual(3);
     const receiver = await httpsReceiver();
     const secret = newWebhookSecret();
-    const run = listening(receiver, { secret, from: 'oldest', forwardFetch: fetchTrusting(receiver.ca) });
+    const run = listening(receiver.url, { secret, from: 'oldest', forwardFetch: fetchTrusting(receiver.ca) });
     const received = await receiver.waitFor(expected.length);
     const result = await run.stop();
     expect(run.lines[0]).toMatchObject({ kind: 'start', from: 'oldest', cursor: null });
@@ -137,7 +139,7 @@ describe('channel-kit listen', () => {
     const secret = newWebhookSecret();
     const cursors = new MemoryCursors();
     const options = { secret, from: 'latest' as const, cursorStore: cursors, forwardFetch: fetchTrusting(receiver.ca) };
-    const first = listening(receiver, options);
+    const first = listening(receiver.url, options);
     await first.until('start');
     expect(first.lines[0]).toMatchObject({ kind: 'skipped' });
     expect((first.lines[0] as { events: number }).events).toBeGreaterThan(0);
@@ -152,7 +154,7 @@ describe('channel-kit listen', () => {
     // Two changes while nothing listens: the next run forwards exactly those, nothing earlier.
     await change();
     await change();
-    const second = listening(receiver, options);
+    const second = listening(receiver.url, options);
     const all = await receiver.waitFor(3);
     await second.stop();
     expect(second.lines[0]).toMatchObject({ kind: 'start', from: 'saved' });
@@ -165,7 +167,7 @@ describe('channel-kit listen', () => {
     const receiver = await httpsReceiver();
     const secret = newWebhookSecret();
     receiver.respond(500);
-    const run = listening(receiver, {
+    const run = listening(receiver.url, {
       secret,
       retryDelaysMs: [20, 20],
       forwardFetch: fetchTrusting(receiver.ca),
@@ -186,6 +188,41 @@ describe('channel-kit listen', () => {
     expect(new Set(requests.slice(0, 3).map((request) => request.headers['webhook-id'])).size).toBe(1);
     expect(requests[3]!.headers['webhook-id']).not.toBe(requests[0]!.headers['webhook-id']);
     expect(result).toMatchObject({ forwarded: 1, failed: 1 });
+  });
+
+  test('a receiver not yet listening is waited for, not passed over: the event arrives once it starts', async () => {
+    // A free port, with nothing on it until the receiver starts below.
+    const probe = http.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const secret = newWebhookSecret();
+    const bodies: string[] = [];
+    const run = listening(`http://127.0.0.1:${port}/hooks`, {
+      secret,
+      forwardFetch: (request) => globalThis.fetch(request),
+      retryDelaysMs: [20, 20],
+    });
+    await run.until('start');
+    await change();
+    await run.until('receiver_down');
+    // Longer than all the quick tries together: a refused connection is not one of them.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const late = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        bodies.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => late.listen(port, '127.0.0.1', resolve));
+    onCleanup(() => new Promise((resolve) => late.close(resolve)));
+    await run.until('forwarded');
+    const result = await run.stop();
+    expect(result).toMatchObject({ forwarded: 1, failed: 0 });
+    expect(run.lines.filter((line) => line.kind === 'receiver_down')).toHaveLength(1);
+    expect(JSON.parse(bodies[0]!)).toMatchObject({ type: 'property.updated' });
   });
 
   test('the command prints its generated secret and one line per event, stops on SIGINT and resumes from its state file', async () => {

@@ -155,6 +155,8 @@ function listenText(line: ListenLine, baseUrl: string): string {
       return `${time}  ${line.event.type.padEnd(22)} ${line.event.id}  -> ${line.status} in ${line.ms} ms${line.tries > 1 ? ` (try ${line.tries})` : ''}`;
     case 'failed':
       return `${time}  ${line.event.type.padEnd(22)} ${line.event.id}  -> FAILED ${line.status ?? line.error} after ${line.tries} tries; passed over`;
+    case 'receiver_down':
+      return `Nothing listens at ${line.forwardTo} (${line.error}): waiting for it, every second.`;
     case 'cursor_expired':
       return 'The saved position is older than the log keeps (35 days): starting again at its end.';
     case 'api_unreachable':

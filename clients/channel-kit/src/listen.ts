@@ -23,6 +23,7 @@ export type ListenLine =
   | { kind: 'skipped'; events: number }
   | { kind: 'forwarded'; event: EventSummary; status: number; ms: number; tries: number }
   | { kind: 'failed'; event: EventSummary; status: number | null; error: string | null; tries: number }
+  | { kind: 'receiver_down'; forwardTo: string; error: string }
   | { kind: 'cursor_expired' }
   | { kind: 'api_unreachable'; error: string; retryInSeconds: number };
 
@@ -122,13 +123,20 @@ export async function listen(options: ListenOptions): Promise<ListenResult> {
       await pause(retryInSeconds * 1000, signal);
       continue;
     }
+    let interrupted = false;
     for (const event of page.data) {
       if (!matchesEventPatterns(patterns, event.type)) continue;
-      const line = await forward(options, event);
+      const line = await forward(options, event, report);
+      if (line === undefined) {
+        interrupted = true;
+        break;
+      }
       if (line.kind === 'forwarded') result.forwarded++;
       else result.failed++;
       report(line);
     }
+    // Stopped mid-page: the position stays before it, and the page is forwarded again next time.
+    if (interrupted) break;
     cursor = page.next_cursor;
     result.cursor = cursor;
     await options.cursorStore?.save(cursor);
@@ -153,15 +161,24 @@ async function logEnd(
   return cursor;
 }
 
+/**
+ * One event to the receiver: tried again quickly on a failure, and passed over after the last
+ * try. A receiver not listening at all (connection refused) is waited for instead, without
+ * counting tries, so that starting `listen` before the receiver loses nothing. Undefined when
+ * stopped meanwhile.
+ */
 async function forward(
   options: ListenOptions,
   event: LogEvent,
-): Promise<Extract<ListenLine, { kind: 'forwarded' | 'failed' }>> {
+  report: (line: ListenLine) => void,
+): Promise<Extract<ListenLine, { kind: 'forwarded' | 'failed' }> | undefined> {
   const send = options.forwardFetch ?? ((request: Request) => globalThis.fetch(request));
   const delays = options.retryDelaysMs ?? [250, 1_000, 3_000];
   const summary = { id: event.id, type: event.type, occurred_at: event.occurred_at };
   const body = JSON.stringify(event);
+  let down = false;
   for (let tries = 1; ; tries++) {
+    if (options.signal?.aborted) return undefined;
     let status: number | null = null;
     let error: string | null = null;
     // Signed afresh on every try, as the service does: the timestamp is the sending time.
@@ -185,6 +202,13 @@ async function forward(
       }
     } catch (failure) {
       error = describe(failure);
+      if (error === 'ECONNREFUSED') {
+        if (!down) report({ kind: 'receiver_down', forwardTo: options.forwardTo, error });
+        down = true;
+        tries--;
+        await pause(1_000, options.signal);
+        continue;
+      }
     }
     if (tries > delays.length || options.signal?.aborted) {
       return { kind: 'failed', event: summary, status, error, tries };
