@@ -3,10 +3,21 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
-import { ApiRefusal, distributionClient, type Owner } from './distribution.ts';
-import { fetchTrusting } from './https-fetch.ts';
+import {
+  createChannelClient,
+  isProblem,
+  OwnerConnectTokenError,
+  verifyOwnerConnectToken,
+  type ChannelClient,
+  type OwnerConnectClaims,
+  type Schema,
+} from './kit.ts';
 import { confirmedPage, confirmPage, homePage, refusedPage } from './pages.ts';
-import { tokenVerifier, TokenRefused, type OwnerConnectClaims } from './token.ts';
+import { webhookReceiver } from './webhooks.ts';
+
+type Owner = Schema<'Owner'>;
+/** The `fetch` both the kit's client (`(Request)`) and its key-set reader (`(url, init)`) call. */
+type AnyFetch = (input: globalThis.Request | string | URL, init?: RequestInit) => Promise<globalThis.Response>;
 
 export interface ChannelAppOptions {
   /** The distribution API's base URL, e.g. `https://localhost:8443/api/v1/distribution`. */
@@ -17,8 +28,13 @@ export interface ChannelAppOptions {
   channel: string;
   /** The token's expected `iss`: the API's origin. Default: the origin of `apiBaseUrl`. */
   issuer?: string;
-  /** PEM of an extra CA to trust for the API (the local service's self-signed certificate). */
-  ca?: string;
+  /**
+   * The `fetch` to call the API with; default Node's own, which trusts a local service's
+   * development certificate when Node is started with `NODE_EXTRA_CA_CERTS=.data/tls/localhost.crt`.
+   */
+  fetch?: AnyFetch;
+  /** Receive webhooks at `POST /webhooks`, verified with these secrets (the current one, and the previous one during a rotation). */
+  webhookSecrets?: string[];
   /** Serve HTTPS with this certificate (redirect URLs are https:// URLs); plain HTTP without it. */
   tls?: { cert: string; key: string };
   host?: string;
@@ -55,16 +71,19 @@ function sameSecret(a: string | undefined, b: string | undefined): boolean {
 export async function startChannelApp(options: ChannelAppOptions) {
   const log = options.log ?? ((line: string) => console.log(line));
   const account = options.account ?? 'demo-host@channel.example';
-  const api = distributionClient({
-    apiBaseUrl: options.apiBaseUrl,
-    apiKey: options.apiKey,
-    fetch: fetchTrusting(options.ca),
+  const client = createChannelClient({
+    baseUrl: options.apiBaseUrl,
+    key: options.apiKey,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const verify = tokenVerifier({
-    keys: api.jwks,
-    issuer: options.issuer ?? new URL(options.apiBaseUrl).origin,
-    channel: options.channel,
-  });
+  // Every check of the contract's list but the last (`sub` an owner distributed to us, below).
+  const verify = (token: string) =>
+    verifyOwnerConnectToken(token, {
+      baseUrl: options.apiBaseUrl,
+      audience: options.channel,
+      ...(options.issuer ? { issuer: options.issuer } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
   const pending = new Map<string, Pending>();
   /** Owner id → the account it is linked to (a real channel stores this in its database). */
   const connections = new Map<string, { account: string; connectedAt: string }>();
@@ -94,12 +113,12 @@ export async function startChannelApp(options: ChannelAppOptions) {
     try {
       claims = await verify(token);
     } catch (error) {
-      if (!(error instanceof TokenRefused)) throw error;
-      log(`owner-connect token refused: ${error.message}`);
+      if (!(error instanceof OwnerConnectTokenError)) throw error;
+      log(`owner-connect token refused (${error.reason}): ${error.message}`);
       return send(res, 400, refusedPage('This connection link cannot be used. Start again from your platform.'));
     }
     // The last check of the list: `sub` is an owner distributed to this channel.
-    const owner = await api.findOwner(claims.sub);
+    const owner = await findOwner(client, claims.sub);
     if (!owner) return send(res, 400, refusedPage('This owner is not listed on this channel.'));
     // The host would sign in or sign up here; this app has one account, already signed in.
     for (const [id, entry] of pending) if (entry.until < Date.now()) pending.delete(id);
@@ -126,7 +145,12 @@ export async function startChannelApp(options: ChannelAppOptions) {
     if (!entry || entry.until < Date.now())
       return send(res, 400, refusedPage('This confirmation has expired. Start again from your platform.'));
     try {
-      const connection = await api.confirmConnection(entry.claims.sub, entry.token);
+      const { data: connection } = await client.PUT('/owners/{owner_id}/connection', {
+        params: { path: { owner_id: entry.claims.sub } },
+        body: { token: entry.token },
+      });
+      // A refusal is thrown as a ProblemError (below): an answer here is the connection.
+      if (!connection) throw new Error('PUT /owners/{owner_id}/connection answered no body');
       connections.set(connection.owner_id, { account, connectedAt: connection.connected_at });
       log(`owner ${connection.owner_id} connected to ${account}`);
       return send(
@@ -135,11 +159,16 @@ export async function startChannelApp(options: ChannelAppOptions) {
         confirmedPage({ displayName: entry.owner.display_name, connectedAt: connection.connected_at }),
       );
     } catch (error) {
-      if (!(error instanceof ApiRefusal)) throw error;
+      if (!isProblem(error)) throw error;
       log(`confirmation refused: ${error.message}`);
       return send(res, 400, refusedPage(`The service refused the connection (${error.code}).`));
     }
   });
+
+  const webhooks = options.webhookSecrets?.length
+    ? webhookReceiver({ client, secrets: options.webhookSecrets, log })
+    : undefined;
+  if (webhooks) app.use(webhooks.router);
 
   app.use((error: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -160,6 +189,8 @@ export async function startChannelApp(options: ChannelAppOptions) {
     /** Register this as the channel's owner-connect redirect URL. */
     redirectUrl: `${url}/owner-connect`,
     connections,
+    /** What the webhook receiver keeps of the catalogue, when it receives webhooks. */
+    catalogue: webhooks?.store,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -169,3 +200,14 @@ export async function startChannelApp(options: ChannelAppOptions) {
 }
 
 export type ChannelApp = Awaited<ReturnType<typeof startChannelApp>>;
+
+/** The owner with this id as this channel sees it, or null (not distributed to us, withdrawn, unknown). */
+async function findOwner(client: ChannelClient, ownerId: string): Promise<Owner | null> {
+  // The contract has no read of one owner by id: page the list (bounded by the kit's iterator's end).
+  for await (const owner of client.paginate('/owners', { params: { query: { limit: 500 } } })) {
+    // Without updated_since the list holds whole records, never tombstones.
+    if (owner.id === ownerId)
+      return 'display_name' in owner && ['active', 'inactive'].includes(owner.status) ? owner : null;
+  }
+  return null;
+}

@@ -9,6 +9,7 @@ import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
 import { launchChromium, keepScreenshot } from '../support/browser.ts';
 import { onCleanup } from '../support/cleanup.ts';
+import { fetchTrusting } from '../support/channel-kit.ts';
 import { hostLink } from '../support/host-pages.ts';
 
 // Owner connect end to end, in real time, in a real headless Chromium: the platform opens the
@@ -47,7 +48,7 @@ beforeAll(async () => {
     apiKey: key,
     channel,
     issuer: ORIGIN,
-    ca: api.ca,
+    fetch: fetchTrusting(api.ca),
     tls: { cert: tls.cert, key: tls.key },
     log: (line) => appLog.push(line),
   });

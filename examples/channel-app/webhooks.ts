@@ -1,0 +1,46 @@
+import express, { type Router } from 'express';
+import { ChannelSync, MemorySyncStore, verifyWebhook, WebhookVerificationError, type ChannelClient } from './kit.ts';
+
+/**
+ * The webhook receiver (contract: Events, "Delivery", receiver rules 1 to 6): verify the raw body
+ * before anything else, answer 204 at once, then do the work: deduplicate on the event's id and let
+ * the kit's sync helper read what the event names, applying it only at a higher version.
+ * Locally the service cannot deliver here (webhooks go to public HTTPS addresses only):
+ * `channel-kit listen` forwards the event log to it, signed with the same secret.
+ */
+export function webhookReceiver(options: {
+  client: ChannelClient;
+  /** The endpoint's secret(s): the current one, and the previous one during a rotation. */
+  secrets: string[];
+  log: (line: string) => void;
+}): { router: Router; store: MemorySyncStore } {
+  const store = new MemorySyncStore();
+  const sync = new ChannelSync(options.client, { store });
+  const seen = new Set<string>();
+  const router = express.Router();
+
+  router.post('/webhooks', express.raw({ type: 'application/json', limit: '256kb' }), (req, res) => {
+    let event;
+    try {
+      event = verifyWebhook(Buffer.isBuffer(req.body) ? req.body : '', req.headers, options.secrets);
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      options.log(`webhook refused: ${error.reason}`);
+      return void res.sendStatus(400);
+    }
+    res.sendStatus(204);
+    // The work, after the answer. A real channel queues it durably and keeps `seen` in its database.
+    if (seen.has(event.id)) return void options.log(`webhook ${event.id} again: already handled`);
+    seen.add(event.id);
+    options.log(`webhook verified: ${event.type} ${event.id}`);
+    sync.handleEvent(event).then(
+      (outcome) => options.log(`webhook ${event.id}: ${outcome}`),
+      (error: unknown) => {
+        // Not handled: forget it, so that a retry of the same event is worked again.
+        seen.delete(event.id);
+        options.log(`webhook ${event.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  });
+  return { router, store };
+}
