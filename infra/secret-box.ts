@@ -46,9 +46,17 @@ export function secretBox(ring: KeyRing, purpose: string): SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
       decipher.setAAD(Buffer.from(context));
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString(
-        'utf8',
-      );
+      try {
+        return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString(
+          'utf8',
+        );
+      } catch {
+        // GCM says only "unable to authenticate data": name the key, so that an operator who
+        // restored a database under another SERVER_SECRET reads why.
+        throw new Error(
+          `secret-box: the value does not open with key ${keyId} of the ring (sealed under another server secret, or altered)`,
+        );
+      }
     },
     currentPrefix: `v2.${current}.`,
   };

@@ -89,4 +89,12 @@ describe('the secret box', () => {
     const short = legacySeal(OLD, '', CONTEXT, 4);
     expect(() => box.open(short, CONTEXT)).toThrow();
   });
+
+  test('a value sealed under another secret with the same key id is refused by name, not opened to garbage', () => {
+    const sealed = webhookSecretBox(before).seal('whsec_x', CONTEXT);
+    const other = parseKeyRing({ serverSecret: NEW, serverSecrets: undefined, serverGeoSecret: undefined });
+    expect(() => webhookSecretBox(other).open(sealed, CONTEXT)).toThrow(
+      'secret-box: the value does not open with key 0 of the ring (sealed under another server secret, or altered)',
+    );
+  });
 });
