@@ -25,7 +25,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import { fork } from 'node:child_process';
-import { postgresCpuMs } from './postgres-cpu.ts';
+import { postgresCpu, postgresCpuBetween } from './postgres-cpu.ts';
 import type { PullReport, PullRequest } from './availability-client.ts';
 import { seconds, setUpPull } from './availability-setup.ts';
 import pg from 'pg';
@@ -134,7 +134,7 @@ try {
   const windowNights = Math.min(daysBetween(today, horizonEnd(today)), MAX_WINDOW_NIGHTS);
   const expected = PROPERTIES * windowNights;
 
-  const postgresCpu = () => postgresCpuMs(async (text) => (await sql.query<{ pid: number }>(text)).rows);
+  const readPostgresCpu = () => postgresCpu(async (text) => (await sql.query<{ pid: number }>(text)).rows);
 
   /** One pull by the channel's threads in `coding`: the whole of it, or its first `maxPages` pages. */
   async function pull(coding: PullRequest['coding'], maxPages: number | null, mode: PullRequest['mode'] = 'linked') {
@@ -153,7 +153,7 @@ try {
       today,
     };
     const processCpu = process.cpuUsage();
-    const postgresBefore = await postgresCpu();
+    const postgresBefore = await readPostgresCpu();
     const channel = fork(new URL('./availability-client.ts', import.meta.url), {
       serialization: 'advanced',
       stdio: 'inherit',
@@ -170,8 +170,8 @@ try {
     // garbage collector (and the channel's warm-up page of one property).
     const cpu = process.cpuUsage(processCpu);
     const serverCpuMs = (cpu.user + cpu.system) / 1000;
-    const postgresAfter = await postgresCpu();
-    const postgresMs = postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore;
+    const postgresAfter = await readPostgresCpu();
+    const postgresMs = postgresCpuBetween(postgresBefore, postgresAfter);
     const wire = summary(report.wireBytes, 0);
     return {
       report,

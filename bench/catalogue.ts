@@ -41,7 +41,7 @@ import { loadTlsMaterial } from '../infra/tls.ts';
 import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { readPages, startBareCatalogue, type Throughput } from './bare-catalogue.ts';
-import { postgresCpuMs } from './postgres-cpu.ts';
+import { postgresCpu, postgresCpuBetween } from './postgres-cpu.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
@@ -197,13 +197,13 @@ try {
     bare: { url: `${bare.url}/properties`, headers: {} },
   };
   const throughput: Record<string, unknown> = {};
-  const postgresCpu = () => postgresCpuMs((text) => orm.em.getConnection().execute<{ pid: number }[]>(text));
+  const readPostgresCpu = () => postgresCpu((text) => orm.em.getConnection().execute<{ pid: number }[]>(text));
   /** A run of `readPages`, with the PostgreSQL CPU it cost (null where /proc cannot tell). */
   const measured = async (name: keyof typeof targets, clients: number) => {
-    const before = await postgresCpu();
+    const before = await readPostgresCpu();
     const run = await readPages(targets[name], tls.cert, clients, SECONDS);
-    const after = await postgresCpu();
-    return { ...run, postgresCpuMs: before === null || after === null ? null : after - before };
+    const after = await readPostgresCpu();
+    return { ...run, postgresCpuMs: postgresCpuBetween(before, after) };
   };
   for (const clients of [1, 8]) {
     const runs: Record<keyof typeof targets, (Throughput & { postgresCpuMs: number | null })[]> = {
