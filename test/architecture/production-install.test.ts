@@ -9,7 +9,13 @@ import { describe, expect, test } from 'vitest';
  * allowed, since it runs only on the development path that needs it.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const ENTRY_POINTS = ['scripts/api.ts', 'scripts/worker.ts', 'scripts/admin.ts', 'scripts/build-workflow-bundle.ts'];
+const ENTRY_POINTS = [
+  'scripts/api.ts',
+  'scripts/worker.ts',
+  'scripts/admin.ts',
+  'scripts/migrate.ts',
+  'scripts/build-workflow-bundle.ts',
+];
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
