@@ -1,7 +1,7 @@
 import { Runtime, type LogLevel, type LogMetadata, type Logger as TemporalLogger } from '@temporalio/worker';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ServiceConfig } from './config.ts';
-import { dispatchLag, suspendedEndpoints } from '../db/monitoring.ts';
+import { dispatchLag, overdueDeliveries, suspendedEndpoints } from '../db/monitoring.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../infra/logger.ts';
 import { startMetricsServer, watchDatabase, type MetricsServer } from '../infra/metrics.ts';
@@ -14,11 +14,12 @@ export async function serveMetrics(config: ServiceConfig, log: Logger): Promise<
   return server;
 }
 
-/** The worker's scrape-time gauges (dispatcher lag, suspended endpoints) read this database until the returned stop. */
+/** The worker's scrape-time gauges (dispatcher lag, suspended endpoints, overdue deliveries) read this database until the returned stop. */
 export function watchWorkerDatabase(orm: MikroORM, clock: Clock): () => void {
   return watchDatabase({
     dispatchLag: () => dispatchLag(orm.em.fork(), clock.now()),
     suspendedEndpoints: () => suspendedEndpoints(orm.em.fork()),
+    overdueDeliveries: () => overdueDeliveries(orm.em.fork(), clock.now()),
   });
 }
 

@@ -55,3 +55,38 @@ export async function suspendedEndpoints(em: EntityManager): Promise<SuspendedEn
   );
   return rows.map((row) => ({ channel: row.channel, reason: row.reason, count: Number(row.count) }));
 }
+
+/** How overdue the most overdue pending delivery of one channel is. */
+export interface ChannelOverdueDeliveries {
+  channel: string;
+  overdueSeconds: number;
+}
+
+/**
+ * Per channel with endpoints: how long its most overdue pending delivery has waited past its due
+ * time, 0 when none is overdue. A delivery is due at its scheduled retry (`next_attempt_at`), else
+ * just after its last attempt (a failed one whose retry is being scheduled), else at its creation
+ * by the dispatcher (the first attempt follows at once). One probe per endpoint of the partial
+ * index `webhook_delivery_pending_due` (at most 5 endpoints a channel).
+ */
+export async function overdueDeliveries(em: EntityManager, now: Date): Promise<ChannelOverdueDeliveries[]> {
+  const rows = await em.execute<{ channel: string; due: string | null }[]>(
+    `select c.name as channel, min(x.due) as due
+       from channel c
+       join webhook_endpoint e on e.channel_id = c.id
+       left join lateral (
+         select coalesce(d.next_attempt_at, d.last_attempt_at, d.created_at) as due
+           from webhook_delivery d
+          where d.endpoint_id = e.id and d.state = 'pending'
+          order by coalesce(d.next_attempt_at, d.last_attempt_at, d.created_at)
+          limit 1
+       ) x on true
+      group by c.name
+      order by c.name
+      limit ${MAX_CHANNELS}`,
+  );
+  return rows.map((row) => ({
+    channel: row.channel,
+    overdueSeconds: row.due === null ? 0 : Math.max(0, (now.getTime() - new Date(row.due).getTime()) / 1000),
+  }));
+}

@@ -113,15 +113,19 @@ export async function upsertDeliveries(
 export interface AttemptContext {
   delivery: StoredDelivery;
   endpoint: StoredEndpoint | null;
-  channel: { status: string; webhooksSuspendedAt: Date | null } | null;
+  channel: { name: string; status: string; webhooksSuspendedAt: Date | null } | null;
+  /** When the delivered event was committed (its log row's `occurred_at`); null once the log dropped it. */
+  eventOccurredAt: Date | null;
 }
 
 export async function attemptContext(em: EntityManager, deliveryId: string): Promise<AttemptContext | null> {
   const [row] = await em.execute<
     (DeliveryRow & {
       endpoint: EndpointRow | null;
+      channel_name: string | null;
       channel_status: string | null;
       channel_suspended_at: Date | string | null;
+      event_occurred_at: Date | string | null;
     })[]
   >(
     `select d.*, case when e.id is null then null else jsonb_build_object(
@@ -129,21 +133,33 @@ export async function attemptContext(em: EntityManager, deliveryId: string): Pro
               'status', e.status, 'suspended_reason', e.suspended_reason, 'secret', e.secret, 'previous_secret', e.previous_secret,
               'previous_secret_expires_at', e.previous_secret_expires_at, 'secret_generation', e.secret_generation,
               'created_at', e.created_at, 'updated_at', e.updated_at) end as endpoint,
-            c.status as channel_status, c.webhooks_suspended_at as channel_suspended_at
+            c.name as channel_name, c.status as channel_status, c.webhooks_suspended_at as channel_suspended_at,
+            ev.occurred_at as event_occurred_at
        from webhook_delivery d
        left join webhook_endpoint e on e.id = d.endpoint_id
        left join channel c on c.id = e.channel_id
+       left join event ev on ev.id = d.event_id
       where d.id = ?`,
     [deliveryId],
   );
   if (!row) return null;
-  const { endpoint, channel_status: status, channel_suspended_at: suspendedAt, ...delivery } = row;
+  const {
+    endpoint,
+    channel_name: name,
+    channel_status: status,
+    channel_suspended_at: suspendedAt,
+    event_occurred_at: occurredAt,
+    ...delivery
+  } = row;
   const channel =
-    status === null ? null : { status, webhooksSuspendedAt: suspendedAt === null ? null : new Date(suspendedAt) };
+    status === null || name === null
+      ? null
+      : { name, status, webhooksSuspendedAt: suspendedAt === null ? null : new Date(suspendedAt) };
   return {
     delivery: deliveryFromRow(delivery),
     endpoint: endpoint === null ? null : endpointFromRow(endpoint),
     channel,
+    eventOccurredAt: occurredAt === null ? null : new Date(occurredAt),
   };
 }
 

@@ -6,7 +6,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * The process's metrics, one registry per process (the API and the worker are separate processes
  * in production; `npm start` runs both in one and serves one set). Labels take values from fixed
  * sets only: operation ids from the registry (or a route template), status codes, problem codes,
- * outcome and reason words, channel names (as many as the deployment has channels).
+ * outcome and reason words, channel names (the gauges read from the database: at most 1,000; the
+ * counters of attempts: at most MAX_CHANNEL_LABELS per process, see channelLabel).
  */
 export const registry = new Registry();
 
@@ -56,6 +57,55 @@ export const webhookAttemptDuration = new Histogram({
   registers: [registry],
 });
 
+/**
+ * Channels named in the labels of one process. Channels are few (an operator creates each one) and
+ * their names are checked (`^[a-z][a-z0-9-]{1,62}$`); past this many in one process, further ones
+ * are counted under OTHER_CHANNELS, so a deployment that grows past it keeps a bounded series count.
+ */
+export const MAX_CHANNEL_LABELS = 100;
+/** The label of the channels past MAX_CHANNEL_LABELS: `_` is not allowed in a channel's name. */
+export const OTHER_CHANNELS = '_other';
+const labelledChannels = new Set<string>();
+
+/** The `channel` label value of a channel name: its name, or OTHER_CHANNELS once MAX_CHANNEL_LABELS are named. */
+export function channelLabel(name: string): string {
+  if (labelledChannels.has(name)) return name;
+  if (labelledChannels.size >= MAX_CHANNEL_LABELS) return OTHER_CHANNELS;
+  labelledChannels.add(name);
+  return name;
+}
+
+export const webhookChannelAttempts = new Counter({
+  name: 'svc_webhook_channel_attempts_total',
+  help: 'Delivery attempts (POSTs of an event) by channel and outcome (delivered, failed, gone); pings are not counted here',
+  labelNames: ['channel', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const webhookCommitToDelivery = new Histogram({
+  name: 'svc_webhook_commit_to_delivery_seconds',
+  help: "From an event's commit (its occurred_at, the stamp of the transaction that wrote it) to the recorded 2xx of its delivery to one endpoint, by attempt (first, retry)",
+  labelNames: ['attempt'] as const,
+  // From a delivery that follows its commit at once to one retried for the contract's 3 days.
+  buckets: [0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 21600, 86400, 259200],
+  registers: [registry],
+});
+
+/** Counts one delivery attempt of an event to an endpoint of `channel` (the worker's attempt path). */
+export function countChannelAttempt(channel: string | undefined, outcome: string): void {
+  webhookChannelAttempts.inc({ channel: channel === undefined ? OTHER_CHANNELS : channelLabel(channel), outcome });
+}
+
+/**
+ * Observes a delivery recorded as delivered at `deliveredAt` (attempt `attempt`, 1 for the first)
+ * of an event committed at `occurredAt`. The two instants come from different processes' clocks
+ * (the API's and the worker's); a skew that makes the difference negative is observed as 0.
+ */
+export function observeCommitToDelivery(occurredAt: Date, deliveredAt: Date, attempt: number): void {
+  const seconds = Math.max(0, (deliveredAt.getTime() - occurredAt.getTime()) / 1000);
+  webhookCommitToDelivery.observe({ attempt: attempt <= 1 ? 'first' : 'retry' }, seconds);
+}
+
 export interface DispatchLag {
   channel: string;
   undispatched: number;
@@ -68,10 +118,16 @@ export interface SuspendedEndpoints {
   count: number;
 }
 
+export interface OverdueDeliveries {
+  channel: string;
+  overdueSeconds: number;
+}
+
 /** Sources read on scrape (the worker registers its database); several at once are summed by label. */
 interface ScrapeSources {
   dispatchLag: () => Promise<DispatchLag[]>;
   suspendedEndpoints: () => Promise<SuspendedEndpoints[]>;
+  overdueDeliveries: () => Promise<OverdueDeliveries[]>;
 }
 
 const sources = new Set<ScrapeSources>();
@@ -138,6 +194,21 @@ export const endpointsSuspended = new Gauge({
     const rows = await readAll<SuspendedEndpoints>('suspendedEndpoints');
     this.reset();
     for (const row of rows) this.inc({ channel: row.channel, reason: row.reason }, row.count);
+  },
+});
+
+export const deliveriesOverdue = new Gauge({
+  name: 'svc_webhook_delivery_overdue_seconds',
+  help: 'How long the most overdue pending delivery of a channel has waited past its due time (its creation for a first attempt, its scheduled retry after), 0 when none is overdue (read from the database on scrape)',
+  labelNames: ['channel'] as const,
+  registers: [registry],
+  async collect() {
+    const rows = await readAll<OverdueDeliveries>('overdueDeliveries');
+    this.reset();
+    // Several databases watched at once (tests): the worst of them.
+    const worst = new Map<string, number>();
+    for (const row of rows) worst.set(row.channel, Math.max(worst.get(row.channel) ?? 0, row.overdueSeconds, 0));
+    for (const [channel, seconds] of worst) this.set({ channel }, seconds);
   },
 });
 

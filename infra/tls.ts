@@ -37,6 +37,40 @@ export interface TlsMaterial {
   certPath: string;
 }
 
+/** The names a self-signed certificate covers: DNS names and IP addresses (its subjectAltName). */
+export interface CertificateNames {
+  dns: readonly string[];
+  ips: readonly string[];
+}
+
+/**
+ * A self-signed server certificate (EC P-256, SHA-256) for `names`, valid `days` days (397 at
+ * most is what browsers accept); its common name is the first DNS name. PEM text.
+ */
+export async function selfSignedCertificate(
+  names: CertificateNames,
+  days = 397,
+): Promise<{ cert: string; key: string }> {
+  const pems = await generate([{ name: 'commonName', value: names.dns[0] ?? names.ips[0] ?? 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    notAfterDate: new Date(Date.now() + days * 24 * 3600 * 1000),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          ...names.dns.map((value) => ({ type: 2 as const, value })),
+          ...names.ips.map((ip) => ({ type: 7 as const, ip })),
+        ],
+      },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
 /**
  * The certificate the API serves: TLS_CERT/TLS_KEY files when given; otherwise a self-signed
  * certificate for localhost generated once into `dataDir/tls` and reused on every start.
@@ -60,25 +94,8 @@ export async function loadTlsMaterial(options: {
   const keyPath = path.join(dir, 'localhost.key');
   if (!existsSync(certPath) || !existsSync(keyPath)) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keyType: 'ec',
-      algorithm: 'sha256',
-      notAfterDate: new Date(Date.now() + 397 * 24 * 3600 * 1000),
-      extensions: [
-        { name: 'basicConstraints', cA: false },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 2, value: 'localhost' },
-            { type: 7, ip: '127.0.0.1' },
-            { type: 7, ip: '::1' },
-          ],
-        },
-      ],
-    });
-    await writeFile(keyPath, pems.private, { mode: 0o600 });
+    const pems = await selfSignedCertificate({ dns: ['localhost'], ips: ['127.0.0.1', '::1'] });
+    await writeFile(keyPath, pems.key, { mode: 0o600 });
     await writeFile(certPath, pems.cert);
   }
   return { cert: await readFile(certPath, 'utf8'), key: await readFile(keyPath, 'utf8'), selfSigned: true, certPath };

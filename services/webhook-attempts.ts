@@ -4,6 +4,7 @@ import { toInstant } from '../domain/time.ts';
 import { attemptStart, outcomeOf } from '../domain/webhooks/deliveries.ts';
 import type { DeliveryOutcome, SuspensionReason } from '../domain/webhooks/states.ts';
 import { suspensionMail, type Mailer } from '../infra/mailer.ts';
+import { countChannelAttempt, observeCommitToDelivery } from '../infra/metrics.ts';
 import type { WebhookSender } from '../infra/webhook-sender.ts';
 import type { ServiceDeps } from './deps.ts';
 import { cancelPendingDeliveries } from './webhooks.ts';
@@ -27,7 +28,7 @@ export async function attemptDelivery(
   const em = deps.orm.em.fork();
   const context = await deliveryStore.attemptContext(em, deliveryId);
   if (!context) return { outcome: 'cancelled', statusCode: null, attempt: 0 };
-  const { delivery, endpoint, channel } = context;
+  const { delivery, endpoint, channel, eventOccurredAt } = context;
   const start = attemptStart(delivery, endpoint, channel);
   if (start === 'delivered' || start === 'ended')
     return {
@@ -43,6 +44,7 @@ export async function attemptDelivery(
   const response = await deps.webhookSender.send(endpoint, { id: delivery.eventId, body: delivery.payload });
   const outcome = outcomeOf(response);
   const number = delivery.attempts + 1;
+  countChannelAttempt(channel?.name, outcome);
   // The channel is shown only the reason; the detail (addresses, codes) is for the operator.
   if (response.error !== null)
     deps.log.info('webhook attempt failed', {
@@ -53,6 +55,7 @@ export async function attemptDelivery(
       statusCode: response.statusCode,
       detail: response.detail,
     });
+  const deliveredAt = outcome === 'delivered' ? clock.now() : null;
   await deliveryStore.recordAttempt(em, {
     deliveryId,
     number,
@@ -61,8 +64,9 @@ export async function attemptDelivery(
     durationMs: response.durationMs,
     error: response.error,
     excerpt: response.excerpt,
-    deliveredAt: outcome === 'delivered' ? clock.now() : null,
+    deliveredAt,
   });
+  if (deliveredAt && eventOccurredAt) observeCommitToDelivery(eventOccurredAt, deliveredAt, number);
   return { outcome, statusCode: response.statusCode, attempt: number };
 }
 

@@ -52,7 +52,14 @@ export const WebhookDeliverySchema = defineEntity({
     completedAt: p.datetime().nullable(),
   },
   uniques: [{ properties: ['endpoint', 'eventId'] }],
-  indexes: [{ properties: ['endpoint', 'createdAt'] }],
+  indexes: [
+    { properties: ['endpoint', 'createdAt'] },
+    // The pending deliveries of an endpoint by when they are due (db/monitoring.ts, the overdue gauge).
+    {
+      name: 'webhook_delivery_pending_due',
+      expression: `create index "webhook_delivery_pending_due" on "webhook_delivery" ("endpoint_id", (coalesce("next_attempt_at", "last_attempt_at", "created_at"))) where "state" = 'pending'`,
+    },
+  ],
 });
 
 export const WebhookAttemptSchema = defineEntity({

@@ -13,6 +13,7 @@ const ENTRY_POINTS = [
   'scripts/api.ts',
   'scripts/worker.ts',
   'scripts/admin.ts',
+  'scripts/migrate.ts',
   'scripts/build-workflow-bundle.ts',
   // Run from the image before its workers are rolled out: `node scripts/replay.ts --bundle dist/workflow-bundle.js`.
   'scripts/replay.ts',

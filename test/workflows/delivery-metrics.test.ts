@@ -159,7 +159,10 @@ describe('worker metrics', () => {
 
     const w = await worker();
     // Every delivery of this scenario closes here, so none still sends during the next test.
-    await w.runUntil(() => quiet(s));
+    await w.runUntil(async () => {
+      await s.publish();
+      await quiet(s);
+    });
     const caughtUp = await registry.metrics();
     expect(sample(caughtUp, 'svc_dispatch_undispatched_events', { channel: s.channel.name })).toBe(0);
     expect(sample(caughtUp, 'svc_dispatch_oldest_undispatched_seconds', { channel: s.channel.name })).toBe(0);
@@ -202,5 +205,120 @@ describe('worker metrics', () => {
     ).toBeGreaterThan(0);
     expect(sample(after, 'svc_webhook_endpoints_suspended', { channel: gone.channel.name, reason: 'gone' })).toBe(1);
     expect(sample(after, 'svc_webhook_endpoints_suspended', { channel: ok.channel.name })).toBeUndefined();
+  });
+});
+
+/** The endpoint's deliveries with their attempts, the instant each was delivered and its event's commit. */
+async function deliveredRows(endpointId: string) {
+  const rows = await orm.em
+    .fork()
+    .execute<{ attempts: number; state: string; completed_at: Date | string | null; occurred_at: Date | string }[]>(
+      `select d.attempts, d.state, d.completed_at, ev.occurred_at
+       from webhook_delivery d join event ev on ev.id = d.event_id
+      where d.endpoint_id = ?`,
+      [endpointId],
+    );
+  return rows.map((row) => ({
+    attempts: row.attempts,
+    state: row.state,
+    seconds: (new Date(row.completed_at!).getTime() - new Date(row.occurred_at).getTime()) / 1000,
+  }));
+}
+
+/** The overdue gauge of one channel, scraped at `at`. */
+async function overdueAt(channel: string, at: Date): Promise<number | undefined> {
+  scrapeClock.set(at);
+  return sample(await registry.metrics(), 'svc_webhook_delivery_overdue_seconds', { channel });
+}
+
+describe('delivery latency and lateness', () => {
+  test('a delivery delivered at its first attempt is observed once under attempt="first", as the seconds from its event\'s commit to its recorded 2xx, and counted under its channel', async () => {
+    const s = await scenario('first-latency');
+    receiver.respond(204);
+    const before = await registry.metrics();
+    const w = await worker();
+    await w.runUntil(async () => {
+      await s.publish();
+      await quiet(s);
+    });
+    const after = await registry.metrics();
+    const delta = (name: string, labels: Record<string, string>) =>
+      count(after, name, labels) - count(before, name, labels);
+
+    const rows = await deliveredRows(s.endpoint.id);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.state === 'delivered' && row.attempts === 1)).toBe(true);
+    const first = { attempt: 'first' };
+    expect(delta('svc_webhook_commit_to_delivery_seconds_count', first)).toBe(rows.length);
+    expect(delta('svc_webhook_commit_to_delivery_seconds_bucket', { ...first, le: '+Inf' })).toBe(rows.length);
+    expect(delta('svc_webhook_commit_to_delivery_seconds_count', { attempt: 'retry' })).toBe(0);
+    // The sum is exactly what the database holds: delivered instant minus the event's occurred_at.
+    const seconds = rows.reduce((sum, row) => sum + row.seconds, 0);
+    expect(seconds).toBeGreaterThan(0);
+    expect(delta('svc_webhook_commit_to_delivery_seconds_sum', first)).toBeCloseTo(seconds, 6);
+    expect(delta('svc_webhook_channel_attempts_total', { channel: s.channel.name, outcome: 'delivered' })).toBe(
+      rows.length,
+    );
+    expect(delta('svc_webhook_channel_attempts_total', { channel: s.channel.name, outcome: 'failed' })).toBe(0);
+  });
+
+  test('a pending delivery is overdue from its creation while its first attempt waits, from its scheduled retry once one is due, and is observed under attempt="retry" once the retry delivers', async () => {
+    const s = await scenario('overdue');
+    const before = await registry.metrics();
+    // The first attempts wait at the receiver, then fail with a 500.
+    receiver.respond(500);
+    receiver.hold();
+    const w = await worker();
+    let rows: Awaited<ReturnType<typeof deliveredRows>> = [];
+    await w.runUntil(async () => {
+      await s.publish();
+      await until('a first attempt reaches the receiver', () =>
+        Promise.resolve(receiver.received.some((r) => r.path.endsWith('/overdue'))),
+      );
+      const pending = () =>
+        orm.em
+          .fork()
+          .execute<{ created_at: Date | string; next_attempt_at: Date | string | null; attempts: number }[]>(
+            "select created_at, next_attempt_at, attempts from webhook_delivery where endpoint_id = ? and state = 'pending'",
+            [s.endpoint.id],
+          );
+      const waiting = await pending();
+      expect(waiting.length).toBeGreaterThan(0);
+      expect(waiting.every((row) => row.attempts === 0)).toBe(true);
+      const created = Math.min(...waiting.map((row) => new Date(row.created_at).getTime()));
+      expect(await overdueAt(s.channel.name, new Date(created + 30_000))).toBeCloseTo(30, 3);
+      receiver.release();
+
+      // Every delivery failed once and waits for its retry, due at next_attempt_at.
+      let retries: { next_attempt_at: Date | string | null }[] = [];
+      await until('every retry is scheduled', async () => {
+        retries = await pending();
+        return retries.length === waiting.length && retries.every((row) => row.next_attempt_at !== null);
+      });
+      const due = Math.min(...retries.map((row) => new Date(row.next_attempt_at!).getTime()));
+      expect(await overdueAt(s.channel.name, new Date(due - 1_000))).toBe(0);
+      expect(await overdueAt(s.channel.name, new Date(due + 90_000))).toBeCloseTo(90, 3);
+
+      receiver.respond(204);
+      await env.sleep(120_000);
+      await quiet(s);
+      rows = await deliveredRows(s.endpoint.id);
+    });
+    const after = await registry.metrics();
+    const delta = (name: string, labels: Record<string, string>) =>
+      count(after, name, labels) - count(before, name, labels);
+    expect(rows.every((row) => row.state === 'delivered' && row.attempts === 2)).toBe(true);
+    const retry = { attempt: 'retry' };
+    expect(delta('svc_webhook_commit_to_delivery_seconds_count', retry)).toBe(rows.length);
+    expect(delta('svc_webhook_commit_to_delivery_seconds_count', { attempt: 'first' })).toBe(0);
+    expect(delta('svc_webhook_commit_to_delivery_seconds_sum', retry)).toBeCloseTo(
+      rows.reduce((sum, row) => sum + row.seconds, 0),
+      6,
+    );
+    const channel = s.channel.name;
+    expect(delta('svc_webhook_channel_attempts_total', { channel, outcome: 'failed' })).toBe(rows.length);
+    expect(delta('svc_webhook_channel_attempts_total', { channel, outcome: 'delivered' })).toBe(rows.length);
+    // Nothing of the channel is pending any more.
+    expect(await overdueAt(channel, new Date(Date.now() + 86_400_000))).toBe(0);
   });
 });
