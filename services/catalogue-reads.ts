@@ -11,6 +11,7 @@ import { amenityByCode, amenityRecord } from '../domain/catalogue/amenities.ts';
 import { toInstant, wholeSeconds } from '../domain/time.ts';
 import { decodeCursor, encodeCursor, hashQuery, type CursorPosition } from '../domain/catalogue/cursor.ts';
 import { isExternalId } from '../domain/catalogue/ids.ts';
+import { logHoldsPlace, type LogPlace } from '../domain/catalogue/log-position.ts';
 import { RETENTION_DAYS, RETENTION_MS } from '../domain/catalogue/retention.ts';
 import type { ResourceStatus } from '../domain/catalogue/status.ts';
 import { EVENT_TYPES, scopeForEventType } from '../domain/events.ts';
@@ -170,6 +171,24 @@ export interface EventPage {
 }
 
 /**
+ * An event cursor's place in the log: 400 `invalid_cursor` for one that is not the service's,
+ * 410 `event_cursor_expired` once it is older than the log keeps events. Its event id (`e`) is
+ * absent from cursors issued before it was carried: those are read as before.
+ */
+async function eventCursorPlace(cursor: string, hash: string, now: Date, deps: Deps): Promise<LogPlace> {
+  const decoded = await decodeCursor(cursor, hash, deps.secrets.ring);
+  if (
+    decoded === null ||
+    typeof decoded.p !== 'number' ||
+    typeof decoded.t !== 'number' ||
+    (decoded.e !== undefined && typeof decoded.e !== 'string')
+  )
+    throw new ProblemError('invalid_cursor');
+  if (decoded.t < now.getTime() - RETENTION_MS) throw new ProblemError('event_cursor_expired');
+  return { position: decoded.p, eventId: decoded.e };
+}
+
+/**
  * The channel's events in commit order, of the kinds the key's scopes cover, from the oldest kept
  * (35 days) or right after the cursor's position.
  */
@@ -190,24 +209,39 @@ export async function readEvents(
   }
   const now = deps.clock.now();
   const hash = hashQuery({ kind: 'events', channel: channel.id });
-  let after = 0;
-  if (query.cursor !== undefined) {
-    const decoded = await decodeCursor(query.cursor, hash, deps.secrets.ring);
-    if (decoded === null || typeof decoded.p !== 'number' || typeof decoded.t !== 'number')
-      throw new ProblemError('invalid_cursor');
-    if (decoded.t < now.getTime() - RETENTION_MS) throw new ProblemError('event_cursor_expired');
-    after = decoded.p;
-  }
+  const place = query.cursor === undefined ? { position: 0 } : await eventCursorPlace(query.cursor, hash, now, deps);
   // Without a cursor the log starts at its oldest kept event; with one, right after its position.
   const since = query.cursor === undefined ? new Date(now.getTime() - RETENTION_MS) : new Date(0);
-  const page = await listEvents(deps.orm.em.fork(), channel.id, { after, since, types, limit: query.limit });
+  const page = await listEvents(deps.orm.em.fork(), channel.id, {
+    after: place.position,
+    since,
+    types,
+    limit: query.limit,
+  });
+  if (!logHoldsPlace(place, page.log)) {
+    throw new ProblemError('event_cursor_expired', {
+      detail:
+        "The event log does not hold this cursor's position (the service's data was restored from a backup taken before it). " +
+        'Replace what you hold with a full listing and read the log again without a cursor.',
+    });
+  }
   const last = page.events.at(-1);
   // A cursor ages with the oldest event it still has to read: the last one returned while more
   // wait (at the whole second its record shows), else now (whatever commits later is stamped no
   // earlier than what was read). Events are kept 35 days, so a cursor younger than that never
   // points past a pruned event.
   const age = page.hasMore && last ? wholeSeconds(last.occurredAt).getTime() : now.getTime();
-  const next = await encodeCursor({ p: last?.position ?? after, t: age }, hash, deps.secrets.ring);
+  // It names the event at its position, so a log that no longer holds that event refuses it
+  // (logHoldsPlace). An empty page keeps the cursor's event; a cursor from before ids were
+  // carried gets the one the log holds there, now that the log was found to reach that far.
+  const anchor = page.log.atOrBefore;
+  const eventId =
+    last?.id ?? place.eventId ?? (anchor !== null && anchor.position === place.position ? anchor.id : undefined);
+  const next = await encodeCursor(
+    { p: last?.position ?? place.position, t: age, ...(eventId === undefined ? {} : { e: eventId }) },
+    hash,
+    deps.secrets.ring,
+  );
   return {
     events: page.events.map((event) => ({
       id: event.id,

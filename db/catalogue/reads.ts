@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { presentStoredResource } from '../../domain/catalogue/projection.ts';
+import type { LogAtPosition } from '../../domain/catalogue/log-position.ts';
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import { toInstant } from '../../domain/time.ts';
 import { pgArray, queryRows } from '../sql.ts';
@@ -127,29 +128,71 @@ export interface EventRow {
 export interface EventPage {
   events: ChannelEvent[];
   hasMore: boolean;
+  /** What the log holds at and before `after`, read in the same statement (one snapshot) as the events. */
+  log: LogAtPosition;
 }
 
-/** Events after `after` in commit order (positions are taken under the channel's lock), of the given types only. */
+/** A row of the page's statement: the log's end and the event at or before `after` on every row, then one event, if any. */
+interface EventPageRow {
+  log_end: string | null;
+  anchor_position: string | null;
+  anchor_id: string | null;
+  position: string | null;
+  id: string;
+  type: string;
+  occurred_at: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Events after `after` in commit order (positions are taken under the channel's lock), of the given
+ * types only, and what the log holds at `after`: its end and its kept event with the largest
+ * position up to `after`, each one probe of a primary key. One statement, so the check and the page
+ * see the same log; it answers at least one row, its event columns null when no event follows.
+ */
 export async function listEvents(
   em: EntityManager,
   channelId: string,
   options: { after: number; since: Date; types: readonly string[]; limit: number },
 ): Promise<EventPage> {
-  const rows = await em.execute<EventRow[]>(
-    `select position, id, type, occurred_at, data from event
-      where channel_id = ? and position > ? and occurred_at >= ? and type = any(?::text[])
-      order by position limit ?`,
-    [channelId, options.after, options.since, pgArray(options.types), options.limit + 1],
+  const rows = await em.execute<EventPageRow[]>(
+    `select log.last_position as log_end, anchor.position as anchor_position, anchor.id as anchor_id,
+            page.position, page.id, page.type, page.occurred_at, page.data
+       from (values (1)) as one (x)
+       left join channel_log log on log.channel_id = ?
+       left join lateral (select position, id from event where channel_id = ? and position <= ?
+                           order by position desc limit 1) anchor on true
+       left join lateral (select position, id, type, occurred_at, data from event
+                           where channel_id = ? and position > ? and occurred_at >= ? and type = any(?::text[])
+                           order by position limit ?) page on true
+      order by page.position`,
+    [
+      channelId,
+      channelId,
+      options.after,
+      channelId,
+      options.after,
+      options.since,
+      pgArray(options.types),
+      options.limit + 1,
+    ],
   );
+  const first = rows[0]!;
+  const found = rows.filter((row): row is EventPageRow & { position: string } => row.position !== null);
   return {
-    events: rows.slice(0, options.limit).map((row) => ({
+    events: found.slice(0, options.limit).map((row) => ({
       position: Number(row.position),
       id: row.id,
       type: row.type,
       occurredAt: new Date(row.occurred_at),
       data: row.data,
     })),
-    hasMore: rows.length > options.limit,
+    hasMore: found.length > options.limit,
+    log: {
+      end: Number(first.log_end ?? 0),
+      atOrBefore:
+        first.anchor_position === null ? null : { position: Number(first.anchor_position), id: first.anchor_id! },
+    },
   };
 }
 
