@@ -160,7 +160,8 @@ export const PROBLEMS = {
   event_cursor_expired: {
     status: 410,
     title: { en: 'Event cursor expired', ro: 'Cursorul de evenimente a expirat' },
-    description: 'The event cursor points before the 35-day retention window. Resync and read events from now on.',
+    description:
+      "The event cursor points before the 35-day retention window, or to a position the log no longer holds (the service's data was restored from a backup taken before it). Resync and read events from now on.",
   },
   owner_connect_token_expired: {
     status: 410,

@@ -170,7 +170,9 @@ export const listEventsOperation = defineOperation({
   description:
     "The channel's events in the order their changes committed: a reader that resumes from `next_cursor` never misses an event that committed after it read. " +
     "Only the kinds the key's scopes cover are listed (`read:catalog`: property, location, owner and amenity events; `read:ari`: `availability.updated`). " +
-    '`next_cursor` is always present: keep it and poll with it; `has_more` says whether the next page is already waiting. A cursor older than 35 days is answered 410 `event_cursor_expired`.',
+    '`next_cursor` is always present: keep it and poll with it; `has_more` says whether the next page is already waiting. ' +
+    'A cursor older than 35 days is answered 410 `event_cursor_expired`. ' +
+    "So is a cursor whose position the log no longer holds: the service's data was restored from a backup taken before it, and the positions after the backup went to new events; replace what you hold with a full listing and read the log again without a cursor.",
   tags: ['Events'],
   scopes: [],
   anyOfScopes: ['read:catalog', 'read:ari'],
