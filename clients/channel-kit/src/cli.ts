@@ -158,7 +158,7 @@ function listenText(line: ListenLine, baseUrl: string): string {
     case 'receiver_down':
       return `Nothing listens at ${line.forwardTo} (${line.error}): waiting for it, every second.`;
     case 'cursor_expired':
-      return 'The saved position is older than the log keeps (35 days): starting again at its end.';
+      return 'The position is no longer in the log (older than its 35 days, or the log was restored): starting again at its end.';
     case 'api_unreachable':
       return `The interface is unreachable (${line.error}); trying again in ${line.retryInSeconds} s.`;
   }
