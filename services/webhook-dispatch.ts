@@ -73,6 +73,7 @@ export async function dispatchEvents(
           channel: channel.name,
           payload: body,
           attempts: 'local',
+          state: 'always',
         });
       }
     }

@@ -33,10 +33,15 @@ export interface DeliveryInput {
   eventType: string;
   channel: string;
   /**
-   * `local`: attempts run as local activities and a first-attempt success leaves `SvcState` as
-   * it was (every dispatch since this field exists). Absent in deliveries started before it.
+   * `local`: attempts run as local activities and, without `state`, a first-attempt success
+   * leaves `SvcState` as it was. Absent in deliveries started before it.
    */
   attempts?: 'local';
+  /**
+   * `always`: `SvcState` tells how the delivery ended, a first-attempt success (`delivered`)
+   * included (every dispatch since this field exists). Absent in deliveries started before it.
+   */
+  state?: 'always';
 }
 
 function setState(state: DeliveryWorkflowState): void {
@@ -50,11 +55,11 @@ function setState(state: DeliveryWorkflowState): void {
  * contact e-mailed. A 410 suspends it at once (`gone`). Cancelled when the endpoint is deleted or
  * suspended by another delivery.
  *
- * Versions: a delivery started with `attempts: 'local'` attempts through local activities and,
- * when its first attempt delivers, ends without updating `SvcState` (it stays `pending` on a
- * completed workflow: see docs/benchmarks.md "Push: the cost of a delivery"). One started
- * without it (before this version, still running or replayed) runs as it always did; the input
- * is in the history, so a replay takes the same branch, and no patch marker is recorded.
+ * Versions, by input (in the history, so a replay takes the same branch, and no patch marker is
+ * recorded): a delivery started with `attempts: 'local'` attempts through local activities, and
+ * with `state: 'always'` also sets `SvcState = delivered` when its first attempt delivers (one
+ * started before that, still running or replayed, leaves `pending`: see docs/benchmarks.md
+ * "Push: the cost of a delivery"). One started without either runs as it always did.
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<DeliveryOutcome> {
   const startedAt = Date.now();
@@ -65,7 +70,8 @@ export async function webhookDelivery(input: DeliveryInput): Promise<DeliveryOut
     for (;;) {
       const { outcome, attempt: number } = await attempt(input.deliveryId);
       if (outcome === 'delivered' || outcome === 'cancelled') {
-        if (!(lean && outcome === 'delivered' && number <= 1)) setState(outcome);
+        const quiet = lean && input.state !== 'always' && outcome === 'delivered' && number <= 1;
+        if (!quiet) setState(outcome);
         return outcome;
       }
       if (outcome === 'gone') {

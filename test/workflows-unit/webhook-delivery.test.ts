@@ -27,6 +27,7 @@ const INPUT: DeliveryInput = {
   eventType: 'property.distributed',
   channel: 'partner',
   attempts: 'local',
+  state: 'always',
 };
 
 let worker: StandInWorker;
@@ -140,11 +141,20 @@ describe('webhookDelivery with stand-in activities', () => {
     expect(await state(handle)).toBe('delivered');
   });
 
-  test('a first attempt that delivers is the only call, a local activity, sets no timer, and leaves SvcState pending', async () => {
+  test('a first attempt that delivers is the only call, a local activity, sets no timer, and sets SvcState delivered', async () => {
     const { handle, calls } = await start(receiver(['delivered']));
     expect(await handle.result()).toBe('delivered');
     expect(described(calls)).toEqual(['attemptDelivery("dlv_1")']);
     expect(await timerDurations(handle)).toEqual([]);
+    expect(await activityKinds(handle)).toEqual({ scheduled: [], markers: 1 });
+    expect(await state(handle)).toBe('delivered');
+  });
+
+  test('a delivery dispatched before SvcState was set on a first success (no `state` in its input) still leaves it pending', async () => {
+    const { state: _always, ...earlier } = INPUT;
+    const { handle, calls } = await start(receiver(['delivered']), earlier);
+    expect(await handle.result()).toBe('delivered');
+    expect(described(calls)).toEqual(['attemptDelivery("dlv_1")']);
     expect(await activityKinds(handle)).toEqual({ scheduled: [], markers: 1 });
     expect(await state(handle)).toBe('pending');
   });
