@@ -3,6 +3,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
   type Client,
   type InternalConnectionLike,
 } from '@temporalio/client';
@@ -17,8 +18,10 @@ import {
   legalDatesChangedSignal,
   ownerConnectKeysChangedSignal,
   ownerConnectionRevokedSignal,
+  retryNowUpdate,
   type OwnerConnectBinding,
   type OwnerConnectConfirmation,
+  type RetryNowAnswer,
 } from '../workflows/definitions.ts';
 import type { eventDispatch } from '../workflows/event-dispatch.ts';
 import type { horizonRoll } from '../workflows/horizon-roll.ts';
@@ -188,6 +191,29 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
         });
       } catch (error) {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+    },
+
+    /**
+     * Has a delivery waiting for its next attempt make it now (its workflow's `retryNow` Update):
+     * the attempt it makes and when it was due, or `refused` when it is not waiting (its first
+     * attempt under way, or ended), or `closed` when its workflow has ended. Waits at most 10 s for
+     * a worker to take the request.
+     */
+    async retryWebhookDelivery(
+      endpointId: string,
+      eventId: string,
+    ): Promise<{ retried: RetryNowAnswer } | { refused: string } | { closed: true } | { unanswered: true }> {
+      const client = await connect();
+      const handle = client.workflow.getHandle(workflowIds.webhookDelivery(endpointId, eventId));
+      try {
+        return { retried: await client.withDeadline(Date.now() + 10_000, () => handle.executeUpdate(retryNowUpdate)) };
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return { closed: true };
+        if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure)
+          return { refused: error.cause.message };
+        if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return { unanswered: true };
+        throw error;
       }
     },
 
