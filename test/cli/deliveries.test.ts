@@ -141,6 +141,22 @@ describe('npm run admin -- delivery / endpoint', () => {
     expect(Math.abs(lastSuccess - second.at)).toBeLessThan(2_000);
   });
 
+  test("a delivery's workflow carries its summary for the Temporal UI: endpoint host, event type and id, channel", async () => {
+    const s = await publishedDelivery('summary');
+    const delivery = await eventually(async () => {
+      const run = await admin('delivery', 'list', '--endpoint', s.endpointId, '--state', 'delivered');
+      return run.json?.data[0];
+    }, 'the delivery');
+    const description = await temporal.workflow
+      .getHandle(workflowIds.webhookDelivery(s.endpointId, delivery.event_id))
+      .describe();
+    expect(await description.staticSummary()).toBe(
+      `property.distributed ${delivery.event_id} → ${new URL(receiver.url).host} (channel ${s.channel})`,
+    );
+    expect(await description.staticDetails()).toContain(`delivery retry ${delivery.id}`);
+    expect(description.typedSearchAttributes.get(SA_STATE)).toBe('delivered');
+  });
+
   test.each([
     [['delivery', 'retry', 'dlv_01jd0000000000000000000000'], 'no delivery with id'],
     [['delivery', 'retry', 'whk_nope'], 'is not a delivery id'],
