@@ -90,15 +90,20 @@ export async function listEndpoints(em: EntityManager, channelId: string): Promi
 }
 
 /** What the dispatcher needs of the endpoints that are sent events. */
-export type DispatchEndpoint = Pick<StoredEndpoint, 'id' | 'events'> & { resumeAfter: number };
+export type DispatchEndpoint = Pick<StoredEndpoint, 'id' | 'events' | 'url'> & { resumeAfter: number };
 
 export async function activeEndpoints(em: EntityManager, channelId: string): Promise<DispatchEndpoint[]> {
   // resume_after_position is a bigint, read as text: the endpoint is sent the events after it.
-  const rows = await em.execute<(Pick<EndpointRow, 'id' | 'events'> & { resume_after_position: string })[]>(
-    `select id, events, resume_after_position from webhook_endpoint where channel_id = ? and status = 'active'`,
+  const rows = await em.execute<(Pick<EndpointRow, 'id' | 'events' | 'url'> & { resume_after_position: string })[]>(
+    `select id, events, url, resume_after_position from webhook_endpoint where channel_id = ? and status = 'active'`,
     [channelId],
   );
-  return rows.map((row) => ({ id: row.id, events: row.events, resumeAfter: Number(row.resume_after_position) }));
+  return rows.map((row) => ({
+    id: row.id,
+    events: row.events,
+    url: row.url,
+    resumeAfter: Number(row.resume_after_position),
+  }));
 }
 
 /**

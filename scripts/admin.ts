@@ -3,6 +3,7 @@
  * a refusal prints one line on stderr and exits 2, having changed nothing.
  */
 import { channelCommands } from '../admin/cli-channel.ts';
+import { deliveryCommands, endpointCommands } from '../admin/deliveries.ts';
 import { openAdminContext } from '../app/admin-context.ts';
 import { keyCommands } from '../admin/cli-key.ts';
 import { hostSessionCommands } from '../admin/host-sessions.ts';
@@ -18,6 +19,8 @@ const USAGE = `usage: npm run admin -- <command>
   channel suspend-webhooks <name> | channel resume-webhooks <name>
   key issue <channel> --scopes a,b [--expires-at INSTANT]
   key revoke <key-id> [--leaked] | key list <channel>
+  delivery list [--channel C] [--endpoint E] [--state retrying|failed|gone|cancelled|pending|delivered] [--since T] [--limit N]
+  delivery retry <delivery-id> | endpoint health <endpoint-id>
   installation list [--organization REF] | installation revoke-token <installation-id>
   owner-connect list-keys | owner-connect rotate-key [--compromised [--kid KID]]
   host-session list --organization REF | host-session end --organization REF
@@ -27,6 +30,8 @@ type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>
 const commands: Record<string, Record<string, Handler>> = {
   channel: channelCommands,
   key: keyCommands,
+  delivery: deliveryCommands,
+  endpoint: endpointCommands,
   installation: installationCommands,
   'owner-connect': ownerConnectCommands,
   'host-session': hostSessionCommands,

@@ -2,6 +2,7 @@ import * as deliveryStore from '../db/webhook-deliveries.ts';
 import * as endpointStore from '../db/webhook-endpoints.ts';
 import * as dispatchStore from '../db/webhook-dispatch.ts';
 import { newExternalId } from '../domain/catalogue/ids.ts';
+import { endpointHost } from '../domain/webhooks/endpoints.ts';
 import { channelReceivesWebhooks, endpointReceivesEvent, webhookBody } from '../domain/webhooks/sending.ts';
 import type { DeliveryInput } from '../workflows/webhook-delivery.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -54,7 +55,7 @@ export async function dispatchEvents(
     if (events.length === DISPATCH_BATCH) more = true;
     // A channel that may not receive webhooks is sent nothing; it reads the event log when reinstated.
     const endpoints = channelReceivesWebhooks(channel) ? await endpointStore.activeEndpoints(em, channel.id) : [];
-    const planned: (Omit<DeliveryInput, 'deliveryId'> & { id: string; payload: string })[] = [];
+    const planned: (Omit<DeliveryInput, 'deliveryId'> & { id: string; payload: string; host: string })[] = [];
     for (const event of events) {
       const body = webhookBody({
         id: event.id,
@@ -72,7 +73,9 @@ export async function dispatchEvents(
           eventType: event.type,
           channel: channel.name,
           payload: body,
+          host: endpointHost(endpoint.url),
           attempts: 'local',
+          state: 'always',
         });
       }
     }
@@ -83,14 +86,18 @@ export async function dispatchEvents(
     const createdAt = clock.now();
     // The deliveries exist (one statement per chunk) before any workflow starts; the starts
     // then run side by side, a few at a time.
-    const inputs: DeliveryInput[] = [];
+    const starts: { input: DeliveryInput; host: string }[] = [];
     for (let from = 0; from < planned.length; from += INSERT_CHUNK) {
       const chunk = planned.slice(from, from + INSERT_CHUNK);
       const ids = await deliveryStore.upsertDeliveries(em, chunk, createdAt);
-      chunk.forEach(({ id: _id, payload: _payload, ...input }, i) => inputs.push({ ...input, deliveryId: ids[i]! }));
+      chunk.forEach(({ id: _id, payload: _payload, host, ...input }, i) =>
+        starts.push({ input: { ...input, deliveryId: ids[i]! }, host }),
+      );
     }
-    await eachConcurrently(inputs, START_CONCURRENCY, (input) => deps.workflows.startWebhookDelivery(input));
-    started += inputs.length;
+    await eachConcurrently(starts, START_CONCURRENCY, ({ input, host }) =>
+      deps.workflows.startWebhookDelivery(input, host),
+    );
+    started += starts.length;
     await dispatchStore.advanceDispatch(em, channel.id, events.at(-1)!.position);
   }
   return { started, more };

@@ -3,6 +3,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
   type Client,
   type InternalConnectionLike,
 } from '@temporalio/client';
@@ -17,8 +18,10 @@ import {
   legalDatesChangedSignal,
   ownerConnectKeysChangedSignal,
   ownerConnectionRevokedSignal,
+  retryNowUpdate,
   type OwnerConnectBinding,
   type OwnerConnectConfirmation,
+  type RetryNowAnswer,
 } from '../workflows/definitions.ts';
 import type { eventDispatch } from '../workflows/event-dispatch.ts';
 import type { horizonRoll } from '../workflows/horizon-roll.ts';
@@ -29,6 +32,7 @@ import type { ownerConnectKeyRotation } from '../workflows/owner-connect-key-rot
 import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_PROPERTY, SA_STATE } from '../workflows/search-attributes.ts';
 import type { DeliveryInput, webhookDelivery } from '../workflows/webhook-delivery.ts';
 import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
+import { workflowSummaries as summary } from './workflow-summaries.ts';
 
 /**
  * The one place that starts, signals and cancels workflows. Each workflow is named by its
@@ -65,6 +69,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
         workflowId: workflowIds.apiKeyLifecycle(input.keyId),
         taskQueue,
         args: [input],
+        ...summary.apiKeyLifecycle(input),
       });
     },
 
@@ -87,6 +92,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
         signal: legalDatesChangedSignal,
         signalArgs: [],
         typedSearchAttributes: [{ key: SA_PROPERTY, value: ref }],
+        ...summary.certificateExpiry(ref),
       });
     },
 
@@ -100,6 +106,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
           args: [{ propertyId: property.id }],
           workflowIdConflictPolicy: 'USE_EXISTING',
           typedSearchAttributes: [{ key: SA_PROPERTY, value: property.ref }],
+          ...summary.certificateExpiry(property.ref),
         });
       }
     },
@@ -122,6 +129,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
         args: [{ pollSeconds: dispatchPollSeconds, dispatch: 'local' }],
         signal: eventsCommittedSignal,
         signalArgs: [],
+        ...summary.eventDispatch(taskQueue, dispatchPollSeconds),
       });
     },
 
@@ -139,6 +147,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
           args: [{ rotationDays }],
           signal: ownerConnectKeysChangedSignal,
           signalArgs: [{ rotationDays }],
+          ...summary.ownerConnectKeyRotation(taskQueue, rotationDays),
         },
       );
     },
@@ -155,6 +164,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
           taskQueue,
           args: [{ zone }],
           workflowIdConflictPolicy: 'USE_EXISTING',
+          ...summary.horizonRoll(zone),
         });
       }
     },
@@ -164,9 +174,9 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
      * a retried or replayed dispatch starts nothing twice, and a finished delivery is not started again.
      * In the worker (the dispatcher), whose client shares the worker's connection, the start asks
      * for eager execution: the server hands the first workflow task back in its answer, to this
-     * worker, instead of queueing it for a poll.
+     * worker, instead of queueing it for a poll. `host` is the endpoint's, for the UI's summary.
      */
-    async startWebhookDelivery(input: DeliveryInput): Promise<void> {
+    async startWebhookDelivery(input: DeliveryInput, host: string): Promise<void> {
       const client = await connect();
       try {
         await client.workflow.start<typeof webhookDelivery>(name('webhookDelivery'), {
@@ -185,9 +195,33 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
             { key: SA_EVENT_TYPE, value: input.eventType },
             { key: SA_STATE, value: 'pending' satisfies DeliveryWorkflowState },
           ],
+          ...summary.webhookDelivery(input, host),
         });
       } catch (error) {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+    },
+
+    /**
+     * Has a delivery waiting for its next attempt make it now (its workflow's `retryNow` Update):
+     * the attempt it makes and when it was due, or `refused` when it is not waiting (its first
+     * attempt under way, or ended), or `closed` when its workflow has ended. Waits at most 10 s for
+     * a worker to take the request.
+     */
+    async retryWebhookDelivery(
+      endpointId: string,
+      eventId: string,
+    ): Promise<{ retried: RetryNowAnswer } | { refused: string } | { closed: true } | { unanswered: true }> {
+      const client = await connect();
+      const handle = client.workflow.getHandle(workflowIds.webhookDelivery(endpointId, eventId));
+      try {
+        return { retried: await client.withDeadline(Date.now() + 10_000, () => handle.executeUpdate(retryNowUpdate)) };
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return { closed: true };
+        if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure)
+          return { refused: error.cause.message };
+        if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return { unanswered: true };
+        throw error;
       }
     },
 
@@ -216,6 +250,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
           { key: SA_CHANNEL, value: channel },
           { key: SA_ENDPOINT, value: input.endpointId },
         ],
+        ...summary.webhookSecretRotation(input, channel),
       });
     },
 
@@ -231,6 +266,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
           { key: SA_CHANNEL, value: input.channel },
           { key: SA_STATE, value: 'waiting' },
         ],
+        ...summary.ownerConnect(input),
       });
     },
 

@@ -38,3 +38,21 @@ export const ownerConnectionRevokedSignal = defineSignal('ownerConnectionRevoked
  */
 export const ownerConnectKeysChangedSignal =
   defineSignal<[{ rotationDays: number } | undefined]>('ownerConnectKeysChanged');
+
+/** What a delivery waiting for its next attempt answers `retryNow`: the attempt it makes now, and when it was due. */
+export interface RetryNowAnswer {
+  /** The number of the attempt made now (the first retry is attempt 2). */
+  attempt: number;
+  /** RFC 3339 instant the attempt was due at by the retry schedule. */
+  dueAt: string;
+}
+
+/**
+ * An operator's `delivery retry`: a delivery waiting for its next attempt makes it now (a workflow
+ * Update, validated before it is accepted: a delivery that is not waiting refuses it and nothing is
+ * recorded). The attempt rules and the schedule after it are unchanged.
+ */
+export const retryNowUpdate = defineUpdate<RetryNowAnswer, []>('retryNow');
+
+/** The refusal's `type` when a delivery is not waiting for a retry (first attempt under way, or ended). */
+export const NOT_WAITING_FOR_RETRY = 'delivery_not_waiting';

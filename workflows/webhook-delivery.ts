@@ -1,14 +1,17 @@
 import {
+  ApplicationFailure,
   CancellationScope,
+  condition,
   isCancellation,
   proxyActivities,
   proxyLocalActivities,
-  sleep,
+  setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { planNextRetry } from '../domain/webhooks/retry-schedule.ts';
 import type { DeliveryOutcome, DeliveryWorkflowState } from '../domain/webhooks/states.ts';
+import { NOT_WAITING_FOR_RETRY, retryNowUpdate, type RetryNowAnswer } from './definitions.ts';
 import { SA_STATE } from './search-attributes.ts';
 
 // One attempt waits at most 10 s for the receiver; the activity gets room for signing and the
@@ -33,10 +36,15 @@ export interface DeliveryInput {
   eventType: string;
   channel: string;
   /**
-   * `local`: attempts run as local activities and a first-attempt success leaves `SvcState` as
-   * it was (every dispatch since this field exists). Absent in deliveries started before it.
+   * `local`: attempts run as local activities and, without `state`, a first-attempt success
+   * leaves `SvcState` as it was. Absent in deliveries started before it.
    */
   attempts?: 'local';
+  /**
+   * `always`: `SvcState` tells how the delivery ended, a first-attempt success (`delivered`)
+   * included (every dispatch since this field exists). Absent in deliveries started before it.
+   */
+  state?: 'always';
 }
 
 function setState(state: DeliveryWorkflowState): void {
@@ -50,22 +58,44 @@ function setState(state: DeliveryWorkflowState): void {
  * contact e-mailed. A 410 suspends it at once (`gone`). Cancelled when the endpoint is deleted or
  * suspended by another delivery.
  *
- * Versions: a delivery started with `attempts: 'local'` attempts through local activities and,
- * when its first attempt delivers, ends without updating `SvcState` (it stays `pending` on a
- * completed workflow: see docs/benchmarks.md "Push: the cost of a delivery"). One started
- * without it (before this version, still running or replayed) runs as it always did; the input
- * is in the history, so a replay takes the same branch, and no patch marker is recorded.
+ * While it waits for a retry, an operator's `retryNow` (Update) makes the next attempt now; the
+ * schedule after it goes on from that attempt's number, as it would have.
+ *
+ * Versions, by input (in the history, so a replay takes the same branch, and no patch marker is
+ * recorded): a delivery started with `attempts: 'local'` attempts through local activities, and
+ * with `state: 'always'` also sets `SvcState = delivered` when its first attempt delivers (one
+ * started before that, still running or replayed, leaves `pending`: see docs/benchmarks.md
+ * "Push: the cost of a delivery"). One started without either runs as it always did. The retry
+ * wait is a timer in every version (`condition` with a timeout issues the same command as
+ * `sleep`), and a `retryNow` that code without its handler got was refused, not recorded, so
+ * every history replays whichever version wrote it.
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<DeliveryOutcome> {
   const startedAt = Date.now();
   const lean = input.attempts === 'local';
   const attempt = lean ? local.attemptDelivery : attemptDelivery;
   const recordNext = lean ? local.recordNextAttempt : recordNextAttempt;
+  /** The retry the delivery waits for, while it waits; `hurried` once an operator asked for it now. */
+  let waiting: (RetryNowAnswer & { hurried: boolean }) | null = null;
+  setHandler(
+    retryNowUpdate,
+    () => {
+      waiting!.hurried = true;
+      return { attempt: waiting!.attempt, dueAt: waiting!.dueAt };
+    },
+    {
+      validator: () => {
+        if (!waiting || waiting.hurried)
+          throw ApplicationFailure.nonRetryable('the delivery is not waiting for a retry', NOT_WAITING_FOR_RETRY);
+      },
+    },
+  );
   try {
     for (;;) {
       const { outcome, attempt: number } = await attempt(input.deliveryId);
       if (outcome === 'delivered' || outcome === 'cancelled') {
-        if (!(lean && outcome === 'delivered' && number <= 1)) setState(outcome);
+        const quiet = lean && input.state !== 'always' && outcome === 'delivered' && number <= 1;
+        if (!quiet) setState(outcome);
         return outcome;
       }
       if (outcome === 'gone') {
@@ -88,11 +118,17 @@ export async function webhookDelivery(input: DeliveryInput): Promise<DeliveryOut
         return 'failed';
       }
       setState('retrying');
-      await recordNext(input.deliveryId, new Date(Date.now() + delay).toISOString());
-      await sleep(delay);
+      const dueAt = new Date(Date.now() + delay).toISOString();
+      // Waiting from here: a `retryNow` accepted while the next attempt is being recorded is not lost.
+      const wait = { attempt: number + 1, dueAt, hurried: false };
+      waiting = wait;
+      await recordNext(input.deliveryId, dueAt);
+      await condition(() => wait.hurried, delay);
+      waiting = null;
     }
   } catch (error) {
     if (!isCancellation(error)) throw error;
+    waiting = null;
     await CancellationScope.nonCancellable(() => finishDelivery(input.deliveryId, 'cancelled'));
     setState('cancelled');
     return 'cancelled';

@@ -1,4 +1,4 @@
-// A channel's webhook endpoints: how many, and how their secrets rotate.
+// A channel's webhook endpoints: how many, how their secrets rotate, how operators are shown them.
 
 export const MAX_ENDPOINTS = 5;
 
@@ -39,4 +39,16 @@ export function previousSecretLive(
     endpoint.previousSecretExpiresAt !== null &&
     endpoint.previousSecretExpiresAt.getTime() > now.getTime()
   );
+}
+
+/**
+ * How an endpoint is shown to operators (the CLI, a workflow's summary): by its URL's host (and
+ * port), never its path or query, where a receiver may carry a token of its own.
+ */
+export function endpointHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'unknown host';
+  }
 }

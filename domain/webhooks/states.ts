@@ -28,7 +28,9 @@ export type AttemptStart = (typeof ATTEMPT_STARTS)[number];
 
 /**
  * A delivery workflow's `SvcState`: `pending` when started, `retrying` while it waits for its next
- * attempt, then how it ended (a first-attempt success leaves `pending`).
+ * attempt, then how it ended (a first-attempt success of a delivery dispatched before `SvcState`
+ * was set on it leaves `pending`). The operator CLI's `delivery list` says a delivery's state in
+ * the same words, read from its row.
  */
 export const DELIVERY_WORKFLOW_STATES = ['pending', 'retrying', 'delivered', 'failed', 'gone', 'cancelled'] as const;
 export type DeliveryWorkflowState = (typeof DELIVERY_WORKFLOW_STATES)[number];

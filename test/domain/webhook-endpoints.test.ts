@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
+  endpointHost,
   MAX_ENDPOINTS,
   previousSecretExpiry,
   previousSecretLive,
@@ -54,5 +55,16 @@ describe('the secret a rotation replaces', () => {
   ])('previous secret %s, expiring %s: live %s', (previousSecret, expiresAt, live) => {
     const endpoint = { previousSecret, previousSecretExpiresAt: expiresAt === null ? null : new Date(expiresAt) };
     expect(previousSecretLive(endpoint, NOW)).toBe(live);
+  });
+});
+
+describe('an endpoint as operators are shown it', () => {
+  test.each([
+    ['https://hooks.partner.example/receive?token=s3cret', 'hooks.partner.example'],
+    ['https://user:pass@hooks.partner.example/t/abc', 'hooks.partner.example'],
+    ['https://localhost:8443/hooks', 'localhost:8443'],
+    ['not a url', 'unknown host'],
+  ])('%s: by its host, %s', (url, host) => {
+    expect(endpointHost(url)).toBe(host);
   });
 });

@@ -1,4 +1,5 @@
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   JITTER_FRACTION,
@@ -6,11 +7,13 @@ import {
   RETRY_SPAN_MS,
   STEADY_DELAY_MS,
 } from '../../domain/webhooks/retry-schedule.ts';
+import { NOT_WAITING_FOR_RETRY, retryNowUpdate } from '../../workflows/definitions.ts';
 import { SA_STATE } from '../../workflows/search-attributes.ts';
 import type { DeliveryInput, webhookDelivery } from '../../workflows/webhook-delivery.ts';
 import {
   activityKinds,
   described,
+  made,
   SLACK_MS,
   startStandInWorker,
   timerDurations,
@@ -27,6 +30,7 @@ const INPUT: DeliveryInput = {
   eventType: 'property.distributed',
   channel: 'partner',
   attempts: 'local',
+  state: 'always',
 };
 
 let worker: StandInWorker;
@@ -140,13 +144,82 @@ describe('webhookDelivery with stand-in activities', () => {
     expect(await state(handle)).toBe('delivered');
   });
 
-  test('a first attempt that delivers is the only call, a local activity, sets no timer, and leaves SvcState pending', async () => {
+  test('a first attempt that delivers is the only call, a local activity, sets no timer, and sets SvcState delivered', async () => {
     const { handle, calls } = await start(receiver(['delivered']));
     expect(await handle.result()).toBe('delivered');
     expect(described(calls)).toEqual(['attemptDelivery("dlv_1")']);
     expect(await timerDurations(handle)).toEqual([]);
     expect(await activityKinds(handle)).toEqual({ scheduled: [], markers: 1 });
+    expect(await state(handle)).toBe('delivered');
+  });
+
+  test('a delivery dispatched before SvcState was set on a first success (no `state` in its input) still leaves it pending', async () => {
+    const { state: _always, ...earlier } = INPUT;
+    const { handle, calls } = await start(receiver(['delivered']), earlier);
+    expect(await handle.result()).toBe('delivered');
+    expect(described(calls)).toEqual(['attemptDelivery("dlv_1")']);
+    expect(await activityKinds(handle)).toEqual({ scheduled: [], markers: 1 });
     expect(await state(handle)).toBe('pending');
+  });
+
+  test("an operator's retryNow cuts the wait for the second attempt short; the schedule after it goes on from attempt 2 (about 5 m)", async () => {
+    const { handle, calls } = await start(receiver(['failed', 'failed', 'delivered']));
+    // Time stands still until the result is awaited: the 1-minute retry cannot run out meanwhile.
+    await expect.poll(async () => (await timerDurations(handle)).length, { timeout: 10_000 }).toBe(1);
+    const answer = await handle.executeUpdate(retryNowUpdate);
+    const recorded = calls.find((c) => c.name === 'recordNextAttempt')!;
+    expect(answer).toEqual({ attempt: 2, dueAt: recorded.args[1] });
+    expect(await handle.result()).toBe('delivered');
+
+    expect(calls.map((c) => c.name)).toEqual([
+      'attemptDelivery',
+      'recordNextAttempt',
+      'attemptDelivery',
+      'recordNextAttempt',
+      'attemptDelivery',
+    ]);
+    const [first, second, third] = attemptTimes(calls);
+    // The second attempt came at once, not 48-72 s after the first...
+    expect(second! - first!).toBeLessThan(SLACK_MS);
+    // ...and the third waited the schedule's second delay (5 m ±20 %), not its first.
+    const delays = await timerDurations(handle);
+    expect(delays).toHaveLength(2);
+    expect(delays[0]).toBeGreaterThanOrEqual(0.8 * MINUTE);
+    expect(delays[0]).toBeLessThanOrEqual(1.2 * MINUTE);
+    expect(delays[1]).toBeGreaterThanOrEqual(4 * MINUTE);
+    expect(delays[1]).toBeLessThanOrEqual(6 * MINUTE);
+    expect(third! - second!).toBeGreaterThanOrEqual(delays[1]!);
+    expect(third! - second!).toBeLessThan(delays[1]! + SLACK_MS);
+    expect(await state(handle)).toBe('delivered');
+  });
+
+  test('retryNow is refused, and nothing recorded, when the delivery is not waiting for a retry', async () => {
+    const refusal = (error: unknown) => {
+      expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
+      return ((error as WorkflowUpdateFailedError).cause as ApplicationFailure).type;
+    };
+    // Its first attempt under way, held by the stand-in until released. (An attempt as an activity
+    // task, as deliveries dispatched before local attempts make it: a local one would hold the
+    // workflow task, and the update with it, until the attempt ended.)
+    const { attempts: _local, ...earlier } = INPUT;
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const { handle, calls } = await start(
+      {
+        ...receiver(['delivered']),
+        async attemptDelivery() {
+          await held;
+          return { outcome: 'delivered', statusCode: 204, attempt: 1 };
+        },
+      },
+      earlier,
+    );
+    await made(calls, 1);
+    expect(await handle.executeUpdate(retryNowUpdate).then(() => 'accepted', refusal)).toBe(NOT_WAITING_FOR_RETRY);
+    answer();
+    expect(await handle.result()).toBe('delivered');
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toEqual([]);
   });
 
   test('a 410 fails the delivery, suspends the endpoint gone and tells its contact, without a retry', async () => {

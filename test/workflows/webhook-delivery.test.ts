@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts';
 import type { AdminContext } from '../../admin/context.ts';
 import { systemClock } from '../../domain/clock.ts';
+import { retryDeliveryNow } from '../../services/webhook-operations.ts';
 import {
   JITTER_FRACTION,
   NOMINAL_DELAYS_MS,
@@ -321,14 +322,15 @@ describe('webhook delivery workflow', () => {
     expect(JSON.parse(delivered!.body)).toMatchObject({ type: 'property.distributed', data: { object: 'property' } });
   });
 
-  test('a first attempt that delivers costs the server one workflow task: the attempt is a local activity, and SvcState stays as started', async () => {
+  test('a first attempt that delivers costs the server one workflow task: the attempt is a local activity, then SvcState delivered', async () => {
     const s = await scenario('first');
     const w = await worker();
     await w.runUntil(async () => {
       await s.publish();
       const delivery = await firstDelivery(s.endpoint.id);
       expect(await settled(delivery.handle)).toBe('delivered');
-      await recordHistory(delivery.handle, 'webhook-delivery-local-first');
+      // A new name: webhook-delivery-local-first.json holds the version that left SvcState pending.
+      await recordHistory(delivery.handle, 'webhook-delivery-stated-first');
       const types = ((await delivery.handle.fetchHistory()).events ?? []).map((event) => event.eventType);
       const { EventType } = (await import('@temporalio/proto')).temporal.api.enums.v1;
       expect(types).toEqual([
@@ -337,11 +339,12 @@ describe('webhook delivery workflow', () => {
         EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED,
         EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
         EventType.EVENT_TYPE_MARKER_RECORDED,
+        EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
         EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED,
       ]);
       const description = await delivery.handle.describe();
       expect(description.status.name).toBe('COMPLETED');
-      expect(description.searchAttributes.SvcState).toEqual(['pending']);
+      expect(description.searchAttributes.SvcState).toEqual(['delivered']);
       const [row] = await orm.em
         .fork()
         .execute<{ state: string; attempts: number }[]>('select state, attempts from webhook_delivery where id = ?', [
@@ -352,6 +355,34 @@ describe('webhook delivery workflow', () => {
     const [request] = s.requests();
     expect(s.requests()).toHaveLength(1);
     new Webhook(s.endpoint.secret).verify(request!.body, request!.headers);
+  });
+
+  test("an operator's retry makes a delivery waiting for its retry attempt now, with the same webhook-id", async () => {
+    const s = await scenario('hurried');
+    receiver.respond(500);
+    const w = await worker();
+    await w.runUntil(async () => {
+      await s.publish();
+      const delivery = await firstDelivery(s.endpoint.id);
+      await arrivals(s, 1);
+      await retrying(delivery);
+      receiver.respond(204);
+      // No time passes on the test server: only the retry can bring the second attempt.
+      const { retry } = await retryDeliveryNow(s.ctx, delivery.id);
+      expect(retry.attempt).toBe(2);
+      await arrivals(s, 2);
+      expect(await settled(delivery.handle)).toBe('delivered');
+      await recordHistory(delivery.handle, 'webhook-delivery-stated-hurried');
+      const [row] = await orm.em
+        .fork()
+        .execute<{ state: string; attempts: number }[]>('select state, attempts from webhook_delivery where id = ?', [
+          delivery.id,
+        ]);
+      expect(row).toEqual({ state: 'delivered', attempts: 2 });
+    });
+    const [failed, delivered] = s.requests();
+    expect(delivered!.headers['webhook-id']).toBe(failed!.headers['webhook-id']);
+    new Webhook(s.endpoint.secret).verify(delivered!.body, delivered!.headers);
   });
 
   test('a 410 suspends the endpoint at once (gone)', async () => {
