@@ -33,13 +33,13 @@ function getJson(url: string, key: string, ca: string): Promise<unknown> {
 
 /** TOML for the seeded channel: dictionaries and the operations' parameter bindings. */
 export async function fuzzTestData(apiUrl: string, key: string, caPath: string): Promise<string> {
-  const page = (await getJson(
-    `${apiUrl}/api/v1/distribution/properties?status=active&limit=1`,
-    key,
-    await readFile(caPath, 'utf8'),
-  )) as { data: { id: string }[] };
+  const ca = await readFile(caPath, 'utf8');
+  const page = (await getJson(`${apiUrl}/api/v1/distribution/properties?status=active&limit=1`, key, ca)) as {
+    data: { id: string }[];
+  };
   const propertyId = page.data[0]?.id;
   if (!propertyId) throw new Error('the seeded channel sees no active property');
+  const paged = cursorOperations((await getJson(`${apiUrl}/api/v1/distribution/openapi.json`, key, ca)) as Description);
   const bind = (name: string) => `{ dictionary = "${name}", probability = ${SEEDED_SHARE} }`;
   return [
     dictionary('property', propertyId),
@@ -64,7 +64,28 @@ export async function fuzzTestData(apiUrl: string, key: string, caPath: string):
     `parameters = { "body.data[*].property_id" = ${bind('property')}, "body.data[*].date" = ${bind('stats_date')} }`,
     'phases = { coverage = { enabled = false }, examples = { enabled = false } }',
     '',
+    // A cursor is the service's own signed value: every schema-valid one a generator writes is
+    // refused (400 `invalid_cursor`, as the description says), and the coverage phase's positive
+    // cases all carry one, so in that phase these operations are fuzzed with schema-invalid input
+    // only. Their positive cases come from the fuzzing phase, which mostly leaves the cursor out.
+    '[[operations]]',
+    `include-operation-id = ${JSON.stringify(paged)}`,
+    'phases = { coverage = { generation = { mode = "negative" } } }',
+    '',
   ].join('\n');
+}
+
+interface Description {
+  paths: Record<string, Record<string, { operationId?: string; parameters?: { name?: string; in?: string }[] }>>;
+}
+
+/** The operations whose query takes a `cursor`, by operation id. */
+export function cursorOperations(description: Description): string[] {
+  return Object.values(description.paths)
+    .flatMap((item) => Object.values(item))
+    .filter((operation) => operation.parameters?.some((p) => p.name === 'cursor' && p.in === 'query'))
+    .map((operation) => operation.operationId)
+    .filter((id): id is string => id !== undefined);
 }
 
 /** Records the seeded platform interface holds: the refs (and an installation's id) it is fuzzed with. */
