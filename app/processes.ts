@@ -1,4 +1,3 @@
-import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import type { ServiceConfig } from './config.ts';
 import { createApp } from '../api/app.ts';
@@ -13,7 +12,7 @@ import type { Logger } from '../infra/logger.ts';
 import { createMailer } from '../infra/mailer.ts';
 import { loadSecrets } from '../infra/secrets.ts';
 import { createWebhookSender } from '../infra/webhook-sender.ts';
-import { connectTemporalClient, temporalConnectionOptions } from '../infra/temporal.ts';
+import { connectTemporalClient, temporalClient, temporalConnectionOptions } from '../infra/temporal.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
 import { ensureCertificateExpiriesInUse } from '../services/certificate-expiry.ts';
@@ -97,7 +96,7 @@ export async function startWorkerProcess(
   const connection = await NativeConnection.connect(temporalConnectionOptions(settings));
   // The worker's client shares its native connection: the dispatcher's delivery starts can then
   // be eager (their first workflow task answered to this worker with the start).
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = temporalClient(connection, config.temporal.namespace);
   const secrets = await loadSecrets(config);
   const mailer = createMailer(config.mail);
   const { taskQueue } = config.temporal;

@@ -28,6 +28,8 @@ export interface LogEvent {
   type: string;
   occurredAt: Date;
   data: Record<string, unknown>;
+  /** The W3C `traceparent` of the write that committed it; null when tracing was off. */
+  traceparent: string | null;
 }
 
 /** Up to `limit` of the channel's events after `position`, in log order. */
@@ -37,8 +39,8 @@ export async function eventsAfter(
   position: number,
   limit: number,
 ): Promise<LogEvent[]> {
-  const rows = await em.execute<EventRow[]>(
-    'select position, id, type, occurred_at, data from event where channel_id = ? and position > ? order by position limit ?',
+  const rows = await em.execute<(EventRow & { traceparent: string | null })[]>(
+    'select position, id, type, occurred_at, data, traceparent from event where channel_id = ? and position > ? order by position limit ?',
     [channelId, position, limit],
   );
   // position is a bigint, read as text.
@@ -48,6 +50,7 @@ export async function eventsAfter(
     type: row.type,
     occurredAt: new Date(row.occurred_at),
     data: row.data,
+    traceparent: row.traceparent,
   }));
 }
 

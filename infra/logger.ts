@@ -1,4 +1,5 @@
 import { pino, type DestinationStream } from 'pino';
+import { traceLogFields, tracingOn } from './tracing.ts';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -57,7 +58,9 @@ export function redactFields(fields: Record<string, unknown>, depth = 0): Record
 /**
  * JSON lines on stderr through pino (stdout stays free for the CLI's JSON documents): `time` (ISO),
  * `level` by name, `message`, the base fields, then the caller's fields with secrets redacted.
- * `silent` writes nothing. `destination` is for tests that read what would have been written.
+ * With tracing on (started before the logger is made), a line written in a span also carries its
+ * `trace_id` and `span_id`. `silent` writes nothing. `destination` is for tests that read what
+ * would have been written.
  */
 export function createLogger(
   level: Level | 'silent' = 'info',
@@ -71,6 +74,7 @@ export function createLogger(
       messageKey: 'message',
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      ...(tracingOn() ? { mixin: traceLogFields } : {}),
     },
     // process.stderr, as before: writes to pipes and files are synchronous, so no line is lost at exit.
     destination ?? process.stderr,

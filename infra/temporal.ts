@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, Connection, type ClientOptions, type TLSConfig } from '@temporalio/client';
+import { temporalClientInterceptors } from './tracing.ts';
 
 /** How to reach the Temporal frontend: files are paths to PEM files, read when connecting. */
 export interface TemporalConnectionSettings {
@@ -36,6 +37,15 @@ export function temporalConnectionOptions(settings: TemporalConnectionSettings):
   };
 }
 
+/**
+ * A client on `connection`; with tracing on, each call it makes (a workflow's start, a signal)
+ * carries the caller's span to the workflow.
+ */
+export function temporalClient(connection: ClientOptions['connection'], namespace: string): Client {
+  const interceptors = temporalClientInterceptors();
+  return new Client({ connection, namespace, ...(interceptors ? { interceptors } : {}) });
+}
+
 /** A Temporal client on `settings.address` (or a bare address); `close` ends its connection. */
 export async function connectTemporalClient(
   settings: TemporalConnectionSettings | string,
@@ -44,5 +54,5 @@ export async function connectTemporalClient(
   const connection = await Connection.connect(
     temporalConnectionOptions(typeof settings === 'string' ? { address: settings } : settings),
   );
-  return { client: new Client({ connection, namespace }), close: () => connection.close() };
+  return { client: temporalClient(connection, namespace), close: () => connection.close() };
 }

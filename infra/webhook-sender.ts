@@ -7,6 +7,7 @@ import type { StoredEndpoint } from '../db/webhook-endpoints.ts';
 import { webhookAttemptDuration, webhookAttempts } from './metrics.ts';
 import { webhookSecretBox, webhookSecretContext, type SecretBox } from './secret-box.ts';
 import type { ServiceSecrets } from './secrets.ts';
+import { traceHeaders } from './tracing.ts';
 import { postWebhook, type WebhookResponse } from './webhook-http.ts';
 
 export interface WebhookSettings {
@@ -76,7 +77,9 @@ function unmeasuredSender(deps: { secrets: ServiceSecrets; clock: Clock; setting
         body: event.body,
         secrets,
       });
-      return postWebhook(endpoint.url, { ...headers }, event.body, {
+      // With tracing on, the receiver may join the trace: `traceparent` names the span the POST
+      // is sent from (a delivery attempt's activity).
+      return postWebhook(endpoint.url, { ...headers, ...traceHeaders() }, event.body, {
         allowLocal: deps.settings.allowLocal,
         ...(ca ? { ca } : {}),
         ...(deps.settings.dnsServers ? { dnsServers: deps.settings.dnsServers } : {}),

@@ -5,15 +5,19 @@
 import path from 'node:path';
 import { loadConfig } from '../app/config.ts';
 import { createLogger } from '../infra/logger.ts';
-import { startApiProcess, startWorkerProcess } from '../app/processes.ts';
-import { resolveServices, writeRuntimeFile } from '../app/servers.ts';
-import { installTemporalRuntime, serveMetrics } from '../app/observability.ts';
-import { EmbeddedPortUnavailable } from '../infra/embedded-temporal.ts';
+import { startTracing } from '../infra/tracing.ts';
 
 // `npm start` is the development entry point: development-only settings are allowed here.
 process.env.NODE_ENV ??= 'development';
 const config = loadConfig();
+// Tracing (when OTEL_* asks for it) starts before anything loads Express or pg: what follows is
+// imported only now, so their instrumentation patches them as they load.
+const tracing = await startTracing('all');
 const log = createLogger(config.logLevel);
+const { startApiProcess, startWorkerProcess } = await import('../app/processes.ts');
+const { resolveServices, writeRuntimeFile } = await import('../app/servers.ts');
+const { installTemporalRuntime, serveMetrics } = await import('../app/observability.ts');
+const { EmbeddedPortUnavailable } = await import('../infra/embedded-temporal.ts');
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 // Before anything creates Temporal's runtime (the embedded dev server does): its logs and metrics are ours.
@@ -24,7 +28,7 @@ const services = await resolveServices(config, say).catch((error: unknown) => {
   process.exit(1);
 });
 const endpoints = { databaseUrl: services.databaseUrl, temporalAddress: services.temporalAddress };
-const stops: (() => Promise<void>)[] = [services.stop];
+const stops: (() => Promise<void>)[] = [services.stop, tracing.shutdown];
 let stopping = false;
 async function stopAll(exitCode: number) {
   if (stopping) return;
@@ -51,6 +55,7 @@ try {
   if (api.tls.selfSigned) say(`  certificate  self-signed: ${api.tls.certPath}`);
   say(`  Temporal UI  ${services.temporalUiUrl ?? `(cluster at ${services.temporalAddress})`}`);
   say(`  metrics      ${metrics?.url ?? 'off'}; Temporal worker metrics ${temporalRuntime.metricsUrl ?? 'off'}`);
+  say(`  tracing      ${tracing.on ? 'on (OTEL_* variables)' : 'off'}`);
   say(`  data         ${path.resolve(config.dataDir)}`);
   say('Ctrl-C stops everything.');
   void worker.running.then(() => stopAll(stopping ? 0 : 1));

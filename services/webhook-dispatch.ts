@@ -4,6 +4,7 @@ import * as dispatchStore from '../db/webhook-dispatch.ts';
 import { newExternalId } from '../domain/catalogue/ids.ts';
 import { endpointHost } from '../domain/webhooks/endpoints.ts';
 import { channelReceivesWebhooks, endpointReceivesEvent, webhookBody } from '../domain/webhooks/sending.ts';
+import { inStoredTrace } from '../infra/tracing.ts';
 import type { DeliveryInput } from '../workflows/webhook-delivery.ts';
 import type { ServiceDeps } from './deps.ts';
 
@@ -36,6 +37,16 @@ async function eachConcurrently<T>(
   if (failures.length > 0) throw failures[0];
 }
 
+function dispatchAttributes(input: DeliveryInput) {
+  return {
+    'webhook.delivery_id': input.deliveryId,
+    'webhook.endpoint_id': input.endpointId,
+    'webhook.event_id': input.eventId,
+    'webhook.event_type': input.eventType,
+    'webhook.channel': input.channel,
+  };
+}
+
 /**
  * The dispatcher's work (its `dispatchEvents` activity): turns each channel's new events, in log
  * order, into one delivery per active endpoint whose patterns match, and starts its workflow.
@@ -55,7 +66,12 @@ export async function dispatchEvents(
     if (events.length === DISPATCH_BATCH) more = true;
     // A channel that may not receive webhooks is sent nothing; it reads the event log when reinstated.
     const endpoints = channelReceivesWebhooks(channel) ? await endpointStore.activeEndpoints(em, channel.id) : [];
-    const planned: (Omit<DeliveryInput, 'deliveryId'> & { id: string; payload: string; host: string })[] = [];
+    const planned: (Omit<DeliveryInput, 'deliveryId'> & {
+      id: string;
+      payload: string;
+      host: string;
+      traceparent: string | null;
+    })[] = [];
     for (const event of events) {
       const body = webhookBody({
         id: event.id,
@@ -76,6 +92,7 @@ export async function dispatchEvents(
           host: endpointHost(endpoint.url),
           attempts: 'local',
           state: 'always',
+          traceparent: event.traceparent,
         });
       }
     }
@@ -86,16 +103,20 @@ export async function dispatchEvents(
     const createdAt = clock.now();
     // The deliveries exist (one statement per chunk) before any workflow starts; the starts
     // then run side by side, a few at a time.
-    const starts: { input: DeliveryInput; host: string }[] = [];
+    const starts: { input: DeliveryInput; host: string; traceparent: string | null }[] = [];
     for (let from = 0; from < planned.length; from += INSERT_CHUNK) {
       const chunk = planned.slice(from, from + INSERT_CHUNK);
       const ids = await deliveryStore.upsertDeliveries(em, chunk, createdAt);
-      chunk.forEach(({ id: _id, payload: _payload, host, ...input }, i) =>
-        starts.push({ input: { ...input, deliveryId: ids[i]! }, host }),
+      chunk.forEach(({ id: _id, payload: _payload, host, traceparent, ...input }, i) =>
+        starts.push({ input: { ...input, deliveryId: ids[i]! }, host, traceparent }),
       );
     }
-    await eachConcurrently(starts, START_CONCURRENCY, ({ input, host }) =>
-      deps.workflows.startWebhookDelivery(input, host),
+    // With tracing on, each start joins the trace of the write that committed its event (the
+    // delivery workflow and its attempts follow it there); off, it is the bare start.
+    await eachConcurrently(starts, START_CONCURRENCY, ({ input, host, traceparent }) =>
+      inStoredTrace(traceparent, 'webhook dispatch', dispatchAttributes(input), () =>
+        deps.workflows.startWebhookDelivery(input, host),
+      ),
     );
     started += starts.length;
     await dispatchStore.advanceDispatch(em, channel.id, events.at(-1)!.position);

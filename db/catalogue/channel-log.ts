@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { context, trace } from '@opentelemetry/api';
 import type { Clock } from '../../domain/clock.ts';
 import { newExternalId } from '../../domain/catalogue/ids.ts';
 import type { EventType } from '../../domain/events.ts';
+import { formatTraceparent } from '../../domain/traceparent.ts';
 import { EventSchema } from '../entities/index.ts';
 import { pgArray } from '../sql.ts';
 
@@ -31,12 +33,14 @@ export class LockedChannelLog {
 
   /**
    * Appends one event at the channel's next position, stamped with the lock's stamp, and returns
-   * that position. `data` is given the position (a catalogue event carries it as `version`).
+   * that position. `data` is given the position (a catalogue event carries it as `version`). The
+   * span the write runs in, when tracing is on, is kept as its `traceparent`: the dispatcher
+   * continues that trace into the event's deliveries.
    */
   async append(type: EventType, data: (position: number) => Record<string, unknown>, clock: Clock): Promise<number> {
     const position = this.#position + 1;
     await this.#tx.execute(
-      'insert into event (channel_id, position, id, type, occurred_at, data) values (?, ?, ?, ?, ?, ?::json)',
+      'insert into event (channel_id, position, id, type, occurred_at, data, traceparent) values (?, ?, ?, ?, ?, ?::json, ?)',
       [
         this.channelId,
         position,
@@ -44,11 +48,18 @@ export class LockedChannelLog {
         type,
         this.stamp,
         JSON.stringify(data(position)),
+        activeTraceparent(),
       ],
     );
     this.#position = position;
     return position;
   }
+}
+
+/** The active span's `traceparent`; null without one (always, when tracing is off: no SDK, no span). */
+function activeTraceparent(): string | null {
+  const span = trace.getSpanContext(context.active());
+  return span && trace.isSpanContextValid(span) ? formatTraceparent(span) : null;
 }
 
 /**

@@ -160,6 +160,8 @@ export const EventSchema = defineEntity({
     type: p.string().length(60),
     occurredAt: p.datetime().index(),
     data: p.json<Record<string, unknown>>().columnType('json'),
+    /** The W3C `traceparent` of the span that committed the event, when tracing is on (docs/operations.md "Tracing"). */
+    traceparent: p.text().nullable(),
   },
   primaryKeys: ['channel', 'position'],
 });

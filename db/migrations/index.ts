@@ -18,6 +18,7 @@ import { Migration20261123120000HandOffReuse } from './Migration20261123120000Ha
 import { Migration20261125150000AmenityDefinition } from './Migration20261125150000AmenityDefinition.ts';
 import { Migration20261126090000HostOverviewIndexes } from './Migration20261126090000HostOverviewIndexes.ts';
 import { Migration20261127090000DeliveryPendingDue } from './Migration20261127090000DeliveryPendingDue.ts';
+import { Migration20261127100000EventTraceparent } from './Migration20261127100000EventTraceparent.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -44,4 +45,5 @@ export const migrationsList = [
   { name: 'Migration20261125150000AmenityDefinition', class: Migration20261125150000AmenityDefinition },
   { name: 'Migration20261126090000HostOverviewIndexes', class: Migration20261126090000HostOverviewIndexes },
   { name: 'Migration20261127090000DeliveryPendingDue', class: Migration20261127090000DeliveryPendingDue },
+  { name: 'Migration20261127100000EventTraceparent', class: Migration20261127100000EventTraceparent },
 ];

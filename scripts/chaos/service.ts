@@ -97,7 +97,13 @@ export interface Answer {
 /** HTTPS calls to one API process, trusting exactly its certificate, with a bounded wait. */
 export function apiClient(baseUrl: string, ca: string) {
   const agent = new https.Agent({ keepAlive: true, ca, maxSockets: 8 });
-  const call = (method: string, route: string, token: string, body?: unknown): Promise<Answer> => {
+  const call = (
+    method: string,
+    route: string,
+    token: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = https.request(
@@ -106,6 +112,7 @@ export function apiClient(baseUrl: string, ca: string) {
           method,
           agent,
           headers: {
+            ...headers,
             authorization: `Bearer ${token}`,
             ...(payload
               ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }

@@ -1,5 +1,47 @@
 import { writeUntilAccepted, type ApiClient } from './service.ts';
 
+/** A property of the run's location with `units` units, as the platform writes it. */
+export const chaosProperty = (units: number) => ({
+  location: 'chaos-loc',
+  owner: 'chaos-own',
+  type: 'apartment',
+  units,
+  name: { ro: 'Apartament', en: 'Apartment' },
+  description: { ro: 'Luminos.' },
+  capacity: {
+    max_guests: 2,
+    max_adults: 2,
+    max_children: 0,
+    max_infants: 0,
+    bedrooms: 1,
+    bathrooms: 1,
+    beds: [{ type: 'double', count: 1 }],
+  },
+  check_in: { from: '15:00', until: '22:00' },
+  check_out: { until: '11:00' },
+  rate_plans: [
+    {
+      key: 'flex',
+      name: { ro: 'Flexibil' },
+      currency: 'RON',
+      cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null },
+    },
+  ],
+  city_tax_status: 'none',
+  legal: {
+    classification: {
+      certificate_number: 'C-1',
+      category: 'apartament',
+      rating_kind: 'stars',
+      rating: 3,
+      valid_until: '2035-12-31',
+      country: 'RO',
+    },
+  },
+  booking: { method: 'redirect', url: 'https://chaos.example/book' },
+  house_rules: { smoking: false, pets: false, parties: false },
+});
+
 /**
  * The platform's side of the run: one organization, owner and location, `properties` properties
  * distributed to the channel, then numbered changes written alternately through each API process:
@@ -36,47 +78,6 @@ export function platformWrites(options: {
     geo: { lat: 45.65, lng: 25.6 },
     timezone: 'Europe/Bucharest',
   });
-  const property = (units: number) => ({
-    location: 'chaos-loc',
-    owner: 'chaos-own',
-    type: 'apartment',
-    units,
-    name: { ro: 'Apartament', en: 'Apartment' },
-    description: { ro: 'Luminos.' },
-    capacity: {
-      max_guests: 2,
-      max_adults: 2,
-      max_children: 0,
-      max_infants: 0,
-      bedrooms: 1,
-      bathrooms: 1,
-      beds: [{ type: 'double', count: 1 }],
-    },
-    check_in: { from: '15:00', until: '22:00' },
-    check_out: { until: '11:00' },
-    rate_plans: [
-      {
-        key: 'flex',
-        name: { ro: 'Flexibil' },
-        currency: 'RON',
-        cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null },
-      },
-    ],
-    city_tax_status: 'none',
-    legal: {
-      classification: {
-        certificate_number: 'C-1',
-        category: 'apartament',
-        rating_kind: 'stars',
-        rating: 3,
-        valid_until: '2035-12-31',
-        country: 'RO',
-      },
-    },
-    booking: { method: 'redirect', url: 'https://chaos.example/book' },
-    house_rules: { smoking: false, pets: false, parties: false },
-  });
-
   return {
     retries: () => retries,
     setUp: async () => {
@@ -84,7 +85,7 @@ export function platformWrites(options: {
       await put(1, '/owners/chaos-own', { organization: 'chaos-org', type: 'individual', display_name: 'Chaos Owner' });
       await put(0, '/locations/chaos-loc', location('Casa 0'));
       for (let p = 0; p < options.properties; p += 1) {
-        await put(p, `/properties/chaos-p${p}`, property(1));
+        await put(p, `/properties/chaos-p${p}`, chaosProperty(1));
         await put(p + 1, `/properties/chaos-p${p}/distribution`, { channels: [options.channel] });
       }
     },
@@ -96,7 +97,7 @@ export function platformWrites(options: {
           const i = next;
           next += 1;
           if (i % 10 === 9) await put(i, '/locations/chaos-loc', location(`Casa ${i}`));
-          else await put(i, `/properties/chaos-p${i % options.properties}`, property(2 + (i % 998)));
+          else await put(i, `/properties/chaos-p${i % options.properties}`, chaosProperty(2 + (i % 998)));
         }
       };
       await Promise.all(Array.from({ length: options.concurrency }, writer));

@@ -66,6 +66,8 @@ test('a catalogue change is pushed to a registered receiver, signed as Standard 
   };
   expect(event).toMatchObject({ type: 'property.updated', channel: channel.name, data: { object: 'property' } });
   expect(request!.headers['webhook-id']).toBe(event.id);
+  // Tracing is off here (no OTEL_* variables): the POST names no trace (test/e2e/tracing.test.ts has it on).
+  expect(request!.headers.traceparent).toBeUndefined();
   // The notification is thin: the channel reads the resource it names, at that version or later.
   const property = await api.call('GET', `${BASE}/properties/${event.data.id}`, { key: key.key });
   expect(property.json.units).toBe(3);

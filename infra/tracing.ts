@@ -1,0 +1,178 @@
+import { context, ROOT_CONTEXT, SpanStatusCode, trace, type Attributes, type Link } from '@opentelemetry/api';
+import type { ClientInterceptors } from '@temporalio/client';
+import type { WorkerInterceptors, WorkerOptions } from '@temporalio/worker';
+import { formatTraceparent, parseTraceparent } from '../domain/traceparent.ts';
+
+/**
+ * OpenTelemetry tracing, off unless the standard OTEL_* variables ask for it (docs/operations.md
+ * "Tracing"). Off, nothing of the SDK is loaded: no instrumentation, no Temporal interceptor, no
+ * log field; the helpers below return at once. On, `startTracing` (before Express and pg are
+ * loaded) starts the SDK of infra/tracing-sdk.ts, which this module then asks for its parts.
+ */
+
+export type TracedProcess = 'api' | 'worker' | 'all';
+export type TraceExporterName = 'otlp' | 'console';
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
+export interface TracingSettings {
+  exporters: readonly TraceExporterName[];
+  /** How `otlp` sends (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL); with `otlp` only. */
+  protocol?: OtlpProtocol;
+}
+
+/** What a started SDK gives the rest of the process. */
+export interface TracingRuntime {
+  temporalClient: ClientInterceptors;
+  /** The activities' interceptors and the sink the workflows' spans leave the sandbox by. */
+  temporalWorker: { activityInterceptors: NonNullable<WorkerInterceptors['activity']>; sinks: WorkerOptions['sinks'] };
+  /** Exports what is pending and stops the SDK. */
+  shutdown: () => Promise<void>;
+}
+
+/** The packages the instrumentations patch, as they are imported (infra/tracing-sdk.ts). */
+const INSTRUMENTED_MODULES = ['express', 'pg', 'pg-pool', 'http', 'https', 'node:http', 'node:https'];
+const EXPORTERS = new Set<string>(['otlp', 'console']);
+const PROTOCOLS = new Set<string>(['http/protobuf', 'http/json']);
+
+function listOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter((item) => item !== '');
+}
+
+/**
+ * What the environment asks for; undefined when tracing is off. On only when asked: an exporter
+ * named in OTEL_TRACES_EXPORTER (`otlp`, `console`), or, with that unset, an OTLP endpoint
+ * (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT). OTEL_SDK_DISABLED=true and
+ * OTEL_TRACES_EXPORTER=none turn it off whatever else is set. A value it cannot honour (another
+ * exporter, the grpc protocol) stops the process with the variable's name.
+ */
+export function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings | undefined {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  const problems: string[] = [];
+  let exporters = listOf(env.OTEL_TRACES_EXPORTER);
+  if (exporters.length === 0) {
+    const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+    if (!endpoint) return undefined;
+    exporters = ['otlp'];
+  }
+  if (exporters.includes('none')) {
+    if (exporters.length === 1) return undefined;
+    problems.push('OTEL_TRACES_EXPORTER: `none` goes alone');
+  }
+  const unknown = exporters.filter((name) => name !== 'none' && !EXPORTERS.has(name));
+  if (unknown.length > 0)
+    problems.push(`OTEL_TRACES_EXPORTER: ${unknown.join(', ')} not supported (otlp, console, none)`);
+  const protocolVariable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim()
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[protocolVariable]?.trim().toLowerCase() || 'http/protobuf';
+  if (exporters.includes('otlp') && !PROTOCOLS.has(protocol))
+    problems.push(`${protocolVariable}: ${protocol} not supported (http/protobuf, http/json)`);
+  if (problems.length > 0) throw new Error(`invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
+  const names = [...new Set(exporters)] as TraceExporterName[];
+  return { exporters: names, ...(names.includes('otlp') ? { protocol: protocol as OtlpProtocol } : {}) };
+}
+
+let runtime: TracingRuntime | undefined;
+
+/**
+ * Starts tracing when the environment asks for it. Called first thing by the entry points, before
+ * they import what loads Express and pg (dynamically, after this), so the instrumentations patch
+ * them as they load. Without OTEL_* configuration it loads nothing and `shutdown` does nothing.
+ */
+export async function startTracing(
+  kind: TracedProcess,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ on: boolean; shutdown: () => Promise<void> }> {
+  const settings = tracingSettings(env);
+  if (!settings) return { on: false, shutdown: () => Promise.resolve() };
+  if (runtime) throw new Error('tracing is already started');
+  // The loader hook first: Express and pg are ES-module imports, patched only if the hook sees
+  // them load. In-thread (module.registerHooks) and limited to the instrumented packages.
+  const { register } = await import('import-in-the-middle/register-hooks.mjs');
+  register({ include: INSTRUMENTED_MODULES });
+  const { startTracingSdk } = await import('./tracing-sdk.ts');
+  const started = startTracingSdk(settings, kind, env);
+  runtime = started;
+  return {
+    on: true,
+    shutdown: async () => {
+      runtime = undefined;
+      await started.shutdown();
+    },
+  };
+}
+
+export function tracingOn(): boolean {
+  return runtime !== undefined;
+}
+
+/** The Temporal client's interceptors (a workflow start carries the caller's span); none when off. */
+export function temporalClientInterceptors(): ClientInterceptors | undefined {
+  return runtime?.temporalClient;
+}
+
+/**
+ * The worker's activity interceptors and the sink its workflows export spans through; none when
+ * off. (The workflow interceptors are bundled: app/worker.ts.)
+ */
+export function temporalWorkerTracing(): TracingRuntime['temporalWorker'] | undefined {
+  return runtime?.temporalWorker;
+}
+
+function activeSpan() {
+  const span = trace.getSpanContext(context.active());
+  return span && trace.isSpanContextValid(span) ? span : undefined;
+}
+
+/**
+ * Headers that let an HTTP receiver join the active span's trace: W3C `traceparent` (and
+ * `tracestate` when there is one). Empty when tracing is off or no span is active.
+ */
+export function traceHeaders(): Record<string, string> {
+  if (!runtime) return {};
+  const span = activeSpan();
+  if (!span) return {};
+  const state = span.traceState?.serialize();
+  return { traceparent: formatTraceparent(span), ...(state ? { tracestate: state } : {}) };
+}
+
+/** `trace_id` and `span_id` of the active span for a log line; empty without one. */
+export function traceLogFields(): Record<string, string> {
+  const span = activeSpan();
+  return span ? { trace_id: span.traceId, span_id: span.spanId } : {};
+}
+
+const tracer = () => trace.getTracer('distribution-service');
+
+/**
+ * Runs `work` in a span of its own whose parent is the stored `traceparent` (a write's, kept with
+ * its event): what `work` starts joins the write's trace. The span the caller runs in (the
+ * dispatcher's) becomes a link, so each trace leads to the other. Without a stored parent the span
+ * is the caller's child; with tracing off `work` simply runs.
+ */
+export async function inStoredTrace<T>(
+  traceparent: string | null,
+  name: string,
+  attributes: Attributes,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!runtime) return work();
+  const parent = parseTraceparent(traceparent);
+  const caller = activeSpan();
+  const links: Link[] = parent && caller ? [{ context: caller }] : [];
+  const parentContext = parent ? trace.setSpanContext(ROOT_CONTEXT, { ...parent, isRemote: true }) : context.active();
+  return tracer().startActiveSpan(name, { attributes, links }, parentContext, async (span) => {
+    try {
+      return await work();
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
