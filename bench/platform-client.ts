@@ -1,6 +1,7 @@
 // The JSON client `bench:push` and `bench:webhooks` drive the service with, and the one place
 // and property they write through the platform interface.
 import https from 'node:https';
+import { sampleApartment } from '../admin/sample-apartment.ts';
 
 export interface BenchClient {
   /** One request with a bearer token; the answer's status and JSON body (`{}` when empty). */
@@ -66,43 +67,4 @@ export async function putBenchPlace(put: BenchClient['put']): Promise<void> {
 }
 
 /** A publishable apartment of `units` units at the bench place (a change of `units` is one `property.updated`). */
-export const benchProperty = (units: number) => ({
-  location: 'bench-loc',
-  owner: 'bench-own',
-  type: 'apartment',
-  units,
-  name: { ro: 'Apartament', en: 'Apartment' },
-  description: { ro: 'Luminos.' },
-  capacity: {
-    max_guests: 2,
-    max_adults: 2,
-    max_children: 0,
-    max_infants: 0,
-    bedrooms: 1,
-    bathrooms: 1,
-    beds: [{ type: 'double', count: 1 }],
-  },
-  check_in: { from: '15:00', until: '22:00' },
-  check_out: { until: '11:00' },
-  rate_plans: [
-    {
-      key: 'flex',
-      name: { ro: 'Flexibil' },
-      currency: 'RON',
-      cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null },
-    },
-  ],
-  city_tax_status: 'none',
-  legal: {
-    classification: {
-      certificate_number: 'B-1',
-      category: 'apartament',
-      rating_kind: 'stars',
-      rating: 3,
-      valid_until: '2035-12-31',
-      country: 'RO',
-    },
-  },
-  booking: { method: 'redirect', url: 'https://bench.example/book' },
-  house_rules: { smoking: false, pets: false, parties: false },
-});
+export const benchProperty = (units: number) => sampleApartment('bench', units);

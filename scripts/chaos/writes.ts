@@ -1,46 +1,8 @@
+import { sampleApartment } from '../../admin/sample-apartment.ts';
 import { writeUntilAccepted, type ApiClient } from './service.ts';
 
 /** A property of the run's location with `units` units, as the platform writes it. */
-export const chaosProperty = (units: number) => ({
-  location: 'chaos-loc',
-  owner: 'chaos-own',
-  type: 'apartment',
-  units,
-  name: { ro: 'Apartament', en: 'Apartment' },
-  description: { ro: 'Luminos.' },
-  capacity: {
-    max_guests: 2,
-    max_adults: 2,
-    max_children: 0,
-    max_infants: 0,
-    bedrooms: 1,
-    bathrooms: 1,
-    beds: [{ type: 'double', count: 1 }],
-  },
-  check_in: { from: '15:00', until: '22:00' },
-  check_out: { until: '11:00' },
-  rate_plans: [
-    {
-      key: 'flex',
-      name: { ro: 'Flexibil' },
-      currency: 'RON',
-      cancellation: { refundable: true, free_until_days_before: 3, penalty: 'first_night', penalty_percent: null },
-    },
-  ],
-  city_tax_status: 'none',
-  legal: {
-    classification: {
-      certificate_number: 'C-1',
-      category: 'apartament',
-      rating_kind: 'stars',
-      rating: 3,
-      valid_until: '2035-12-31',
-      country: 'RO',
-    },
-  },
-  booking: { method: 'redirect', url: 'https://chaos.example/book' },
-  house_rules: { smoking: false, pets: false, parties: false },
-});
+export const chaosProperty = (units: number) => sampleApartment('chaos', units);
 
 /**
  * The platform's side of the run: one organization, owner and location, `properties` properties
