@@ -26,15 +26,19 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Everything `npm start` needs besides Temporal, on ports of its own, with its data apart. */
+/**
+ * Everything `npm start` needs besides Temporal, with its data apart. The API takes ports the
+ * system hands it when it binds (0): it binds last, seconds after start, and a port picked free
+ * beforehand may meanwhile be taken by another test's process.
+ */
 async function startEnv(): Promise<Record<string, string | undefined>> {
   const { url } = await freshDatabase();
   return {
     DATABASE_URL: url,
     TEMPORAL_ADDRESS: undefined,
     DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'svc-start-')),
-    PORT: String(await freePort()),
-    HTTP_PORT: String(await freePort()),
+    PORT: '0',
+    HTTP_PORT: '0',
     METRICS_PORT: 'off',
     TEMPORAL_METRICS_PORT: 'off',
     LOG_LEVEL: 'error',
