@@ -44,6 +44,7 @@ import { serviceDeps } from '../services/deps.ts';
 import { loadSecrets } from '../infra/secrets.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
+import { machine } from './machine.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 10_000);
 const LIMIT = Number(process.env.BENCH_LIMIT ?? 500);
@@ -230,20 +231,11 @@ try {
     codings.push((await pull(coding, samplePages)).figures);
   await server.close();
 
-  const cpus = os.cpus();
   const postgres = (await sql.query<{ server_version: string }>('show server_version')).rows[0]?.server_version;
   console.log(
     JSON.stringify(
       {
-        machine: {
-          cpu: cpus[0]?.model,
-          cores: cpus.length,
-          memory_gib: Math.round(os.totalmem() / 2 ** 30),
-          node: process.version,
-          postgres,
-          platform: `${os.type()} ${os.release()}`,
-          load_average_at_end: os.loadavg().map((l) => Number(l.toFixed(2))),
-        },
+        machine: machine({ postgres }),
         properties: PROPERTIES,
         limit: LIMIT,
         nights_per_property: windowNights,

@@ -42,6 +42,7 @@ import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { readPages, startBareCatalogue, type Throughput } from './bare-catalogue.ts';
 import { postgresCpu, postgresCpuBetween } from './postgres-cpu.ts';
+import { machine } from './machine.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
@@ -249,17 +250,10 @@ try {
   await bare.close();
   await server.close();
 
-  const cpus = os.cpus();
   console.log(
     JSON.stringify(
       {
-        machine: {
-          cpu: cpus[0]?.model,
-          cores: cpus.length,
-          memory_gib: Math.round(os.totalmem() / 2 ** 30),
-          node: process.version,
-          platform: `${os.type()} ${os.release()}`,
-        },
+        machine: machine(),
         properties: PROPERTIES,
         listed: ids.length,
         ms: {

@@ -30,6 +30,7 @@ import { overviewOfLargeOrganization } from './listings-overview.ts';
 import { propertyListings, propertyStats } from '../services/listing-reads.ts';
 import { postListingStats, putListingReport } from '../services/listings.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
+import { machine } from './machine.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('BENCH_RUNS is a positive integer');
@@ -106,13 +107,7 @@ try {
   )[0]!.id;
   const from = addDays(today, -30);
   const result = {
-    machine: {
-      cpu: os.cpus()[0]?.model,
-      cores: os.cpus().length,
-      memory_gib: Math.round(os.totalmem() / 2 ** 30),
-      node: process.version,
-      load_1m: Number(os.loadavg()[0]!.toFixed(2)),
-    },
+    machine: machine(),
     runs: RUNS,
     'PUT listing, state changes (report + history row), ms': await timed(RUNS, (i) =>
       putListingReport(deps, channelId, property.externalId, states[i % 2]!),

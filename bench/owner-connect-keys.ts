@@ -6,13 +6,13 @@
  * served by GET /owner-connect/keys (`publishedKeySet`, one query). Prints the median and the 95th
  * percentile in milliseconds over BENCH_ROUNDS (default 500) sequential rounds of each.
  */
-import os from 'node:os';
 import { jwtVerify, SignJWT } from 'jose';
 import { openDatabase } from '../db/orm.ts';
 import { createScratchDatabase } from '../db/scratch.ts';
 import { singleKeyRing } from '../domain/key-ring.ts';
 import { sha256 } from '../infra/secrets.ts';
 import { publishedKeySet, signingKeyForToken, verificationKey } from '../services/owner-connect/signing-keys.ts';
+import { machine } from './machine.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 500);
 const scratch = await createScratchDatabase(
@@ -59,17 +59,10 @@ try {
     await jwtVerify(token, key!);
   });
   const set = await timed(() => publishedKeySet(deps, now));
-  const cpus = os.cpus();
   console.log(
     JSON.stringify(
       {
-        machine: {
-          cpu: cpus[0]?.model,
-          cores: cpus.length,
-          memory_gib: Math.round(os.totalmem() / 2 ** 30),
-          node: process.version,
-          load_1m: os.loadavg()[0],
-        },
+        machine: machine(),
         rounds: ROUNDS,
         'signingKeyForToken + ES256 sign, ms': sign,
         'verificationKey + verify, ms': verify,

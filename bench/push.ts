@@ -45,6 +45,7 @@ import {
   stopChild,
 } from './push-support.ts';
 import { benchClient, benchProperty, putBenchPlace } from './platform-client.ts';
+import { machine } from './machine.ts';
 
 const TOTAL = Number(process.env.BENCH_DELIVERIES ?? 2000);
 const LATENCY_WRITES = Number(process.env.BENCH_LATENCY_WRITES ?? 300);
@@ -233,17 +234,10 @@ try {
   const slowArrivals = await arrivalsOf(receiver, (a) => a.at > slowSince && a.path === '/e5', slowWrites, 600_000);
   const slowDrainS = (Math.max(...slowArrivals.map((a) => a.at)) - slowSince) / 1000;
 
-  const cpus = os.cpus();
   console.log(
     JSON.stringify(
       {
-        machine: {
-          cpu: cpus[0]?.model,
-          cores: cpus.length,
-          memory_gib: Math.round(os.totalmem() / 2 ** 30),
-          node: process.version,
-          note: 'shared with other work during measurement',
-        },
+        machine: machine(),
         '(a) naive: workflow + one activity POSTing': naive,
         '(b) service, 1 endpoint': one,
         '(b) service, 5 endpoints': five,

@@ -19,12 +19,12 @@
  * checked out into /tmp), `--length <characters>` (default 10000), `--budget <ms>` (default 50),
  * `--search <candidates per rule>` (default 150), `--seed <n>` (default 1).
  */
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import type { TextRule } from '../domain/catalogue/text.ts';
+import { machine } from './machine.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -306,17 +306,10 @@ for (const [index, [rule, { built, alphabet }]] of Object.entries(RULES).entries
   };
 }
 
-const cpus = os.cpus();
 console.log(
   JSON.stringify(
     {
-      machine: {
-        cpu: cpus[0]?.model,
-        cores: cpus.length,
-        memory_gib: Math.round(os.totalmem() / 2 ** 30),
-        node: process.version,
-        platform: `${os.type()} ${os.release()}`,
-      },
+      machine: machine(),
       module: options.module ?? 'domain/catalogue/text.ts',
       length: LENGTH,
       budget_ms: BUDGET_MS,

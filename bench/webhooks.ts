@@ -30,6 +30,7 @@ import { createWebhookSender } from '../infra/webhook-sender.ts';
 import { createWorker } from '../app/worker.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { benchClient, benchProperty, putBenchPlace } from './platform-client.ts';
+import { machine } from './machine.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 50);
 const TASK_QUEUE = 'bench-webhooks';
@@ -133,16 +134,10 @@ try {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) =>
     Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(1));
-  const cpus = os.cpus();
   console.log(
     JSON.stringify(
       {
-        machine: {
-          cpu: cpus[0]?.model,
-          cores: cpus.length,
-          memory_gib: Math.round(os.totalmem() / 2 ** 30),
-          node: process.version,
-        },
+        machine: machine(),
         changes: CHANGES,
         'write answered → webhook received, ms': { median: at(0.5), p95: at(0.95), max: at(1) },
       },
