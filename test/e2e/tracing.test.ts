@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { generate } from 'selfsigned';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { channelKey } from '../../scripts/chaos/observe.ts';
 import { freePort } from '../../scripts/chaos/servers.ts';
@@ -15,6 +15,7 @@ import {
   type ServiceProcess,
 } from '../../scripts/chaos/service.ts';
 import { chaosProperty, platformWrites } from '../../scripts/chaos/writes.ts';
+import { selfSignedCertificate } from '../../infra/tls.ts';
 import { freshDatabase } from '../support/database.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
@@ -33,19 +34,17 @@ let receiver: Receiver;
 let api: ApiClient;
 const processes: ServiceProcess[] = [];
 let apiProcess: ServiceProcess;
+/** The endpoint's signing secret, shown once at creation. */
+let secret: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'svc-tracing-'));
   otlp = await startOtlpReceiver();
   receiver = await startReceiver();
   const { url } = await freshDatabase();
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  });
+  const pems = await selfSignedCertificate({ dns: ['localhost'], ips: ['127.0.0.1'] });
   await writeFile(path.join(dir, 'api.crt'), pems.cert);
-  await writeFile(path.join(dir, 'api.key'), pems.private);
+  await writeFile(path.join(dir, 'api.key'), pems.key);
   const port = await freePort();
   const taskQueue = `e2e-tracing-${randomBytes(4).toString('hex')}`;
   const env = (name: string, protocol: string): Record<string, string> => ({
@@ -82,6 +81,7 @@ beforeAll(async () => {
     events: ['property.*'],
   });
   expect(created.status, created.text).toBe(201);
+  secret = (created.json as { secret: string }).secret;
   const writes = platformWrites({
     apis: [api],
     token: PLATFORM_TOKEN,
@@ -131,6 +131,8 @@ test("a platform write's trace (its incoming traceparent honoured) runs through 
   const [, sentTrace, attemptSpanId, flags] = delivery!.headers.traceparent!.split('-');
   expect(sentTrace).toBe(traceId);
   expect(flags).toBe('01');
+  // The trace headers sit beside the three Standard Webhooks headers, which still verify.
+  expect(new Webhook(secret).verify(delivery!.body, delivery!.headers)).toMatchObject({ type: 'property.updated' });
 
   // Every span of the chain exported: API (JSON) and worker (protobuf) alike.
   const spans = (
