@@ -80,7 +80,7 @@ interface Description {
 }
 
 /** The operations whose query takes a `cursor`, by operation id. */
-export function cursorOperations(description: Description): string[] {
+function cursorOperations(description: Description): string[] {
   return Object.values(description.paths)
     .flatMap((item) => Object.values(item))
     .filter((operation) => operation.parameters?.some((p) => p.name === 'cursor' && p.in === 'query'))
