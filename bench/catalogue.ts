@@ -12,6 +12,12 @@
  * interleaved, so a machine loaded by others weighs on both: BENCH_ROUNDS (default 10) rounds of
  * BENCH_SECONDS (default 2) seconds per server and client count, short so that both see the same
  * load. The ratio is service / bare: pooled over the rounds, and the median of the rounds' ratios.
+ *
+ * BENCH_NEIGHBOUR: unset or `0`, the comparison runs as it is; `1`, with a CPU-bound neighbour
+ * (bench/neighbour.ts, a child process spinning one core flat out from right before the
+ * comparison's first round to right after its last), reported under the key ending `with a
+ * CPU-bound neighbour process`, with the neighbour's own CPU and cores kept busy; `both`, first
+ * without, then with it, under the two keys.
  */
 import https from 'node:https';
 import os from 'node:os';
@@ -40,19 +46,41 @@ import { loadSecrets } from '../infra/secrets.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
-import { readPages, startBareCatalogue, type Throughput } from './bare-catalogue.ts';
-import { postgresCpu, postgresCpuBetween } from './postgres-cpu.ts';
+import { startBareCatalogue } from './bare-catalogue.ts';
+import { comparePages, summary, type Comparison } from './catalogue-pages.ts';
+import { startNeighbour } from './cpu-neighbour.ts';
+import { postgresCpu } from './postgres-cpu.ts';
 import { machine } from './machine.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const BASE = '/api/v1/distribution';
+/** Properties changed, each followed by an incremental sync. */
+const CHANGES = 50;
+const PAGES_PER_SECOND = 'GET /properties?limit=100 pages per second, service against bare node:https + pg';
+const WITH_NEIGHBOUR = ', with a CPU-bound neighbour process';
+/** BENCH_NEIGHBOUR's values: whether the comparison runs without, with, or without then with the neighbour. */
+const NEIGHBOUR_CASES: Record<string, readonly boolean[]> = {
+  '': [false],
+  '0': [false],
+  '1': [true],
+  both: [false, true],
+};
+const NEIGHBOUR = NEIGHBOUR_CASES[process.env.BENCH_NEIGHBOUR ?? ''];
+if (!NEIGHBOUR) throw new Error(`BENCH_NEIGHBOUR is 0, 1 or both, not ${process.env.BENCH_NEIGHBOUR}`);
 
-function summary(samples: number[]): { median: number; p95: number; n: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { median: Number(at(0.5).toFixed(2)), p95: Number(at(0.95).toFixed(2)), n: samples.length };
+/** The comparison of pages per second, with a CPU-bound neighbour process beside it when `neighbour`. */
+async function pagesPerSecond(comparison: Comparison, neighbour: boolean): Promise<Record<string, unknown>> {
+  if (!neighbour) return comparePages(comparison);
+  const spinning = await startNeighbour();
+  let throughput: Record<string, unknown> = {};
+  try {
+    throughput = await comparePages(comparison);
+  } finally {
+    throughput['the neighbour process over the comparison'] = await spinning.stop();
+  }
+  return throughput;
 }
 
 async function timed<T>(samples: number[], work: () => Promise<T>): Promise<T> {
@@ -178,7 +206,8 @@ try {
     );
     eventCursor = res.json.next_cursor;
   }
-  for (let i = 0; i < 50; i += 1) {
+  // Changes of the first properties, no more than there are: one past them names a location never written.
+  for (let i = 0; i < Math.min(CHANGES, PROPERTIES); i += 1) {
     const since = new Date().toISOString();
     const template = properties[i % properties.length]!.body as { location: string };
     await timed(changeSamples, () =>
@@ -197,56 +226,16 @@ try {
     service: { url: `${server.url}${BASE}/properties`, headers: { authorization: `Bearer ${key}` } },
     bare: { url: `${bare.url}/properties`, headers: {} },
   };
-  const throughput: Record<string, unknown> = {};
-  const readPostgresCpu = () => postgresCpu((text) => orm.em.getConnection().execute<{ pid: number }[]>(text));
-  /** A run of `readPages`, with the PostgreSQL CPU it cost (null where /proc cannot tell). */
-  const measured = async (name: keyof typeof targets, clients: number) => {
-    const before = await readPostgresCpu();
-    const run = await readPages(targets[name], tls.cert, clients, SECONDS);
-    const after = await readPostgresCpu();
-    return { ...run, postgresCpuMs: postgresCpuBetween(before, after) };
+  const comparison: Comparison = {
+    targets,
+    ca: tls.cert,
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    readPostgresCpu: () => postgresCpu((text) => orm.em.getConnection().execute<{ pid: number }[]>(text)),
   };
-  for (const clients of [1, 8]) {
-    const runs: Record<keyof typeof targets, (Throughput & { postgresCpuMs: number | null })[]> = {
-      service: [],
-      bare: [],
-    };
-    for (const name of ['service', 'bare'] as const) await readPages(targets[name], tls.cert, clients, 1);
-    for (let round = 0; round < ROUNDS; round += 1) {
-      for (const name of ['service', 'bare'] as const) runs[name].push(await measured(name, clients));
-    }
-    const perPage = (list: typeof runs.service, cost: (run: (typeof list)[number]) => number | null) => {
-      const costs = list.map(cost);
-      if (costs.some((c) => c === null)) return 'unknown';
-      return Number(
-        ((costs as number[]).reduce((a, b) => a + b, 0) / list.reduce((n, run) => n + run.pages, 0)).toFixed(2),
-      );
-    };
-    const rate = (list: Throughput[]) =>
-      list.reduce((n, run) => n + run.pages, 0) / list.reduce((t, run) => t + run.seconds, 0);
-    const service = rate(runs.service);
-    const floor = rate(runs.bare);
-    throughput[`${clients} client${clients === 1 ? '' : 's'}`] = {
-      service_pages_per_s: Number(service.toFixed(1)),
-      bare_pages_per_s: Number(floor.toFixed(1)),
-      ratio: Number((service / floor).toFixed(2)),
-      service_ms: summary(runs.service.flatMap((run) => run.latencies)),
-      bare_ms: summary(runs.bare.flatMap((run) => run.latencies)),
-      median_round_ratio: summary(
-        runs.service.map((run, i) => run.pages / run.seconds / (runs.bare[i]!.pages / runs.bare[i]!.seconds)),
-      ).median,
-      // The clients run in this process too and cost the same per page on either server, so the
-      // difference between the two is the service's own.
-      process_cpu_ms_per_page: {
-        service: perPage(runs.service, (run) => run.processCpuMs),
-        bare: perPage(runs.bare, (run) => run.processCpuMs),
-      },
-      postgres_cpu_ms_per_page: {
-        service: perPage(runs.service, (run) => run.postgresCpuMs),
-        bare: perPage(runs.bare, (run) => run.postgresCpuMs),
-      },
-    };
-  }
+  const throughput: Record<string, unknown> = {};
+  for (const neighbour of NEIGHBOUR)
+    throughput[`${PAGES_PER_SECOND}${neighbour ? WITH_NEIGHBOUR : ''}`] = await pagesPerSecond(comparison, neighbour);
   await bare.close();
   await server.close();
 
@@ -265,7 +254,7 @@ try {
           'GET /events?limit=500 page': summary(eventSamples),
           'GET /properties?updated_since (1 change)': summary(syncSamples),
         },
-        'GET /properties?limit=100 pages per second, service against bare node:https + pg': throughput,
+        ...throughput,
         rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
       },
       null,

@@ -8,7 +8,8 @@
  * page served over TLS for an organization of BENCH_ORGANIZATION_PROPERTIES (default 1000)
  * properties, unfiltered and filtered; and the machine.
  *
- * BENCH_RUNS (default 200) runs of each.
+ * BENCH_SAMPLES (default 200) timed calls of each (BENCH_RUNS is bench/runs.ts's: how many times
+ * the whole bench runs).
  */
 import os from 'node:os';
 import { seedDemo } from '../admin/seed.ts';
@@ -32,8 +33,8 @@ import { postListingStats, putListingReport } from '../services/listings.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { machine } from './machine.ts';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 200);
-if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('BENCH_RUNS is a positive integer');
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+if (!Number.isInteger(SAMPLES) || SAMPLES < 1) throw new Error('BENCH_SAMPLES is a positive integer');
 const ORGANIZATION_PROPERTIES = Number(process.env.BENCH_ORGANIZATION_PROPERTIES ?? 1000);
 
 function summary(samples: number[]): { median: number; p99: number; n: number } {
@@ -108,23 +109,23 @@ try {
   const from = addDays(today, -30);
   const result = {
     machine: machine(),
-    runs: RUNS,
-    'PUT listing, state changes (report + history row), ms': await timed(RUNS, (i) =>
+    samples: SAMPLES,
+    'PUT listing, state changes (report + history row), ms': await timed(SAMPLES, (i) =>
       putListingReport(deps, channelId, property.externalId, states[i % 2]!),
     ),
-    'PUT listing, same state again (received_at only), ms': await timed(RUNS, () =>
+    'PUT listing, same state again (received_at only), ms': await timed(SAMPLES, () =>
       putListingReport(deps, channelId, property.externalId, states[1]!),
     ),
-    [`POST listing-stats, ${window.length} days replaced, ms`]: await timed(Math.max(1, Math.floor(RUNS / 4)), () =>
+    [`POST listing-stats, ${window.length} days replaced, ms`]: await timed(Math.max(1, Math.floor(SAMPLES / 4)), () =>
       postListingStats(deps, channelId, window),
     ),
-    'platform read: listings with history, ms': await timed(RUNS, () => propertyListings(deps, property.ref)),
-    'platform read: stats, 31 days, ms': await timed(RUNS, () =>
+    'platform read: listings with history, ms': await timed(SAMPLES, () => propertyListings(deps, property.ref)),
+    'platform read: stats, 31 days, ms': await timed(SAMPLES, () =>
       propertyStats(deps, property.ref, from, addDays(today, 1)),
     ),
-    'dashboard model: overview, ms': await timed(RUNS, () => listingsOverview(deps, org)),
-    'dashboard model: property page, ms': await timed(RUNS, () => propertyDashboard(deps, org, property.ref)),
-    ...(await overviewOfLargeOrganization(deps, config.dataDir, ORGANIZATION_PROPERTIES, RUNS, timed)),
+    'dashboard model: overview, ms': await timed(SAMPLES, () => listingsOverview(deps, org)),
+    'dashboard model: property page, ms': await timed(SAMPLES, () => propertyDashboard(deps, org, property.ref)),
+    ...(await overviewOfLargeOrganization(deps, config.dataDir, ORGANIZATION_PROPERTIES, SAMPLES, timed)),
   };
   console.log(JSON.stringify(result, null, 2));
 } finally {
