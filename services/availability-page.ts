@@ -3,14 +3,15 @@ import {
   type AvailabilityCandidate,
   type CandidateFilter,
 } from '../db/availability-candidates.ts';
-import { nightsOfSlices } from '../db/availability-nights.ts';
+import { streamNightsOfSlices } from '../db/availability-nights.ts';
 import { horizonEnd, horizonFallsShort, MAX_PAGE_NIGHTS } from '../domain/availability/nights.ts';
 import { propertyWindow, windowNights } from '../domain/availability/window.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { addDays, localDate, toInstant } from '../domain/time.ts';
-import { rollHorizon, writeRecords, type RecordText } from './availability.ts';
+import { rollHorizon } from './availability.ts';
+import { RecordWriter } from './availability-records.ts';
 import type { ServiceDeps } from './deps.ts';
 
 type PageDeps = Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>;
@@ -27,7 +28,7 @@ export interface AvailabilityPageQuery {
 export interface AvailabilityPage {
   /**
    * The records as UTF-8 JSON joined by commas: stored nights are spliced in, not parsed and
-   * serialised again, and never joined into one larger string (see `writeRecords`).
+   * serialised again, and never joined into one larger string (see `RecordWriter`).
    */
   records: Buffer;
   /** Gives the buffer under `records` back for the next page: call it once the answer is closed. */
@@ -163,38 +164,61 @@ export async function availabilityPage(
     position = { stamp: last.stamp, externalId: last.externalId, inclusive: false };
   }
 
-  const rows = await nightsOfSlices(
-    deps.orm.em.fork(),
-    channelId,
-    slices.map((slice) => ({
-      propertyId: slice.property.internalId,
-      start: slice.start,
-      to: slice.to,
-      take: slice.take,
-    })),
-  );
-  const records: RecordText[] = [];
+  // The nights, copied into the page as they arrive (see `RecordWriter`); each record's head
+  // names its last night, so it is written once the record's pieces are in.
+  const writer = new RecordWriter();
   const identity: string[] = [];
   let nights = 0;
   let next: PagePosition | null = null;
-  for (const [index, { property, start, to, take }] of slices.entries()) {
-    const row = rows[index];
-    const count = row?.count ?? 0;
+  let open = -1;
+  let count = 0;
+  let last: string | null = null;
+  const close = () => {
+    const { property, start, to, take } = slices[open]!;
     nights += count;
-    const recordTo = row?.last ? addDays(row.last, 1) : start;
+    const recordTo = last ? addDays(last, 1) : start;
     identity.push(`${property.externalId}@${property.version}:${start}/${recordTo}`);
-    const head =
-      `{"property_id":${JSON.stringify(property.externalId)},"currency":${JSON.stringify(property.currency)},"version":${property.version},` +
-      `"updated_at":"${toInstant(property.updatedAt)}","from":"${start}","to":"${recordTo}","horizon_end":"${property.horizonEnd}","data":[`;
-    records.push({ head, pieces: row?.data ?? [], propertyId: property.internalId, plans: row?.plans ?? '' });
-    if (index < slices.length - 1) continue;
+    writer.end(recordHead(property, start, recordTo));
+    if (open < slices.length - 1) return;
     const cut = recordTo < to && count === take && take > 0 && nights >= MAX_PAGE_NIGHTS;
     if (cut || following)
       next = { u: property.stamp, i: property.externalId, v: String(property.version), d: cut ? recordTo : '' };
+  };
+  try {
+    await streamNightsOfSlices(
+      deps.orm.em.fork(),
+      channelId,
+      slices.map((slice) => ({ propertyId: slice.property.internalId, start: slice.start, to: slice.to, take: slice.take })),
+      (piece) => {
+        if (piece.slice !== open) {
+          if (open !== -1) close();
+          open = piece.slice;
+          count = 0;
+          last = null;
+          const { property, start } = slices[open]!;
+          writer.begin(recordHead(property, start, start), property.internalId, piece.plans ?? '');
+        }
+        if (piece.data !== null && piece.count > 0) writer.piece(piece.data);
+        count += piece.count;
+        if (piece.last !== null) last = piece.last;
+      },
+    );
+    if (open !== -1) close();
+  } catch (error) {
+    writer.abandon();
+    throw error;
   }
-  const nextCursor = next ? await encodeCursor({ ...next }, hash, deps.secrets.ring) : null;
-  const { bytes, release } = writeRecords(records);
+  const nextCursor = next ? await encodeCursor({ ...(next as PagePosition) }, hash, deps.secrets.ring) : null;
+  const { bytes, release } = writer.finish();
   return { records: bytes, release, nextCursor, identity, nights };
+}
+
+/** A record up to its nights: `"data":[` closes it. Every value but the ids is fixed width. */
+function recordHead(property: AvailabilityCandidate, from: string, to: string): string {
+  return (
+    `{"property_id":${JSON.stringify(property.externalId)},"currency":${JSON.stringify(property.currency)},"version":${property.version},` +
+    `"updated_at":"${toInstant(property.updatedAt)}","from":"${from}","to":"${to}","horizon_end":"${property.horizonEnd}","data":[`
+  );
 }
 
 /**

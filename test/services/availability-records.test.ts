@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { planPlaceholder } from '../../domain/availability/nights.ts';
 import { BufferPool } from '../../infra/buffer-pool.ts';
-import { writeRecords, type RecordText } from '../../services/availability.ts';
+import { RecordWriter } from '../../services/availability-records.ts';
 
 const PROPERTY = '0b1e0000-0000-4000-8000-000000000001';
 const PLANS = `${PROPERTY}/flex rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa ${PROPERTY}/nonref rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb`;
@@ -11,16 +11,26 @@ const night = (date: string, plans: string[]) =>
     note: 'Brașov – ☃',
     rates: plans.map((key) => ({ rate_plan_id: planPlaceholder(key), closed: false })),
   });
-const record = (head: string, pieces: string[], plans = PLANS): RecordText => ({
-  head,
-  pieces,
-  propertyId: PROPERTY,
-  plans,
-});
+interface RecordText {
+  head: string;
+  pieces: string[];
+  plans: string;
+}
+const record = (head: string, pieces: string[], plans = PLANS): RecordText => ({ head, pieces, plans });
+/** Whole records through the writer, as a page writes them. */
+function writeRecords(records: RecordText[], pool: BufferPool) {
+  const writer = new RecordWriter(pool);
+  for (const { head, pieces, plans } of records) {
+    writer.begin(head, PROPERTY, plans);
+    for (const piece of pieces) writer.piece(piece);
+    writer.end(head);
+  }
+  return writer.finish();
+}
 const pool = () => new BufferPool({ keep: 2, minBytes: 1024, maxBytes: 1 << 20 });
 const text = (records: RecordText[], from = pool()) => writeRecords(records, from).bytes.toString('utf8');
 
-describe('writeRecords', () => {
+describe('RecordWriter', () => {
   test('swaps every plan placeholder for the channel id, UTF-8 exact, pieces joined by commas between head and tail', () => {
     const data = [night('2026-11-22', ['flex', 'nonref']), night('2026-11-23', ['nonref', 'flex'])];
     const { bytes } = writeRecords([record('{"id":"ș","data":[', data)], pool());
@@ -62,7 +72,7 @@ describe('writeRecords', () => {
   });
 
   test('a reused buffer sends only what the new page wrote, never what an earlier page left in it', () => {
-    const shared = pool();
+    const shared = new BufferPool({ keep: 2, minBytes: 1 << 16, maxBytes: 1 << 20 });
     const big = writeRecords(
       [
         record(
@@ -99,5 +109,39 @@ describe('writeRecords', () => {
     const huge = new BufferPool({ keep: 2, minBytes: 16, maxBytes: 1024 });
     huge.take(4096).release();
     expect(huge.size).toBe(0);
+  });
+
+  test('each piece is its own text: pieces of one record are joined by commas, a night never split', () => {
+    const pieces = [
+      [night('2026-11-22', ['flex']), night('2026-11-23', ['flex'])].join(','),
+      night('2026-11-24', ['nonref']),
+    ];
+    const parsed = JSON.parse(text([record('{"data":[', pieces)]));
+    expect(parsed.data.map((n: { date: string }) => n.date)).toEqual(['2026-11-22', '2026-11-23', '2026-11-24']);
+    expect(parsed.data[2].rates[0].rate_plan_id).toBe('rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb');
+  });
+
+  test('the head is written when the record ends, into the room kept for it', () => {
+    const writer = new RecordWriter(pool());
+    writer.begin('{"to":"2026-11-22","data":[', PROPERTY, PLANS);
+    writer.piece(night('2026-11-22', ['flex']));
+    writer.end('{"to":"2026-11-23","data":[');
+    const { bytes } = writer.finish();
+    expect(JSON.parse(bytes.toString('utf8')).to).toBe('2026-11-23');
+    const other = new RecordWriter(pool());
+    other.begin('{"to":"2026-11-22","data":[', PROPERTY, PLANS);
+    expect(() => other.end('{"to":"2026-11-2","data":[')).toThrow(/changed length/);
+  });
+
+  test('a page larger than its buffer moves to a larger one with everything written so far', () => {
+    const small = new BufferPool({ keep: 2, minBytes: 64, maxBytes: 1 << 20 });
+    const nights = Array.from({ length: 40 }, (_, i) => night(`2026-12-${String(i + 1).padStart(2, '0')}`, ['flex']));
+    const written = writeRecords(
+      [record('{"n":1,"data":[', nights.slice(0, 20)), record('{"n":2,"data":[', nights.slice(20))],
+      small,
+    );
+    const parsed = JSON.parse(`[${written.bytes.toString('utf8')}]`);
+    expect(parsed.map((r: { data: unknown[] }) => r.data.length)).toEqual([20, 20]);
+    expect(written.bytes.length).toBeGreaterThan(64);
   });
 });
