@@ -4,14 +4,19 @@
  * database of the PostgreSQL at DATABASE_URL (default: 127.0.0.1:5432). The channel runs in a
  * process of its own (`availability-client.ts` pulls and decodes, its thread
  * `availability-check.ts` verifies each page while the next is built), so this process
- * does only the server's work and its CPU is the server's. The whole pull runs twice: following
- * each page's `Link: rel="next"` on two connections (the next page asked for while this one's
- * body arrives), then one page after the other on one connection. Prints each pull's total
- * seconds (until the last page is received and checked), nights per second, the server's time per page apart from the client's (arrival to `res.end`,
- * arrival to the last byte taken by the socket, the server thread's CPU), the client's latency,
- * decode and check times, bytes on the wire, and the machine; then the same for the first
- * BENCH_CODING_PAGES (default 60) pages in each content coding (identity, gzip, br, zstd), with
- * the server process's CPU per page.
+ * does only the server's work and its CPU is the server's. The whole pull runs three times:
+ * following each page's `Link: rel="next"` on two connections (the next page asked for while
+ * this one's body arrives), then one page after the other on one connection, then linked again
+ * with zstd. Prints each pull's total seconds (until the last page is received and checked),
+ * nights per second, the server's time per page apart from the client's (arrival to `res.end`,
+ * arrival to the last byte taken by the socket, the server thread's CPU), the server process's
+ * and PostgreSQL's CPU per page, the client's latency, decode and check times, bytes on the
+ * wire, and the machine; then the same for the first BENCH_CODING_PAGES (default 60) pages in
+ * each content coding (identity, gzip, br, zstd).
+ *
+ * Last, the floor: the identity pull, linked, from a bare `node:https` + `pg` server in this
+ * process answering the same pages from the same tables with the obvious queries
+ * (bench/bare-availability.ts), and the service's seconds and CPU per page over the bare server's.
  *
  * BENCH_PROPERTIES (default 10000) properties of two rate plans each with priced nights over the
  * whole horizon; BENCH_LIMIT (default 500) properties per page, so pages end at 5,000 nights;
@@ -45,6 +50,7 @@ import { loadSecrets } from '../infra/secrets.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { machine } from './machine.ts';
+import { startBareAvailability } from './bare-availability.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 10_000);
 const LIMIT = Number(process.env.BENCH_LIMIT ?? 500);
@@ -52,6 +58,8 @@ const CODING_PAGES = Number(process.env.BENCH_CODING_PAGES ?? 60);
 /** The channel reads every page's bytes and one in this many also with `JSON.parse` (availability-check.ts). */
 const FULL_EVERY = Number(process.env.BENCH_FULL_CHECK_EVERY ?? 10);
 const CHANNEL = DEMO_CHANNELS.first;
+const PROCESS_CPU = 'server process CPU ms per page (thread, compressors, garbage collector)';
+const POSTGRES_CPU = 'PostgreSQL CPU ms per page (its backends for this database)';
 
 if (!Number.isInteger(PROPERTIES) || PROPERTIES < 1) throw new Error('BENCH_PROPERTIES is a positive integer');
 if (!Number.isInteger(LIMIT) || LIMIT < 1 || LIMIT > 500) throw new Error('BENCH_LIMIT is an integer from 1 to 500');
@@ -138,12 +146,17 @@ try {
   const readPostgresCpu = () => postgresCpu(async (text) => (await sql.query<{ pid: number }>(text)).rows);
 
   /** One pull by the channel's threads in `coding`: the whole of it, or its first `maxPages` pages. */
-  async function pull(coding: PullRequest['coding'], maxPages: number | null, mode: PullRequest['mode'] = 'linked') {
+  async function pull(
+    coding: PullRequest['coding'],
+    maxPages: number | null,
+    mode: PullRequest['mode'] = 'linked',
+    url = server.url,
+  ) {
     timing.endMs = [];
     timing.finishMs = [];
     timing.threadCpuMs = [];
     const job: PullRequest = {
-      url: server.url,
+      url,
       key,
       ca: tls.cert.toString(),
       limit: LIMIT,
@@ -185,11 +198,8 @@ try {
         'server ms per page, arrival → res.end (body produced, compressed)': summary(timing.endMs),
         'server ms per page, arrival → last byte taken by the socket': summary(timing.finishMs),
         'server thread CPU ms per page': summary(timing.threadCpuMs),
-        'server process CPU ms per page (thread, compressors, garbage collector)': Number(
-          (serverCpuMs / report.pages).toFixed(1),
-        ),
-        'PostgreSQL CPU ms per page (its backends for this database)':
-          postgresMs === null ? 'unknown' : Number((postgresMs / report.pages).toFixed(1)),
+        [PROCESS_CPU]: Number((serverCpuMs / report.pages).toFixed(1)),
+        [POSTGRES_CPU]: postgresMs === null ? ('unknown' as const) : Number((postgresMs / report.pages).toFixed(1)),
         'client ms per page, request sent → last byte received (server + TLS + transfer)': summary(report.latencyMs),
         'client ms per page, decode': summary(report.decodeMs),
         'client ms per page, byte scan of the page (own thread, overlaps the next page)': summary(
@@ -225,11 +235,28 @@ try {
   const received = checked.received;
   const sequential = await pull('identity', null, 'sequential');
   verify(sequential);
+  const zstd = await pull('zstd', null, 'linked');
+  verify(zstd);
   const samplePages = Math.min(CODING_PAGES, full.report.pages);
   const codings = [];
   for (const coding of ['identity', 'gzip', 'br', 'zstd'] as const)
     codings.push((await pull(coding, samplePages)).figures);
   await server.close();
+
+  // The floor: the same pull, linked, from a bare node:https + pg server in this process.
+  const [channel] = (await sql.query<{ id: string }>('select id from channel where name = $1', [CHANNEL])).rows;
+  const bare = await startBareAvailability(scratch.url, tls, channel!.id, today);
+  await pull('identity', Math.min(40, Math.ceil(expected / 5000)), 'sequential', bare.url);
+  const floor = await pull('identity', null, 'linked', bare.url);
+  verify(floor);
+  await bare.close();
+  const ratio = (service: number | string, base: number | string) =>
+    typeof service === 'number' && typeof base === 'number' ? Number((service / base).toFixed(2)) : 'unknown';
+  const perPage = (figures: typeof full.figures) => ({
+    seconds: figures.seconds,
+    process_cpu_ms_per_page: figures[PROCESS_CPU],
+    postgres_cpu_ms_per_page: figures[POSTGRES_CPU],
+  });
 
   const postgres = (await sql.query<{ server_version: string }>('show server_version')).rows[0]?.server_version;
   console.log(
@@ -251,6 +278,15 @@ try {
         // Link header on two connections, then one page after the other on one.
         pull: { ...full.figures, nights: received, nights_per_page: summary(checked.pageNights, 0) },
         pull_sequential: sequential.figures,
+        pull_zstd: zstd.figures,
+        // The identity pull, linked, from the bare server, and the service's figures over the bare
+        // server's: seconds for the whole pull, and CPU per page of each process.
+        'bare node:https + pg server, identity, linked': perPage(floor.figures),
+        'service / bare': {
+          seconds: ratio(full.figures.seconds, floor.figures.seconds),
+          process_cpu_per_page: ratio(full.figures[PROCESS_CPU], floor.figures[PROCESS_CPU]),
+          postgres_cpu_per_page: ratio(full.figures[POSTGRES_CPU], floor.figures[POSTGRES_CPU]),
+        },
         [`by content coding, the first ${samplePages} pages each`]: codings,
         rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20),
       },
