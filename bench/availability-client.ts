@@ -152,10 +152,12 @@ async function pull(): Promise<PullReport> {
     if (linked !== cursor) throw new Error(`the Link header names cursor ${linked}, the body ${cursor}`);
     if (job.mode === 'sequential')
       next = cursor && more() ? request(`${base(job.limit)}&cursor=${encodeURIComponent(cursor)}`) : null;
+    // A page's own memory moves to the checker; a small one shares Node's pool, which cannot move,
+    // so it goes as a copy of its own.
     const body =
       res.body.byteOffset === 0 && res.body.byteLength === res.body.buffer.byteLength
         ? res.body
-        : Buffer.from(res.body);
+        : new Uint8Array(res.body);
     checker.postMessage({ page: body.buffer }, [body.buffer as ArrayBuffer]);
   }
   checker.postMessage({ done: true });

@@ -249,6 +249,8 @@ try {
   await pull('identity', Math.min(40, Math.ceil(expected / 5000)), 'sequential', bare.url);
   const floor = await pull('identity', null, 'linked', bare.url);
   verify(floor);
+  if (floor.report.pages !== full.report.pages)
+    throw new Error(`the bare server served ${floor.report.pages} pages, the service ${full.report.pages}`);
   await bare.close();
   const ratio = (service: number | string, base: number | string) =>
     typeof service === 'number' && typeof base === 'number' ? Number((service / base).toFixed(2)) : 'unknown';

@@ -45,6 +45,9 @@ export async function startBareAvailability(
   today: string,
 ): Promise<BareServer> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // An idle connection ended by the server (the bench dropping its database after a failure)
+  // must not end the process before the failure is reported.
+  pool.on('error', () => undefined);
 
   async function page(limit: number, after: Position | null): Promise<{ body: string; next: string | null }> {
     const want = Math.min(limit, Math.ceil(MAX_PAGE_NIGHTS / MAX_WINDOW_NIGHTS) + 1) + 1;
@@ -56,7 +59,7 @@ export async function startBareAvailability(
         order by a.updated_at, a.property_id limit $2`,
       after ? [channelId, want, after.u, after.p] : [channelId, want],
     );
-    const slices: { candidate: Candidate; from: string; take: number }[] = [];
+    const slices: { candidate: Candidate; from: string; to: string; take: number }[] = [];
     let planned = 0;
     for (const candidate of candidates) {
       if (slices.length >= limit || planned >= MAX_PAGE_NIGHTS) break;
@@ -67,7 +70,7 @@ export async function startBareAvailability(
           ? candidate.horizon_end
           : addDays(today, MAX_WINDOW_NIGHTS);
       const take = Math.min(daysBetween(from, to), MAX_PAGE_NIGHTS - planned);
-      slices.push({ candidate, from, take });
+      slices.push({ candidate, from, to, take });
       planned += take;
     }
     const ids = slices.map((s) => s.candidate.property_id);
@@ -98,8 +101,7 @@ export async function startBareAvailability(
       );
     });
     const last = slices.at(-1);
-    const cut =
-      last !== undefined && planned >= MAX_PAGE_NIGHTS && addDays(last.from, last.take) < last.candidate.horizon_end;
+    const cut = last !== undefined && planned >= MAX_PAGE_NIGHTS && addDays(last.from, last.take) < last.to;
     const more = cut || candidates.length > slices.length;
     const next =
       last && more
