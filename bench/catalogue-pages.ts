@@ -88,9 +88,10 @@ export async function comparePages(comparison: Comparison): Promise<Record<strin
     const runs: { service: Measured[]; bare: Measured[] } = { service: [], bare: [] };
     for (const name of ['service', 'bare'] as const)
       await readPages(comparison.targets[name], comparison.ca, clients, WARM_UP_SECONDS);
+    // Each server goes first in every other round, so neither always follows the other's load.
     for (let round = 0; round < comparison.rounds; round += 1) {
-      for (const name of ['service', 'bare'] as const)
-        runs[name].push(await measured(comparison, comparison.targets[name], clients));
+      const order = round % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);
+      for (const name of order) runs[name].push(await measured(comparison, comparison.targets[name], clients));
     }
     throughput[`${clients} client${clients === 1 ? '' : 's'}`] = figures(runs);
   }
