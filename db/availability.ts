@@ -7,6 +7,8 @@ import {
   nightFromRendered,
   patchNight,
   renderNight,
+  sameStoredNight,
+  storedNightText,
   type AvailabilityUpdate,
   type NightState,
   type PlanShape,
@@ -47,7 +49,7 @@ function plansOf(content: PropertyInput): PlanShape[] {
  * capacity and age bands first (`conformNight`), so a night priced for an older shape is never served.
  */
 function renderFor(night: NightState, content: PropertyInput, plans: readonly PlanShape[]): string {
-  return JSON.stringify(renderNight(conformNight(night, { maxAdults: content.capacity.max_adults, plans }), plans));
+  return storedNightText(renderNight(conformNight(night, { maxAdults: content.capacity.max_adults, plans }), plans));
 }
 
 function currencyOf(content: PropertyInput): string {
@@ -187,7 +189,7 @@ export async function syncPropertyAvailability(tx: EntityManager, property: Prop
       property.content,
       plans,
     );
-    if (rerendered !== body) changed.set(date, rerendered);
+    if (!sameStoredNight(rerendered, body)) changed.set(date, rerendered);
   }
   await writeNights(tx, property.propertyId, changed);
   if (changed.size > 0) await announce(tx, property.propertyId, contiguousRanges([...changed.keys()]), clock);
@@ -241,7 +243,7 @@ export async function applyAvailabilityUpdates(
   const changed = new Map<string, string>();
   for (const [date, state] of states) {
     const body = renderFor(state, property.content, plans);
-    if (body !== stored.get(date)) changed.set(date, body);
+    if (!sameStoredNight(body, stored.get(date))) changed.set(date, body);
   }
   await writeNights(tx, property.propertyId, changed);
   const ranges = contiguousRanges([...changed.keys()]);

@@ -1,3 +1,4 @@
+import { PLAN_ID_JSON_WIDTH } from '../domain/availability/nights.ts';
 import { BufferPool } from '../infra/buffer-pool.ts';
 
 /**
@@ -9,6 +10,9 @@ const pageBuffers = new BufferPool({ keep: 2, minBytes: 8 * 2 ** 20, maxBytes: 6
 /** Where a plan placeholder starts in stored JSON text (`"\u0001<key>"`, see `planPlaceholder`). */
 const PLACEHOLDER_START = '"\\u0001';
 const COMMA = 0x2c;
+const SPACE = 0x20;
+/** What an unknown plan's padded placeholder becomes: `null`, padded alike. */
+const PADDED_NULL = Buffer.from('null'.padEnd(PLAN_ID_JSON_WIDTH, ' '), 'latin1');
 /** Closes a record's nights and the record, whose head ends with `"data":[`. */
 const RECORD_TAIL = ']}';
 
@@ -33,6 +37,8 @@ export class RecordWriter {
   #headAt = 0;
   #headBytes = 0;
   #ids = new Map<string, string>();
+  /** Each plan's key with its closing quote, and its id as the padded placeholder's bytes. */
+  #padded: { keyQuote: string; id: Buffer }[] = [];
 
   constructor(pool: BufferPool = pageBuffers) {
     this.#pool = pool;
@@ -51,13 +57,60 @@ export class RecordWriter {
     this.#offset += this.#headBytes;
     this.#pieces = 0;
     this.#ids = new Map();
+    this.#padded = [];
     const words = plans.split(' ').filter(Boolean);
-    for (let p = 0; p + 1 < words.length; p += 2)
-      this.#ids.set(words[p]!.slice(propertyId.length + 1), JSON.stringify(words[p + 1]));
+    for (let p = 0; p + 1 < words.length; p += 2) {
+      const key = words[p]!.slice(propertyId.length + 1);
+      const id = JSON.stringify(words[p + 1]);
+      this.#ids.set(key, id);
+      if (id.length === PLAN_ID_JSON_WIDTH) this.#padded.push({ keyQuote: `${key}"`, id: Buffer.from(id, 'latin1') });
+    }
   }
 
   /** Appends one piece of the record's stored nights (nights joined by commas). */
   piece(data: string): void {
+    if (!this.#inPlace(data)) this.#spliced(data);
+  }
+
+  /**
+   * A piece of ASCII text whose placeholders are all padded (`storedNightText`): copied whole, then
+   * each placeholder overwritten with its id, byte for byte. false when the piece is not such a
+   * piece; what was copied then lies past the offset and is written over.
+   */
+  #inPlace(data: string): boolean {
+    if (Buffer.byteLength(data) !== data.length) return false;
+    this.#room(data.length + 1);
+    const { buffer } = this.#taken;
+    const start = this.#offset + (this.#pieces > 0 ? 1 : 0);
+    buffer.write(data, start, 'latin1');
+    for (let slash = data.indexOf('\\'); slash !== -1; slash = data.indexOf('\\', slash + 1)) {
+      const at = slash - 1;
+      if (!data.startsWith(PLACEHOLDER_START, at)) continue;
+      const id = this.#paddedId(data, at);
+      if (id === null) return false;
+      buffer.set(id, start + at);
+      slash = at + PLAN_ID_JSON_WIDTH - 1;
+    }
+    if (this.#pieces++ > 0) buffer[this.#offset] = COMMA;
+    this.#offset = start + data.length;
+    return true;
+  }
+
+  /** The bytes that replace the padded placeholder at `at`, or null when it is not one. */
+  #paddedId(data: string, at: number): Buffer | null {
+    const keyAt = at + PLACEHOLDER_START.length;
+    const padded = data.charCodeAt(at + PLAN_ID_JSON_WIDTH - 1) === SPACE;
+    for (const { keyQuote, id } of this.#padded) {
+      if (!data.startsWith(keyQuote, keyAt)) continue;
+      return padded || keyAt + keyQuote.length === at + PLAN_ID_JSON_WIDTH ? id : null;
+    }
+    // A plan the channel has no id for: null, padded alike; its key never leaves.
+    const close = data.indexOf('"', keyAt);
+    return padded && close !== -1 && close < at + PLAN_ID_JSON_WIDTH ? PADDED_NULL : null;
+  }
+
+  /** Any piece: cut around each placeholder and written in parts, the ids spliced between. */
+  #spliced(data: string): void {
     const ascii = Buffer.byteLength(data) === data.length;
     const cuts: number[] = [];
     const swaps: string[] = [];

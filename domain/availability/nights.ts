@@ -54,6 +54,34 @@ export function planPlaceholder(key: string): string {
 /** Matches a placeholder as it appears in stored JSON text. */
 export const PLACEHOLDER_IN_JSON = /"\\u0001([A-Za-z0-9._:-]+)"/g;
 
+/** The width in bytes of a channel's rate plan id as a JSON string: `"rpl_` and 26 characters `"`. */
+export const PLAN_ID_JSON_WIDTH = 32;
+
+/** A placeholder and the spaces after it (see `storedNightText`). */
+const PADDED_PLACEHOLDER = /("\\u0001[A-Za-z0-9._:-]+") +/g;
+
+/**
+ * A night's text as stored: its JSON, each placeholder followed by spaces up to
+ * `PLAN_ID_JSON_WIDTH` bytes (whitespace a JSON parser skips), so a page is written by copying the
+ * text whole and overwriting each placeholder with the channel's id, byte for byte. A placeholder
+ * of a key longer than 24 characters does not fit and stays as it is; a reader swaps it the slow way.
+ */
+export function storedNightText(night: Record<string, unknown>): string {
+  return JSON.stringify(night).replace(PLACEHOLDER_IN_JSON, (placeholder) =>
+    placeholder.padEnd(PLAN_ID_JSON_WIDTH, ' '),
+  );
+}
+
+/**
+ * Whether two stored texts are the same night: the same text, or the same once the spaces after
+ * their placeholders are dropped (a night stored before placeholders were padded is not changed
+ * by being rendered again).
+ */
+export function sameStoredNight(a: string, b: string | undefined): boolean {
+  if (a === b) return true;
+  return b !== undefined && a.replace(PADDED_PLACEHOLDER, '$1') === b.replace(PADDED_PLACEHOLDER, '$1');
+}
+
 /**
  * A night's `max_stay` when the host sets none: the longest stay one query window covers (the
  * platform's own `max_stay` is at most 365 too), so "no maximum" is an integer as the contract types it.

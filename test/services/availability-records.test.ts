@@ -1,16 +1,23 @@
 import { describe, expect, test } from 'vitest';
-import { planPlaceholder } from '../../domain/availability/nights.ts';
+import { planPlaceholder, storedNightText } from '../../domain/availability/nights.ts';
 import { BufferPool } from '../../infra/buffer-pool.ts';
 import { RecordWriter } from '../../services/availability-records.ts';
 
 const PROPERTY = '0b1e0000-0000-4000-8000-000000000001';
 const PLANS = `${PROPERTY}/flex rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa ${PROPERTY}/nonref rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb`;
-const night = (date: string, plans: string[]) =>
-  JSON.stringify({
-    date,
-    note: 'Brașov – ☃',
-    rates: plans.map((key) => ({ rate_plan_id: planPlaceholder(key), closed: false })),
-  });
+const nightObject = (date: string, plans: string[], note = 'Brașov – ☃') => ({
+  date,
+  note,
+  rates: plans.map((key) => ({ rate_plan_id: planPlaceholder(key), closed: false })),
+});
+/** A night as stored before placeholders were padded, with text beyond ASCII. */
+const night = (date: string, plans: string[]) => JSON.stringify(nightObject(date, plans));
+/** A night as stored now: ASCII, its placeholders padded. */
+const stored = (date: string, plans: string[]) => storedNightText(nightObject(date, plans, 'Brasov'));
+const ids = (written: string) =>
+  (JSON.parse(`[${written}]`) as { data: { rates: { rate_plan_id: string | null }[] }[] }[]).flatMap((r) =>
+    r.data.map((n) => n.rates.map((rate) => rate.rate_plan_id)),
+  );
 interface RecordText {
   head: string;
   pieces: string[];
@@ -143,5 +150,35 @@ describe('RecordWriter', () => {
     const parsed = JSON.parse(`[${written.bytes.toString('utf8')}]`);
     expect(parsed.map((r: { data: unknown[] }) => r.data.length)).toEqual([20, 20]);
     expect(written.bytes.length).toBeGreaterThan(64);
+  });
+
+  test('padded placeholders are overwritten in place: the same page as from unpadded ones, without spaces', () => {
+    const plans = ['flex', 'nonref'];
+    const padded = text([record('{"data":[', [stored('2026-11-22', plans), stored('2026-11-23', plans.toReversed())])]);
+    expect(padded).not.toContain(' ');
+    expect(ids(padded)).toEqual([
+      ['rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa', 'rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb'],
+      ['rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb', 'rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa'],
+    ]);
+    const plain = JSON.stringify(nightObject('2026-11-22', plans, 'Brasov'));
+    expect(text([record('{"data":[', [stored('2026-11-22', plans)])])).toBe(text([record('{"data":[', [plain])]));
+  });
+
+  test('a piece mixing padded and unpadded placeholders, or beyond ASCII, is spliced whole', () => {
+    const mixed = [stored('2026-11-22', ['flex']), JSON.stringify(nightObject('2026-11-23', ['nonref'], 'Brasov'))];
+    expect(ids(text([record('{"data":[', [mixed.join(',')])]))).toEqual([
+      ['rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa'],
+      ['rpl_0bbbbbbbbbbbbbbbbbbbbbbbbb'],
+    ]);
+    const accented = storedNightText(nightObject('2026-11-24', ['flex']));
+    const written = text([record('{"data":[', [accented])]);
+    expect(ids(written)).toEqual([['rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa']]);
+    expect(JSON.parse(written).data[0].note).toBe('Brașov – ☃');
+  });
+
+  test('a padded placeholder of a plan without a channel id becomes null, never its key', () => {
+    const written = text([record('{"data":[', [stored('2026-11-22', ['secret-key', 'flex'])])]);
+    expect(written).not.toContain('secret-key');
+    expect(ids(written)).toEqual([[null, 'rpl_0aaaaaaaaaaaaaaaaaaaaaaaaa']]);
   });
 });
