@@ -3,6 +3,17 @@ export function toInstant(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
+/** A timestamptz as PostgreSQL writes it in UTC: `YYYY-MM-DD HH:MM:SS`, maybe a fraction, `+00`. */
+const POSTGRES_UTC = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?\+00$/;
+
+/**
+ * `toInstant` of a timestamptz read as text: sliced when PostgreSQL wrote it in UTC, with no Date
+ * parsed on the way (a list page presents a hundred); any other text goes through a Date.
+ */
+export function instantOfTimestamp(text: string): string {
+  return POSTGRES_UTC.test(text) ? `${text.slice(0, 10)}T${text.slice(11, 19)}Z` : toInstant(new Date(text));
+}
+
 /** The calendar date (`YYYY-MM-DD`) of an instant in an IANA time zone. */
 export function localDate(instant: Date, timeZone: string): string {
   let format = DATE_FORMATS.get(timeZone);

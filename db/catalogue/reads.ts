@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { presentStoredResource } from '../../domain/catalogue/projection.ts';
 import type { LogAtPosition } from '../../domain/catalogue/log-position.ts';
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
-import { toInstant } from '../../domain/time.ts';
+import { instantOfTimestamp } from '../../domain/time.ts';
 import { pgArray, queryRows } from '../sql.ts';
 import type { ViewKind } from './projector.ts';
 
@@ -50,7 +50,7 @@ export interface ListPage {
 function present(row: ResourceRow): StoredRecord {
   const version = Number(row.version);
   return {
-    json: presentStoredResource(row.body, row.external_id, row.status, version, toInstant(new Date(row.updated_at))),
+    json: presentStoredResource(row.body, row.external_id, row.status, version, instantOfTimestamp(row.updated_at)),
     id: row.external_id,
     version,
   };

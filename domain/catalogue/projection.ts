@@ -224,8 +224,9 @@ export function presentStoredResource(
   version: number,
   updatedAt: string,
 ): string {
-  const head = JSON.stringify({ id, status, version, updated_at: updatedAt });
-  const opening = JSON.stringify({ id, status }).slice(0, -1);
+  // What JSON.stringify({ id, status }) and ({ id, status, version, updated_at }) write, without the objects.
+  const opening = `{"id":${JSON.stringify(id)},"status":${JSON.stringify(status)}`;
+  const head = `${opening},"version":${version},"updated_at":${JSON.stringify(updatedAt)}}`;
   if (stored.startsWith(opening)) {
     const rest = stored.slice(opening.length);
     if (status === 'withdrawn' || status === 'deleted' || rest === '}') return head;
