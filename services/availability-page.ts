@@ -188,7 +188,12 @@ export async function availabilityPage(
     await streamNightsOfSlices(
       deps.orm.em.fork(),
       channelId,
-      slices.map((slice) => ({ propertyId: slice.property.internalId, start: slice.start, to: slice.to, take: slice.take })),
+      slices.map((slice) => ({
+        propertyId: slice.property.internalId,
+        start: slice.start,
+        to: slice.to,
+        take: slice.take,
+      })),
       (piece) => {
         if (piece.slice !== open) {
           if (open !== -1) close();
