@@ -11,12 +11,11 @@
  * their rate plans' ids, and each night's placeholders replaced by a regular expression.
  */
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS, daysBetween } from '../domain/availability/nights.ts';
 import { addDays } from '../domain/time.ts';
 import { serverTlsOptions, type TlsMaterial } from '../infra/tls.ts';
-import type { BareServer } from './bare-catalogue.ts';
+import { listenBare, type BareServer } from './bare-catalogue.ts';
 
 interface Candidate {
   external_id: string;
@@ -134,13 +133,5 @@ export async function startBareAvailability(
         res.writeHead(500).end(String(error));
       });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `https://localhost:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pool.end();
-    },
-  };
+  return listenBare(server, pool);
 }

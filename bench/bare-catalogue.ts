@@ -64,6 +64,11 @@ export async function startBareCatalogue(
         res.writeHead(500).end(String(error));
       });
   });
+  return listenBare(server, pool);
+}
+
+/** A bare server listening on a port of loopback the system hands out; closing it ends its pool too. */
+export async function listenBare(server: https.Server, pool: pg.Pool): Promise<BareServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `https://localhost:${(server.address() as AddressInfo).port}`,
