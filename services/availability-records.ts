@@ -69,16 +69,16 @@ export class RecordWriter {
 
   /** Appends one piece of the record's stored nights (nights joined by commas). */
   piece(data: string): void {
-    if (!this.#inPlace(data)) this.#spliced(data);
+    const bytes = Buffer.byteLength(data);
+    if (bytes !== data.length || !this.#inPlace(data)) this.#spliced(data, bytes);
   }
 
   /**
-   * A piece of ASCII text whose placeholders are all padded (`storedNightText`): copied whole, then
+   * A piece of ASCII text (the caller checked) whose placeholders are all padded (`storedNightText`): copied whole, then
    * each placeholder overwritten with its id, byte for byte. false when the piece is not such a
    * piece; what was copied then lies past the offset and is written over.
    */
   #inPlace(data: string): boolean {
-    if (Buffer.byteLength(data) !== data.length) return false;
     this.#room(data.length + 1);
     const { buffer } = this.#taken;
     const start = this.#offset + (this.#pieces > 0 ? 1 : 0);
@@ -110,11 +110,11 @@ export class RecordWriter {
   }
 
   /** Any piece: cut around each placeholder and written in parts, the ids spliced between. */
-  #spliced(data: string): void {
-    const ascii = Buffer.byteLength(data) === data.length;
+  #spliced(data: string, dataBytes: number): void {
+    const ascii = dataBytes === data.length;
     const cuts: number[] = [];
     const swaps: string[] = [];
-    let bytes = (ascii ? data.length : Buffer.byteLength(data)) + 1;
+    let bytes = dataBytes + 1;
     // Found by their backslash, which a stored night has nowhere else: a one-character search
     // (memchr) where `"\u0001` would stop at every quote.
     for (let slash = data.indexOf('\\'); slash !== -1; slash = data.indexOf('\\', slash + 1)) {
