@@ -10,11 +10,15 @@ import { pgArray } from '../sql.ts';
 /**
  * A channel's log row, locked by the current transaction. The lock orders every writer of the
  * channel's view or events, so the stamp and the positions taken under it grow in commit order
- * (test/db/commit-order.test.ts proves it).
+ * (test/db/commit-order.test.ts proves it). The stamp grows strictly from one transaction to the
+ * next (by a millisecond at least): two writers of one channel never share a stamp, so a change
+ * committed after a reader passed a position in `(updated_at, id)` order always sorts after it,
+ * whatever its id. The contract writes instants in whole seconds; the milliseconds order rows
+ * and cursors and are never served.
  */
 export class LockedChannelLog {
   readonly channelId: string;
-  /** The stamp of this transaction's changes: never earlier than the channel's last one. */
+  /** The stamp of this transaction's changes: later than any earlier transaction's for the channel. */
   readonly stamp: Date;
   readonly #tx: EntityManager;
   #position: number;
@@ -74,9 +78,17 @@ export async function withChannelLog<T>(
   now: Date,
   work: (log: LockedChannelLog) => Promise<T>,
 ): Promise<T> {
+  // A transaction's first lock of the channel stamps at least a millisecond past the channel's
+  // last stamp; its later locks (one per property a roll announces, say) keep the stamp, so a big
+  // transaction does not run the stamps ahead of the clock.
   const [row] = await tx.execute<{ last_stamp: string; last_position: string }[]>(
-    `insert into channel_log (channel_id, last_stamp, last_position) values (?, ?, 0)
-     on conflict (channel_id) do update set last_stamp = greatest(channel_log.last_stamp, excluded.last_stamp)
+    `insert into channel_log (channel_id, last_stamp, last_position, last_xact) values (?, ?, 0, pg_current_xact_id())
+     on conflict (channel_id) do update set
+       last_stamp = greatest(
+         case when channel_log.last_xact = pg_current_xact_id() then channel_log.last_stamp
+              else channel_log.last_stamp + interval '1 millisecond' end,
+         excluded.last_stamp),
+       last_xact = pg_current_xact_id()
      returning last_stamp, last_position`,
     [channelId, now],
   );

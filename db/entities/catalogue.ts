@@ -147,6 +147,8 @@ export const ChannelLogSchema = defineEntity({
     channel: () => p.oneToOne(ChannelSchema).primary(),
     lastStamp: p.datetime(),
     lastPosition: p.bigint('number'),
+    /** The transaction that took `lastStamp` (`withChannelLog`). */
+    lastXact: p.string().columnType('xid8').nullable(),
   },
 });
 

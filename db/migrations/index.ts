@@ -19,6 +19,7 @@ import { Migration20261125150000AmenityDefinition } from './Migration20261125150
 import { Migration20261126090000HostOverviewIndexes } from './Migration20261126090000HostOverviewIndexes.ts';
 import { Migration20261127090000DeliveryPendingDue } from './Migration20261127090000DeliveryPendingDue.ts';
 import { Migration20261127100000EventTraceparent } from './Migration20261127100000EventTraceparent.ts';
+import { Migration20261128090000ChannelLogTransaction } from './Migration20261128090000ChannelLogTransaction.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -46,4 +47,5 @@ export const migrationsList = [
   { name: 'Migration20261126090000HostOverviewIndexes', class: Migration20261126090000HostOverviewIndexes },
   { name: 'Migration20261127090000DeliveryPendingDue', class: Migration20261127090000DeliveryPendingDue },
   { name: 'Migration20261127100000EventTraceparent', class: Migration20261127100000EventTraceparent },
+  { name: 'Migration20261128090000ChannelLogTransaction', class: Migration20261128090000ChannelLogTransaction },
 ];

@@ -143,6 +143,36 @@ test('a writer that commits late is read on the next pass after one that committ
   expect(follower.versions.size).toBe(2);
 });
 
+test('a change committed in the second of the record a reader just read, to a property ordered before it, is read on the same pass', async () => {
+  const names = ['t1', 't2', 't3', 't4'];
+  const { key, ref } = await setup(names);
+  // Ties within a stamp go by internal id: `low` sorts before `high` in the same second.
+  const [low, middle, high, last] = (
+    await orm.em
+      .fork()
+      .execute<{ ref: string }[]>('select ref from property where ref = any(?::text[]) order by id', [
+        `{${names.map(ref).join(',')}}`,
+      ])
+  ).map((row) => row.ref);
+  clock.advance(1000);
+  const follower = reader(key, clock.now().toISOString());
+  await orm.em.fork().transactional((tx) => changeUnits(tx, high!, 0));
+  await orm.em.fork().transactional((tx) => changeUnits(tx, last!, 0));
+  let changed = false;
+  await follower.poll(1, async () => {
+    if (changed) return;
+    changed = true;
+    // Committed after the reader passed `high`, in the same second; then a change a second later
+    // ends the pass, and the next pass resumes from that later second.
+    await orm.em.fork().transactional((tx) => changeUnits(tx, low!, 0));
+    clock.advance(1000);
+    await orm.em.fork().transactional((tx) => changeUnits(tx, middle!, 0));
+  });
+  await follower.poll(1);
+  expect(follower.versions).toEqual(await committedVersions(key));
+  expect(follower.versions.size).toBe(4);
+});
+
 test('many concurrent writers committing out of order: a reader paging one property at a time misses nothing', async () => {
   const names = ['a', 'b', 'c', 'd', 'e'];
   const { key, ref } = await setup(names);

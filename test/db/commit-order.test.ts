@@ -141,3 +141,52 @@ test('many concurrent writers committing out of order: a polling reader misses n
   const positions = follower.events.map((e) => e.data.version);
   expect([...positions].sort((x, y) => x - y)).toEqual(positions);
 });
+
+test('a change committed in the second of the record a list reader just read, to a property listed before it, is read on the same pass', async () => {
+  const names = ['t1', 't2', 't3', 't4'];
+  const { key, ref } = await setup(names);
+  // Ties within a stamp go by the channel's id: `low` is listed before `high` in the same second.
+  const [low, middle, high, last] = (
+    await orm.em.fork().execute<{ ref: string }[]>(
+      `select p.ref from channel_resource cr join property p on p.id = cr.internal_id
+        where cr.kind = 'property' and p.ref = any(?::text[]) order by cr.external_id`,
+      [`{${names.map(ref).join(',')}}`],
+    )
+  ).map((row) => row.ref);
+  clock.advance(1000);
+  let since = clock.now().toISOString();
+  await orm.em.fork().transactional((tx) => changeUnits(tx, high!, 2));
+  await orm.em.fork().transactional((tx) => changeUnits(tx, last!, 2));
+
+  const versions = new Map<string, number>();
+  let changed = false;
+  /** One pass of the list one property per page, resuming from the largest `updated_at` received. */
+  const pass = async (between: () => Promise<void>) => {
+    let cursor: string | null = null;
+    let largest = since;
+    do {
+      const query: string = `limit=1&updated_since=${since}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const res = await api.call('GET', `${BASE}/properties?${query}`, { key });
+      expect(res.status, res.text).toBe(200);
+      for (const item of res.json.data as { id: string; version: number; updated_at: string }[]) {
+        if ((versions.get(item.id) ?? 0) < item.version) versions.set(item.id, item.version);
+        if (item.updated_at > largest) largest = item.updated_at;
+      }
+      cursor = res.json.next_cursor;
+      await between();
+    } while (cursor);
+    since = largest;
+  };
+  await pass(async () => {
+    if (changed) return;
+    changed = true;
+    // Committed after the reader passed `high`, in the same second; then a change a second later
+    // ends the pass, and the next pass resumes from that later second.
+    await orm.em.fork().transactional((tx) => changeUnits(tx, low!, 2));
+    clock.advance(1000);
+    await orm.em.fork().transactional((tx) => changeUnits(tx, middle!, 2));
+  });
+  await pass(async () => {});
+  expect(versions).toEqual((await committed(key)).versions);
+  expect(versions.size).toBe(4);
+});
