@@ -153,6 +153,27 @@ export async function announceNowVisible(
 }
 
 /**
+ * After `announceNowVisible`: raises the last stamp of every channel that sees one of these
+ * properties to the property's availability stamp where it is earlier. A property a channel
+ * starts to see is stamped under that channel's lock, which may run ahead of another channel that
+ * already sees it; without the raise, that other channel's next change could be stamped behind a
+ * reader standing on the property (test/db/availability-commit-order.test.ts). Channels already
+ * at or past the stamp are neither changed nor locked.
+ */
+export async function settleVisibleStamps(tx: EntityManager, propertyIds: readonly string[]): Promise<void> {
+  if (propertyIds.length === 0) return;
+  await tx.execute(
+    `update channel_log l set last_stamp = s.stamp
+       from (select cr.channel_id, max(a.updated_at) as stamp
+               from ari_property a join channel_resource cr on cr.kind = 'property' and cr.internal_id = a.property_id
+              where a.property_id = any(?::uuid[]) and cr.status in ('active', 'inactive')
+              group by cr.channel_id) s
+      where l.channel_id = s.channel_id and l.last_stamp < s.stamp`,
+    [pgArray(propertyIds)],
+  );
+}
+
+/**
  * Brings a property's nights in line with its current shape after a platform write: creates the
  * availability of a new property (every night of the horizon at its defaults), and re-renders
  * the nights when its rate plans, currency, capacity or age bands changed (`conformNight`: prices

@@ -14,7 +14,7 @@ import {
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import type { EventType } from '../../domain/events.ts';
 import { localDate, toInstant, wholeSeconds } from '../../domain/time.ts';
-import { announceNowVisible } from '../availability.ts';
+import { announceNowVisible, settleVisibleStamps } from '../availability.ts';
 import { pgArray } from '../sql.ts';
 import { withChannelLog, type LockedChannelLog } from './channel-log.ts';
 import {
@@ -49,7 +49,8 @@ export interface ProjectorDeps {
  * channel id order, so two writers never wait on each other crosswise), then stamps and numbers
  * its changes: a body that differs from what the channel was shown gets the next position as its
  * version, the lock's stamp as `updated_at`, and its event in the same transaction; an identical
- * body changes nothing.
+ * body changes nothing. Last, the channels that see a property another channel starts to see are
+ * raised to the stamp its availability took under that channel's lock (`settleVisibleStamps`).
  */
 export async function reproject(tx: EntityManager, affected: Affected, deps: ProjectorDeps): Promise<void> {
   const locationIds = new Set(affected.locations ?? []);
@@ -63,7 +64,6 @@ export async function reproject(tx: EntityManager, affected: Affected, deps: Pro
     [pgArray([...propertyIds]), pgArray([...locationIds]), pgArray([...ownerIds])],
   );
   for (const { id } of lockedProperties) propertyIds.add(id);
-
   const allIds = [...propertyIds, ...locationIds, ...ownerIds];
   const channels = await tx.execute<{ channel_id: string; name: string }[]>(
     `select c.id as channel_id, c.name from channel c
@@ -77,7 +77,6 @@ export async function reproject(tx: EntityManager, affected: Affected, deps: Pro
       ? channels
       : channels.filter((channel) => channel.channel_id === affected.channelId);
   if (concerned.length === 0) return;
-
   const now = wholeSeconds(deps.clock.now());
   for (const channel of concerned) {
     // The lock comes before any read of the view or the source, so what follows sees every
@@ -86,6 +85,7 @@ export async function reproject(tx: EntityManager, affected: Affected, deps: Pro
       new ChannelWriter(tx, log, channel.name, deps).run(propertyIds, locationIds, ownerIds),
     );
   }
+  await settleVisibleStamps(tx, [...propertyIds]);
 }
 
 class ChannelWriter {

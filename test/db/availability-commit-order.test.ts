@@ -2,11 +2,13 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, expect, test } from 'vitest';
 import type { AdminContext } from '../../admin/context.ts';
 import { applyAvailabilityUpdates, lockPropertiesByRef } from '../../db/availability.ts';
+import { withChannelLog } from '../../db/catalogue/channel-log.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
 import { channelShown, type Platform } from '../support/catalogue.ts';
 import type { TestClock } from '../support/clock.ts';
 import { waitingOnALock } from '../support/database.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 
 // `GET /availability?updated_since` in commit order: a channel that pages through the changed
 // properties and then resumes from the largest `updated_at` it received never misses a change,
@@ -167,6 +169,32 @@ test('a change committed in the second of the record a reader just read, to a pr
     await orm.em.fork().transactional((tx) => changeUnits(tx, low!, 0));
     clock.advance(1000);
     await orm.em.fork().transactional((tx) => changeUnits(tx, middle!, 0));
+  });
+  await follower.poll(1);
+  expect(follower.versions).toEqual(await committedVersions(key));
+  expect(follower.versions.size).toBe(4);
+});
+
+test('a property another channel starts to see, stamped ahead of this channel: a later change of this channel is never stamped behind a reader standing on it', async () => {
+  const { key, ref } = await setup(['x1', 'x2', 'y', 'z']);
+  const seer = ref('x1').slice(0, -'-x1'.length);
+  const { channel: other } = await channelWithKey(ctx, { scopes: ['read:ari'] });
+  clock.advance(1000);
+  const follower = reader(key, clock.now().toISOString());
+  // The other channel's writers run its stamps a few milliseconds ahead within this second.
+  for (let i = 0; i < 5; i += 1)
+    await orm.em.fork().transactional((tx) => withChannelLog(tx, other.id, clock.now(), async () => {}));
+  // It starts to see x1 and x2: their availability is stamped past its last stamp.
+  await host.distribute(ref('x1'), [seer, other.name]);
+  await host.distribute(ref('x2'), [seer, other.name]);
+  let changed = false;
+  await follower.poll(1, async () => {
+    if (changed) return;
+    changed = true;
+    // The reader stands on x1. This channel's next change commits after it, then one a second later.
+    await orm.em.fork().transactional((tx) => changeUnits(tx, ref('y'), 0));
+    clock.advance(1000);
+    await orm.em.fork().transactional((tx) => changeUnits(tx, ref('z'), 0));
   });
   await follower.poll(1);
   expect(follower.versions).toEqual(await committedVersions(key));
