@@ -54,8 +54,9 @@ export interface CandidateFilter {
  * their availability stamps, `(updated_at, property)`. Stamps are taken under the log lock of
  * every channel that sees the property (`announce`, `announceNowVisible`), so they grow strictly
  * in commit order per channel (`withChannelLog`): a change that commits after a reader passed a
- * position is stamped after it, whatever its id, and is read on this pass, never skipped. Full listings use the same order, so a property changed during a full
- * pull moves behind the reader too. Ties within a stamp go by the internal id, which one index
+ * position is stamped after it, whatever its id, and is read on this pass, never skipped. Full
+ * listings use the same order, so a property changed during a full pull moves behind the reader
+ * too. Ties within a stamp go by the internal id, which one index
  * orders with the stamp (a page is a range scan, with no sort of the channel's properties); the
  * position names the channel's id, looked up here.
  */

@@ -130,6 +130,13 @@ async function announce(
  * again): its whole horizon is announced to that channel, under the channel's log lock the
  * caller holds, and its availability is stamped no earlier than that lock's stamp, so
  * `updated_since` lists it. Other channels that see it read a higher version of the same nights.
+ *
+ * In the same statement every channel that sees the property is raised to its new stamp where its
+ * last stamp is earlier: the stamp came from this channel's lock, which may run ahead of the
+ * others, and one of them could otherwise stamp its next change behind a reader standing on the
+ * property (test/db/availability-commit-order.test.ts). A channel already at or past it is
+ * neither changed nor locked; one locked here out of the projector's channel order can deadlock,
+ * which `writeTransaction` retries.
  */
 export async function announceNowVisible(
   tx: EntityManager,
@@ -147,29 +154,14 @@ export async function announceNowVisible(
     clock,
   );
   await tx.execute(
-    'update ari_property set version = version + 1, updated_at = greatest(updated_at, ?) where property_id = ?',
+    `with stamped as (
+       update ari_property set version = version + 1, updated_at = greatest(updated_at, ?) where property_id = ?
+       returning property_id, updated_at
+     )
+     update channel_log l set last_stamp = s.updated_at
+       from stamped s join channel_resource cr on cr.kind = 'property' and cr.internal_id = s.property_id
+      where cr.status in ('active', 'inactive') and l.channel_id = cr.channel_id and l.last_stamp < s.updated_at`,
     [log.stamp, propertyId],
-  );
-}
-
-/**
- * After `announceNowVisible`: raises the last stamp of every channel that sees one of these
- * properties to the property's availability stamp where it is earlier. A property a channel
- * starts to see is stamped under that channel's lock, which may run ahead of another channel that
- * already sees it; without the raise, that other channel's next change could be stamped behind a
- * reader standing on the property (test/db/availability-commit-order.test.ts). Channels already
- * at or past the stamp are neither changed nor locked.
- */
-export async function settleVisibleStamps(tx: EntityManager, propertyIds: readonly string[]): Promise<void> {
-  if (propertyIds.length === 0) return;
-  await tx.execute(
-    `update channel_log l set last_stamp = s.stamp
-       from (select cr.channel_id, max(a.updated_at) as stamp
-               from ari_property a join channel_resource cr on cr.kind = 'property' and cr.internal_id = a.property_id
-              where a.property_id = any(?::uuid[]) and cr.status in ('active', 'inactive')
-              group by cr.channel_id) s
-      where l.channel_id = s.channel_id and l.last_stamp < s.stamp`,
-    [pgArray(propertyIds)],
   );
 }
 

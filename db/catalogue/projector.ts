@@ -14,7 +14,7 @@ import {
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import type { EventType } from '../../domain/events.ts';
 import { localDate, toInstant, wholeSeconds } from '../../domain/time.ts';
-import { announceNowVisible, settleVisibleStamps } from '../availability.ts';
+import { announceNowVisible } from '../availability.ts';
 import { pgArray } from '../sql.ts';
 import { withChannelLog, type LockedChannelLog } from './channel-log.ts';
 import {
@@ -49,8 +49,7 @@ export interface ProjectorDeps {
  * channel id order, so two writers never wait on each other crosswise), then stamps and numbers
  * its changes: a body that differs from what the channel was shown gets the next position as its
  * version, the lock's stamp as `updated_at`, and its event in the same transaction; an identical
- * body changes nothing. Last, the channels that see a property another channel starts to see are
- * raised to the stamp its availability took under that channel's lock (`settleVisibleStamps`).
+ * body changes nothing.
  */
 export async function reproject(tx: EntityManager, affected: Affected, deps: ProjectorDeps): Promise<void> {
   const locationIds = new Set(affected.locations ?? []);
@@ -85,7 +84,6 @@ export async function reproject(tx: EntityManager, affected: Affected, deps: Pro
       new ChannelWriter(tx, log, channel.name, deps).run(propertyIds, locationIds, ownerIds),
     );
   }
-  await settleVisibleStamps(tx, [...propertyIds]);
 }
 
 class ChannelWriter {
