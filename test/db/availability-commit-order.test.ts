@@ -65,8 +65,11 @@ interface Record {
  */
 function reader(key: string, since: string) {
   const versions = new Map<string, number>();
+  /** Every `updated_at` received. */
+  const served: string[] = [];
   return {
     versions,
+    served,
     async poll(limit: number, between: (page: Record[]) => Promise<void> = async () => {}): Promise<void> {
       let cursor: string | null = null;
       let largest = since;
@@ -81,6 +84,7 @@ function reader(key: string, since: string) {
         for (const record of page) {
           if ((versions.get(record.property_id) ?? 0) < record.version)
             versions.set(record.property_id, record.version);
+          served.push(record.updated_at);
           if (record.updated_at > largest) largest = record.updated_at;
         }
         cursor = res.json.next_cursor;
@@ -173,6 +177,8 @@ test('a change committed in the second of the record a reader just read, to a pr
   await follower.poll(1);
   expect(follower.versions).toEqual(await committedVersions(key));
   expect(follower.versions.size).toBe(4);
+  // Stamps a millisecond apart are served as the contract writes instants: whole seconds.
+  for (const instant of follower.served) expect(instant).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 });
 
 test('a property another channel starts to see, stamped ahead of this channel: a later change of this channel is never stamped behind a reader standing on it', async () => {

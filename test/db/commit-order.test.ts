@@ -159,6 +159,7 @@ test('a change committed in the second of the record a list reader just read, to
   await orm.em.fork().transactional((tx) => changeUnits(tx, last!, 2));
 
   const versions = new Map<string, number>();
+  const served: string[] = [];
   let changed = false;
   /** One pass of the list one property per page, resuming from the largest `updated_at` received. */
   const pass = async (between: () => Promise<void>) => {
@@ -170,6 +171,7 @@ test('a change committed in the second of the record a list reader just read, to
       expect(res.status, res.text).toBe(200);
       for (const item of res.json.data as { id: string; version: number; updated_at: string }[]) {
         if ((versions.get(item.id) ?? 0) < item.version) versions.set(item.id, item.version);
+        served.push(item.updated_at);
         if (item.updated_at > largest) largest = item.updated_at;
       }
       cursor = res.json.next_cursor;
@@ -189,4 +191,6 @@ test('a change committed in the second of the record a list reader just read, to
   await pass(async () => {});
   expect(versions).toEqual((await committed(key)).versions);
   expect(versions.size).toBe(4);
+  // Stamps a millisecond apart are served as the contract writes instants: whole seconds.
+  for (const instant of served) expect(instant).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 });
