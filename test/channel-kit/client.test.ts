@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { DISTRIBUTION_BASE } from '../../api/distribution/index.ts';
 import { openApiDocument } from '../../api/openapi/document.ts';
-import { isProblem, ProblemError, type ChannelClient } from '../../clients/channel-kit/src/index.ts';
+import {
+  createChannelClient,
+  isProblem,
+  ProblemError,
+  type ChannelClient,
+} from '../../clients/channel-kit/src/index.ts';
 import { TEST_PLATFORM_TOKEN } from '../support/api.ts';
 import { kitClient, startKitService, type TestFetch } from '../support/channel-kit.ts';
 import { channelWithKey } from '../support/fixtures.ts';
@@ -281,6 +286,28 @@ describe('what the kit adds', () => {
     expect(all.length).toBeGreaterThanOrEqual(3);
     expect(new Set(all).size).toBe(all.length);
     expect(asked).toHaveLength(all.length);
+  });
+  test('a base URL that is not https:// is refused as the client is made: no request, the key nowhere', async () => {
+    const sent: string[] = [];
+    const recording: TestFetch = (input) => {
+      sent.push((input as Request).url);
+      return Promise.resolve(Response.json({ channel: 'anyone on the path' }));
+    };
+    for (const baseUrl of [
+      `${service.api.plainUrl}${DISTRIBUTION_BASE}`,
+      'HTTP://api.example/api/v1/distribution',
+      'api.example/api/v1/distribution',
+    ]) {
+      const refusal = await (async () =>
+        createChannelClient({ baseUrl, key: main.key, fetch: recording }).GET('/channel'))().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal, baseUrl).toBeInstanceOf(TypeError);
+      expect((refusal as Error).message).toMatch(/^createChannelClient: baseUrl .*https:\/\//);
+      expect((refusal as Error).message).not.toContain(main.key);
+    }
+    expect(sent).toEqual([]);
   });
 });
 

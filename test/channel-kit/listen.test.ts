@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -273,6 +273,45 @@ describe('channel-kit listen', () => {
     expect(secondExit.lines.some((line) => line.kind === 'secret')).toBe(false);
     expect(receiver.received).toHaveLength(expected.length + 1);
     expect(forwarded).toMatchObject({ status: 204, event: { type: 'property.updated' } });
+  });
+  test('the command refuses a base URL that is not https://, from --base-url or DISTRIBUTION_API_URL, before sending anything', async () => {
+    // What a plain-HTTP address would reach: nothing may arrive here, the key least of all.
+    const arrived: string[] = [];
+    const plain = http.createServer((req, res) => {
+      arrived.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401}');
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    onCleanup(() => new Promise((resolve) => plain.close(resolve)));
+    const plainBase = `http://127.0.0.1:${(plain.address() as AddressInfo).port}${DISTRIBUTION_BASE}`;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'channel-kit-plain-'));
+    const args = [
+      CLI,
+      'listen',
+      '--json',
+      '--forward-to',
+      'http://127.0.0.1:9/hooks',
+      '--state',
+      path.join(dir, 'l.json'),
+    ];
+
+    for (const [given, extraArgs, extraEnv] of [
+      ['--base-url', ['--base-url', plainBase], {}],
+      ['DISTRIBUTION_API_URL', [], { DISTRIBUTION_API_URL: plainBase }],
+    ] as const) {
+      const exit = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [...args, ...extraArgs],
+          { env: { ...process.env, DISTRIBUTION_API_KEY: key, ...extraEnv }, timeout: 30_000 },
+          (error, stdout, stderr) => resolve({ code: error ? (error.code as number | null) : 0, stdout, stderr }),
+        );
+      });
+      expect(exit.code, given).toBe(2);
+      expect(exit.stderr.split('\n')[0], given).toMatch(/^channel-kit: --base-url .*https:\/\/.*compromised/);
+      expect(exit.stdout, given).toBe('');
+    }
+    expect(arrived).toEqual([]);
   });
 });
 

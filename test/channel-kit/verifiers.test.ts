@@ -239,6 +239,46 @@ describe('verifyOwnerConnectToken on real tokens', () => {
     expect(await reason(other, { seenJti: undefined })).toBe('replayed');
   });
 
+  test('a missing or empty audience is refused as the call is made, naming the option: aud is always checked', async () => {
+    const token = await mint();
+    for (const audience of [undefined, '']) {
+      const refusal = await verifyOwnerConnectToken(
+        token,
+        options({ seenJti: new MemoryJtiStore(), audience: audience as unknown as string }),
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal, JSON.stringify(audience)).toBeInstanceOf(TypeError);
+      expect((refusal as Error).message).toMatch(/^verifyOwnerConnectToken: .*audience/);
+    }
+  });
+
+  test('a key set address that is not https:// is refused before it is fetched', async () => {
+    const fetched: string[] = [];
+    const recording = (url: string) => {
+      fetched.push(url);
+      return Promise.resolve(Response.json({ keys: [] }));
+    };
+    const token = await mint();
+    const plainBase = `${service.api.plainUrl}${DISTRIBUTION_BASE}`;
+    for (const [option, overrides] of [
+      ['baseUrl', { baseUrl: plainBase }],
+      ['jwksUrl', { jwksUrl: `${plainBase}/owner-connect/keys` }],
+    ] as const) {
+      const refusal = await verifyOwnerConnectToken(
+        token,
+        options({ seenJti: new MemoryJtiStore(), fetch: recording, ...overrides }),
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal, option).toBeInstanceOf(TypeError);
+      expect((refusal as Error).message).toMatch(new RegExp(`^verifyOwnerConnectToken: ${option} .*https://`));
+    }
+    expect(fetched).toEqual([]);
+  });
+
   test('forged tokens are refused, each for the check it breaks', async () => {
     const genuine = decodeJwt(await mint());
     const { kid, privateKey } = await signingKeyForToken(service.ctx, new Date());

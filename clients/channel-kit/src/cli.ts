@@ -10,6 +10,7 @@ import {
 } from './check-receiver.ts';
 import { createChannelClient } from './client.ts';
 import { FileCursorStore } from './cursor-file.ts';
+import { KEY_IN_CLEAR, whyNotHttps } from './https-only.ts';
 import { listen, type ListenLine } from './listen.ts';
 import { newWebhookSecret } from './signing.ts';
 import { fetchTrusting, type TrustingFetch } from './trusting-fetch.ts';
@@ -21,7 +22,8 @@ const USAGE = `channel-kit: the Distribution Service's tools for a channel's dev
       Tails GET /events with the channel's key and POSTs each event to --forward-to, signed the
       Standard Webhooks way with --secret (one is generated and printed when none is given).
       The key may come from DISTRIBUTION_API_KEY, the base URL from DISTRIBUTION_API_URL, the
-      secret from WEBHOOK_SECRET. The position is saved in --state (default
+      secret from WEBHOOK_SECRET. The base URL is https:// only: a key sent over plain HTTP is
+      to be treated as compromised. The position is saved in --state (default
       .channel-kit/listen.json) and the next run resumes from it; without one, --from latest
       (the default) forwards only events that come next, --from oldest the whole kept log.
 
@@ -93,6 +95,9 @@ function secretOption(value: string, name: string): string {
 
 async function runListen(values: Values, trusting: TrustingFetch | undefined): Promise<number> {
   const baseUrl = required(values['base-url'], 'base-url', 'DISTRIBUTION_API_URL');
+  // Checked before anything else happens (a secret printed, a state file read): the client would refuse it too.
+  const plain = whyNotHttps(baseUrl);
+  if (plain !== undefined) throw new UsageError(`--base-url (or DISTRIBUTION_API_URL) ${plain}: ${KEY_IN_CLEAR}`);
   const key = required(values.key, 'key', 'DISTRIBUTION_API_KEY');
   const forwardTo = required(values['forward-to'], 'forward-to');
   if (!/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to must be an http:// or https:// address');

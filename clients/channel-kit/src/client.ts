@@ -1,12 +1,13 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { etagMiddleware, MemoryEtagStore, type EtagStore } from './etag-cache.ts';
 import type { paths } from './generated/schema.ts';
+import { KEY_IN_CLEAR, requireHttps } from './https-only.ts';
 import { pager, type Pager } from './pages.ts';
 import { ProblemError } from './problem.ts';
 import { retryingFetch, type RetryOptions } from './retry.ts';
 
 export interface ChannelClientOptions {
-  /** The interface's base, e.g. `https://api.example/api/v1/distribution`. */
+  /** The interface's base, e.g. `https://api.example/api/v1/distribution`: `https:` only, or the client is not made. */
   baseUrl: string;
   /** The channel's key, `svc_live_…` or `svc_test_…`, sent as `Authorization: Bearer <key>`. */
   key: string;
@@ -51,8 +52,13 @@ const problems: Middleware = {
   },
 };
 
+/**
+ * Every call of the kit goes through a client made here (`listen` and `ChannelSync` take one), so
+ * this is where a base URL that is not `https:` is refused: before any request exists to carry the key.
+ */
 export function createChannelClient(options: ChannelClientOptions): ChannelClient {
   if (!options.key) throw new TypeError('createChannelClient: a key is needed');
+  requireHttps(options.baseUrl, 'createChannelClient: baseUrl', KEY_IN_CLEAR);
   const base = options.fetch ?? ((input: Request) => globalThis.fetch(input));
   const client = createClient<paths, 'application/json'>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),

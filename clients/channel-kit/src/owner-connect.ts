@@ -7,6 +7,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
+import { requireHttps } from './https-only.ts';
 
 /** The claims of a verified owner-connect token. */
 export interface OwnerConnectClaims {
@@ -73,13 +74,13 @@ export class MemoryJtiStore implements SeenJtiStore {
 }
 
 export interface OwnerConnectOptions {
-  /** The interface's base (`…/api/v1/distribution`): the keys are at `<baseUrl>/owner-connect/keys`, the issuer is its origin. */
+  /** The interface's base (`https://…/api/v1/distribution`): the keys are at `<baseUrl>/owner-connect/keys`, the issuer is its origin. */
   baseUrl?: string;
-  /** The key set's address, when not under `baseUrl`. */
+  /** The key set's `https:` address, when not under `baseUrl`. */
   jwksUrl?: string;
   /** Keys to verify with instead of fetching them (jose's `createLocalJWKSet`, say). */
   keys?: JWTVerifyGetKey;
-  /** This channel's name, `channel` of `GET /channel`. */
+  /** This channel's name, `channel` of `GET /channel`: required, or `aud` would go unchecked. */
   audience: string;
   /** The API's origin; default the origin of `baseUrl`. */
   issuer?: string;
@@ -107,6 +108,9 @@ function keySet(url: string, fetch: OwnerConnectOptions['fetch']): JWTVerifyGetK
   keySets.set(url, { fetch, keys });
   return keys;
 }
+
+const KEYS_IN_CLEAR =
+  'a key set read over plain HTTP can be replaced on the way, and tokens forged with it would verify';
 
 const refuse = (reason: OwnerConnectRefusal, message: string) => new OwnerConnectTokenError(reason, message);
 
@@ -160,6 +164,14 @@ export async function verifyOwnerConnectToken(
   token: string,
   options: OwnerConnectOptions,
 ): Promise<OwnerConnectClaims> {
+  // jose checks `aud` only when given an audience: a JavaScript caller leaving it out would accept
+  // a token minted for any channel.
+  if (typeof options.audience !== 'string' || options.audience === '')
+    throw new TypeError(
+      "verifyOwnerConnectToken: audience is required (this channel's name, `channel` of GET /channel)",
+    );
+  if (options.baseUrl !== undefined) requireHttps(options.baseUrl, 'verifyOwnerConnectToken: baseUrl', KEYS_IN_CLEAR);
+  if (options.jwksUrl !== undefined) requireHttps(options.jwksUrl, 'verifyOwnerConnectToken: jwksUrl', KEYS_IN_CLEAR);
   const base = options.baseUrl?.replace(/\/+$/, '');
   const issuer = options.issuer ?? (base === undefined ? undefined : new URL(base).origin);
   if (issuer === undefined) throw new TypeError('verifyOwnerConnectToken: give issuer, or baseUrl');
