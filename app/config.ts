@@ -60,7 +60,7 @@ const environmentSchema = z.object({
   PLATFORM_TOKEN: z.string().min(32).optional(),
   /** Which kind of run this is: only `development` and `test` may relax the rules meant for deployments. */
   NODE_ENV: z.string().optional(),
-  /** Development and tests only: webhook targets on this machine (loopback, any port). */
+  /** Development and tests only: also admit webhook targets on this machine (loopback, `localhost`), any port. */
   WEBHOOK_ALLOW_LOCAL: booleanFlag,
   /** PEM file of an extra CA trusted for webhook targets (a local receiver's certificate). Development and tests only. */
   WEBHOOK_CA_FILE: z.string().min(1).optional(),

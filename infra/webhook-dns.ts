@@ -9,10 +9,17 @@ import { isIP, type LookupFunction } from 'node:net';
 
 const NO_RECORDS = new Set(['ENODATA', 'ENOTFOUND']);
 
-/** A `lookup` for `net` that asks c-ares for A and AAAA records together. */
-export function caresLookup(resolver: InstanceType<typeof dnsPromises.Resolver>, allowLocal: boolean): LookupFunction {
+/**
+ * A `lookup` for `net` that asks c-ares for A and AAAA records together. For a loopback target
+ * (admitted only by WEBHOOK_ALLOW_LOCAL), `localhost` names answer 127.0.0.1 without a query
+ * (RFC 6761), so what the DNS says about them never matters.
+ */
+export function caresLookup(
+  resolver: InstanceType<typeof dnsPromises.Resolver>,
+  loopbackTarget: boolean,
+): LookupFunction {
   return (hostname, _options, callback) => {
-    if (allowLocal && (hostname === 'localhost' || hostname.endsWith('.localhost'))) {
+    if (loopbackTarget && (hostname === 'localhost' || hostname.endsWith('.localhost'))) {
       callback(null, [{ address: '127.0.0.1', family: 4 }]);
       return;
     }

@@ -10,7 +10,7 @@ import { checkWebhookUrl, isAllowedAddress } from '../domain/webhooks/url-safety
 import { caresLookup, normaliseAnswer } from './webhook-dns.ts';
 
 export interface WebhookTransportOptions {
-  /** Development and tests only: loopback targets and any port are allowed. */
+  /** Development and tests only: also targets on this machine (loopback, `localhost`), on any port. */
   allowLocal: boolean;
   /** Extra PEM certificate(s) to trust besides the system store (a local test receiver's self-signed cert). */
   ca?: string;
@@ -64,9 +64,11 @@ interface Failure {
  * (bad options, headers the transport owns).
  *
  * Safety, checked again at every call (no connection reuse: `agent: false`):
- * - the URL must pass `checkWebhookUrl` (https, no userinfo, port 443 unless `allowLocal`, no local names);
- * - an IP-literal host must be public (or loopback with `allowLocal`), since no lookup happens for it;
- * - a name is resolved (A and AAAA) and refused when ANY answer is not allowed — a name mixing
+ * - the URL must pass `checkWebhookUrl` (https, no userinfo, port 443, no local names), which with
+ *   `allowLocal` admits loopback targets too, on any port, and says which addresses the target may
+ *   reach: public ones, or loopback ones for a loopback target, never both;
+ * - an IP-literal host must be of that kind, since no lookup happens for it;
+ * - a name is resolved (A and AAAA) and refused when ANY answer is not of that kind — a name mixing
  *   public and private answers is treated as hostile (DNS rebinding / fallback to the private
  *   answer), and nothing is connected to;
  * - the address actually connected to (`socket.remoteAddress`) is checked again on `connect` and
@@ -95,7 +97,6 @@ export async function postWebhook(
   const requestHeaders = buildHeaders(headers, body);
   const started = performance.now();
   const elapsed = () => Math.max(0, Math.round(performance.now() - started));
-  const allowed = { allowLoopback: options.allowLocal };
   const failed = (reason: DeliveryError, detail: string): WebhookResponse => ({
     statusCode: null,
     durationMs: elapsed(),
@@ -104,12 +105,11 @@ export async function postWebhook(
     excerpt: null,
   });
 
-  const checked = checkWebhookUrl(url, allowed);
+  const checked = checkWebhookUrl(url, { allowLoopback: options.allowLocal });
   if (!checked.ok) return failed('url_not_allowed', checked.reason);
-  const { url: target, host } = checked;
-  // Literals are never looked up, so this is their connect-time check (a private literal is refused
-  // here even in allowLocal mode, which admits loopback only).
-  if (isIP(host) !== 0 && !isAllowedAddress(host, allowed)) return failed('address_not_allowed', host);
+  const { url: target, host, reach } = checked;
+  // Literals are never looked up, so this is their connect-time check.
+  if (isIP(host) !== 0 && !isAllowedAddress(host, reach)) return failed('address_not_allowed', host);
 
   return new Promise<WebhookResponse>((resolve) => {
     let settled = false;
@@ -153,7 +153,7 @@ export async function postWebhook(
       { once: true },
     );
 
-    const resolveName: LookupFunction = options.lookup ?? caresLookup(resolver!, options.allowLocal);
+    const resolveName: LookupFunction = options.lookup ?? caresLookup(resolver!, reach === 'loopback');
     const guardedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
       let answered = false;
       const onAnswer = (err: NodeJS.ErrnoException | null, answer: string | LookupAddress[], family?: number) => {
@@ -170,7 +170,7 @@ export async function postWebhook(
           callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
           return;
         }
-        const bad = addresses.find((entry) => !isAllowedAddress(entry.address, allowed));
+        const bad = addresses.find((entry) => !isAllowedAddress(entry.address, reach));
         if (bad !== undefined) {
           refusal = { reason: 'address_not_allowed', detail: `${hostname} resolved to ${bad.address}` };
           callback(Object.assign(new Error('address not allowed'), { code: REFUSED_CODE }), []);
@@ -189,7 +189,7 @@ export async function postWebhook(
 
     const verifyPeer = (socket: Socket) => {
       const address = socket.remoteAddress;
-      if (address !== undefined && isAllowedAddress(address, allowed)) return;
+      if (address !== undefined && isAllowedAddress(address, reach)) return;
       refusal = { reason: 'address_not_allowed', detail: `connected to ${address ?? 'an unknown peer'}` };
       finish(refusal);
     };

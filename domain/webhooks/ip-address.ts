@@ -171,8 +171,15 @@ export function isPublicAddress(address: string): boolean {
   return classifyIp(address) === 'public';
 }
 
-/** The connect-time check: public, or loopback when the development setting allows it. */
-export function isAllowedAddress(address: string, options: { allowLoopback: boolean }): boolean {
-  const addressClass = classifyIp(address);
-  return addressClass === 'public' || (options.allowLoopback && addressClass === 'loopback');
+/**
+ * The addresses a delivery to a target may connect to: public ones, or loopback ones for a target
+ * on this machine (a loopback address or a `localhost` name, admitted only by the development
+ * setting). Never both: a public name answering a loopback address is as suspect as any other
+ * rebinding, and a loopback target that reaches out is no longer on this machine.
+ */
+export type WebhookReach = 'public' | 'loopback';
+
+/** The connect-time check: an address of the one kind the target was admitted for. */
+export function isAllowedAddress(address: string, reach: WebhookReach): boolean {
+  return classifyIp(address) === reach;
 }

@@ -166,6 +166,30 @@ describe('webhook endpoints', () => {
     ]);
   });
 
+  test('WEBHOOK_ALLOW_LOCAL admits loopback targets on any port and nothing more: elsewhere port 443 and public addresses', async () => {
+    // The bed sets the flag for its receiver. Nothing registered here is delivered to: no worker
+    // polls this file's task queue.
+    expect(api.config.webhooks.allowLocal).toBe(true);
+    const key = await hooksKey();
+    for (const url of [
+      'https://8.8.8.8:8443/x',
+      'https://[2606:4700:4700::1111]:8443/x',
+      'https://hooks.channel-partner.com:8443/hook',
+      'https://10.0.0.7/hook',
+      'https://192.168.1.20:8443/hook',
+      'https://[fd00::1]:8443/hook',
+      'https://169.254.169.254/latest',
+    ]) {
+      const res = await call(key, 'POST', '/webhooks', { url, events: ['property.*'] });
+      expectProblem(res, 400, 'invalid_parameters', ['errors']);
+      expect(res.json.errors, url).toEqual([expect.objectContaining({ code: 'url_not_allowed', pointer: '/url' })]);
+    }
+    for (const url of ['https://127.0.0.1:9443/hooks', 'https://[::1]:9443/hooks', 'https://localhost:9443/hooks']) {
+      const res = await call(key, 'POST', '/webhooks', { url, events: ['property.*'] });
+      expect(res.status, `${url}: ${res.text}`).toBe(201);
+    }
+  });
+
   test('a subscription holds up to 20 distinct entries, types v1 has not added yet included, which need both event scopes', async () => {
     const twenty = [
       '*',

@@ -148,17 +148,20 @@ describe('allowLoopback', () => {
   test.each([
     ['https://127.0.0.1:8443/hook', '127.0.0.1'],
     ['https://127.1/hook', '127.0.0.1'],
+    ['https://127.200.3.4:9/', '127.200.3.4'],
     ['https://[::1]:9000/', '::1'],
     ['https://[::ffff:127.0.0.1]/', '::ffff:7f00:1'],
     ['https://localhost:3000/', 'localhost'],
     ['https://localhost./', 'localhost'],
     ['https://app.localhost/', 'app.localhost'],
-    ['https://example.com:8443/', 'example.com'],
-  ])('permits %s', (raw, host) => {
-    expect(checkWebhookUrl(raw, dev)).toMatchObject({ ok: true, host });
+  ])('permits the loopback target %s, on any port, reaching loopback only', (raw, host) => {
+    expect(checkWebhookUrl(raw, dev)).toMatchObject({ ok: true, host, reach: 'loopback' });
   });
 
   test.each([
+    ['https://8.8.8.8:8443/x', /port/],
+    ['https://example.com:8443/', /port/],
+    ['https://[2606:4700:4700::1111]:8443/', /port/],
     ['http://127.0.0.1:8080/', /https/],
     ['http://localhost/', /https/],
     ['https://10.0.0.1/', /private/],
@@ -177,6 +180,28 @@ describe('allowLoopback', () => {
     const result = checkWebhookUrl(raw, dev);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(reason);
+  });
+
+  // The setting admits loopback and nothing else: every other URL of the tables above gets the
+  // verdict it gets without it, and what it accepts still reaches public addresses only.
+  const loopbackHosts = /\((loopback|\.localhost)\)$/;
+  const verdict = (result: ReturnType<typeof checkWebhookUrl>) =>
+    result.ok ? { ok: true, href: result.url.href, host: result.host, reach: result.reach } : result;
+  test.each([...hostileUrls.map(([raw]) => raw), ...goodUrls.map(([raw]) => raw)])(
+    'judges %s as without it, unless its host is loopback',
+    (raw) => {
+      const without = checkWebhookUrl(raw, strict);
+      if (!without.ok && loopbackHosts.test(without.reason)) {
+        expect(checkWebhookUrl(raw, dev)).toMatchObject({ ok: true, reach: 'loopback' });
+      } else {
+        expect(verdict(checkWebhookUrl(raw, dev))).toEqual(verdict(without));
+      }
+    },
+  );
+
+  test('a public URL reaches public addresses only, with the setting or without', () => {
+    expect(checkWebhookUrl('https://example.com/hook', dev)).toMatchObject({ ok: true, reach: 'public' });
+    expect(checkWebhookUrl('https://8.8.8.8/hook', strict)).toMatchObject({ ok: true, reach: 'public' });
   });
 });
 
@@ -241,7 +266,7 @@ describe('connect-time address check', () => {
   test.each(refusedAnswers)('refuses %s (%s)', (address, reason) => {
     expect(classifyIp(address)).toBe(reason);
     expect(isPublicAddress(address)).toBe(false);
-    expect(isAllowedAddress(address, strict)).toBe(false);
+    expect(isAllowedAddress(address, 'public')).toBe(false);
   });
 
   test.each([
@@ -261,15 +286,18 @@ describe('connect-time address check', () => {
   });
 
   test.each([
-    ['127.0.0.1', true],
-    ['::1', true],
-    ['::ffff:127.0.0.1', true],
-    ['10.0.0.1', false],
-    ['fe80::1', false],
-    ['64:ff9b::127.0.0.1', false],
-    ['8.8.8.8', true],
-  ])('with allowLoopback, %s allowed: %s', (address, allowed) => {
-    expect(isAllowedAddress(address, dev)).toBe(allowed);
+    ['127.0.0.1', true, false],
+    ['127.8.9.10', true, false],
+    ['::1', true, false],
+    ['::ffff:127.0.0.1', true, false],
+    ['10.0.0.1', false, false],
+    ['fe80::1', false, false],
+    ['64:ff9b::127.0.0.1', false, false],
+    ['8.8.8.8', false, true],
+    ['2606:4700::1', false, true],
+  ])('%s: allowed for a loopback target %s, for a public one %s', (address, loopback, public_) => {
+    expect(isAllowedAddress(address, 'loopback')).toBe(loopback);
+    expect(isAllowedAddress(address, 'public')).toBe(public_);
   });
 });
 

@@ -142,7 +142,7 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   diagnosticsChannel.subscribe('net.client.socket', onClientSocket);
-  certs = await selfSignedFor(['localhost', 'receiver.example.com'], ['127.0.0.1']);
+  certs = await selfSignedFor(['localhost', 'receiver.localhost'], ['127.0.0.1']);
   receiver = await startReceiver(certs);
 });
 
@@ -254,14 +254,14 @@ describe('postWebhook delivery', () => {
 
   it('resolves again at every delivery through the injected resolver', async () => {
     const lookup = fixedLookup(['127.0.0.1']);
-    const url = `https://receiver.example.com:${receiver.port}/hook`;
+    const url = `https://receiver.localhost:${receiver.port}/hook`;
     expect((await postWebhook(url, {}, '{}', { ...local(), lookup })).statusCode).toBe(200);
     expect((await postWebhook(url, {}, '{}', { ...local(), lookup })).statusCode).toBe(200);
-    expect(lookup.calls).toEqual(['receiver.example.com', 'receiver.example.com']);
+    expect(lookup.calls).toEqual(['receiver.localhost', 'receiver.localhost']);
     expect(receiver.connections).toBe(2);
     expect(receiver.requests.map((seen) => seen.headers.host)).toEqual([
-      `receiver.example.com:${receiver.port}`,
-      `receiver.example.com:${receiver.port}`,
+      `receiver.localhost:${receiver.port}`,
+      `receiver.localhost:${receiver.port}`,
     ]);
   });
 
@@ -300,7 +300,7 @@ describe('postWebhook certificates', () => {
 
   it('keeps host name verification when ca is given', async () => {
     const lookup = fixedLookup(['127.0.0.1']);
-    const response = await postWebhook(`https://other.example.net:${receiver.port}/hook`, {}, '{}', {
+    const response = await postWebhook(`https://other.localhost:${receiver.port}/hook`, {}, '{}', {
       ...local(),
       lookup,
     });
@@ -368,13 +368,13 @@ describe('postWebhook refusals (allowLocal false)', () => {
 
   it('refuses private answers beside loopback even with allowLocal', async () => {
     const lookup = fixedLookup(['127.0.0.1', '10.0.0.1']);
-    const response = await postWebhook(`https://receiver.example.com:${receiver.port}/hook`, {}, '{}', {
+    const response = await postWebhook(`https://receiver.localhost:${receiver.port}/hook`, {}, '{}', {
       ...local(),
       lookup,
     });
     expect(response).toMatchObject({
       error: 'address_not_allowed',
-      detail: 'receiver.example.com resolved to 10.0.0.1',
+      detail: 'receiver.localhost resolved to 10.0.0.1',
     });
   });
 
@@ -489,6 +489,39 @@ describe('postWebhook refusals (allowLocal false)', () => {
   it('has a table of at least 40 hostile URLs and resolver answers', () => {
     expect(hostileUrls.length + hostileAnswers.length).toBeGreaterThanOrEqual(40);
     expect(hostileUrls.length).toBeGreaterThanOrEqual(40);
+  });
+});
+
+// WEBHOOK_ALLOW_LOCAL admits targets on this machine and nothing more. Each case's resolver would
+// hand out the local receiver (or an address on loopback), so a target let through would show up as
+// a lookup or a connection; none of them can reach beyond loopback whatever the code does.
+describe('postWebhook with allowLocal: loopback targets only', () => {
+  afterEach(() => {
+    expect(tcpConnects).toBe(0);
+    expect(receiver.connections).toBe(0);
+  });
+
+  it('refuses a public name on another port than 443 without looking it up', async () => {
+    const lookup = fixedLookup(['127.0.0.1']);
+    const url = `https://receiver.example.com:${receiver.port}/hook`;
+    const response = await postWebhook(url, signed, eventBody, { ...local(), lookup });
+    expect(response).toMatchObject({ statusCode: null, error: 'url_not_allowed', detail: 'port must be 443' });
+    expect(lookup.calls).toEqual([]);
+  });
+
+  it('refuses a public name that resolves to loopback: only localhost names and loopback literals reach it', async () => {
+    const lookup = fixedLookup(['127.0.0.1']);
+    const response = await postWebhook('https://receiver.example.com/hook', signed, eventBody, { ...local(), lookup });
+    expect(response).toMatchObject({
+      statusCode: null,
+      error: 'address_not_allowed',
+      detail: 'receiver.example.com resolved to 127.0.0.1',
+    });
+  });
+
+  it('refuses a private literal on another port with url_not_allowed', async () => {
+    const response = await postWebhook('https://10.0.0.7:8443/hook', signed, eventBody, local());
+    expect(response).toMatchObject({ statusCode: null, error: 'url_not_allowed' });
   });
 });
 
