@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import type { ListenerLimits } from '../infra/listener-limits.ts';
+import { LISTENER_LIMIT_VARIABLES, listenerLimits } from './listener-config.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -49,6 +51,8 @@ const environmentSchema = z.object({
   /** A listener of its own for /internal/v1 (and /health); unset in the sandbox: the public listener serves it. */
   INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Timeouts and connection caps of the API's listeners (app/listener-config.ts). */
+  ...LISTENER_LIMIT_VARIABLES,
   PUBLIC_ORIGIN: z.url().optional(),
   /** Secret from which the service derives cursor tags and approximate points; 32+ bytes, base64 or hex. */
   SERVER_SECRET: z.string().min(32).optional(),
@@ -115,7 +119,16 @@ export interface ServiceConfig {
   databaseUrl: string | undefined;
   temporal: TemporalSettings;
   dataDir: string;
-  http: { host: string; port: number; plainPort: number; tlsCert?: string; tlsKey?: string; trustProxy: TrustProxy };
+  http: {
+    host: string;
+    port: number;
+    plainPort: number;
+    tlsCert?: string;
+    tlsKey?: string;
+    trustProxy: TrustProxy;
+    /** Timeouts and connection caps of every listener the API opens. */
+    limits: ListenerLimits;
+  };
   /** The listener of /internal/v1 when it has its own; undefined: the public listener serves it. */
   internal: { host: string; port: number } | undefined;
   /** Origin announced in problem types and the description: PUBLIC_ORIGIN, else the local TLS listener. */
@@ -199,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     problems.push(...parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   const e = parsed.data;
   const trust = trustProxy(e?.TRUST_PROXY, problems);
+  const limits = listenerLimits(e, trust !== false, problems);
   if (e && (e.WEBHOOK_ALLOW_LOCAL || e.WEBHOOK_CA_FILE) && e.NODE_ENV !== 'development' && e.NODE_ENV !== 'test') {
     problems.push(
       'WEBHOOK_ALLOW_LOCAL and WEBHOOK_CA_FILE are for development and tests (NODE_ENV=development or test); a deployment delivers only to public HTTPS addresses',
@@ -227,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
       ...(e.TLS_CERT ? { tlsCert: e.TLS_CERT } : {}),
       ...(e.TLS_KEY ? { tlsKey: e.TLS_KEY } : {}),
       trustProxy: trust,
+      limits,
     },
     internal: internalPort === undefined ? undefined : { host: e.INTERNAL_HOST, port: internalPort },
     publicOrigin: e.PUBLIC_ORIGIN ?? `https://localhost:${e.PORT}`,

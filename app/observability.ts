@@ -9,7 +9,11 @@ import { startMetricsServer, watchDatabase, type MetricsServer } from '../infra/
 /** The process's `/metrics` listener on METRICS_HOST:METRICS_PORT, or none when METRICS_PORT is off. */
 export async function serveMetrics(config: ServiceConfig, log: Logger): Promise<MetricsServer | undefined> {
   if (config.metrics.port === undefined) return undefined;
-  const server = await startMetricsServer({ host: config.metrics.host, port: config.metrics.port });
+  const server = await startMetricsServer({
+    host: config.metrics.host,
+    port: config.metrics.port,
+    limits: config.http.limits,
+  });
   log.info('metrics listening', { url: server.url });
   return server;
 }

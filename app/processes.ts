@@ -59,6 +59,7 @@ export async function startApiProcess(
     plainPort: config.http.plainPort,
     tls,
     publicOrigin,
+    limits: config.http.limits,
     ...(internal ? { internal } : {}),
   });
   // Housekeeping every API process may do; each statement is idempotent, so several processes may.

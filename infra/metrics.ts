@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { capConnections, DEFAULT_LISTENER_LIMITS, listenerOptions, type ListenerLimits } from './listener-limits.ts';
 
 /**
  * The process's metrics, one registry per process (the API and the worker are separate processes
@@ -39,6 +40,13 @@ export const apiAuthRefusals = new Counter({
   name: 'svc_api_auth_refusals_total',
   help: 'Requests refused for their credentials (every 401, and too_many_failed_authentications), by code',
   labelNames: ['code'] as const,
+  registers: [registry],
+});
+
+export const connectionsRefused = new Counter({
+  name: 'svc_api_connections_refused_total',
+  help: 'Connections an API listener (public, internal, plain) closed on arrival, by cap: max_connections (the listener is full) or per_address (the client address holds its share)',
+  labelNames: ['listener', 'reason'] as const,
   registers: [registry],
 });
 
@@ -221,14 +229,20 @@ export interface MetricsServer {
 
 /**
  * Serves `GET /metrics` (Prometheus text format) on a listener of its own, apart from the API's
- * TLS listeners: bind it to loopback or a private network, it has no authentication.
+ * TLS listeners: bind it to loopback or a private network, it has no authentication. Its timeouts
+ * and connection cap are the API listeners' (no per-address cap: a scraper or two call it).
  */
-export async function startMetricsServer(options: { host: string; port: number }): Promise<MetricsServer> {
+export async function startMetricsServer(options: {
+  host: string;
+  port: number;
+  limits?: ListenerLimits;
+}): Promise<MetricsServer> {
   if (!defaultsCollected) {
     collectDefaultMetrics({ register: registry });
     defaultsCollected = true;
   }
-  const server: Server = createServer((req, res) => {
+  const limits = options.limits ?? DEFAULT_LISTENER_LIMITS;
+  const server: Server = createServer(listenerOptions(limits), (req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
@@ -242,6 +256,7 @@ export async function startMetricsServer(options: { host: string; port: number }
       () => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics failed\n'),
     );
   });
+  capConnections(server, limits, {});
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

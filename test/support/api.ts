@@ -71,6 +71,7 @@ export async function startTestApi(deps: {
     plainPort: 0,
     tls,
     publicOrigin,
+    limits: config.http.limits,
     ...(internal ? { internal } : {}),
   });
   const api: TestApi = {
