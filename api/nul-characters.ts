@@ -15,25 +15,41 @@ export const MAX_NUL_ERRORS = 50;
 
 const DETAIL = 'must not contain the character U+0000 (NUL)';
 
+/** A value still to visit, with the way back to the input's root (shared, never copied). */
+interface Visit {
+  value: unknown;
+  parent: Visit | null;
+  key: PropertyKey;
+}
+
+function pathOf(visit: Visit, last?: PropertyKey): PropertyKey[] {
+  const path: PropertyKey[] = last === undefined ? [] : [last];
+  for (let at: Visit | null = visit; at && at.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
 /**
- * The paths of the offending strings, walked without recursion so a deeply nested body costs no
- * stack, and stopping at `limit`.
+ * The paths of the offending strings, in document order, stopping at `limit`. Walked without
+ * recursion, so a deep body costs no stack, and each value is visited once with a link to its
+ * parent: a path is built only for a string that holds a NUL, so the walk is linear in the input's
+ * size however deep it nests (the body's depth is bounded before this runs: domain/json-shape.ts).
  */
 function nulPaths(input: unknown, limit: number): PropertyKey[][] {
   const found: PropertyKey[][] = [];
-  const pending: { value: unknown; path: PropertyKey[] }[] = [{ value: input, path: [] }];
+  const pending: Visit[] = [{ value: input, parent: null, key: '' }];
   while (pending.length > 0 && found.length < limit) {
-    const { value, path } = pending.pop()!;
+    const visit = pending.pop()!;
+    const { value } = visit;
     if (typeof value === 'string') {
-      if (value.includes(NUL)) found.push(path);
+      if (value.includes(NUL)) found.push(pathOf(visit));
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) pending.push({ value: value[i], path: [...path, i] });
+      for (let i = value.length - 1; i >= 0; i--) pending.push({ value: value[i], parent: visit, key: i });
     } else if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value as Record<string, unknown>);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, member] = entries[i]!;
-        if (key.includes(NUL)) found.push([...path, key]);
-        else pending.push({ value: member, path: [...path, key] });
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        if (key.includes(NUL)) found.push(pathOf(visit, key));
+        else pending.push({ value: (value as Record<string, unknown>)[key], parent: visit, key });
       }
     }
   }
