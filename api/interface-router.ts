@@ -11,7 +11,7 @@ import { settleCharge } from './middleware/rate-limit.ts';
 import { expressPath, isPlannedIn, type HttpMethod, type OperationResult, type RoutedOperation } from './operations.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import { readBackErrors } from './read-back.ts';
-import { toParameterErrors, type InputLocation } from './validation.ts';
+import { MAX_PARAMETER_ERRORS, toParameterErrors, type InputLocation } from './validation.ts';
 import { requestNulErrors } from './nul-characters.ts';
 
 /** `also`: failed rules found beside the schema's, refused in the same answer. */
@@ -22,9 +22,15 @@ function parseInput<T>(
   also: ParameterError[] = [],
 ): T {
   const parsed = schema?.safeParse(value);
-  const errors = [...(parsed?.success === false ? toParameterErrors(parsed.error, where, value) : []), ...also];
-  if (errors.length > 0) throw new ProblemError('invalid_parameters', { errors });
-  return parsed?.data as T;
+  const failed = [...(parsed?.success === false ? toParameterErrors(parsed.error, where, value) : []), ...also];
+  if (failed.length === 0) return parsed?.data as T;
+  const errors = failed.slice(0, MAX_PARAMETER_ERRORS);
+  const more =
+    failed.length > errors.length || (parsed?.success === false && parsed.error.issues.length > errors.length);
+  throw new ProblemError('invalid_parameters', {
+    errors,
+    ...(more ? { detail: `More than ${errors.length} rules failed; the first ${errors.length} are listed` } : {}),
+  });
 }
 
 const scopeChallenge = (scopes: readonly string[]) => ({
@@ -185,14 +191,15 @@ export function interfaceRouter<S extends string = Scope>(
   deps: AppDeps,
   guardsFor: (operation: RoutedOperation<S>) => RequestHandler[],
   options: {
-    bodyLimit?: string;
+    /** Bytes of a decoded body; 1 MiB unless given. */
+    bodyLimit?: number;
     /** Counts a request that carries a usable key although it is answered before authentication (404, 405). */
     countKey?: (req: Request, res: Response) => Promise<void>;
   } = {},
 ): Router {
   const router = Router({ strict: true });
   router.use(noStore);
-  const body = [requireJsonBody, jsonBodyParser(options.bodyLimit ?? '1mb')];
+  const body = [requireJsonBody, jsonBodyParser(options.bodyLimit ?? 1024 * 1024)];
   const methodsByPath = new Map<string, Set<HttpMethod>>();
   for (const operation of operations) {
     const path = expressPath(operation.path);

@@ -75,8 +75,8 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   /** A whole-record write that takes back what the record's read answers (api/read-back.ts). */
   readBack?: ReadBack;
   responses: Record<number, OperationResponse>;
-  /** A body cap of its own, above the interface's (a batch whose largest allowed body needs more). */
-  bodyLimit?: string;
+  /** A body cap of its own in bytes, above the interface's (a batch whose largest allowed body needs more). */
+  bodyLimit?: number;
   problems: ProblemCode[];
   /** Agreed in the contract, not served yet: answered 501 and marked `x-svc-availability: planned`. */
   planned?: boolean;

@@ -34,16 +34,35 @@ function ruleCode(issue: z.core.$ZodIssue, input: unknown): string {
   }
 }
 
-/** One entry per failed rule, naming the parameter, header or body pointer it concerns. */
-export function toParameterErrors(error: z.ZodError, where: InputLocation, input: unknown): ParameterError[] {
-  return error.issues.flatMap((issue): ParameterError[] => {
-    const code = ruleCode(issue, input);
-    const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
-    return keys.map((path) => {
-      const detail = issue.message;
-      if (where === 'body') return { detail, code, pointer: jsonPointer(path) };
-      if (where === 'header') return { detail, code, header: String(path[0] ?? '') };
-      return { detail, code, parameter: String(path[0] ?? '') };
-    });
-  });
+/**
+ * The most `errors` entries one refusal lists. A body of a thousand wrong items fails many
+ * thousands of rules; listing them all made an answer many times the size of the request (and,
+ * at the platform's 1 MiB, one too long for a string). The first ones, in the order the rules
+ * found them, are enough to fix the request by; the problem's `detail` says how many failed.
+ */
+export const MAX_PARAMETER_ERRORS = 100;
+
+/** One entry per failed rule, naming the parameter, header or body pointer it concerns; at most `limit`. */
+export function toParameterErrors(
+  error: z.ZodError,
+  where: InputLocation,
+  input: unknown,
+  limit = MAX_PARAMETER_ERRORS,
+): ParameterError[] {
+  return error.issues
+    .slice(0, limit)
+    .flatMap((issue): ParameterError[] => {
+      const code = ruleCode(issue, input);
+      const keys =
+        issue.code === 'unrecognized_keys'
+          ? issue.keys.slice(0, limit).map((key) => [...issue.path, key])
+          : [issue.path];
+      return keys.map((path) => {
+        const detail = issue.message;
+        if (where === 'body') return { detail, code, pointer: jsonPointer(path) };
+        if (where === 'header') return { detail, code, header: String(path[0] ?? '') };
+        return { detail, code, parameter: String(path[0] ?? '') };
+      });
+    })
+    .slice(0, limit);
 }

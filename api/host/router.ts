@@ -12,6 +12,7 @@ import {
   type HostSessionView,
 } from '../../services/host-sessions.ts';
 import type { AppDeps } from '../context.ts';
+import { bodyReadRefusal } from '../middleware/body-read.ts';
 import { isServiceUnavailable } from '../unavailable.ts';
 import { requestNulErrors } from '../nul-characters.ts';
 import { html } from './html.ts';
@@ -162,17 +163,6 @@ function runPage(deps: AppDeps, page: HostPage): RequestHandler {
   };
 }
 
-/**
- * The form reader's refusals (too large, too many fields, an unknown charset or encoding, a body
- * cut short): the client's bad input, so a 4xx page and an info line, not a failure.
- */
-function formRefusal(error: unknown): { status: number; type: string } | null {
-  const { status, type } = (error ?? {}) as { status?: unknown; type?: unknown };
-  return typeof status === 'number' && status >= 400 && status < 500 && typeof type === 'string'
-    ? { status, type }
-    : null;
-}
-
 /** Refusals and failures as pages: never a stack, a message or a JSON body. */
 function hostErrors(log: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -181,15 +171,17 @@ function hostErrors(log: Logger) {
       return;
     }
     if (error instanceof HostPageError) return sendMessage(req, res, error.status, error.titleKey, error.bodyKey);
-    const refusal = formRefusal(error);
+    // The form reader's refusals (too large, too many fields, an unknown charset or coding, a body
+    // that does not decode or is cut short): the client's bad input, so a 4xx page and an info line.
+    const refusal = bodyReadRefusal(error, req);
     if (refusal) {
       log.info('host form refused', {
         requestId: String(res.getHeader('Request-Id') ?? ''),
         route: req.baseUrl + req.path,
         status: refusal.status,
-        reason: refusal.type,
+        reason: refusal.reason,
       });
-      return refusal.type === 'entity.too.large'
+      return refusal.reason === 'too_large'
         ? sendMessage(req, res, 413, 'form.expired.title', 'form.expired.body')
         : sendMessage(req, res, refusal.status, 'form.unreadable.title', 'form.unreadable.body');
     }

@@ -42,6 +42,11 @@ export const INTEGRATION_ERRORS = {
     status: 405,
     message: 'The path exists but not with this method; `Allow` lists the methods it takes.',
   },
+  payload_too_large: { status: 413, message: 'The body is larger than the service reads.' },
+  unsupported_media_type: {
+    status: 415,
+    message: 'The body is not read: send JSON in UTF-8, as it is or in gzip, deflate, br or zstd.',
+  },
   rate_limited: { status: 429, message: 'The installation used its requests for this minute.' },
   too_many_failed_authentications: {
     status: 429,
@@ -83,7 +88,8 @@ export class IntegrationError extends Error {
 function byParameter(errors: readonly ParameterError[]): ErrorFields {
   const out: ErrorFields = {};
   for (const error of errors) {
-    const name = 'parameter' in error ? error.parameter : 'pointer' in error ? error.pointer : error.header;
+    // A rule about the whole body (its coding, its JSON) points at '': named `body` here.
+    const name = 'parameter' in error ? error.parameter : 'pointer' in error ? error.pointer || 'body' : error.header;
     (out[name] ??= []).push(error.detail);
   }
   return out;
@@ -96,6 +102,7 @@ function fromProblem(error: ProblemError): IntegrationError {
     return new IntegrationError(code as IntegrationErrorCode, {
       errors: byParameter(extras.errors ?? []),
       headers: extras.headers ?? {},
+      ...(extras.detail !== undefined ? { message: extras.detail } : {}),
     });
   // A refusal this interface does not list keeps its status under the nearest code.
   return new IntegrationError(PROBLEMS[code].status >= 500 ? 'internal' : 'invalid_parameters', {

@@ -15,7 +15,7 @@ const init = docsInit(INTERNAL_BASE);
  * The platform interface under INTERNAL_BASE: its description, changelog and docs page, then its
  * operations behind the platform token.
  */
-export function platformRouter(deps: AppDeps, options: { bodyLimit: string }): Router {
+export function platformRouter(deps: AppDeps, options: { bodyLimit: number }): Router {
   const router = Router({ strict: true });
   mountDescription(router, {
     prefix: '',

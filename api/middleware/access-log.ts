@@ -44,7 +44,8 @@ function installationOf(res: Response): string | undefined {
 /**
  * One log line and one count per request, when its answer is finished or the client went away
  * (status 499 then): request id, method, operation, path, status, duration, the channel or
- * installation when authenticated and the refusal code when refused. No header and no body is
+ * installation when authenticated, the refusal code when refused, and for a body the service could
+ * not read why (`reason`: too large, an unknown coding, cut short; api/middleware/body-read.ts). No header and no body is
  * logged, so no credential can be. Passing health probes are logged at debug only.
  */
 export function accessLog(log: Logger): RequestHandler {
@@ -55,6 +56,7 @@ export function accessLog(log: Logger): RequestHandler {
       const operation = operationOf(req, res);
       const status = res.writableFinished ? res.statusCode : 499;
       const code = res.locals.refusalCode as string | undefined;
+      const reason = res.locals.refusalReason as string | undefined;
       apiRequests.inc({ operation, status: String(status) });
       apiRequestDuration.observe({ operation }, seconds);
       if (code === 'rate_limited') apiRateLimited.inc({ operation });
@@ -74,6 +76,7 @@ export function accessLog(log: Logger): RequestHandler {
         ...(channel !== undefined ? { channel } : {}),
         ...(installation !== undefined ? { installation } : {}),
         ...(code !== undefined ? { code } : {}),
+        ...(reason !== undefined ? { reason } : {}),
       });
     });
     next();

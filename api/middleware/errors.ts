@@ -3,14 +3,16 @@ import { isServiceUnavailable } from '../unavailable.ts';
 import type { Logger } from '../../infra/logger.ts';
 import { sendProblem } from '../problem.ts';
 import { ProblemError } from '../../domain/problems.ts';
+import { bodyReadRefusal } from './body-read.ts';
+import { bodyReadProblem } from './json-body.ts';
 
 export const notFound: RequestHandler = (req, res) => {
   sendProblem(req, res, 'not_found');
 };
 
 /**
- * The one place a failure becomes an answer: catalogue problems as they are, body-parser errors
- * as the caller's fault, a lost database or Temporal as 503, and anything else as `internal`
+ * The one place a failure becomes an answer: catalogue problems as they are, a body the reader
+ * refused as the caller's fault (api/middleware/body-read.ts), a lost database or Temporal as 503, and anything else as `internal`
  * without its message.
  */
 export function errorHandler(log: Logger): ErrorRequestHandler {
@@ -40,15 +42,11 @@ function problemAnswer(log: Logger): ErrorRequestHandler {
       sendProblem(req, res, error.code, error.extras);
       return;
     }
-    const type = (error as { type?: unknown }).type;
-    if (type === 'entity.parse.failed') {
-      sendProblem(req, res, 'invalid_parameters', {
-        errors: [{ detail: 'The body is not valid JSON', code: 'json', pointer: '' }],
-      });
-      return;
-    }
-    if (type === 'entity.too.large') {
-      sendProblem(req, res, 'payload_too_large');
+    const refusal = bodyReadRefusal(error, req);
+    if (refusal) {
+      res.locals.refusalReason = refusal.reason;
+      const { code, extras } = bodyReadProblem(refusal);
+      sendProblem(req, res, code, extras);
       return;
     }
     const requestId = res.getHeader('Request-Id');

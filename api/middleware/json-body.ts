@@ -1,5 +1,7 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ProblemError } from '../../domain/problems.ts';
+import { jsonShapeLimits, jsonShapeViolation } from '../../domain/json-shape.ts';
+import { bodyReadRefusal, type BodyReadRefusal } from './body-read.ts';
 
 const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   headers['transfer-encoding'] !== undefined ||
@@ -7,16 +9,69 @@ const hasBody = (headers: Record<string, string | string[] | undefined>) =>
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
-/** Bodies are JSON or nothing: anything else is 415 before a handler sees it. */
-export const requireJsonBody: RequestHandler = (req, _res, next) => {
-  if (hasBody(req.headers) && !req.is(JSON_TYPES)) {
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+
+/**
+ * Bodies are JSON in UTF-8 or nothing (RFC 8259 §8.1): another media type or charset is 415
+ * before a handler sees it.
+ */
+export const requireJsonBody: RequestHandler = (req, res, next) => {
+  if (!hasBody(req.headers)) return next();
+  if (!req.is(JSON_TYPES)) {
     throw new ProblemError('unsupported_media_type', { detail: 'Send the body as application/json' });
+  }
+  const charset = CHARSET.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    res.locals.refusalReason = 'unsupported_charset';
+    throw new ProblemError('unsupported_media_type', {
+      detail: 'Send the body in UTF-8 (charset=utf-8, or no charset)',
+    });
   }
   next();
 };
 
-/** A JSON body parser with its interface's limit; mounted after authentication, so a stranger's body is never read. */
-export const jsonBodyParser = (limit: string): RequestHandler =>
-  express.json({ limit, type: JSON_TYPES, strict: true });
+/** A body the reader refused (api/middleware/body-read.ts) as the problem it is answered with. */
+export function bodyReadProblem(refusal: BodyReadRefusal, tooLargeDetail?: string): ProblemError {
+  if (refusal.status === 413)
+    return new ProblemError('payload_too_large', tooLargeDetail ? { detail: tooLargeDetail } : {});
+  if (refusal.status === 415) return new ProblemError('unsupported_media_type', { detail: refusal.detail });
+  return new ProblemError('invalid_parameters', {
+    errors: [{ detail: refusal.detail, code: refusal.rule, pointer: '' }],
+  });
+}
 
-export const parseJsonBody = jsonBodyParser('1mb');
+function bodyProblem(error: unknown, req: Request, res: Response, limit: number): unknown {
+  if (error instanceof ProblemError) return error;
+  const refusal = bodyReadRefusal(error, req);
+  if (!refusal) return error;
+  res.locals.refusalReason = refusal.reason;
+  return bodyReadProblem(refusal, `The body is larger than the ${Math.floor(limit / 1024)} KiB this operation reads`);
+}
+
+/**
+ * A JSON body parser with its interface's limit in bytes (of the decoded body, so a compressed
+ * one cannot grow past it); mounted after authentication, so a stranger's body is never read.
+ * Before the body is parsed its shape is bounded (domain/json-shape.ts): a body nested too deep or
+ * holding too many keys is refused naming the limit, and nothing walks it.
+ */
+export function jsonBodyParser(limit: number): RequestHandler {
+  const limits = jsonShapeLimits(limit);
+  const parse = express.json({
+    limit,
+    type: JSON_TYPES,
+    strict: true,
+    verify: (_req, res, bytes) => {
+      const violation = jsonShapeViolation(bytes, limits);
+      if (!violation) return;
+      (res as Response).locals.refusalReason = violation.rule;
+      throw new ProblemError('invalid_parameters', {
+        errors: [{ detail: violation.detail, code: violation.rule, pointer: '' }],
+      });
+    },
+  });
+  return (req, res, next) => {
+    parse(req, res, (error?: unknown) => (error === undefined ? next() : next(bodyProblem(error, req, res, limit))));
+  };
+}
+
+export const parseJsonBody = jsonBodyParser(1024 * 1024);

@@ -24,7 +24,7 @@ export interface TestApi {
   call: (
     method: string,
     path: string,
-    options?: { key?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string },
+    options?: { key?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string | Buffer },
   ) => Promise<HttpResponse>;
   close: () => Promise<void>;
 }

@@ -13,7 +13,7 @@ export function request(
   ca: string,
   method: string,
   path: string,
-  options: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
+  options: { headers?: Record<string, string>; body?: unknown; rawBody?: string | Buffer } = {},
 ): Promise<HttpResponse> {
   const url = new URL(path, baseUrl);
   const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
