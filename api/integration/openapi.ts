@@ -77,6 +77,9 @@ export function integrationErrorCodes(op: IntegrationOperation): IntegrationErro
   if (op.query || op.params || op.body) codes.add('invalid_parameters');
   if (op.scopes !== null) for (const code of AUTHENTICATION) codes.add(code);
   if (op.scopes?.length) codes.add('insufficient_scope');
+  // A body sent is read (and refused when unreadable) after authentication, whatever the method.
+  if (op.scopes !== null)
+    for (const code of ['invalid_parameters', 'payload_too_large', 'unsupported_media_type'] as const) codes.add(code);
   for (const code of ['method_not_allowed', 'internal', 'service_unavailable'] as const) codes.add(code);
   return (Object.keys(INTEGRATION_ERRORS) as IntegrationErrorCode[]).filter((code) => codes.has(code));
 }
