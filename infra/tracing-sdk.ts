@@ -1,5 +1,14 @@
-import type { IncomingMessage } from 'node:http';
-import { createTraceState, diag, DiagLogLevel, type SpanContext } from '@opentelemetry/api';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import {
+  createTraceState,
+  diag,
+  DiagLogLevel,
+  propagation,
+  ROOT_CONTEXT,
+  trace,
+  type Span,
+  type SpanContext,
+} from '@opentelemetry/api';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
@@ -33,6 +42,7 @@ import {
 import type { InjectedSinks } from '@temporalio/worker';
 import type { WorkflowInfo } from '@temporalio/workflow';
 import { createLogger } from './logger.ts';
+import { redactingExporter } from './span-redaction.ts';
 import { type TracedProcess, type TracingRuntime, type TracingSettings, type TraceExporterName } from './tracing.ts';
 
 /** `service.name` unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) names another. */
@@ -53,8 +63,14 @@ function nonNegative(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return number;
 }
 
-function processorFor(name: TraceExporterName, settings: TracingSettings, env: NodeJS.ProcessEnv): SpanProcessor {
-  if (name === 'console') return new SimpleSpanProcessor({ exporter: new ConsoleSpanExporter() });
+function processorFor(
+  name: TraceExporterName,
+  settings: TracingSettings,
+  env: NodeJS.ProcessEnv,
+  operatorResourceKeys: ReadonlySet<string>,
+): SpanProcessor {
+  const redacted = (exporter: SpanExporter) => redactingExporter(exporter, operatorResourceKeys);
+  if (name === 'console') return new SimpleSpanProcessor({ exporter: redacted(new ConsoleSpanExporter()) });
   // Endpoint, headers, timeout and compression come from the OTEL_EXPORTER_OTLP_* variables.
   const exporter: SpanExporter =
     settings.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter();
@@ -63,7 +79,7 @@ function processorFor(name: TraceExporterName, settings: TracingSettings, env: N
     return value === undefined ? {} : { [key]: value };
   };
   return new BatchSpanProcessor({
-    exporter,
+    exporter: redacted(exporter),
     ...option('maxQueueSize', 'OTEL_BSP_MAX_QUEUE_SIZE'),
     ...option('scheduledDelayMillis', 'OTEL_BSP_SCHEDULE_DELAY'),
     ...option('exportTimeoutMillis', 'OTEL_BSP_EXPORT_TIMEOUT'),
@@ -71,15 +87,33 @@ function processorFor(name: TraceExporterName, settings: TracingSettings, env: N
   });
 }
 
+/** The platform's interface (api/internal, `INTERNAL_BASE`): the one whose callers' trace context is honoured. */
+const PLATFORM_PATH = '/internal/v1/';
+
+/** The trace context a caller of another interface sent, kept until its request's span exists to link it. */
+const callers = new WeakMap<IncomingMessage, SpanContext>();
+
 /**
- * Query strings are not kept: a host's link carries its token there. The parameter names stay,
- * every value is replaced (the access log likewise writes the path only).
+ * Before the request's span starts (the instrumentation calls this hook first, then reads the
+ * headers): a request outside the platform's interface loses the propagators' headers
+ * (`traceparent`, `tracestate`, `baggage`), so its span starts a trace of its own, sampled by
+ * this service's sampler; what the caller sent is kept as a link. A channel, an installed app or a
+ * browser thus picks no trace id of ours, and no sampling decision (docs/decisions.md "Tracing").
+ * No attributes: the exporter decides what of the request a span carries (infra/span-redaction.ts).
  */
-function withoutQueryValues(request: IncomingMessage): Record<string, string> {
-  const query = request.url?.split('?')[1];
-  if (query === undefined) return {};
-  const names = [...new URLSearchParams(query).keys()];
-  return { 'url.query': names.map((name) => `${encodeURIComponent(name)}=REDACTED`).join('&') };
+function distrustOutsiders(request: IncomingMessage): Record<string, never> {
+  if (request.url?.startsWith(PLATFORM_PATH)) return {};
+  const sent = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, request.headers));
+  if (sent && trace.isSpanContextValid(sent))
+    callers.set(request, { traceId: sent.traceId, spanId: sent.spanId, traceFlags: sent.traceFlags });
+  for (const field of propagation.fields()) delete request.headers[field];
+  return {};
+}
+
+/** Once the request's span exists: the link to the caller's span, if one was sent and not honoured. */
+function linkCaller(span: Span, request: ClientRequest | IncomingMessage): void {
+  const caller = callers.get(request as IncomingMessage);
+  if (caller) span.addLink({ context: caller });
 }
 
 function instrumentationsFor(kind: TracedProcess) {
@@ -90,10 +124,11 @@ function instrumentationsFor(kind: TracedProcess) {
   });
   if (kind === 'worker') return [pg];
   const http = new HttpInstrumentation({
-    // The webhook POSTs carry the attempt's span themselves (infra/webhook-sender.ts).
+    // The webhook POSTs make a span of their own, of a trace of its own (infra/tracing.ts `inOwnTrace`).
     disableOutgoingRequestInstrumentation: true,
     ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has(request.url?.split('?')[0] ?? ''),
-    startIncomingSpanHook: withoutQueryValues,
+    startIncomingSpanHook: distrustOutsiders,
+    requestHook: linkCaller,
   });
   // Express: the route's handlers only, not a span per middleware and router passed (a dozen a
   // request: request id, access log, headers, each router), which cost a small read more than the
@@ -190,7 +225,9 @@ export function startTracingSdk(
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': SERVICE_NAMES[kind] }))
     .merge(detectResources({ detectors: [envDetector, processDetector, hostDetector] }));
-  const processors = settings.exporters.map((name) => processorFor(name, settings, env));
+  // What the operator put in the resource (OTEL_RESOURCE_ATTRIBUTES) is exported whatever its keys.
+  const operatorResourceKeys = new Set(Object.keys(detectResources({ detectors: [envDetector] }).attributes));
+  const processors = settings.exporters.map((name) => processorFor(name, settings, env, operatorResourceKeys));
   const sdk = new NodeSDK({
     resource,
     autoDetectResources: false,

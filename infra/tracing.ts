@@ -1,4 +1,13 @@
-import { context, ROOT_CONTEXT, SpanStatusCode, trace, type Attributes, type Link } from '@opentelemetry/api';
+import {
+  context,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Link,
+  type Span,
+} from '@opentelemetry/api';
 import type { ClientInterceptors } from '@temporalio/client';
 import type { WorkerInterceptors, WorkerOptions } from '@temporalio/worker';
 import { formatTraceparent, parseTraceparent } from '../domain/traceparent.ts';
@@ -128,15 +137,33 @@ function activeSpan() {
 }
 
 /**
- * Headers that let an HTTP receiver join the active span's trace: W3C `traceparent` (and
- * `tracestate` when there is one). Empty when tracing is off or no span is active.
+ * Runs an outgoing POST (a webhook delivery attempt's, a ping's) in a span that starts a trace of
+ * its own, and gives `send` the `traceparent` naming it for the receiver. The POST never names the
+ * trace it was sent from: the deliveries of one write to several channels would otherwise carry
+ * one trace id, which the channels could compare to link their own ids of the write (docs/
+ * decisions.md "Tracing"). The operator still goes from the write to each POST: the active span
+ * (the attempt's) links to the POST's span, and the POST's span back to it; the links are in the
+ * exported spans, never in the request. `outcome` adds what the answer says; an `error.type` among
+ * it marks the span failed. With tracing off `send` gets no header.
  */
-export function traceHeaders(): Record<string, string> {
-  if (!runtime) return {};
-  const span = activeSpan();
-  if (!span) return {};
-  const state = span.traceState?.serialize();
-  return { traceparent: formatTraceparent(span), ...(state ? { tracestate: state } : {}) };
+export async function inOwnTrace<T>(
+  name: string,
+  attributes: Attributes,
+  send: (headers: Record<string, string>) => Promise<T>,
+  outcome: (result: T) => Attributes,
+): Promise<T> {
+  if (!runtime) return send({});
+  const from = trace.getActiveSpan();
+  const links: Link[] = from && trace.isSpanContextValid(from.spanContext()) ? [{ context: from.spanContext() }] : [];
+  const span = tracer().startSpan(name, { kind: SpanKind.CLIENT, root: true, attributes, links });
+  from?.addLink({ context: span.spanContext() });
+  return settled(span, async () => {
+    const result = await send({ traceparent: formatTraceparent(span.spanContext()) });
+    const answer = outcome(result);
+    span.setAttributes(answer);
+    if (answer['error.type'] !== undefined) span.setStatus({ code: SpanStatusCode.ERROR });
+    return result;
+  });
 }
 
 /** `trace_id` and `span_id` of the active span for a log line; empty without one. */
@@ -164,15 +191,18 @@ export async function inStoredTrace<T>(
   const caller = activeSpan();
   const links: Link[] = parent && caller ? [{ context: caller }] : [];
   const parentContext = parent ? trace.setSpanContext(ROOT_CONTEXT, { ...parent, isRemote: true }) : context.active();
-  return tracer().startActiveSpan(name, { attributes, links }, parentContext, async (span) => {
-    try {
-      return await work();
-    } catch (error) {
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(name, { attributes, links }, parentContext, (span) => settled(span, work));
+}
+
+/** `work`'s result; a failure is recorded on `span` (its type only is exported: infra/span-redaction.ts). Ends `span`. */
+async function settled<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    span.recordException(error instanceof Error ? error : String(error));
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    throw error;
+  } finally {
+    span.end();
+  }
 }

@@ -7,7 +7,7 @@ import type { StoredEndpoint } from '../db/webhook-endpoints.ts';
 import { webhookAttemptDuration, webhookAttempts } from './metrics.ts';
 import { webhookSecretBox, webhookSecretContext, type SecretBox } from './secret-box.ts';
 import type { ServiceSecrets } from './secrets.ts';
-import { traceHeaders } from './tracing.ts';
+import { inOwnTrace } from './tracing.ts';
 import { postWebhook, type WebhookResponse } from './webhook-http.ts';
 
 export interface WebhookSettings {
@@ -77,13 +77,22 @@ function unmeasuredSender(deps: { secrets: ServiceSecrets; clock: Clock; setting
         body: event.body,
         secrets,
       });
-      // With tracing on, the receiver may join the trace: `traceparent` names the span the POST
-      // is sent from (a delivery attempt's activity).
-      return postWebhook(endpoint.url, { ...headers, ...traceHeaders() }, event.body, {
-        allowLocal: deps.settings.allowLocal,
-        ...(ca ? { ca } : {}),
-        ...(deps.settings.dnsServers ? { dnsServers: deps.settings.dnsServers } : {}),
-      });
+      // With tracing on, the receiver may join a trace: `traceparent` names the POST's own span,
+      // the root of a trace of its own (infra/tracing.ts `inOwnTrace`), never the write's.
+      return inOwnTrace(
+        'webhook POST',
+        { 'webhook.endpoint_id': endpoint.id, 'webhook.event_id': event.id },
+        (trace) =>
+          postWebhook(endpoint.url, { ...headers, ...trace }, event.body, {
+            allowLocal: deps.settings.allowLocal,
+            ...(ca ? { ca } : {}),
+            ...(deps.settings.dnsServers ? { dnsServers: deps.settings.dnsServers } : {}),
+          }),
+        (response) => ({
+          ...(response.statusCode !== null ? { 'http.response.status_code': response.statusCode } : {}),
+          ...(response.error !== null ? { 'error.type': response.error } : {}),
+        }),
+      );
     },
   };
 }
