@@ -8,12 +8,12 @@
  * every time, while a pause of a shared machine (another process, a GC) strikes one check at
  * random. Reruns that came in under the budget are reported as `pauses`.
  *
- * For each rule the inputs are texts built by hand to make a backtracking pattern rescan the text
- * from every start (a piece repeated, with a tail that almost completes a match), texts of
- * look-alike characters the rules' normalised copy folds or expands (NFKC makes up to eighteen
- * characters of one, so a 10,000-character text can be judged as 180,000), and the slowest
- * of a bounded random search with fast-check over pumped texts (a prefix, a piece of the rule's
- * alphabet repeated to the full length, a suffix). Every input is checked REPEATS times.
+ * For each rule the inputs (text-rules-inputs.ts) are texts built by hand to make a backtracking
+ * pattern rescan the text from every start (a piece repeated, with a tail that almost completes a
+ * match), texts of look-alike characters the rules' normalised copy folds or expands (NFKC makes
+ * up to eighteen characters of one, so a 10,000-character text can be judged as 180,000), and the
+ * slowest of a bounded random search with fast-check over pumped texts (a prefix, a piece of the
+ * rule's alphabet repeated to the full length, a suffix). Every input is checked REPEATS times.
  *
  * Options: `--module <file>` benchmarks another copy of the rules (for example the old patterns
  * checked out into /tmp), `--length <characters>` (default 10000), `--budget <ms>` (default 50),
@@ -25,6 +25,7 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import type { TextRule } from '../domain/catalogue/text.ts';
 import { machine } from './machine.ts';
+import { hostileInputs } from './text-rules-inputs.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -54,194 +55,7 @@ function pump(unit: string, prefix = '', suffix = ''): string {
   return prefix + unit.repeat(Math.ceil(body / unit.length)).slice(0, body) + suffix;
 }
 
-interface Rule {
-  /** Hand-built hostile texts, by name. */
-  built: Record<string, string>;
-  /** Pieces the rule's patterns look for, the alphabet of the random search. */
-  alphabet: string[];
-}
-
-const RULES: Record<TextRule, Rule> = {
-  html: {
-    built: {
-      '<a, no >': pump('<a'),
-      '<a, > first': pump('<a', '>'),
-      '< and spaces': pump(' ', '<'),
-      '< / and spaces': pump(' ', '< /'),
-      '< < < ': pump('< '),
-      '</ </ ': pump('</ '),
-      '&amp, no ;': pump('&amp'),
-      '&#x, no ;': pump('&#x1'),
-      '&lt, no ;': pump('&lt'),
-      '&z': pump('&z'),
-      'full-width <a': pump('＜ａ'),
-      '< zero-width a': pump('<\u200ba'),
-    },
-    alphabet: [
-      '<',
-      '>',
-      '/',
-      '!',
-      ' ',
-      '\t',
-      'a',
-      'B',
-      '&',
-      ';',
-      '#',
-      'x',
-      '1',
-      'amp',
-      '<!',
-      '</',
-      'lt',
-      '＜',
-      '＆',
-      '\u200b',
-    ],
-  },
-  url: {
-    built: {
-      a: pump('a'),
-      'a.': pump('a.'),
-      'a-': pump('a-'),
-      'a-.': pump('a-.'),
-      'a. then a glued .comx': pump('a.', '', '.comx'),
-      'a- then .': pump('a-', '', '.'),
-      'a.- then ..': pump('a.-', '', '..com'),
-      '.com glued': pump('a.comx'),
-      'www glued': pump('www'),
-      'http:/ glued': pump('http:/'),
-      '0-': pump('0-'),
-      'a。 (ideographic full stop)': pump('a。'),
-      'a。 then 。comx': pump('a。', '', '。comx'),
-      'a zero-width space': pump('a\u200b'),
-      'a… (NFKC: three dots)': pump('a…'),
-      'ﷺ (NFKC: eighteen characters)': pump('\ufdfa'),
-      '⒜. (NFKC: four characters)': pump('⒜.'),
-    },
-    alphabet: [
-      'a',
-      'Z',
-      '0',
-      '-',
-      '.',
-      '..',
-      '_',
-      'com',
-      'ro',
-      'www',
-      'www.',
-      'http',
-      's',
-      ':',
-      '/',
-      '//',
-      'ftp',
-      ' ',
-      'x.co',
-      '。',
-      '．',
-      '·',
-      '\u200b',
-      '\u00ad',
-      '…',
-      'ｃｏｍ',
-    ],
-  },
-  email: {
-    built: {
-      'a[at] (the finding)': pump('a[at]'),
-      'a[at] then [dot]': pump('a[at]', '', 'a[dot]'),
-      '[at]': pump('[at]'),
-      'a (at) ': pump('a (at) '),
-      'a [at] b [dot] c ': pump('a [at] b [dot] c '),
-      '[at][dot]': pump('[at][dot]'),
-      '[ at ] wide': pump('[' + ' '.repeat(40) + 'at' + ' '.repeat(40) + ']'),
-      a: pump('a'),
-      'a@': pump('a@'),
-      'a.': pump('a.', 'x@y'),
-      'a then @': pump('a', '', '@'),
-      'a@a.': pump('a@a.'),
-      ' at  dot ': pump('name at example dot com '),
-      '(': pump('('),
-      'a＠ (full-width)': pump('a＠'),
-      '⒜ (NFKC: (a))': pump('⒜'),
-      'full-width a[at]': pump('ａ［ａｔ］'),
-      'ﷺ then [at]': pump('\ufdfa[at]'),
-    },
-    alphabet: [
-      'a',
-      'x',
-      '@',
-      '.',
-      'ab',
-      '[at]',
-      '(at)',
-      ' at ',
-      '[dot]',
-      '(dot)',
-      ' dot ',
-      '[',
-      ']',
-      '(',
-      ')',
-      ' ',
-      'at',
-      'dot',
-      '<',
-      'x.com',
-      '＠',
-      '﹫',
-      '。',
-      '\u200d',
-      '⒜',
-      '\ufdfa',
-    ],
-  },
-  phone: {
-    built: {
-      digits: pump('1'),
-      'digits and spaces': pump('1 '),
-      'digits and two separators': pump('1 -'),
-      'digits and three separators': pump('1 - '),
-      '+1': pump('+1'),
-      dates: pump('01.05.2025 '),
-      'dates glued': pump('01.05.2025'),
-      'phone numbers': pump('0722 123 456; '),
-      '12.12.': pump('12.12.'),
-      'digits and four separators': pump('1 -- '),
-      'Arabic-Indic digits': pump('٣'),
-      'Arabic-Indic digits and dashes': pump('٣ – '),
-      '⒇ (NFKC: (20))': pump('⒇'),
-      'digits of many scripts': pump('3٣۳३３'),
-    },
-    alphabet: [
-      '0',
-      '1',
-      '7',
-      '9',
-      '+',
-      ' ',
-      '.',
-      '-',
-      '/',
-      '(',
-      ')',
-      '\u00a0',
-      '2025',
-      '31.12.',
-      ':',
-      ';',
-      '–',
-      '٣',
-      '०',
-      '１',
-      '\u200b',
-      '⒇',
-    ],
-  },
-};
+const RULES = hostileInputs(pump);
 
 function check(text: string): number {
   const start = performance.now();

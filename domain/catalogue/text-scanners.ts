@@ -3,7 +3,8 @@
  * the exact equivalent of the regular expression written in its comment, which would backtrack.
  */
 
-const TOP_LEVEL_DOMAINS: ReadonlySet<string> = new Set(
+/** The top-level domains a bare host or a loosely written address (text-loose-addresses.ts) ends in. */
+export const TOP_LEVEL_DOMAINS: ReadonlySet<string> = new Set(
   'com net org info biz io co eu ro md it es de at fr uk nl pt pl hu bg gr hr cz sk si ch be me app site online travel rentals house villas holiday'.split(
     ' ',
   ),

@@ -1,9 +1,11 @@
+import { looseAddressSpans } from './text-loose-addresses.ts';
 import { normaliseForRules } from './text-normalise.ts';
+import { hasPhoneNumber } from './text-phones.ts';
 import { addressSpans, blankOut, hasBareHost, spelledAddressSpans } from './text-scanners.ts';
 
 export type TextMap = Record<string, string>;
 
-export const TEXT_RULES = ['html', 'url', 'email', 'phone'] as const;
+export const TEXT_RULES = ['html', 'url', 'email', 'phone', 'bidi'] as const;
 export type TextRule = (typeof TEXT_RULES)[number];
 
 export type TextMapRule = TextRule | 'not_an_object' | 'source_language_missing' | 'language_tag' | 'empty';
@@ -103,42 +105,41 @@ function hasHtml(text: string): boolean {
 
 const URL_PATTERNS = [/\b(?:https?|ftp):\/\//i, /\bwww\d?\./i];
 /**
- * Runs of digits joined by at most four separators: white space, dots, dashes of any kind,
- * slashes and parentheses (`0721 - 234 -- 567`, `(0721) 234 567`). Separators and digits never
- * overlap, so a match gives back at most four characters when it ends.
+ * The bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) and the invisible
+ * right-to-left marks (U+200F, U+061C) reorder what a reader sees: `\u202emoc.liamg@narbasac`
+ * displays as an address no rule reads in the text, and so does
+ * `\u200fcom\u200f.\u200fgmail\u200f@\u200fcasabran` wherever the text is laid out right to
+ * left (its first mark makes it so where the direction follows the first strong character). A
+ * listing text in any script reads right without them. The left-to-right mark (U+200E) passes:
+ * it joins Latin words, it cannot reverse them.
  */
-const DIGIT_RUN = /\+?\d(?:[\s./()\p{Pd}]{0,4}\d)+/gu;
-/** Calendar dates (`31.12.2025`, `2025-12-31`), removed before looking for phone numbers. */
-const DATES =
-  /\b(?:0?[1-9]|[12]\d|3[01])[./-](?:0?[1-9]|1[0-2])[./-](?:19|20)\d{2}\b|\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b/g;
+const BIDI_CONTROL = /[\u061c\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * Rule codes the value breaks. A heuristic filter on host text, tuned to let through dates,
- * times, year ranges, prices and sizes: a phone number is a run of 9 to 15 digits, once
- * calendar dates are taken out. The rules judge the normalised copy (text-normalise.ts), so
- * look-alike spellings (`０７２１`, `٠٧٢١`, `casabran。ro`, a zero-width space inside a name)
- * are judged as the plain ones.
+ * times, prices and sizes (text-phones.ts) and the ordinary use of the words a spelled-out
+ * address uses (text-loose-addresses.ts). The rules judge the normalised copy
+ * (text-normalise.ts), so look-alike spellings (`０７２１`, `٠٧٢١`, `casabran。ro`, a zero-width
+ * space inside a name) are judged as the plain ones; bidi controls, which that copy drops, are
+ * looked for in the text as written.
  */
 export function textViolations(text: string): TextRule[] {
   const value = normaliseForRules(text);
   const rules: TextRule[] = [];
   if (hasHtml(value)) rules.push('html');
-  // An e-mail address also contains a host; report it once, as e-mail. Spelled-out addresses are
-  // looked for once the plain ones are blanked out.
+  // An e-mail address also contains a host; report it once, as e-mail. Spelled-out and loosely
+  // written addresses are looked for once the plain ones are blanked out.
   const addresses = addressSpans(value);
   const withoutAddresses = blankOut(value, addresses);
   const spelled = spelledAddressSpans(withoutAddresses);
-  const withoutEmails = blankOut(withoutAddresses, spelled);
+  const withoutSpelled = blankOut(withoutAddresses, spelled);
+  const loose = looseAddressSpans(withoutSpelled);
+  const withoutEmails = blankOut(withoutSpelled, loose);
   if (URL_PATTERNS.some((re) => re.test(withoutEmails)) || hasBareHost(withoutEmails)) rules.push('url');
-  if (addresses.length > 0 || spelled.length > 0) rules.push('email');
-  if ((value.replace(DATES, ' ; ').match(DIGIT_RUN) ?? []).some(looksLikePhone)) rules.push('phone');
+  if (addresses.length > 0 || spelled.length > 0 || loose.length > 0) rules.push('email');
+  if (hasPhoneNumber(value)) rules.push('phone');
+  if (BIDI_CONTROL.test(text)) rules.push('bidi');
   return rules;
-}
-
-/** E.164 allows at most 15 digits; European national numbers have at least 9. */
-function looksLikePhone(run: string): boolean {
-  const digits = run.replace(/\D/g, '').length;
-  return digits >= 9 && digits <= 15;
 }
 
 /** `sourceLang` null: every rule but the source language (which needs the location's country). */

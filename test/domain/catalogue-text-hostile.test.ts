@@ -28,22 +28,60 @@ const REFERENCE_URL = [
   /\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*\.(?:com|net|org|info|biz|io|co|eu|ro|md|it|es|de|at|fr|uk|nl|pt|pl|hu|bg|gr|hr|cz|sk|si|ch|be|me|app|site|online|travel|rentals|house|villas|holiday)\b/i,
 ];
 const REFERENCE_EMAIL = [/[^\s@<>()]+@[^\s@<>()]+\.[a-z]{2,}/i, /\S+\s*[[(]\s*at\s*[\])]\s*\S+\s*[[(]\s*dot\s*[\])]/i];
-const REFERENCE_DIGIT_RUN = /\+?\d(?:[\s./()\p{Pd}]{0,4}\d)+/gu;
+/**
+ * A loosely written address: a local part, then `@` with any white space around it, "at",
+ * "arroba" or "chiocciola" spelled out, or Romanian "la", then a domain whose dots are dots with
+ * white space or "dot", "punto", "punkt" (Romanian "punct"), ending in a top-level domain of the
+ * list of its kind. Built with `new RegExp` because the lower-case letter after a sentence's dot
+ * needs the `(?-i:...)` modifier, which TypeScript's target does not parse in a literal.
+ */
+const referenceLooseAddress = (() => {
+  const label = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?';
+  const spelled = (words: string) => String.raw`(?:\s+(?:${words})\s+|\s*[[(]\s*(?:${words})\s*[\])]\s*)`;
+  const spacedDot = String.raw`(?:\s+\.\s*|\.\s+(?=(?-i:[a-z0-9])))`;
+  const domain = (dot: string, tlds: string) => `${label}(?:${dot}${label})*${dot}(?:${tlds})(?![a-z0-9-])`;
+  const anyTld =
+    'com|net|org|info|biz|io|co|eu|ro|md|it|es|de|at|fr|uk|nl|pt|pl|hu|bg|gr|hr|cz|sk|si|ch|be|me|app|site|online|travel|rentals|house|villas|holiday';
+  const spelledTld = 'com|net|org|info|biz|io|co|eu|ro|md|it|es|de|at|fr|uk|nl|pt|pl|hu|bg|gr|hr|cz|sk|ch|be|me';
+  return new RegExp(
+    String.raw`(?<![a-z0-9._%+-])[a-z0-9._%+-]+(?:` +
+      String.raw`\s*@\s*${domain(`(?:${spacedDot}|\\.|${spelled('dot|punto|punkt')})`, anyTld)}|` +
+      `${spelled('at|arroba|chiocciola')}${domain(`(?:${spacedDot}|${spelled('dot|punto|punkt')})`, spelledTld)}|` +
+      String.raw`\s+la\s+${domain(`(?:${spacedDot}|${spelled('punct')})`, 'com|ro|org|md|net')})`,
+    'gi',
+  );
+})();
+const REFERENCE_DIGIT_RUN = /\+?\d(?:(?:[\s./()\p{Pd}_]|[,:](?=\d)){0,4}\d)+/gu;
+const REFERENCE_COORDINATES = /(?<![\d.,:_])-?\d{1,3}\.\d{4,8},\s*-?\d{1,3}\.\d{4,8}(?![\d_]|[.,:]\d)/g;
+const REFERENCE_TIMES = /(?<![\d.,:_])(?:[01]?\d|2[0-3])[:.][0-5]\d(?![\d_]|[.,:]\d)/g;
 const REFERENCE_DATES =
-  /\b(?:0?[1-9]|[12]\d|3[01])[./-](?:0?[1-9]|1[0-2])[./-](?:19|20)\d{2}\b|\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b/g;
+  /(?<!\d[\s.]{1,4})(?:\b(?:0?[1-9]|[12]\d|3[01])[./-](?:0?[1-9]|1[0-2])[./-](?:19|20)\d{2}\b|\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])\b)/g;
+const REFERENCE_DECIMALS =
+  /(?<![\d.,:_])(?:(?:\d{1,3}(?:\.\d{3})+|\d+),\d{1,2}|(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{1,2})(?![\d_]|[.,:]\d)/g;
+const REFERENCE_BIDI = /[\u061c\u200f\u202a-\u202e\u2066-\u2069]/;
 
 function referenceViolations(text: string): TextRule[] {
   const value = normaliseForRules(text);
   const rules: TextRule[] = [];
   if (REFERENCE_HTML.some((re) => re.test(value))) rules.push('html');
-  const withoutEmails = REFERENCE_EMAIL.reduce((text, re) => text.replace(new RegExp(re.source, 'gi'), ' '), value);
+  const withoutEmails = [...REFERENCE_EMAIL, referenceLooseAddress].reduce(
+    (text, re) => text.replace(new RegExp(re.source, 'gi'), ' '),
+    value,
+  );
   if (REFERENCE_URL.some((re) => re.test(withoutEmails))) rules.push('url');
-  if (REFERENCE_EMAIL.some((re) => re.test(value))) rules.push('email');
+  if ([...REFERENCE_EMAIL, referenceLooseAddress].some((re) => new RegExp(re.source, 'i').test(value)))
+    rules.push('email');
   const phone = (run: string) => {
     const digits = run.replace(/\D/g, '').length;
     return digits >= 9 && digits <= 15;
   };
-  if ((value.replace(REFERENCE_DATES, ' ; ').match(REFERENCE_DIGIT_RUN) ?? []).some(phone)) rules.push('phone');
+  const prose = value
+    .replace(REFERENCE_COORDINATES, ' ; ')
+    .replace(REFERENCE_TIMES, ' ; ')
+    .replace(REFERENCE_DATES, ' ; ')
+    .replace(REFERENCE_DECIMALS, (amount) => amount.replace(/[.,](?=\d{1,2}$)/, ';'));
+  if ((prose.match(REFERENCE_DIGIT_RUN) ?? []).some(phone)) rules.push('phone');
+  if (REFERENCE_BIDI.test(text)) rules.push('bidi');
   return rules;
 }
 
@@ -68,7 +106,15 @@ const HOSTILE: [string, [string, string?, string?], TextRule[]][] = [
   ['[at][dot] with no spaces', ['[at][dot]'], ['email']],
   ['bare [at]', ['[at]'], []],
   ['brackets only', ['[(]) '], []],
-  ['spelled words without brackets', ['name at example dot com ', '', 'x'], []],
+  ['spelled words without brackets', ['name at example dot com ', '', 'x'], ['email']],
+  ['spelled words without a top-level domain', ['x at a dot '], []],
+  ['spelled words, then a top-level domain', ['x at a dot ', '', 'com'], ['email']],
+  ['Romanian la and punct without a top-level domain', ['x la a punct '], []],
+  ['Romanian la and punct, then a top-level domain', ['x la a punct ', '', 'ro'], ['email']],
+  ['@ with spaces repeated', ['a @ '], []],
+  ['spaced dots after a spaced @', ['a . ', 'x @ '], []],
+  ['spaced dots after a spaced @, then a top-level domain', ['a . ', 'x @ ', 'com'], ['email']],
+  ['sentence dots', ['a. '], []],
   ['[ at ] with long spaces', ['[' + ' '.repeat(40) + 'at' + ' '.repeat(40) + ']'], []],
   ['a@ repeated', ['a@'], []],
   ['a@ repeated ending in an address', ['a@', '', 'a.com'], ['email']],
@@ -104,6 +150,18 @@ const HOSTILE: [string, [string, string?, string?], TextRule[]][] = [
   ['+digits', ['+1'], []],
   ['phone numbers between semicolons', ['0722 123 456; '], ['phone']],
   ['dates', ['01.05.2025 '], []],
+  ['digits and commas', ['1,'], []],
+  ['digits and colons', ['1:'], []],
+  ['digits and low lines', ['1_'], []],
+  ['phone numbers with commas between semicolons', ['0721,234,567; '], ['phone']],
+  ['phone numbers with colons between semicolons', ['0721:234:567; '], ['phone']],
+  ['times', ['14:00-22:00, '], []],
+  ['times glued', ['9.00-'], []],
+  ['amounts with decimals', ['1.200,50-'], []],
+  ['coordinates', ['45.6427,25.5887 '], []],
+  ['dates after a group of digits, between semicolons', ['07 21.12.2034; '], ['phone']],
+  ['bidi overrides', ['\u202e'], ['bidi']],
+  ['bidi isolates between letters', ['a\u2066'], ['bidi']],
   ['everything mixed, nothing whole', ['a[at]b.c@d < e -1 (dot) '], []],
   ['zero-width spaces', ['\u200b'], []],
   ['zero-width spaces between letters', ['a\u200b'], []],
@@ -196,6 +254,25 @@ const PIECES = [
   '19',
   '0722',
   '123 456',
+  ',',
+  '14:00',
+  '2,5',
+  '1.200,50',
+  '21.12.2034',
+  '45.6427',
+  ' @ ',
+  ' . ',
+  '. ',
+  ' la ',
+  'punct',
+  'punto',
+  'punkt',
+  'arroba',
+  'chiocciola',
+  'Com',
+  '\u202e',
+  '\u2069',
+  '\u200f',
   ' ',
   '  ',
   '\t',

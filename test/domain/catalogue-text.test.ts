@@ -87,6 +87,12 @@ describe('textViolations', () => {
   });
 });
 
+describe('bidi', () => {
+  test('the left-to-right mark (U+200E), which cannot reverse Latin text, is let through', () => {
+    expect(textViolations('Casa \u200eBran\u200e, lângă piață.')).toEqual([]);
+  });
+});
+
 describe('text maps', () => {
   test('a map with the source language and clean text is valid', () => {
     expect(isValidTextMap({ ro: 'Casă liniștită', en: 'Quiet house' }, 'ro')).toBe(true);
@@ -104,6 +110,7 @@ describe('text maps', () => {
     [{ ro: '   ' }, [{ language: 'ro', rule: 'empty' }]],
     [{ ro: 5 }, [{ language: 'ro', rule: 'empty' }]],
     [{ ro: 'Ok', EN: 'Ok' }, [{ language: 'EN', rule: 'language_tag' }]],
+    [{ ro: 'Casă \u202e liniștită' }, [{ language: 'ro', rule: 'bidi' }]],
     [
       { ro: 'Sunați 0722 123 456', en: '<i>Hi</i>' },
       [
