@@ -22,14 +22,18 @@ function parseInput<T>(
   also: ParameterError[] = [],
 ): T {
   const parsed = schema?.safeParse(value);
-  const failed = [...(parsed?.success === false ? toParameterErrors(parsed.error, where, value) : []), ...also];
+  // One more than is listed: whether more failed than the answer lists.
+  const failed = [
+    ...(parsed?.success === false ? toParameterErrors(parsed.error, where, value, MAX_PARAMETER_ERRORS + 1) : []),
+    ...also,
+  ];
   if (failed.length === 0) return parsed?.data as T;
   const errors = failed.slice(0, MAX_PARAMETER_ERRORS);
-  const more =
-    failed.length > errors.length || (parsed?.success === false && parsed.error.issues.length > errors.length);
   throw new ProblemError('invalid_parameters', {
     errors,
-    ...(more ? { detail: `More than ${errors.length} rules failed; the first ${errors.length} are listed` } : {}),
+    ...(failed.length > errors.length
+      ? { detail: `More than ${errors.length} rules failed; the first ${errors.length} are listed` }
+      : {}),
   });
 }
 

@@ -42,12 +42,12 @@ function ruleCode(issue: z.core.$ZodIssue, input: unknown): string {
  */
 export const MAX_PARAMETER_ERRORS = 100;
 
-/** One entry per failed rule, naming the parameter, header or body pointer it concerns; at most `limit`. */
+/** One entry per failed rule, naming the parameter, header or body pointer it concerns; the first `limit`. */
 export function toParameterErrors(
   error: z.ZodError,
   where: InputLocation,
   input: unknown,
-  limit = MAX_PARAMETER_ERRORS,
+  limit: number,
 ): ParameterError[] {
   return error.issues
     .slice(0, limit)

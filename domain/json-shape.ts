@@ -15,11 +15,7 @@ export const MAX_JSON_DEPTH = 32;
  * the service takes (the platform's bulk availability: numbers and short ids) spends about 18
  * bytes a key; a body of nothing but one-letter keys spends 6.
  */
-export const BYTES_PER_KEY = 16;
-
-export function maxJsonKeys(bodyLimitBytes: number): number {
-  return Math.floor(bodyLimitBytes / BYTES_PER_KEY);
-}
+const BYTES_PER_KEY = 16;
 
 /**
  * Keys in any one object. No object the service takes has more than a few dozen (a text's
@@ -42,7 +38,7 @@ export interface JsonShapeLimits {
 export function jsonShapeLimits(bodyLimitBytes: number): JsonShapeLimits {
   return {
     maxDepth: MAX_JSON_DEPTH,
-    maxKeys: maxJsonKeys(bodyLimitBytes),
+    maxKeys: Math.floor(bodyLimitBytes / BYTES_PER_KEY),
     maxObjectKeys: MAX_OBJECT_KEYS,
     maxArrayItems: MAX_ARRAY_ITEMS,
   };
@@ -50,7 +46,6 @@ export function jsonShapeLimits(bodyLimitBytes: number): JsonShapeLimits {
 
 export interface JsonShapeViolation {
   rule: 'max_depth' | 'max_keys' | 'max_object_keys' | 'max_array_items';
-  limit: number;
   detail: string;
 }
 
@@ -83,7 +78,7 @@ function violation(rule: JsonShapeViolation['rule'], limit: number): JsonShapeVi
     max_object_keys: `An object of the body holds more than ${limit} keys; at most ${limit} keys are read in one object`,
     max_array_items: `An array of the body holds more than ${limit} items; at most ${limit} items are read in one array`,
   }[rule];
-  return { rule, limit, detail };
+  return { rule, detail };
 }
 
 /**

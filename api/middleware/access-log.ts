@@ -45,8 +45,8 @@ function installationOf(res: Response): string | undefined {
  * One log line and one count per request, when its answer is finished or the client went away
  * (status 499 then): request id, method, operation, path, status, duration, the channel or
  * installation when authenticated, the refusal code when refused, and for a body the service could
- * not read why (`reason`: too large, an unknown coding, cut short; api/middleware/body-read.ts). No header and no body is
- * logged, so no credential can be. Passing health probes are logged at debug only.
+ * not read or would not walk why (`reason`: api/middleware/body-read.ts, domain/json-shape.ts).
+ * No header and no body is logged, so no credential can be. Passing health probes are logged at debug only.
  */
 export function accessLog(log: Logger): RequestHandler {
   return (req, res, next) => {

@@ -7,23 +7,29 @@ import type { Request } from 'express';
  * page) and logs it at info: a client's bad body is not the service's failure, and must not count
  * toward the alert on server errors.
  */
-export interface BodyReadRefusal {
-  status: 400 | 413 | 415;
-  /** What the access log records (`reason`), and the operator searches for. */
-  reason:
-    | 'too_large'
-    | 'too_many_fields'
-    | 'unsupported_coding'
-    | 'unsupported_charset'
-    | 'undecodable'
-    | 'cut_short'
-    | 'malformed_json';
-  /** The rule code of a 400's `errors` entry. */
-  rule: 'json' | 'content_encoding' | 'incomplete_body' | 'form';
-  detail: string;
-}
+export type BodyReadRefusal =
+  | {
+      status: 400;
+      reason: 'undecodable' | 'cut_short' | 'malformed_json';
+      /** The rule code of the answer's one `errors` entry. */
+      rule: 'json' | 'content_encoding' | 'incomplete_body';
+      detail: string;
+    }
+  | {
+      status: 413 | 415;
+      /** What the access log records (`reason`), and the operator searches for. */
+      reason: 'too_large' | 'too_many_fields' | 'unsupported_coding' | 'unsupported_charset';
+      detail: string;
+    };
 
 const CODINGS = 'gzip, deflate, br or zstd';
+
+/** A charset the reader does not take; for JSON, any but UTF-8 (api/middleware/json-body.ts). */
+export const UNSUPPORTED_CHARSET: BodyReadRefusal = {
+  status: 415,
+  reason: 'unsupported_charset',
+  detail: 'Send the body in UTF-8 (charset=utf-8, or no charset)',
+};
 
 /** The refusal `error` stands for, or null when it is not a client's bad body (a failure of ours). */
 export function bodyReadRefusal(error: unknown, req: Request): BodyReadRefusal | null {
@@ -32,23 +38,17 @@ export function bodyReadRefusal(error: unknown, req: Request): BodyReadRefusal |
   const coding = (req.get('content-encoding') ?? 'identity').toLowerCase();
   switch (type) {
     case 'entity.too.large':
-      return { status: 413, reason: 'too_large', rule: 'form', detail: 'The body is too large' };
+      return { status: 413, reason: 'too_large', detail: 'The body is too large' };
     case 'parameters.too.many':
-      return { status: 413, reason: 'too_many_fields', rule: 'form', detail: 'The form has too many fields' };
+      return { status: 413, reason: 'too_many_fields', detail: 'The form has too many fields' };
     case 'encoding.unsupported':
       return {
         status: 415,
         reason: 'unsupported_coding',
-        rule: 'content_encoding',
         detail: `Content-Encoding "${coding.slice(0, 40)}" is not read; send the body as it is, or in ${CODINGS}`,
       };
     case 'charset.unsupported':
-      return {
-        status: 415,
-        reason: 'unsupported_charset',
-        rule: 'json',
-        detail: 'Send the body in UTF-8 (charset=utf-8, or no charset)',
-      };
+      return UNSUPPORTED_CHARSET;
     case 'entity.parse.failed':
       return { status: 400, reason: 'malformed_json', rule: 'json', detail: 'The body is not valid JSON' };
     case 'request.aborted':

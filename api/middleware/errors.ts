@@ -3,17 +3,15 @@ import { isServiceUnavailable } from '../unavailable.ts';
 import type { Logger } from '../../infra/logger.ts';
 import { sendProblem } from '../problem.ts';
 import { ProblemError } from '../../domain/problems.ts';
-import { bodyReadRefusal } from './body-read.ts';
-import { bodyReadProblem } from './json-body.ts';
 
 export const notFound: RequestHandler = (req, res) => {
   sendProblem(req, res, 'not_found');
 };
 
 /**
- * The one place a failure becomes an answer: catalogue problems as they are, a body the reader
- * refused as the caller's fault (api/middleware/body-read.ts), a lost database or Temporal as 503, and anything else as `internal`
- * without its message.
+ * The one place a failure becomes an answer: catalogue problems as they are (a body the reader
+ * refused among them: api/middleware/json-body.ts makes it one), a lost database or Temporal as
+ * 503, and anything else as `internal` without its message.
  */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   const answer = problemAnswer(log);
@@ -40,13 +38,6 @@ function problemAnswer(log: Logger): ErrorRequestHandler {
     }
     if (error instanceof ProblemError) {
       sendProblem(req, res, error.code, error.extras);
-      return;
-    }
-    const refusal = bodyReadRefusal(error, req);
-    if (refusal) {
-      res.locals.refusalReason = refusal.reason;
-      const { code, extras } = bodyReadProblem(refusal);
-      sendProblem(req, res, code, extras);
       return;
     }
     const requestId = res.getHeader('Request-Id');

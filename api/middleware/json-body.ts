@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ProblemError } from '../../domain/problems.ts';
 import { jsonShapeLimits, jsonShapeViolation } from '../../domain/json-shape.ts';
-import { bodyReadRefusal, type BodyReadRefusal } from './body-read.ts';
+import { bodyReadRefusal, UNSUPPORTED_CHARSET, type BodyReadRefusal } from './body-read.ts';
 
 const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   headers['transfer-encoding'] !== undefined ||
@@ -13,7 +13,8 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
 /**
  * Bodies are JSON in UTF-8 or nothing (RFC 8259 §8.1): another media type or charset is 415
- * before a handler sees it.
+ * before a handler sees it. The reader would decode any `utf-*` charset; UTF-8 only is also what
+ * lets the shape check (domain/json-shape.ts) read structure off the raw bytes.
  */
 export const requireJsonBody: RequestHandler = (req, res, next) => {
   if (!hasBody(req.headers)) return next();
@@ -22,24 +23,27 @@ export const requireJsonBody: RequestHandler = (req, res, next) => {
   }
   const charset = CHARSET.exec(req.get('content-type') ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    res.locals.refusalReason = 'unsupported_charset';
-    throw new ProblemError('unsupported_media_type', {
-      detail: 'Send the body in UTF-8 (charset=utf-8, or no charset)',
-    });
+    res.locals.refusalReason = UNSUPPORTED_CHARSET.reason;
+    throw bodyReadProblem(UNSUPPORTED_CHARSET);
   }
   next();
 };
 
 /** A body the reader refused (api/middleware/body-read.ts) as the problem it is answered with. */
-export function bodyReadProblem(refusal: BodyReadRefusal, tooLargeDetail?: string): ProblemError {
+function bodyReadProblem(refusal: BodyReadRefusal, tooLargeDetail?: string): ProblemError {
+  if (refusal.status === 400)
+    return new ProblemError('invalid_parameters', {
+      errors: [{ detail: refusal.detail, code: refusal.rule, pointer: '' }],
+    });
   if (refusal.status === 413)
     return new ProblemError('payload_too_large', tooLargeDetail ? { detail: tooLargeDetail } : {});
-  if (refusal.status === 415) return new ProblemError('unsupported_media_type', { detail: refusal.detail });
-  return new ProblemError('invalid_parameters', {
-    errors: [{ detail: refusal.detail, code: refusal.rule, pointer: '' }],
-  });
+  return new ProblemError('unsupported_media_type', { detail: refusal.detail });
 }
 
+/**
+ * What the reader refused, as the problem every interface answers (each error handler gives a
+ * ProblemError its own shape); any other error goes on as it is.
+ */
 function bodyProblem(error: unknown, req: Request, res: Response, limit: number): unknown {
   if (error instanceof ProblemError) return error;
   const refusal = bodyReadRefusal(error, req);
