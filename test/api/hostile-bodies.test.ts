@@ -133,6 +133,22 @@ describe('the shape of a JSON body is bounded before it is walked', () => {
     expect(res.json.detail).toBe('More than 100 rules failed; the first 100 are listed');
   });
 
+  test('a body refused for its shape or its coding counts toward the rate limit and says so, as every refusal does', async () => {
+    const refusals = [
+      { rawBody: deepArrays(100), headers: { 'content-type': 'application/json' } },
+      { rawBody: Buffer.from('not gzip'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } },
+      { rawBody: Buffer.from('{}'), headers: { 'content-type': 'application/json; charset=koi8-r' } },
+    ];
+    const remaining: number[] = [];
+    for (const refusal of refusals) {
+      const res = await api.call('POST', `${DISTRIBUTION}/webhooks`, { key: webhookKey, ...refusal });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.headers['ratelimit-limit']).toBe('600');
+      remaining.push(Number(res.headers['ratelimit-remaining']));
+    }
+    expect(remaining).toEqual([remaining[0], remaining[0]! - 1, remaining[0]! - 2]);
+  });
+
   test('a string with brackets and escaped quotes counts no depth', async () => {
     const res = await api.call('POST', `${DISTRIBUTION}/webhooks`, {
       key: webhookKey,
