@@ -17,7 +17,8 @@ export interface CaseMessage {
   method: string;
   path: string;
   headers: Record<string, string>;
-  spec: BodySpec;
+  /** The body to build and send; none for a request without one. */
+  spec?: BodySpec;
   probe: boolean;
 }
 
@@ -72,7 +73,7 @@ async function probeUntil(done: { value: boolean }, latencies: number[]): Promis
 }
 
 async function runCase(message: CaseMessage): Promise<CaseResult> {
-  const body = buildBody(message.spec);
+  const body = message.spec ? buildBody(message.spec) : undefined;
   const probes: number[] = [];
   const done = { value: false };
   const probing = message.probe ? probeUntil(done, probes) : Promise.resolve();
@@ -93,7 +94,7 @@ async function runCase(message: CaseMessage): Promise<CaseResult> {
   } catch {
     // An HTML page (the host forms): the status says enough.
   }
-  return { status: answer.status, code, rule, bytes: body.length, probes };
+  return { status: answer.status, code, rule, bytes: body?.length ?? 0, probes };
 }
 
 process.on('message', (message: { init?: ClientInit; run?: CaseMessage }) => {

@@ -3,6 +3,7 @@
  * an operation's size limit, where the service reads them: the client (bench/bodies-client.ts)
  * builds them from these descriptions, so megabytes never cross the processes' channel.
  */
+import type { JsonShapeLimits } from '../domain/json-shape.ts';
 
 export type JsonShape =
   'deep_arrays' | 'deep_objects' | 'wide_arrays' | 'many_keys' | 'keys_at_limit' | 'long_strings' | 'many_escapes';
@@ -33,10 +34,8 @@ export interface BodySpec {
   keys: readonly string[];
   /** A top-level key whose value is an array in the operation's body, if it has one. */
   arrayKey: string | undefined;
-  /** Keys the service reads at most in this body, and in one object; items in one array (domain/json-shape.ts). */
-  maxKeys: number;
-  maxObjectKeys: number;
-  maxArrayItems: number;
+  /** What the service reads at most of this body (domain/json-shape.ts). */
+  limits: JsonShapeLimits;
 }
 
 const repeatTo = (unit: string, bytes: number) => unit.repeat(Math.max(1, Math.floor(bytes / unit.length)));
@@ -60,7 +59,7 @@ function jsonBody(spec: BodySpec): string {
     }
     case 'wide_arrays': {
       // As many empty objects as one array may hold, in the operation's own list: each fails its rules.
-      const items = Math.min(spec.maxArrayItems, Math.floor((bytes - 16) / 3));
+      const items = Math.min(spec.limits.maxArrayItems, Math.floor((bytes - 16) / 3));
       return `{"${spec.arrayKey ?? 'a'}":[${'{},'.repeat(items - 1)}{}]}`;
     }
     case 'many_keys': {
@@ -71,8 +70,8 @@ function jsonBody(spec: BodySpec): string {
       // As many keys as are read, as many in each object as one may hold, each naming a number:
       // the most a body can make the parser build and the rules report on (an unknown key each)
       // without being refused for its shape.
-      const perObject = spec.maxObjectKeys;
-      const objects = Math.max(1, Math.floor(spec.maxKeys / (perObject + 1)));
+      const perObject = spec.limits.maxObjectKeys;
+      const objects = Math.max(1, Math.floor(spec.limits.maxKeys / (perObject + 1)));
       const pad = Math.max(1, Math.floor(bytes / (objects * (perObject + 1))) - 6);
       const name = (i: number) => `"${i.toString(36).padStart(pad, '0')}"`;
       const inner = `{${Array.from({ length: perObject }, (_, i) => `${name(i)}:0`).join(',')}}`;

@@ -1,11 +1,10 @@
 /**
  * The targets of `npm run bench:bodies` (bench/bodies.ts): every body-taking operation of an
  * interface, its path filled so that the body's own rules run, its size limit and the keys its
- * body schema names; and the requests of the bench's own setup through the platform interface.
+ * body schema names; and a host session's cookie for the forms.
  */
 import https from 'node:https';
 import type { z } from 'zod';
-import { INTERNAL_BASE } from '../api/internal/catalogue.ts';
 
 export interface Target {
   name: string;
@@ -27,7 +26,7 @@ function unwrap(schema: unknown): {
 } {
   let def = (schema as { _zod?: { def?: Record<string, unknown> } } | undefined)?._zod?.def ?? {};
   for (let i = 0; i < 5; i++) {
-    const inner = def.innerType ?? def.in ?? (def.type === 'pipe' ? def.in : undefined);
+    const inner = def.innerType ?? def.in;
     if (!inner || def.type === 'object' || def.type === 'array') break;
     def = (inner as { _zod: { def: Record<string, unknown> } })._zod.def;
   }
@@ -77,39 +76,6 @@ export function operationTargets(
       json: true,
       ...bodyKeys(operation.body),
     }));
-}
-
-/** A request of the bench's own setup, through the platform interface. */
-export function platformCall(
-  url: string,
-  ca: string,
-  token: string,
-  method: string,
-  path: string,
-  body: unknown,
-): Promise<Record<string, string>> {
-  return new Promise((resolve, reject) => {
-    const payload = JSON.stringify(body);
-    const req = https.request(
-      new URL(`${INTERNAL_BASE}${path}`, url),
-      {
-        method,
-        ca,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        res.on('end', () =>
-          (res.statusCode ?? 500) < 300
-            ? resolve(JSON.parse(text) as Record<string, string>)
-            : reject(new Error(`${path}: ${text}`)),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
 }
 
 /** A host session's cookie, from a link the platform asked for. */

@@ -19,6 +19,7 @@
  * percentiles and whether each goal is met, with the machine.
  */
 import { fork } from 'node:child_process';
+import https from 'node:https';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createChannel } from '../admin/channels.ts';
@@ -30,7 +31,7 @@ import { HOST_BASE } from '../api/host/paths.ts';
 import { INTEGRATION_BASE, integrationOperations } from '../api/integration/index.ts';
 import { INTERNAL_BASE, internalOperations } from '../api/internal/catalogue.ts';
 import { jsonShapeLimits } from '../domain/json-shape.ts';
-import { hostCookie, operationTargets, platformCall, type Target } from './bodies-targets.ts';
+import { hostCookie, operationTargets, type Target } from './bodies-targets.ts';
 import { listen } from '../api/server.ts';
 import { openDatabase } from '../db/orm.ts';
 import { createScratchDatabase } from '../db/scratch.ts';
@@ -46,6 +47,8 @@ import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import type { CaseMessage, CaseResult, ClientInit } from './bodies-client.ts';
 import { FORM_SHAPES, JSON_SHAPES, type BodySpec, type Shape } from './bodies-shapes.ts';
 import { machine } from './machine.ts';
+import { benchClient } from './platform-client.ts';
+import { percentile, round } from './push-support.ts';
 
 const KIB = 1024;
 const DISTRIBUTION_LIMIT = 64 * KIB;
@@ -63,10 +66,6 @@ function cpuGoalMs(limit: number): number {
   if (limit >= PLATFORM_LIMIT) return 500;
   return Math.round((50 * limit) / DISTRIBUTION_LIMIT);
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const round = (value: number) => Math.round(value * 100) / 100;
 
 const scratch = await createScratchDatabase(
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -114,27 +113,20 @@ try {
   const { url } = listening;
   await createChannel(deps, { name: 'bench-bodies', rateLimit: 1_000_000_000 });
   const key = (await issueKey(deps, { channel: 'bench-bodies', scopes: GRANTABLE_SCOPES.join(',') })).key;
-  await platformCall(url, tls.cert, PLATFORM_TOKEN, 'PUT', `/organizations/${ORGANIZATION}`, {
-    name: 'Bench',
-    country: 'RO',
+  const platform = benchClient(url, new https.Agent({ ca: tls.cert, keepAlive: true }), PLATFORM_TOKEN);
+  /** A platform request of the bench's own setup; its JSON answer, or a failure. */
+  const setUp = async (route: string, body: unknown) => {
+    const res = await platform.call('POST', `${INTERNAL_BASE}${route}`, PLATFORM_TOKEN, body);
+    if (res.status >= 300) throw new Error(`POST ${route} answered ${res.status}: ${JSON.stringify(res.json)}`);
+    return res.json as Record<string, string>;
+  };
+  await platform.put(`/organizations/${ORGANIZATION}`, { name: 'Bench', country: 'RO' });
+  const installation = await setUp(`/organizations/${ORGANIZATION}/installations`, {
+    app: 'bench-app',
+    scopes: ['guests.read'],
   });
-  const installation = await platformCall(
-    url,
-    tls.cert,
-    PLATFORM_TOKEN,
-    'POST',
-    `/organizations/${ORGANIZATION}/installations`,
-    {
-      app: 'bench-app',
-      scopes: ['guests.read'],
-    },
-  );
-  const token = (
-    await platformCall(url, tls.cert, PLATFORM_TOKEN, 'POST', `/installations/${installation.id!}/token`, {})
-  ).token!;
-  const link = await platformCall(url, tls.cert, PLATFORM_TOKEN, 'POST', '/host-sessions', {
-    organization: ORGANIZATION,
-  });
+  const { token } = await setUp(`/installations/${installation.id!}/token`, {});
+  const link = await setUp('/host-sessions', { organization: ORGANIZATION });
   const cookie = await hostCookie(url, tls.cert, link.url!);
 
   const targets: Target[] = [
@@ -156,7 +148,7 @@ try {
       'integration',
       INTEGRATION_BASE,
       integrationOperations,
-      { authorization: `Bearer ${token}` },
+      { authorization: `Bearer ${token!}` },
       INTEGRATION_LIMIT,
       true,
     ),
@@ -188,19 +180,10 @@ try {
       method: 'GET',
       path: `${DISTRIBUTION_BASE}/channel`,
       headers: { authorization: `Bearer ${key}` },
-      spec: {
-        shape: 'form_many_fields',
-        bytes: 0,
-        keys: [],
-        arrayKey: undefined,
-        maxKeys: 0,
-        maxObjectKeys: 0,
-        maxArrayItems: 0,
-      },
       probe: true,
     } satisfies CaseMessage,
   });
-  const idle = (await reply<{ result: CaseResult }>()).result.probes.sort((a, b) => a - b);
+  const idle = (await reply<{ result: CaseResult }>()).result.probes;
 
   // BENCH_ONLY: a pattern of the cases to run (`integration`, `deep_arrays`), to look at one closely.
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
@@ -212,9 +195,7 @@ try {
         bytes: target.limit - MARGIN,
         keys: target.keys,
         arrayKey: target.arrayKey,
-        maxKeys: jsonShapeLimits(target.limit).maxKeys,
-        maxObjectKeys: jsonShapeLimits(target.limit).maxObjectKeys,
-        maxArrayItems: jsonShapeLimits(target.limit).maxArrayItems,
+        limits: jsonShapeLimits(target.limit),
       };
       const message = (probe: boolean): CaseMessage => ({
         method: target.method,
@@ -241,25 +222,24 @@ try {
       const goal = cpuGoalMs(target.limit);
       if (serverCpuMs > goal) overGoal++;
       cases[name] = {
-        body_kib: round(result.bytes / KIB),
+        body_kib: round(result.bytes / KIB, 2),
         status: result.status,
         answer: [result.code, result.rule].filter(Boolean).join(' ') || '-',
-        server_cpu_ms: round(serverCpuMs),
-        event_loop_max_ms: round(stallMs),
+        server_cpu_ms: round(serverCpuMs, 2),
+        event_loop_max_ms: round(stallMs, 2),
       };
       const limitName = target.json ? `${target.limit / KIB} KiB JSON` : `${target.limit / KIB} KiB form`;
       const current = worst[limitName];
       if (!current || serverCpuMs > current.server_cpu_ms)
         worst[limitName] = {
           case: name,
-          server_cpu_ms: round(serverCpuMs),
-          event_loop_max_ms: round(stallMs),
+          server_cpu_ms: round(serverCpuMs, 2),
+          event_loop_max_ms: round(stallMs, 2),
           goal_ms: goal,
         };
     }
   }
-  probes.sort((a, b) => a - b);
-  const p99 = percentile(probes, 99);
+  const p99 = percentile(probes, 0.99);
   process.stdout.write(
     JSON.stringify(
       {
@@ -268,10 +248,10 @@ try {
         'worst body per limit (server CPU, longest event-loop stall, goal)': worst,
         'GET /channel probe beside the bodies, ms': {
           count: probes.length,
-          p50: round(percentile(probes, 50)),
-          p99: round(p99),
-          max: round(probes.at(-1) ?? 0),
-          'p50 with no body in flight': round(percentile(idle, 50)),
+          p50: percentile(probes, 0.5),
+          p99,
+          max: round(Math.max(...probes), 2),
+          'p50 with no body in flight': percentile(idle, 0.5),
         },
         goals: {
           'bodies over their CPU goal': overGoal,
