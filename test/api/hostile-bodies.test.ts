@@ -134,7 +134,7 @@ describe('the shape of a JSON body is bounded before it is walked', () => {
   });
 
   test('a body refused for its shape or its coding counts toward the rate limit and says so, as every refusal does', async () => {
-    const refusals = [
+    const refusals: { rawBody: string | Buffer; headers: Record<string, string> }[] = [
       { rawBody: deepArrays(100), headers: { 'content-type': 'application/json' } },
       { rawBody: Buffer.from('not gzip'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } },
       { rawBody: Buffer.from('{}'), headers: { 'content-type': 'application/json; charset=koi8-r' } },
