@@ -96,7 +96,9 @@ export async function startWorkerProcess(
   const settings = { ...config.temporal, address: endpoints.temporalAddress };
   const connection = await NativeConnection.connect(temporalConnectionOptions(settings));
   // The worker's client shares its native connection: the dispatcher's delivery starts can then
-  // be eager (their first workflow task answered to this worker with the start).
+  // be eager (their first workflow task answered to this worker with the start), which they are
+  // while this is the only worker polling the task queue; with more, the first tasks go through
+  // the queue to every worker (services/eager-start.ts).
   const client = temporalClient(connection, config.temporal.namespace);
   const secrets = await loadSecrets(config);
   const mailer = createMailer(config.mail);

@@ -32,6 +32,7 @@ import type { ownerConnectKeyRotation } from '../workflows/owner-connect-key-rot
 import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_PROPERTY, SA_STATE } from '../workflows/search-attributes.ts';
 import type { DeliveryInput, webhookDelivery } from '../workflows/webhook-delivery.ts';
 import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
+import { soleWorkerLook } from './eager-start.ts';
 import { workflowSummaries as summary } from './workflow-summaries.ts';
 
 /**
@@ -53,6 +54,7 @@ export interface WorkflowClientOptions {
 }
 
 export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }: WorkflowClientOptions) {
+  const soleWorker = soleWorkerLook(taskQueue);
   return {
     taskQueue,
 
@@ -173,8 +175,10 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
      * Starts the delivery of one event to one endpoint. Its id is unique per (endpoint, event), so
      * a retried or replayed dispatch starts nothing twice, and a finished delivery is not started again.
      * In the worker (the dispatcher), whose client shares the worker's connection, the start asks
-     * for eager execution: the server hands the first workflow task back in its answer, to this
-     * worker, instead of queueing it for a poll. `host` is the endpoint's, for the UI's summary.
+     * for eager execution while this worker is the only one polling the task queue: the server
+     * hands the first workflow task back in its answer, to this worker, instead of queueing it for
+     * a poll. With more workers it goes through the queue, so each takes its share of the first
+     * attempts (services/eager-start.ts). `host` is the endpoint's, for the UI's summary.
      */
     async startWebhookDelivery(input: DeliveryInput, host: string): Promise<void> {
       const client = await connect();
@@ -183,7 +187,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
           workflowId: workflowIds.webhookDelivery(input.endpointId, input.eventId),
           taskQueue,
           args: [input],
-          requestEagerStart: supportsEagerStart(client),
+          requestEagerStart: supportsEagerStart(client) && (await soleWorker(client)),
           // An attempt (a local activity) runs inside a workflow task for up to 10 s; with the
           // default 10-s task timeout each slow one would also make its task heartbeat at 8 s.
           workflowTaskTimeout: DELIVERY_TASK_TIMEOUT,
