@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
-import { WORKFLOWS_PATH } from './worker.ts';
+import { replayOptions } from './worker.ts';
 
 /**
  * `npm run replay`: replays recent histories of a live namespace against this checkout's workflow
@@ -46,11 +46,13 @@ export function parseReplayArguments(argv: readonly string[]): ReplayArguments {
   return { query, limit: Number(limitText), bundle: values.bundle };
 }
 
-/** Where the replayed code comes from: a built bundle, or a workflows module bundled at start. */
-export type ReplayCode = { bundlePath: string } | { workflowsPath: string };
+/** Where the replayed code comes from: a built bundle, or (no path) this checkout's workflow code bundled at start. */
+export interface ReplayCode {
+  bundlePath: string | undefined;
+}
 
 export function replayCode(args: Pick<ReplayArguments, 'bundle'>): ReplayCode {
-  return args.bundle ? { bundlePath: args.bundle } : { workflowsPath: WORKFLOWS_PATH };
+  return { bundlePath: args.bundle };
 }
 
 export interface ReplaySummary {
@@ -86,8 +88,7 @@ export async function replayRecentHistories(options: {
       yield { workflowId, history };
     }
   }
-  const workerOptions: ReplayWorkerOptions =
-    'bundlePath' in code ? { workflowBundle: { codePath: code.bundlePath } } : { workflowsPath: code.workflowsPath };
+  const workerOptions = replayOptions(code.bundlePath);
   let replayed = 0;
   let failed = 0;
   for await (const result of Worker.runReplayHistories(workerOptions, histories())) {

@@ -1,22 +1,56 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { NativeConnection } from '@temporalio/worker';
-import { Worker, type WorkerOptions } from '@temporalio/worker';
+import { Worker, type ReplayWorkerOptions, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
 import { temporalWorkerTracing } from '../infra/tracing.ts';
 
 const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** The workflow code built once for production workers (npm run build:workflows). */
 export const WORKFLOW_BUNDLE_PATH = fileURLToPath(new URL('../dist/workflow-bundle.js', import.meta.url));
-/**
- * The same workflows with the OpenTelemetry workflow interceptors bundled in: a prebuilt bundle
- * cannot take interceptors at start, so a traced worker loads this one (npm run build:workflows
- * writes both). Untraced workers keep the plain bundle: not a line of tracing code in their sandbox.
- */
-export const TRACED_WORKFLOW_BUNDLE_PATH = fileURLToPath(new URL('../dist/workflow-bundle-traced.js', import.meta.url));
-/** The OpenTelemetry workflow interceptors, in the traced bundle only. */
+/** The OpenTelemetry workflow interceptors: part of the workflow code whatever the tracing setting. */
 export const TRACING_INTERCEPTORS_PATH = fileURLToPath(
   new URL('../workflows/tracing-interceptors.ts', import.meta.url),
 );
+
+/**
+ * The workflow code every worker runs, as `bundleWorkflowCode` takes it: the workflows with the
+ * OpenTelemetry workflow interceptors, whether tracing is on or off. One code path: the
+ * interceptors' own awaits move when a workflow issues its commands relative to one another, so
+ * code without them could not replay a history recorded with them (a delivery hurried by
+ * `retryNow` was the case: docs/decisions.md "One workflow code path"). With tracing off the
+ * workflows still make their spans, and `workflowSinks` drops them.
+ */
+export const WORKFLOW_CODE = {
+  workflowsPath: WORKFLOWS_PATH,
+  workflowInterceptorModules: [TRACING_INTERCEPTORS_PATH],
+} as const;
+
+type Sinks = NonNullable<WorkerOptions['sinks']>;
+/** The sink the workflows' spans leave by, for a worker or a replay with tracing off: they go nowhere. */
+const DROPPED_SPANS: Sinks = { exporter: { export: { fn: () => undefined } } };
+
+/** Where the workflows' spans go: the tracing SDK when tracing is on; nowhere when it is off. */
+export function workflowSinks(): Sinks {
+  return temporalWorkerTracing()?.sinks ?? DROPPED_SPANS;
+}
+
+/** `WORKFLOW_CODE` for a Worker or a replay: the built bundle at `bundlePath`, or the sources bundled now. */
+export function workflowCodeOptions(bundlePath?: string): Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'> & {
+  interceptors?: { workflowModules: string[] };
+} {
+  return bundlePath
+    ? { workflowBundle: { codePath: bundlePath } }
+    : {
+        workflowsPath: WORKFLOW_CODE.workflowsPath,
+        interceptors: { workflowModules: [...WORKFLOW_CODE.workflowInterceptorModules] },
+      };
+}
+
+/** What a worker of this checkout runs, for a replay: its spans dropped. */
+export function replayOptions(bundlePath?: string): ReplayWorkerOptions {
+  return { ...workflowCodeOptions(bundlePath), sinks: DROPPED_SPANS };
+}
 
 /** Attempts waiting for receivers at once (see createWorker). */
 export const DELIVERY_SLOTS = 500;
@@ -52,29 +86,23 @@ export async function createWorker({
   prebuilt,
   overrides,
 }: WorkerSetup): Promise<Worker> {
-  // With tracing on: the interceptors (activities' spans, the workflows' through the bundle's
-  // module) and the sink the workflows' spans leave the sandbox by. Off: none of it.
+  if (prebuilt && !existsSync(WORKFLOW_BUNDLE_PATH))
+    throw new Error(`no workflow bundle at ${WORKFLOW_BUNDLE_PATH}: run npm run build:workflows`);
+  // The same workflow code with tracing on or off; on, the activities' spans and the sink the
+  // workflows' spans leave the sandbox by go to the tracing SDK.
   const tracing = temporalWorkerTracing();
-  const bundlePath = tracing ? TRACED_WORKFLOW_BUNDLE_PATH : WORKFLOW_BUNDLE_PATH;
-  if (prebuilt && !existsSync(bundlePath))
-    throw new Error(`no workflow bundle at ${bundlePath}: run npm run build:workflows`);
-  const usePrebuilt = prebuilt ?? false;
+  const code = workflowCodeOptions(prebuilt ? WORKFLOW_BUNDLE_PATH : undefined);
   return Worker.create({
     connection,
     namespace,
     taskQueue,
     activities: createActivities(deps),
-    ...(usePrebuilt ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
-    // A prebuilt traced bundle has the workflow interceptors in it already.
-    ...(tracing
-      ? {
-          sinks: tracing.sinks,
-          interceptors: {
-            activity: tracing.activityInterceptors,
-            ...(usePrebuilt ? {} : { workflowModules: [TRACING_INTERCEPTORS_PATH] }),
-          },
-        }
-      : {}),
+    ...code,
+    sinks: workflowSinks(),
+    interceptors: {
+      ...code.interceptors,
+      ...(tracing ? { activity: tracing.activityInterceptors } : {}),
+    },
     ...WORKER_TUNING,
     ...overrides,
   });

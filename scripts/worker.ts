@@ -14,11 +14,11 @@ if (!config.databaseUrl || !config.temporal.address) {
   process.exit(2);
 }
 const { startWorkerProcess } = await import('../app/processes.ts');
-const { TRACED_WORKFLOW_BUNDLE_PATH, WORKFLOW_BUNDLE_PATH } = await import('../app/worker.ts');
+const { WORKFLOW_BUNDLE_PATH } = await import('../app/worker.ts');
 const { installTemporalRuntime, serveMetrics } = await import('../app/observability.ts');
 const temporalRuntime = installTemporalRuntime(config, log);
 const metrics = await serveMetrics(config, log);
-const prebuilt = existsSync(tracing.on ? TRACED_WORKFLOW_BUNDLE_PATH : WORKFLOW_BUNDLE_PATH);
+const prebuilt = existsSync(WORKFLOW_BUNDLE_PATH);
 if (!prebuilt) log.warn('no prebuilt workflow bundle; bundling at start (run npm run build:workflows for production)');
 const worker = await startWorkerProcess(
   config,

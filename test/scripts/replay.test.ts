@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEFAULT_LIMIT, DEFAULT_QUERY, MAX_LIMIT, parseReplayArguments } from '../../app/replay.ts';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
+import { WORKFLOW_CODE } from '../../app/worker.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { apiTestBed } from '../support/api-bed.ts';
@@ -31,8 +31,15 @@ const replay = (args: string[]) =>
   );
 
 /** Bundles a workflows module into a file, as `npm run build:workflows` does. */
-async function bundleFile(workflowsPath: string, name: string): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+async function bundleFile(
+  workflows: { workflowsPath: string; workflowInterceptorModules?: readonly string[] },
+  name: string,
+): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: workflows.workflowsPath,
+    workflowInterceptorModules: [...(workflows.workflowInterceptorModules ?? [])],
+    logger: new DefaultLogger('WARN'),
+  });
   const file = path.join(bundleDir, name);
   await writeFile(file, code);
   return file;
@@ -95,7 +102,7 @@ describe('npm run replay', () => {
       '--limit',
       '1',
       '--bundle',
-      await bundleFile(WORKFLOWS_PATH, 'real.js'),
+      await bundleFile(WORKFLOW_CODE, 'real.js'),
     ]);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trim().split('\n');
@@ -106,7 +113,7 @@ describe('npm run replay', () => {
 
   test('against a bundle whose webhookDelivery differs from its history: FAIL naming the workflow, exit 1', async () => {
     const divergent = await bundleFile(
-      path.resolve(import.meta.dirname, '../support/replay/divergent-workflows.ts'),
+      { workflowsPath: path.resolve(import.meta.dirname, '../support/replay/divergent-workflows.ts') },
       'divergent.js',
     );
     const run = await replay(['--query', `WorkflowId = '${deliveryId}'`, '--bundle', divergent]);

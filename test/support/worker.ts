@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
+import { workflowCodeOptions, workflowSinks } from '../../app/worker.ts';
 import type { ActivityDeps } from '../../activities/deps.ts';
 import { systemClock, type Clock } from '../../domain/clock.ts';
 import { createLogger } from '../../infra/logger.ts';
@@ -72,7 +72,9 @@ export function createTestWorker(
   return Worker.create({
     connection: env.nativeConnection,
     taskQueue: options.taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
+    // The workflow code a worker runs (with its tracing interceptors), its spans dropped.
+    ...workflowCodeOptions(),
+    sinks: workflowSinks(),
     ...(replayEveryTask ? NO_CACHE : {}),
     activities: createActivities(activityDeps(orm, { client: env.client, ...deps })),
   });

@@ -1,6 +1,6 @@
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
+import { WORKFLOW_CODE } from '../../app/worker.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,10 +10,14 @@ declare module 'vitest' {
 }
 
 /**
- * Global setup of the unit project: bundles the workflows the way a worker does
- * (`WORKFLOWS_PATH`), once, so each workflow test file starts its workers without bundling again.
+ * Global setup of the unit project: bundles the workflow code a worker runs (`WORKFLOW_CODE`),
+ * once, so each workflow test file starts its workers without bundling again.
  */
 export default async function setup(project: TestProject): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOW_CODE.workflowsPath,
+    workflowInterceptorModules: [...WORKFLOW_CODE.workflowInterceptorModules],
+    logger: new DefaultLogger('WARN'),
+  });
   project.provide('workflowBundle', code);
 }

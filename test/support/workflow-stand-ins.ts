@@ -6,6 +6,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { expect, inject } from 'vitest';
 import type { Activities } from '../../activities/index.ts';
+import { workflowSinks } from '../../app/worker.ts';
 import { startTimeSkippingServer } from './test-server.ts';
 import { NO_CACHE } from './worker-tuning.ts';
 
@@ -72,6 +73,8 @@ export async function startStandInWorker(): Promise<StandInWorker> {
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: { code: inject('workflowBundle') },
+    // The bundle holds the workflows' tracing interceptors, as a worker's does; their spans go nowhere.
+    sinks: workflowSinks(),
     // The worker's fallback for every activity type it has no function of its own for.
     activities: {
       async default(...args: unknown[]) {

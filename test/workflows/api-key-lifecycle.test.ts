@@ -6,7 +6,7 @@ import { revokeKey } from '../../admin/keys.ts';
 import { ApiKeySchema } from '../../db/entities/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { createActivities } from '../../activities/index.ts';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
+import { workflowCodeOptions, workflowSinks } from '../../app/worker.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
@@ -35,7 +35,8 @@ async function withWorker<T>(taskQueue: string, body: () => Promise<T>): Promise
   const worker = await Worker.create({
     connection: env.nativeConnection,
     taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
+    ...workflowCodeOptions(),
+    sinks: workflowSinks(),
     activities: createActivities(activityDeps(orm, { client: env.client, taskQueue })),
   });
   return worker.runUntil(body);

@@ -4,12 +4,16 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { bundleWorkflowCode, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { beforeAll, expect, test } from 'vitest';
-import { WORKFLOWS_PATH } from '../../app/worker.ts';
+import { WORKFLOW_CODE, workflowSinks } from '../../app/worker.ts';
 import { HISTORIES_DIR } from '../support/time-skipping.ts';
 
 let workflowBundle: WorkflowBundle;
 beforeAll(async () => {
-  workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH });
+  // The code every worker runs, tracing on or off (app/worker.ts).
+  workflowBundle = await bundleWorkflowCode({
+    workflowsPath: WORKFLOW_CODE.workflowsPath,
+    workflowInterceptorModules: [...WORKFLOW_CODE.workflowInterceptorModules],
+  });
 });
 
 /** A committed history as its JSON, to edit before it is read. */
@@ -33,7 +37,7 @@ test('committed workflow histories replay without nondeterminism', async () => {
   );
   const failures: string[] = [];
   let replayed = 0;
-  for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
+  for await (const result of Worker.runReplayHistories({ workflowBundle, sinks: workflowSinks() }, histories)) {
     replayed += 1;
     if (result.error) failures.push(`${result.workflowId}: ${String(result.error)}`);
   }
@@ -68,9 +72,9 @@ test.each([
 ])('a committed history with %s fails replay with DeterminismViolationError', async (_edit, edit) => {
   const history = await historyJSON('webhook-secret-rotation.json');
   // Unedited, it replays: what fails below is the edit.
-  await Worker.runReplayHistory({ workflowBundle }, historyFromJSON(history));
+  await Worker.runReplayHistory({ workflowBundle, sinks: workflowSinks() }, historyFromJSON(history));
   edit(history);
-  await expect(Worker.runReplayHistory({ workflowBundle }, historyFromJSON(history))).rejects.toThrow(
-    DeterminismViolationError,
-  );
+  await expect(
+    Worker.runReplayHistory({ workflowBundle, sinks: workflowSinks() }, historyFromJSON(history)),
+  ).rejects.toThrow(DeterminismViolationError);
 });
