@@ -115,15 +115,29 @@ export const deliveryCommands = {
     };
   },
 
-  /** `delivery retry <delivery-id>`: a delivery waiting for its next attempt makes it now. */
+  /**
+   * `delivery retry <delivery-id>`: a delivery waiting for its next attempt makes it now, and the
+   * command prints what it did and the delivery as it is after it; one whose workflow run ended
+   * without it (terminated, lost) is driven again by a new run.
+   */
   retry: async (args: string[], ctx: AdminContext) => {
+    const askedAt = ctx.clock.now();
     const { delivery, retry } = await operations.retryDeliveryNow(ctx, deliveryId(args));
+    const { result } = retry;
     return {
       ...deliveryDocument(delivery),
       retry: {
         attempt: retry.attempt,
-        was_due_at: toInstant(new Date(retry.dueAt)),
-        asked_at: toInstant(ctx.clock.now()),
+        was_due_at: retry.dueAt === null ? null : toInstant(new Date(retry.dueAt)),
+        asked_at: toInstant(askedAt),
+        driven_again: retry.drivenAgain,
+        result: result && {
+          outcome: result.outcome,
+          status_code: result.statusCode,
+          error: result.error,
+          state: result.state,
+          next_attempt_at: result.nextAttemptAt === null ? null : toInstant(new Date(result.nextAttemptAt)),
+        },
       },
     };
   },

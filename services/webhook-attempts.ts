@@ -17,6 +17,8 @@ export interface AttemptResult {
   statusCode: number | null;
   /** The attempt's number: 0 for a delivery that no longer exists. */
   attempt: number;
+  /** Why a sent attempt failed (`timeout`, `http_status`…, as its row says); absent when it delivered or nothing was sent. */
+  error?: string;
 }
 
 /** One attempt: signs with every live secret, POSTs, records the attempt (one read, one write). */
@@ -67,7 +69,12 @@ export async function attemptDelivery(
     deliveredAt,
   });
   if (deliveredAt && eventOccurredAt) observeCommitToDelivery(eventOccurredAt, deliveredAt, number);
-  return { outcome, statusCode: response.statusCode, attempt: number };
+  return {
+    outcome,
+    statusCode: response.statusCode,
+    attempt: number,
+    ...(response.error ? { error: response.error } : {}),
+  };
 }
 
 /**

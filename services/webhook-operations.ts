@@ -8,9 +8,12 @@ import {
   type OperatorDelivery,
   type OperatorEndpoint,
 } from '../db/webhook-operator-reads.ts';
-import { RETRY_SPAN_MS } from '../domain/webhooks/retry-schedule.ts';
-import type { DeliveryWorkflowState } from '../domain/webhooks/states.ts';
-import type { RetryNowAnswer } from '../workflows/definitions.ts';
+import { toInstant } from '../domain/time.ts';
+import { endpointHost } from '../domain/webhooks/endpoints.ts';
+import { ATTEMPT_LIMIT_MS, RETRY_SPAN_MS } from '../domain/webhooks/retry-schedule.ts';
+import type { DeliveryOutcome, DeliveryWorkflowState } from '../domain/webhooks/states.ts';
+import type { RetryNowResult } from '../workflows/definitions.ts';
+import type { DeliveryInput } from '../workflows/webhook-delivery.ts';
 import type { ServiceDeps } from './deps.ts';
 import { Refusal } from './refusal.ts';
 
@@ -63,37 +66,132 @@ export async function listOperatorDeliveries(
   return { deliveries: rows.slice(0, limit), more: rows.length > limit, since, limit };
 }
 
+/** How long `delivery retry` waits for its attempt: the longest one try may take, and a margin. */
+export const RETRY_WAIT_MS = ATTEMPT_LIMIT_MS + 15_000;
+
+/** What `delivery retry` did: the attempt it made, what it did, and the delivery as it is after it. */
+export interface DeliveryRetried {
+  delivery: OperatorDelivery;
+  retry: {
+    /** The number of the attempt made now. */
+    attempt: number;
+    /** When it was due by the schedule; null for a delivery driven again (its run had ended). */
+    dueAt: string | null;
+    /** What the attempt did; null when the run's answer did not say (it answered before its attempt). */
+    result: RetryNowResult | null;
+    /** True when the delivery's run had ended without it (terminated, lost) and a new one was started. */
+    drivenAgain: boolean;
+  };
+}
+
 /**
  * Makes a delivery waiting for its next attempt (`retrying`) attempt now, through its workflow, so
  * the attempt and what follows it keep the workflow's rules: one attempt at a time, the same
- * `webhook-id`, the schedule going on from that attempt's number. Refused for a delivery in any
- * other state, or whose workflow is not waiting (its attempt under way, or ended meanwhile).
+ * `webhook-id`, the schedule going on from that attempt's number. The request names the attempt
+ * (the row's `attempts` + 1): a second request while it is made joins it rather than making
+ * another. Waits for the attempt (`RETRY_WAIT_MS`) and answers what it did.
+ *
+ * A delivery still `pending` or `retrying` whose workflow has no running run (terminated, or lost
+ * with its namespace) is driven again: a new run of its workflow makes the next attempt at once,
+ * and the schedule goes on from it, within 3 days of that attempt. Refused for a delivery in any
+ * other state, or whose workflow is not waiting (an attempt under way).
  */
 export async function retryDeliveryNow(
   deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log'>,
   deliveryId: string,
-): Promise<{ delivery: OperatorDelivery; retry: RetryNowAnswer }> {
-  const delivery = await operatorDelivery(deps.orm.em.fork(), deliveryId);
-  if (!delivery) throw new Refusal(`no delivery with id "${deliveryId}"`);
-  if (delivery.state !== 'retrying')
+  waitMs = RETRY_WAIT_MS,
+): Promise<DeliveryRetried> {
+  const before = await operatorDelivery(deps.orm.em.fork(), deliveryId);
+  if (!before) throw new Refusal(`no delivery with id "${deliveryId}"`);
+  if (before.state !== 'retrying' && before.state !== 'pending')
     throw new Refusal(
-      `delivery ${deliveryId} is ${delivery.state}: only a delivery waiting for its next attempt (retrying) can be attempted now`,
+      `delivery ${deliveryId} is ${before.state}: only a delivery waiting for its next attempt (retrying) can be attempted now`,
     );
-  const answer = await deps.workflows.retryWebhookDelivery(delivery.endpointId, delivery.eventId);
-  if ('refused' in answer)
-    throw new Refusal(`delivery ${deliveryId} was not retried: ${answer.refused} (its attempt may be under way)`);
-  if ('closed' in answer) throw new Refusal(`delivery ${deliveryId} was not retried: its workflow has ended`);
+  const attempt = before.attempts + 1;
+  const answer = await deps.workflows.retryWebhookDelivery(before.endpointId, before.eventId, attempt, waitMs);
+  if ('closed' in answer) return driveAgain(deps, before, waitMs);
+  if ('refused' in answer) throw new Refusal(`delivery ${deliveryId} was not retried: ${answer.refused}`);
+  if ('cancelled' in answer)
+    throw new Refusal(
+      `delivery ${deliveryId} was cancelled (its endpoint or channel stopped) while attempt ${attempt} was made`,
+    );
   if ('unanswered' in answer)
     throw new Error(
-      `no worker took the retry of delivery ${deliveryId} within 10 s (is a worker running?); it may still be made when one does`,
+      answer.unanswered === 'no_worker'
+        ? `no worker polls task queue ${deps.workflows.taskQueue}: attempt ${attempt} of delivery ${deliveryId} is made when one starts`
+        : `attempt ${attempt} of delivery ${deliveryId} did not finish within ${waitMs / 1000} s: it is under way; delivery list shows its outcome once it has one`,
     );
+  const retried = answer.answered;
   deps.log.info('delivery retried now by an operator', {
     deliveryId,
-    endpointId: delivery.endpointId,
-    attempt: answer.retried.attempt,
-    dueAt: answer.retried.dueAt,
+    endpointId: before.endpointId,
+    attempt: retried.attempt,
+    dueAt: retried.dueAt,
+    outcome: retried.result?.outcome,
   });
-  return { delivery, retry: answer.retried };
+  const after = (await operatorDelivery(deps.orm.em.fork(), deliveryId)) ?? before;
+  return {
+    delivery: after,
+    retry: { attempt: retried.attempt, dueAt: retried.dueAt, result: retried.result ?? null, drivenAgain: false },
+  };
+}
+
+/** A delivery whose run ended without it: a new run attempts it now; answers once the attempt is recorded. */
+async function driveAgain(
+  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log'>,
+  before: OperatorDelivery,
+  waitMs: number,
+): Promise<DeliveryRetried> {
+  const input: DeliveryInput = {
+    deliveryId: before.id,
+    endpointId: before.endpointId,
+    eventId: before.eventId,
+    eventType: before.eventType,
+    channel: before.channel,
+    attempts: 'local',
+    state: 'always',
+  };
+  await deps.workflows.startWebhookDelivery(input, endpointHost(before.endpointUrl), { again: true });
+  deps.log.info('delivery driven again by an operator: its workflow had no running run', {
+    deliveryId: before.id,
+    endpointId: before.endpointId,
+    attempt: before.attempts + 1,
+  });
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const after = await operatorDelivery(deps.orm.em.fork(), before.id);
+    if (after && (after.attempts > before.attempts || after.state !== before.state)) {
+      return {
+        delivery: after,
+        retry: { attempt: before.attempts + 1, dueAt: null, result: resultFromRow(after), drivenAgain: true },
+      };
+    }
+    if (Date.now() > deadline)
+      throw new Error(
+        `delivery ${before.id} was started again, and attempt ${before.attempts + 1} did not finish within ${waitMs / 1000} s: delivery list shows its outcome once it has one`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** What a recorded attempt did, read back from the delivery's row. */
+function resultFromRow(delivery: OperatorDelivery): RetryNowResult {
+  const statusCode = delivery.lastAttempt?.statusCode ?? null;
+  const outcome: DeliveryOutcome =
+    delivery.state === 'delivered'
+      ? 'delivered'
+      : delivery.state === 'gone'
+        ? 'gone'
+        : delivery.state === 'cancelled'
+          ? 'cancelled'
+          : 'failed';
+  return {
+    outcome,
+    statusCode,
+    error: delivery.lastAttempt?.error ?? null,
+    state: delivery.state,
+    nextAttemptAt: delivery.state === 'retrying' && delivery.nextAttemptAt ? toInstant(delivery.nextAttemptAt) : null,
+  };
 }
 
 /** An endpoint's attempts over the last hour and the last day. */

@@ -3,7 +3,6 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
-  WorkflowUpdateRPCTimeoutOrCancelledError,
   type Client,
   type InternalConnectionLike,
 } from '@temporalio/client';
@@ -18,10 +17,8 @@ import {
   legalDatesChangedSignal,
   ownerConnectKeysChangedSignal,
   ownerConnectionRevokedSignal,
-  retryNowUpdate,
   type OwnerConnectBinding,
   type OwnerConnectConfirmation,
-  type RetryNowAnswer,
 } from '../workflows/definitions.ts';
 import type { eventDispatch } from '../workflows/event-dispatch.ts';
 import type { horizonRoll } from '../workflows/horizon-roll.ts';
@@ -32,6 +29,7 @@ import type { ownerConnectKeyRotation } from '../workflows/owner-connect-key-rot
 import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_PROPERTY, SA_STATE } from '../workflows/search-attributes.ts';
 import type { DeliveryInput, webhookDelivery } from '../workflows/webhook-delivery.ts';
 import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
+import { deliveryRetryClient } from './delivery-retry-client.ts';
 import { soleWorkerLook } from './eager-start.ts';
 import { workflowSummaries as summary } from './workflow-summaries.ts';
 
@@ -180,7 +178,7 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
      * a poll. With more workers it goes through the queue, so each takes its share of the first
      * attempts (services/eager-start.ts). `host` is the endpoint's, for the UI's summary.
      */
-    async startWebhookDelivery(input: DeliveryInput, host: string): Promise<void> {
+    async startWebhookDelivery(input: DeliveryInput, host: string, options: { again?: boolean } = {}): Promise<void> {
       const client = await connect();
       try {
         await client.workflow.start<typeof webhookDelivery>(name('webhookDelivery'), {
@@ -192,7 +190,8 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
           // default 10-s task timeout each slow one would also make its task heartbeat at 8 s.
           workflowTaskTimeout: DELIVERY_TASK_TIMEOUT,
           workflowIdConflictPolicy: 'USE_EXISTING',
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          // `again`: an operator drives a delivery whose run has ended without it (docs/operations.md).
+          workflowIdReusePolicy: options.again ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
           typedSearchAttributes: [
             { key: SA_CHANNEL, value: input.channel },
             { key: SA_ENDPOINT, value: input.endpointId },
@@ -206,28 +205,8 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
       }
     },
 
-    /**
-     * Has a delivery waiting for its next attempt make it now (its workflow's `retryNow` Update):
-     * the attempt it makes and when it was due, or `refused` when it is not waiting (its first
-     * attempt under way, or ended), or `closed` when its workflow has ended. Waits at most 10 s for
-     * a worker to take the request.
-     */
-    async retryWebhookDelivery(
-      endpointId: string,
-      eventId: string,
-    ): Promise<{ retried: RetryNowAnswer } | { refused: string } | { closed: true } | { unanswered: true }> {
-      const client = await connect();
-      const handle = client.workflow.getHandle(workflowIds.webhookDelivery(endpointId, eventId));
-      try {
-        return { retried: await client.withDeadline(Date.now() + 10_000, () => handle.executeUpdate(retryNowUpdate)) };
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) return { closed: true };
-        if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure)
-          return { refused: error.cause.message };
-        if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return { unanswered: true };
-        throw error;
-      }
-    },
+    /** `delivery retry`: services/delivery-retry-client.ts. */
+    ...deliveryRetryClient({ connect, taskQueue }),
 
     /** Cancels delivery workflows; one that has already ended is left as it is. */
     async cancelWebhookDeliveries(deliveries: readonly { endpointId: string; eventId: string }[]): Promise<void> {

@@ -1,4 +1,5 @@
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { DeliveryOutcome, DeliveryWorkflowState } from '../domain/webhooks/states.ts';
 
 /** Sent when an operator revokes a key: its lifecycle ends without marking it expired. */
 export const apiKeyRevokedSignal = defineSignal('apiKeyRevoked');
@@ -39,20 +40,51 @@ export const ownerConnectionRevokedSignal = defineSignal('ownerConnectionRevoked
 export const ownerConnectKeysChangedSignal =
   defineSignal<[{ rotationDays: number } | undefined]>('ownerConnectKeysChanged');
 
-/** What a delivery waiting for its next attempt answers `retryNow`: the attempt it makes now, and when it was due. */
+/** What an operator's `retryNow` names: the attempt they expect to make now (`attempts` of the row + 1). */
+export interface RetryNowRequest {
+  attempt: number;
+}
+
+/** What the attempt made for a `retryNow` did, and what the delivery does next. */
+export interface RetryNowResult {
+  outcome: DeliveryOutcome;
+  /** The receiver's status code; null when it gave none (time-out, refused connection) or nothing was sent. */
+  statusCode: number | null;
+  /** Why the attempt failed, as the delivery's attempts say it (`timeout`, `http_status`…); null otherwise. */
+  error: string | null;
+  /** What the delivery does now: `retrying` (then `nextAttemptAt`), or how it ended. */
+  state: DeliveryWorkflowState;
+  /** RFC 3339 instant of the next attempt, while the delivery goes on retrying; null otherwise. */
+  nextAttemptAt: string | null;
+}
+
+/** What a delivery waiting for its next attempt answers `retryNow`. */
 export interface RetryNowAnswer {
   /** The number of the attempt made now (the first retry is attempt 2). */
   attempt: number;
   /** RFC 3339 instant the attempt was due at by the retry schedule. */
   dueAt: string;
+  /**
+   * What the attempt did: the answer comes once it is made. Absent from a delivery that answered
+   * at once, before its attempt (a run whose first `retryNow` came before answers waited for it).
+   */
+  result?: RetryNowResult;
 }
 
 /**
- * An operator's `delivery retry`: a delivery waiting for its next attempt makes it now (a workflow
- * Update, validated before it is accepted: a delivery that is not waiting refuses it and nothing is
- * recorded). The attempt rules and the schedule after it are unchanged.
+ * An operator's `delivery retry`: a delivery waiting for its next attempt makes it now, and
+ * answers what it did (a workflow Update, validated before it is accepted: a delivery that is not
+ * waiting, or waits for another attempt than the one named, refuses it and nothing is recorded).
+ * The attempt rules and the schedule after it are unchanged. A caller names the Update by the
+ * attempt (`retryNowUpdateId`), so a second request for the same attempt joins the first (the
+ * server keeps one Update per id) instead of making another.
  */
-export const retryNowUpdate = defineUpdate<RetryNowAnswer, []>('retryNow');
+export const retryNowUpdate = defineUpdate<RetryNowAnswer, [RetryNowRequest]>('retryNow');
 
-/** The refusal's `type` when a delivery is not waiting for a retry (first attempt under way, or ended). */
+/** The Update id of a `retryNow` for `attempt`: one per attempt of a run. */
+export const retryNowUpdateId = (attempt: number) => `retry-now:attempt-${attempt}`;
+
+/** The refusal's `type` when a delivery is not waiting for a retry (an attempt under way, or ended). */
 export const NOT_WAITING_FOR_RETRY = 'delivery_not_waiting';
+/** The refusal's `type` when a delivery waits for another attempt than the one a `retryNow` names. */
+export const OTHER_ATTEMPT_DUE = 'delivery_other_attempt_due';

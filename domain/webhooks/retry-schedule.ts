@@ -58,3 +58,9 @@ export function planRetries(random: () => number): number[] {
     offsets.push(elapsed);
   }
 }
+
+/**
+ * The longest one try of an attempt may take: the receiver's 10 s, signing and the database around
+ * it (the attempt activity's start-to-close time). An operator's retry waits this long and a margin.
+ */
+export const ATTEMPT_LIMIT_MS = 30_000;

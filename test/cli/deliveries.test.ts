@@ -107,11 +107,19 @@ describe('npm run admin -- delivery / endpoint', () => {
     const asked = Date.now();
     const retried = await admin('delivery', 'retry', delivery.id);
     expect(retried.code, retried.stderr).toBe(0);
+    // It answers once the attempt is made: what it did, and the delivery as it is after it.
     expect(retried.json).toMatchObject({
       id: delivery.id,
-      retry: { attempt: 2, was_due_at: delivery.next_attempt_at },
+      state: 'delivered',
+      attempts: 2,
+      retry: {
+        attempt: 2,
+        was_due_at: delivery.next_attempt_at,
+        driven_again: false,
+        result: { outcome: 'delivered', status_code: 204, error: null, state: 'delivered', next_attempt_at: null },
+      },
     });
-    const second = await eventually(() => s.requests()[1], 'the retried attempt', 10_000);
+    const second = s.requests()[1]!;
     // Within seconds of the command (a child process: its start included), long before it was due.
     expect(second.at - asked).toBeLessThan(10_000);
     expect(second.at).toBeLessThan(dueAt - 20_000);
@@ -139,6 +147,82 @@ describe('npm run admin -- delivery / endpoint', () => {
       last_day: { attempts: 2, delivered: 1, success_ratio: 0.5 },
     });
     expect(Math.abs(lastSuccess - second.at)).toBeLessThan(2_000);
+  });
+
+  test('a retry against a receiver that hangs waits for the attempt and says what it did; a second retry meanwhile joins it', async () => {
+    receiver.respond(500);
+    const s = await publishedDelivery('hangs');
+    await eventually(() => s.requests()[0], 'the first attempt');
+    const delivery = await eventually(async () => {
+      const run = await admin('delivery', 'list', '--endpoint', s.endpointId, '--state', 'retrying');
+      return run.json?.data[0];
+    }, 'the delivery listed as retrying');
+    // From here the receiver answers nothing: the attempt runs into its 10-s time-out.
+    receiver.hold();
+    try {
+      const first = admin('delivery', 'retry', delivery.id);
+      await eventually(() => s.requests()[1], 'the retried attempt');
+      // Asked again while the attempt is under way: it joins the first rather than making another.
+      const second = admin('delivery', 'retry', delivery.id);
+      const [one, two] = await Promise.all([first, second]);
+      expect(one.code, one.stderr).toBe(0);
+      expect(two.code, two.stderr).toBe(0);
+      expect(one.json.retry).toMatchObject({
+        attempt: 2,
+        result: { outcome: 'failed', status_code: null, error: 'timeout', state: 'retrying' },
+      });
+      expect(two.json.retry.result).toEqual(one.json.retry.result);
+      // The schedule goes on from attempt 2: attempt 3 is due 5 m ±20 % after it ended (10 s after it began).
+      const next = Date.parse(one.json.retry.result.next_attempt_at) - Date.parse(one.json.last_attempt_at);
+      expect(next).toBeGreaterThanOrEqual(4 * 60_000);
+      expect(next).toBeLessThanOrEqual(6 * 60_000 + 15_000);
+      expect(one.json).toMatchObject({
+        state: 'retrying',
+        attempts: 2,
+        next_attempt_at: one.json.retry.result.next_attempt_at,
+      });
+      expect(s.requests()).toHaveLength(2);
+    } finally {
+      receiver.release();
+      receiver.respond(204);
+    }
+  });
+
+  test('a delivery whose workflow was terminated stays retrying until delivery retry drives it again in a new run', async () => {
+    receiver.respond(500);
+    const s = await publishedDelivery('stranded');
+    await eventually(() => s.requests()[0], 'the first attempt');
+    const delivery = await eventually(async () => {
+      const run = await admin('delivery', 'list', '--endpoint', s.endpointId, '--state', 'retrying');
+      return run.json?.data[0];
+    }, 'the delivery listed as retrying');
+    const handle = temporal.workflow.getHandle(workflowIds.webhookDelivery(s.endpointId, delivery.event_id));
+    await handle.terminate('lost, as with a namespace');
+    receiver.respond(204);
+    const retried = await admin('delivery', 'retry', delivery.id);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.json).toMatchObject({
+      id: delivery.id,
+      state: 'delivered',
+      attempts: 2,
+      retry: {
+        attempt: 2,
+        was_due_at: null,
+        driven_again: true,
+        result: { outcome: 'delivered', status_code: 204, state: 'delivered', next_attempt_at: null },
+      },
+    });
+    expect(s.requests()).toHaveLength(2);
+    expect(s.requests()[1]!.headers['webhook-id']).toBe(s.requests()[0]!.headers['webhook-id']);
+    // A new run of the same workflow id made it, and ended delivered; the terminated run stays as it was.
+    expect(await handle.result()).toBe('delivered');
+    const runs = await eventually(async () => {
+      const listed: string[] = [];
+      for await (const run of temporal.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` }))
+        listed.push(run.status.name);
+      return listed.length === 2 ? listed.sort() : undefined;
+    }, 'both runs listed');
+    expect(runs).toEqual(['COMPLETED', 'TERMINATED']);
   });
 
   test("a delivery's workflow carries its summary for the Temporal UI: endpoint host, event type and id, channel", async () => {

@@ -7,7 +7,12 @@ import {
   RETRY_SPAN_MS,
   STEADY_DELAY_MS,
 } from '../../domain/webhooks/retry-schedule.ts';
-import { NOT_WAITING_FOR_RETRY, retryNowUpdate } from '../../workflows/definitions.ts';
+import {
+  NOT_WAITING_FOR_RETRY,
+  OTHER_ATTEMPT_DUE,
+  retryNowUpdate,
+  retryNowUpdateId,
+} from '../../workflows/definitions.ts';
 import { SA_STATE } from '../../workflows/search-attributes.ts';
 import type { DeliveryInput, webhookDelivery } from '../../workflows/webhook-delivery.ts';
 import {
@@ -70,6 +75,12 @@ async function start(standIns: StandIns, input: DeliveryInput = INPUT) {
   });
   return { handle, calls };
 }
+
+/** The refusal's type of a rejected Update. */
+const refusal = (error: unknown) => {
+  expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
+  return ((error as WorkflowUpdateFailedError).cause as ApplicationFailure).type;
+};
 
 const state = async (handle: WorkflowHandle) => (await handle.describe()).typedSearchAttributes.get(SA_STATE);
 const attemptTimes = (calls: Call[]) => calls.filter((c) => c.name === 'attemptDelivery').map((c) => c.atMs);
@@ -166,9 +177,20 @@ describe('webhookDelivery with stand-in activities', () => {
     const { handle, calls } = await start(receiver(['failed', 'failed', 'delivered']));
     // Time stands still until the result is awaited: the 1-minute retry cannot run out meanwhile.
     await expect.poll(async () => (await timerDurations(handle)).length, { timeout: 10_000 }).toBe(1);
-    const answer = await handle.executeUpdate(retryNowUpdate);
-    const recorded = calls.find((c) => c.name === 'recordNextAttempt')!;
-    expect(answer).toEqual({ attempt: 2, dueAt: recorded.args[1] });
+    const answer = await handle.executeUpdate(retryNowUpdate, { args: [{ attempt: 2 }] });
+    const [recorded, recordedAfter] = calls.filter((c) => c.name === 'recordNextAttempt');
+    // The answer comes once attempt 2 is made: it failed, and attempt 3 is due when it recorded.
+    expect(answer).toEqual({
+      attempt: 2,
+      dueAt: recorded!.args[1],
+      result: {
+        outcome: 'failed',
+        statusCode: 500,
+        error: null,
+        state: 'retrying',
+        nextAttemptAt: recordedAfter!.args[1],
+      },
+    });
     expect(await handle.result()).toBe('delivered');
 
     expect(calls.map((c) => c.name)).toEqual([
@@ -193,11 +215,44 @@ describe('webhookDelivery with stand-in activities', () => {
     expect(await state(handle)).toBe('delivered');
   });
 
+  test('a retryNow for an attempt made already, or under way, is refused: a second request makes no second attempt', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const outcomes = receiver(['failed', 'failed', 'delivered']);
+    let attempts = 0;
+    const { handle, calls } = await start({
+      ...outcomes,
+      async attemptDelivery(deliveryId: string) {
+        attempts += 1;
+        // The hurried second attempt hangs until released, as a receiver that does not answer.
+        if (attempts === 2) await held;
+        return outcomes.attemptDelivery!(deliveryId);
+      },
+    });
+    await expect.poll(async () => (await timerDurations(handle)).length, { timeout: 10_000 }).toBe(1);
+    const first = handle.executeUpdate(retryNowUpdate, { args: [{ attempt: 2 }], updateId: retryNowUpdateId(2) });
+    await made(calls, 3);
+    // The same attempt asked again while it is made: the same Update id joins the first.
+    const again = handle.executeUpdate(retryNowUpdate, { args: [{ attempt: 2 }], updateId: retryNowUpdateId(2) });
+    // Asked again under another id: refused once the attempt is made (the delivery then waits for 3).
+    const other = handle.executeUpdate(retryNowUpdate, { args: [{ attempt: 2 }] }).then(() => 'accepted', refusal);
+    release();
+    const [firstAnswer, againAnswer] = await Promise.all([first, again]);
+    expect(againAnswer).toEqual(firstAnswer);
+    expect(firstAnswer.result).toMatchObject({ outcome: 'failed', state: 'retrying' });
+    expect(await other).toBe(OTHER_ATTEMPT_DUE);
+    // While it waits for attempt 3, a retryNow naming attempt 2 is refused too.
+    expect(await handle.executeUpdate(retryNowUpdate, { args: [{ attempt: 2 }] }).then(() => 'accepted', refusal)).toBe(
+      OTHER_ATTEMPT_DUE,
+    );
+    expect(calls.filter((c) => c.name === 'attemptDelivery')).toHaveLength(2);
+    // Attempt 3 comes by the schedule (5 m ±20 % after attempt 2), not at once.
+    expect(await handle.result()).toBe('delivered');
+    const delays = await timerDurations(handle);
+    expect(delays[1]).toBeGreaterThanOrEqual(4 * MINUTE);
+  });
+
   test('retryNow is refused, and nothing recorded, when the delivery is not waiting for a retry', async () => {
-    const refusal = (error: unknown) => {
-      expect(error).toBeInstanceOf(WorkflowUpdateFailedError);
-      return ((error as WorkflowUpdateFailedError).cause as ApplicationFailure).type;
-    };
     // Its first attempt under way, held by the stand-in until released. (An attempt as an activity
     // task, as deliveries dispatched before local attempts make it: a local one would hold the
     // workflow task, and the update with it, until the attempt ended.)
@@ -215,7 +270,9 @@ describe('webhookDelivery with stand-in activities', () => {
       earlier,
     );
     await made(calls, 1);
-    expect(await handle.executeUpdate(retryNowUpdate).then(() => 'accepted', refusal)).toBe(NOT_WAITING_FOR_RETRY);
+    expect(await handle.executeUpdate(retryNowUpdate, { args: [{ attempt: 1 }] }).then(() => 'accepted', refusal)).toBe(
+      NOT_WAITING_FOR_RETRY,
+    );
     answer();
     expect(await handle.result()).toBe('delivered');
     const events = (await handle.fetchHistory()).events ?? [];
