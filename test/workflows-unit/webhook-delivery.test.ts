@@ -177,6 +177,10 @@ describe('webhookDelivery with stand-in activities', () => {
     const { handle, calls } = await start(receiver(['failed', 'failed', 'delivered']));
     // Time stands still until the result is awaited: the 1-minute retry cannot run out meanwhile.
     await expect.poll(async () => (await timerDurations(handle)).length, { timeout: 10_000 }).toBe(1);
+    // The UI's page for the run (its current details) says the last attempt and the next.
+    const recordedFirst = () => calls.find((c) => c.name === 'recordNextAttempt')!.args[1];
+    const { currentDetails } = await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata');
+    expect(currentDetails).toBe(`**attempt 1: failed (HTTP 500)**; next attempt 2 due at ${String(recordedFirst())}.`);
     const answer = await handle.executeUpdate(retryNowUpdate, { args: [{ attempt: 2 }] });
     const [recorded, recordedAfter] = calls.filter((c) => c.name === 'recordNextAttempt');
     // The answer comes once attempt 2 is made: it failed, and attempt 3 is due when it recorded.
