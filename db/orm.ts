@@ -5,6 +5,9 @@ import { migrate } from './migrate.ts';
 import { migrationsList } from './migrations/index.ts';
 import { routines } from './routines.ts';
 
+/** How long a query waits for a connection: a new one to be established, or one of the pool to be free. */
+export const CONNECTION_TIMEOUT_MS = 5_000;
+
 export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}): Options {
   return defineConfig({
     clientUrl,
@@ -25,6 +28,10 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
     forceUtcTimezone: true,
     debug: false,
     pool: { min: 0, max: 10 },
+    // pg waits for ever by default: for a server that takes the connection and never answers (a
+    // black-holed address, a stalled fail-over), and for a free connection of the pool. Both fail
+    // after this long, as a lost connection (the API answers 503 service_unavailable).
+    driverOptions: { connectionTimeoutMillis: CONNECTION_TIMEOUT_MS },
     ...overrides,
   });
 }

@@ -107,4 +107,27 @@ describe('a driver error that is no lost connection', () => {
     }
     expect(isServiceUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
   });
+
+  test("a statement's 55000 or 3D000 is a fault of the code: only the session's refusal is unavailable", async () => {
+    const { orm } = await freshDatabase();
+    const connection = orm.em.getConnection();
+    const failure = (sql: string) =>
+      connection.execute(sql).then(
+        () => undefined,
+        (error: unknown) => error as { code?: string; routine?: string },
+      );
+    await connection.execute('create sequence never_drawn');
+    // currval before nextval in the session, and a database name that does not exist in a statement.
+    const currval = await failure("select currval('never_drawn')");
+    const database = await failure('alter database no_such_database_here set work_mem = 1024');
+    expect([currval?.code, database?.code]).toEqual(['55000', '3D000']);
+    expect(isServiceUnavailable(currval)).toBe(false);
+    expect(isServiceUnavailable(database)).toBe(false);
+    // The same codes as PostgreSQL raises them while it sets a session up (test/api/database-refusals.test.ts).
+    expect(isServiceUnavailable(Object.assign(new Error('x'), { code: '55000', routine: 'CheckMyDatabase' }))).toBe(
+      true,
+    );
+    expect(isServiceUnavailable(Object.assign(new Error('x'), { code: '3D000', routine: 'InitPostgres' }))).toBe(true);
+    expect(isServiceUnavailable(Object.assign(new Error('x'), { code: '28P01', routine: 'auth_failed' }))).toBe(true);
+  });
 });
