@@ -98,6 +98,10 @@ const environmentSchema = z.object({
   TEMPORAL_METRICS_PORT: metricsPort(9465),
   /** Both metrics listeners bind here: loopback unless configured (they have no authentication). */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** `npm start`'s embedded servers, on loopback, when DATABASE_URL / TEMPORAL_ADDRESS are unset. */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  EMBEDDED_TEMPORAL_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
+  EMBEDDED_TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -148,6 +152,8 @@ export interface ServiceConfig {
   logLevel: Environment['LOG_LEVEL'];
   /** Listeners of the process's metrics; a port undefined: not served. */
   metrics: { host: string; port: number | undefined; temporalPort: number | undefined };
+  /** Ports of `npm start`'s embedded servers (used only where DATABASE_URL / TEMPORAL_ADDRESS are unset). */
+  embedded: { postgresPort: number; temporalPort: number; temporalUiPort: number };
 }
 
 /** Variables that carry a secret: each may instead name a file holding it (`NAME_FILE`). */
@@ -261,6 +267,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     ownerConnectKeyRotationDays: e.OWNER_CONNECT_KEY_ROTATION_DAYS,
     logLevel: e.LOG_LEVEL,
     metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT, temporalPort: e.TEMPORAL_METRICS_PORT },
+    embedded: {
+      postgresPort: e.EMBEDDED_PG_PORT,
+      temporalPort: e.EMBEDDED_TEMPORAL_PORT,
+      temporalUiPort: e.EMBEDDED_TEMPORAL_UI_PORT,
+    },
   };
 }
 

@@ -1,90 +1,127 @@
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Connection } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
 import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common/lib/search-attributes.js';
+import { childEnvironment, ChildFailed, startServerChild } from './child-processes.ts';
+import {
+  ensurePortFree as ensurePortUseFree,
+  freeLoopbackPort,
+  PortUnavailable,
+  temporalPortUse,
+  temporalUiPortUse,
+} from './ports.ts';
 import { temporalExecutable } from './temporal-binaries.ts';
 
 export const EMBEDDED_TEMPORAL_PORT = Number(process.env.EMBEDDED_TEMPORAL_PORT ?? 7233);
 export const EMBEDDED_TEMPORAL_UI_PORT = Number(process.env.EMBEDDED_TEMPORAL_UI_PORT ?? 8233);
-
-/** A port the embedded server cannot take: held by another process, or no port at all. */
-export class EmbeddedPortUnavailable extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EmbeddedPortUnavailable';
-  }
-}
+/** The dev server, on 2 cores and its SQLite file, is usually ready within 2-3 s. */
+const READY_TIMEOUT_MS = 60_000;
 
 /**
  * Refuses a port that another process holds on the loopback address the dev server binds.
- * Without this, the dev server fails to bind while the SDK finds the other process answering on
+ * Without this, the dev server fails to bind while a client finds the other process answering on
  * the port and attaches to it: two services on one machine would then run each other's workflows
  * against their own databases.
  */
 export async function ensurePortFree(port: number, variable: string): Promise<void> {
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new EmbeddedPortUnavailable(`${variable} must be a port number (1-65535), not "${String(port)}"`);
-  await new Promise<void>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
-        reject(
-          new EmbeddedPortUnavailable(
-            `port ${port} for the embedded Temporal is already in use by another process; stop it or set ${variable} to a free port`,
-          ),
-        );
-      } else reject(error);
-    });
-    probe.listen({ host: '127.0.0.1', port, exclusive: true }, () => probe.close(() => resolve()));
-  });
+  const use = variable === 'EMBEDDED_TEMPORAL_UI_PORT' ? temporalUiPortUse(port) : temporalPortUse(port);
+  await ensurePortUseFree({ ...use, variable });
 }
 
 export interface RunningTemporal {
   address: string;
   uiUrl: string | undefined;
-  env: TestWorkflowEnvironment;
   stop: () => Promise<void>;
+}
+
+/** True once the frontend answers (the check the SDK's own launcher made). */
+async function answers(address: string): Promise<boolean> {
+  const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+  await connection.close();
+  return true;
 }
 
 /**
  * The Temporal dev server (`temporal server start-dev`), persisting to `dataDir` when given, with
  * the given search attributes registered (the service's, from workflows/search-attributes.ts).
+ * Spawned here rather than by the SDK's test environment so that it runs in a process group of
+ * its own (stopping it ends it, every time), without the service's OTEL_* settings, and so that a
+ * failed start is reported with the server's own last words and exit code.
  */
 export async function startDevServer(options: {
   searchAttributes: SearchAttributeKey<SearchAttributeType>[];
   dataDir?: string;
+  /** Unset: a free port of the system's choosing. */
   port?: number;
   ui?: boolean;
   uiPort?: number;
 }): Promise<RunningTemporal> {
-  let dbFilename: string | undefined;
-  if (options.dataDir) {
-    await mkdir(options.dataDir, { recursive: true });
-    dbFilename = path.resolve(options.dataDir, 'temporal.sqlite');
-  }
   const executable = temporalExecutable('cli');
+  if (!executable)
+    throw new ChildFailed(
+      'the Temporal CLI (`temporal`) was not found: run `source scripts/tools.sh`, or set TEMPORAL_CLI to its path',
+    );
   const ui = options.ui ?? false;
   const uiPort = options.uiPort ?? EMBEDDED_TEMPORAL_UI_PORT;
-  // Loaded here, not at module load: @temporalio/testing is a development dependency, absent from
-  // the production image, which never starts an embedded server.
-  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      ...(executable ? { executable } : {}),
-      ...(dbFilename ? { dbFilename } : {}),
-      ip: '127.0.0.1',
-      ...(options.port !== undefined ? { port: options.port } : {}),
-      ui,
-      ...(ui ? { uiPort } : {}),
-      searchAttributes: options.searchAttributes,
-      extraArgs: ['--log-level', 'error'],
-    },
+  // A port chosen here could be taken before the server binds it: then the start is tried again.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = options.port ?? (await freeLoopbackPort());
+    try {
+      return await startOn(executable.path, { ...options, port, ui, uiPort });
+    } catch (error) {
+      const retry = options.port === undefined && attempt < 3 && error instanceof PortUnavailable;
+      if (!retry) throw error;
+    }
+  }
+}
+
+async function startOn(
+  executable: string,
+  options: {
+    searchAttributes: SearchAttributeKey<SearchAttributeType>[];
+    dataDir?: string;
+    port: number;
+    ui: boolean;
+    uiPort: number;
+  },
+): Promise<RunningTemporal> {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', 'default'];
+  args.push('--log-format', 'pretty', '--log-level', 'error');
+  // As the SDK's launcher sets them: Updates on, and no check of the SDK's version.
+  for (const value of [
+    'frontend.enableServerVersionCheck=false',
+    'frontend.enableUpdateWorkflowExecution=true',
+    'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+  ])
+    args.push('--dynamic-config-value', value);
+  if (options.dataDir) {
+    await mkdir(options.dataDir, { recursive: true });
+    args.push('--db-filename', path.resolve(options.dataDir, 'temporal.sqlite'));
+  }
+  if (options.ui) args.push('--ui-port', String(options.uiPort));
+  else args.push('--headless');
+  for (const { name, type } of options.searchAttributes)
+    args.push('--search-attribute', `${name}=${TypedSearchAttributes.toMetadataType(type)}`);
+
+  const ports = [temporalPortUse(options.port), ...(options.ui ? [temporalUiPortUse(options.uiPort)] : [])];
+  const child = startServerChild({
+    name: 'the embedded Temporal',
+    command: executable,
+    args,
+    env: childEnvironment(),
+    ports,
+    // The CLI stops on SIGTERM; past the grace its group is killed (SQLite keeps what was committed).
+    stopSignal: 'SIGTERM',
+    stopGraceMs: 10_000,
+    // At --log-level error, what it writes once up is worth seeing.
+    forwardStderr: true,
   });
+  const address = `127.0.0.1:${options.port}`;
+  await child.ready(() => answers(address), READY_TIMEOUT_MS);
   return {
-    address: env.address,
-    uiUrl: ui ? `http://localhost:${uiPort}` : undefined,
-    env,
-    stop: () => env.teardown(),
+    address,
+    uiUrl: options.ui ? `http://localhost:${options.uiPort}` : undefined,
+    stop: child.stop,
   };
 }

@@ -3,44 +3,76 @@
  * DATABASE_URL / TEMPORAL_ADDRESS name real ones. Ctrl-C stops everything it started.
  */
 import path from 'node:path';
-import { loadConfig } from '../app/config.ts';
-import { createLogger } from '../infra/logger.ts';
-import { startTracing } from '../infra/tracing.ts';
+// Only what the stop needs is imported before the signal handlers below are in place; the rest is
+// imported after them, so a Ctrl-C at any moment from the first milliseconds on is a clean stop.
+import { ChildFailed, closeChildren, killChildren, stopChildren } from '../infra/child-processes.ts';
 
 // `npm start` is the development entry point: development-only settings are allowed here.
 process.env.NODE_ENV ??= 'development';
-const config = loadConfig();
-// Tracing (when OTEL_* asks for it) starts before anything loads Express or pg: what follows is
-// imported only now, so their instrumentation patches them as they load.
-const tracing = await startTracing('all');
-const log = createLogger(config.logLevel);
-const { startApiProcess, startWorkerProcess } = await import('../app/processes.ts');
-const { resolveServices, writeRuntimeFile } = await import('../app/servers.ts');
-const { installTemporalRuntime, serveMetrics } = await import('../app/observability.ts');
-const { EmbeddedPortUnavailable } = await import('../infra/embedded-temporal.ts');
 const say = (line: string) => process.stdout.write(`${line}\n`);
+/** How long the stop may take before the embedded servers are killed and the process exits. */
+const STOP_DEADLINE_MS = 30_000;
 
-// Before anything creates Temporal's runtime (the embedded dev server does): its logs and metrics are ours.
-const temporalRuntime = installTemporalRuntime(config, log);
-const services = await resolveServices(config, say).catch((error: unknown) => {
-  if (!(error instanceof EmbeddedPortUnavailable)) throw error;
-  process.stderr.write(`start: ${error.message}\n`);
-  process.exit(1);
-});
-const endpoints = { databaseUrl: services.databaseUrl, temporalAddress: services.temporalAddress };
-const stops: (() => Promise<void>)[] = [services.stop, tracing.shutdown];
+// The stops run newest first; the embedded servers are stopped last, whatever the start reached.
+const stops: (() => Promise<void>)[] = [];
 let stopping = false;
+let logStopFailure: (error: unknown) => void = (error) => void process.stderr.write(`stop failed: ${String(error)}\n`);
 async function stopAll(exitCode: number) {
   if (stopping) return;
   stopping = true;
+  closeChildren();
   say('stopping…');
-  for (const stop of stops) await stop().catch((error: unknown) => log.error('stop failed', { error: String(error) }));
+  setTimeout(() => {
+    process.stderr.write(`start: the stop took over ${STOP_DEADLINE_MS / 1000} s; the embedded servers were killed\n`);
+    killChildren();
+    process.exit(exitCode || 1);
+  }, STOP_DEADLINE_MS).unref();
+  for (const stop of stops) await stop().catch(logStopFailure);
+  await stopChildren().catch(logStopFailure);
   process.exit(exitCode);
 }
+// From the first line on: a signal during the start stops what has started and starts nothing more.
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
+const { loadConfig } = await import('../app/config.ts');
+const { portRefusal, refuseUnavailablePorts, startPorts } = await import('../app/start-ports.ts');
+const { createLogger } = await import('../infra/logger.ts');
+const { startTracing } = await import('../infra/tracing.ts');
+const config = loadConfig();
+const ports = startPorts(config);
+/** A start that cannot go on: one line for a refused port or a child that failed, else the stack in the log. */
+async function failed(error: unknown, log?: ReturnType<typeof createLogger>): Promise<void> {
+  if (stopping) return;
+  const refusal = portRefusal(error, ports);
+  if (refusal || error instanceof ChildFailed)
+    process.stderr.write(`start: ${(refusal ?? (error as Error)).message}\n`);
+  else if (log) log.error('start failed', { error: error instanceof Error ? error.stack : String(error) });
+  else process.stderr.write(`start failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  await stopAll(1);
+}
+
+// Before anything binds or starts: a held port is refused with nothing to stop behind it.
+await refuseUnavailablePorts(ports).catch((error: unknown) => {
+  process.stderr.write(`start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
+// Tracing (when OTEL_* asks for it) starts before anything loads Express or pg: what follows is
+// imported only now, so their instrumentation patches them as they load.
+const tracing = await startTracing('all');
+stops.push(tracing.shutdown);
+const log = createLogger(config.logLevel);
+logStopFailure = (error: unknown) => log.error('stop failed', { error: String(error) });
+const { startApiProcess, startWorkerProcess } = await import('../app/processes.ts');
+const { resolveServices, writeRuntimeFile } = await import('../app/servers.ts');
+const { installTemporalRuntime, serveMetrics } = await import('../app/observability.ts');
+
 try {
+  // Before anything creates Temporal's runtime (the embedded dev server does): its logs and metrics are ours.
+  const temporalRuntime = installTemporalRuntime(config, log);
+  const services = await resolveServices(config, say);
+  stops.unshift(services.stop);
+  const endpoints = { databaseUrl: services.databaseUrl, temporalAddress: services.temporalAddress };
   const worker = await startWorkerProcess(config, endpoints, log, { prebuilt: false });
   stops.unshift(worker.stop);
   const api = await startApiProcess(config, endpoints, log);
@@ -60,6 +92,5 @@ try {
   say('Ctrl-C stops everything.');
   void worker.running.then(() => stopAll(stopping ? 0 : 1));
 } catch (error) {
-  log.error('start failed', { error: error instanceof Error ? error.stack : String(error) });
-  await stopAll(1);
+  await failed(error, log);
 }

@@ -112,3 +112,16 @@ describe('mail and Temporal', () => {
     expect(refusal({ TEMPORAL_TLS_CERT: '/c.pem' })).toMatch(/TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together/);
   });
 });
+
+describe("npm start's embedded servers", () => {
+  test('take their ports from EMBEDDED_PG_PORT, EMBEDDED_TEMPORAL_PORT and EMBEDDED_TEMPORAL_UI_PORT; a bad one stops the process by name', () => {
+    expect(loadConfig({}).embedded).toEqual({ postgresPort: 54329, temporalPort: 7233, temporalUiPort: 8233 });
+    expect(
+      loadConfig({ EMBEDDED_PG_PORT: '15432', EMBEDDED_TEMPORAL_PORT: '17233', EMBEDDED_TEMPORAL_UI_PORT: '18233' })
+        .embedded,
+    ).toEqual({ postgresPort: 15432, temporalPort: 17233, temporalUiPort: 18233 });
+    expect(refusal({ EMBEDDED_PG_PORT: 'postgres' })).toMatch(/EMBEDDED_PG_PORT/);
+    expect(refusal({ EMBEDDED_TEMPORAL_PORT: '70000' })).toMatch(/EMBEDDED_TEMPORAL_PORT/);
+    expect(refusal({ EMBEDDED_TEMPORAL_UI_PORT: '0' })).toMatch(/EMBEDDED_TEMPORAL_UI_PORT/);
+  });
+});

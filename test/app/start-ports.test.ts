@@ -1,107 +1,102 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { createServer, type AddressInfo, type Server } from 'node:net';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { onCleanup } from '../support/cleanup.ts';
 import { freshDatabase } from '../support/database.ts';
-import { childEnv, ROOT, runNode } from '../support/processes.ts';
+import { runNode } from '../support/processes.ts';
+import { freePort, heldPort, hold, portIsFree, processesNaming, runStart, startEnv } from '../support/start-process.ts';
 
-// `npm start` with embedded Temporal on the ports the variables name, never attaching to a
-// Temporal it did not start.
+// Every port `npm start` binds is refused, when another process holds it, in one line naming the
+// port and the variable that moves it; and the embedded Temporal never attaches to a Temporal it
+// did not start.
 
-async function listening(): Promise<Server> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, resolve));
-  onCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return server;
-}
+const refusal = (port: number, what: string, variable: string) =>
+  `start: port ${port} for ${what} is already in use by another process; stop it or set ${variable} to a free port`;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** The ports `npm start` binds, what it calls each, and whether the embedded PostgreSQL is in play. */
+const PORTS = [
+  { variable: 'EMBEDDED_PG_PORT', what: 'the embedded PostgreSQL', embeddedPostgres: true },
+  { variable: 'EMBEDDED_TEMPORAL_PORT', what: 'the embedded Temporal', embeddedPostgres: false },
+  { variable: 'EMBEDDED_TEMPORAL_UI_PORT', what: 'the Temporal UI', embeddedPostgres: false },
+  { variable: 'PORT', what: 'the API', embeddedPostgres: false },
+  { variable: 'HTTP_PORT', what: 'plain HTTP', embeddedPostgres: false },
+  { variable: 'INTERNAL_PORT', what: 'the platform interface', embeddedPostgres: false },
+  { variable: 'METRICS_PORT', what: 'the metrics', embeddedPostgres: false },
+  { variable: 'TEMPORAL_METRICS_PORT', what: "the Temporal worker's metrics", embeddedPostgres: false },
+];
 
-/**
- * Everything `npm start` needs besides Temporal, with its data apart. The API takes ports the
- * system hands it when it binds (0): it binds last, seconds after start, and a port picked free
- * beforehand may meanwhile be taken by another test's process.
- */
-async function startEnv(): Promise<Record<string, string | undefined>> {
-  const { url } = await freshDatabase();
-  return {
-    DATABASE_URL: url,
-    TEMPORAL_ADDRESS: undefined,
-    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'svc-start-')),
-    PORT: '0',
-    HTTP_PORT: '0',
-    METRICS_PORT: 'off',
-    TEMPORAL_METRICS_PORT: 'off',
-    LOG_LEVEL: 'error',
-  };
-}
+describe('npm start with a port held by another process', () => {
+  test.each(PORTS)(
+    'refuses $variable in one line naming the port and the variable, and exits with 1',
+    async ({ variable, what, embeddedPostgres }) => {
+      const port = await heldPort();
+      const env = await startEnv({
+        DATABASE_URL: embeddedPostgres ? undefined : (await freshDatabase()).url,
+        EMBEDDED_PG_PORT: String(await freePort()),
+        EMBEDDED_TEMPORAL_PORT: String(await freePort()),
+        EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
+        [variable]: String(port),
+      });
+      const result = await runNode('scripts/start.ts', [], env);
+      expect(result.stderr.trim().split('\n')).toEqual([refusal(port, what, variable)]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).not.toContain('is up');
+      expect(await processesNaming(env.DATA_DIR!)).toEqual([]);
+    },
+  );
+
+  test('refuses two variables that name one port, in one line naming both', async () => {
+    const port = await freePort();
+    const env = await startEnv({
+      DATABASE_URL: (await freshDatabase()).url,
+      PORT: String(port),
+      METRICS_PORT: String(port),
+    });
+    const result = await runNode('scripts/start.ts', [], env);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `start: PORT and METRICS_PORT both name port ${port}; set one of them to another port`,
+    ]);
+    expect(result.code).toBe(1);
+  });
+
+  test('a port taken after the check, while the embedded servers start, is refused the same way and they are stopped', async () => {
+    const port = await freePort();
+    const env = await startEnv({
+      DATABASE_URL: undefined,
+      EMBEDDED_PG_PORT: String(await freePort()),
+      EMBEDDED_TEMPORAL_PORT: String(await freePort()),
+      EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
+      PORT: String(port),
+    });
+    const start = runStart(env);
+    // The API binds last, seconds after the embedded PostgreSQL is up: the port is taken meanwhile.
+    await start.printed('embedded PostgreSQL at');
+    await hold(port);
+    const exit = await start.exit(120_000);
+    expect(start.output().stderr.trim().split('\n')).toEqual([refusal(port, 'the API', 'PORT')]);
+    expect(exit.code).toBe(1);
+    expect(await processesNaming(env.DATA_DIR!)).toEqual([]);
+    for (const variable of ['EMBEDDED_PG_PORT', 'EMBEDDED_TEMPORAL_PORT', 'EMBEDDED_TEMPORAL_UI_PORT'])
+      expect(await portIsFree(Number(env[variable])), variable).toBe(true);
+  }, 180_000);
+});
 
 describe('npm start with embedded Temporal', () => {
-  test('refuses in one line naming the port and EMBEDDED_TEMPORAL_PORT when another process holds the port', async () => {
-    const { port } = (await listening()).address() as AddressInfo;
-    const result = await runNode('scripts/start.ts', [], {
-      ...(await startEnv()),
-      EMBEDDED_TEMPORAL_PORT: String(port),
-      EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
-    });
-    expect(result.code).toBe(1);
-    expect(result.stdout).not.toContain('is up');
-    const lines = result.stderr.trim().split('\n');
-    expect(lines).toEqual([
-      `start: port ${port} for the embedded Temporal is already in use by another process; stop it or set EMBEDDED_TEMPORAL_PORT to a free port`,
-    ]);
-  });
-
-  test('refuses the same way when the UI port is held', async () => {
-    const { port } = (await listening()).address() as AddressInfo;
-    const result = await runNode('scripts/start.ts', [], {
-      ...(await startEnv()),
-      EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_UI_PORT: String(port),
-    });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
-      `port ${port} for the embedded Temporal is already in use by another process; stop it or set EMBEDDED_TEMPORAL_UI_PORT to a free port`,
-    );
-  });
-
   test('starts its Temporal on EMBEDDED_TEMPORAL_PORT and its UI on EMBEDDED_TEMPORAL_UI_PORT', async () => {
-    const env = await startEnv();
     const port = await freePort();
     const uiPort = await freePort();
-    const child = spawn(process.execPath, ['scripts/start.ts'], {
-      cwd: ROOT,
-      env: childEnv({ ...env, EMBEDDED_TEMPORAL_PORT: String(port), EMBEDDED_TEMPORAL_UI_PORT: String(uiPort) }),
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const env = await startEnv({
+      DATABASE_URL: (await freshDatabase()).url,
+      EMBEDDED_TEMPORAL_PORT: String(port),
+      EMBEDDED_TEMPORAL_UI_PORT: String(uiPort),
     });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    onCleanup(async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('Ctrl-C stops everything.')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`npm start exited with ${String(code)}: ${stderr}`)));
-    });
-    expect(stdout).toContain(`Temporal UI  http://localhost:${uiPort}`);
+    const start = runStart(env);
+    await start.printed('Ctrl-C stops everything.');
+    expect(start.output().stdout).toContain(`Temporal UI  http://localhost:${uiPort}`);
     const runtime = JSON.parse(await readFile(path.join(env.DATA_DIR!, 'runtime.json'), 'utf8')) as {
       temporalAddress: string;
     };
     expect(runtime.temporalAddress).toMatch(new RegExp(`:${port}$`));
+    start.terminate();
+    expect(await start.exit()).toEqual({ code: 0, signal: null });
   }, 120_000);
 });
