@@ -59,7 +59,8 @@ export default async function setup(project: TestProject) {
 
 /** The embedded PostgreSQL in a child process (test/support/postgres-child.ts says why). */
 async function startPostgresChild(dir: string): Promise<{ serverUrl: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'postgres-child.ts'), dir], {
+  // On a port of the system's choosing: a default `npm start` beside the tests holds the default one.
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'postgres-child.ts'), dir, 'any'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');

@@ -1,14 +1,30 @@
-import { startEmbeddedPostgres } from '../../infra/embedded-postgres.ts';
+import { EMBEDDED_PG_PORT, startEmbeddedPostgres } from '../../infra/embedded-postgres.ts';
+import { freeLoopbackPort, PortUnavailable } from '../../infra/ports.ts';
 
 /**
- * Runs the test run's embedded PostgreSQL in a process of its own, so the exit hook the
- * embedded-postgres package installs never reaches vitest's process (where it would replace a
- * failing exit code with 0). Prints the server URL as one JSON line; stops the server when its
- * parent closes stdin or sends SIGTERM.
+ * Runs an embedded PostgreSQL in a process of its own (the test run's, and the chaos run's), so
+ * that a test file's process never holds it. Prints the server URL as one JSON line; stops the
+ * server when its parent closes stdin or sends SIGTERM or SIGINT.
+ *
+ * `postgres-child.ts DATA_DIR any` takes a free port of the system's choosing (the test run: a
+ * default `npm start` beside it holds EMBEDDED_PG_PORT's default); without it, EMBEDDED_PG_PORT.
  */
-const dataDir = process.argv[2];
-if (!dataDir) throw new Error('usage: postgres-child.ts DATA_DIR');
-const server = await startEmbeddedPostgres(dataDir);
+const [dataDir, portChoice] = process.argv.slice(2);
+if (!dataDir) throw new Error('usage: postgres-child.ts DATA_DIR [any]');
+
+async function start() {
+  if (portChoice !== 'any') return startEmbeddedPostgres(dataDir!, { port: EMBEDDED_PG_PORT });
+  // A port found free may be taken before the server binds it: then another is tried.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startEmbeddedPostgres(dataDir!, { port: await freeLoopbackPort() });
+    } catch (error) {
+      if (!(error instanceof PortUnavailable) || attempt >= 3) throw error;
+    }
+  }
+}
+
+const server = await start();
 process.stdout.write(`${JSON.stringify({ serverUrl: server.serverUrl })}\n`);
 
 let stopping = false;
@@ -22,3 +38,4 @@ process.stdin.on('end', () => void stop());
 process.stdin.on('close', () => void stop());
 process.stdin.resume();
 process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
