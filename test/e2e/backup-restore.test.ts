@@ -17,16 +17,16 @@ import { signingKeyForToken } from '../../services/owner-connect/signing-keys.ts
 import { apiTestBed, type ApiTestBed } from '../support/api-bed.ts';
 import { TEST_PLATFORM_TOKEN, TEST_SERVER_SECRET } from '../support/api.ts';
 import { onCleanup } from '../support/cleanup.ts';
+import { pgTool } from '../support/pg-tools.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 
 // Backup and restore as docs/operations.md tells it: the service's database dumped with pg_dump
 // while it runs, restored with pg_restore into a new database, and a service (API and worker)
-// started on the restored one with the same server key ring. pg_dump and pg_restore come from
-// PATH (or PG_BIN), and must be at least the server's version.
+// started on the restored one with the same server key ring. pg_dump and pg_restore are the
+// server's version (test/support/pg-tools.ts finds them).
 
 const BASE = '/api/v1/distribution';
 const exec = promisify(execFile);
-const pgTool = (name: string) => (process.env.PG_BIN ? path.join(process.env.PG_BIN, name) : name);
 
 let receiver: Receiver;
 let restored: ApiTestBed<Clock>;
@@ -71,10 +71,22 @@ beforeAll(async () => {
   before.kid = (await signingKeyForToken(source.ctx, new Date())).kid;
 
   const dump = path.join(await mkdtemp(path.join(os.tmpdir(), 'svc-backup-')), 'distribution.dump');
-  await exec(pgTool('pg_dump'), ['--format=custom', '--file', dump, '--dbname', source.databaseUrl]);
+  await exec(await pgTool('pg_dump', inject('pgServerUrl')), [
+    '--format=custom',
+    '--file',
+    dump,
+    '--dbname',
+    source.databaseUrl,
+  ]);
   const target = await createScratchDatabase(inject('pgServerUrl'), 'svc_restored');
   onCleanup(target.drop);
-  await exec(pgTool('pg_restore'), ['--no-owner', '--exit-on-error', '--dbname', target.url, dump]);
+  await exec(await pgTool('pg_restore', inject('pgServerUrl')), [
+    '--no-owner',
+    '--exit-on-error',
+    '--dbname',
+    target.url,
+    dump,
+  ]);
   const orm = await openDatabase(target.url);
   onCleanup(() => orm.close(true));
   // The restored service: same ring (the beds' TEST_SERVER_SECRET), a task queue of its own.
