@@ -1,6 +1,7 @@
 import * as deliveryStore from '../db/webhook-deliveries.ts';
 import * as endpointStore from '../db/webhook-endpoints.ts';
 import type { SuspensionReason, UndeliveredState } from '../domain/webhooks/states.ts';
+import { inAttemptSpan, type AttemptSpanOutcome } from '../infra/tracing.ts';
 import * as attempts from '../services/webhook-attempts.ts';
 import { dispatchEvents } from '../services/webhook-dispatch.ts';
 import { cancelPendingDeliveries } from '../services/webhooks.ts';
@@ -15,9 +16,12 @@ export function webhookActivities(deps: ActivityDeps) {
       return dispatchEvents(deps);
     },
 
-    /** One attempt: signs with every live secret, POSTs, records the attempt (one read, one write). */
+    /**
+     * One attempt: signs with every live secret, POSTs, records the attempt (one read, one write).
+     * With tracing on, under a `webhook attempt` span that says how it went.
+     */
     async attemptDelivery(deliveryId: string): Promise<attempts.AttemptResult> {
-      return attempts.attemptDelivery(deps, deliveryId);
+      return inAttemptSpan('webhook attempt', () => attempts.attemptDelivery(deps, deliveryId), attemptSpanOutcome);
     },
 
     async recordNextAttempt(deliveryId: string, at: string): Promise<void> {
@@ -46,5 +50,22 @@ export function webhookActivities(deps: ActivityDeps) {
     async destroyPreviousSecret(endpointId: string, generation: number): Promise<boolean> {
       return endpointStore.destroyPreviousSecret(orm.em.fork(), endpointId, generation);
     },
+  };
+}
+
+/**
+ * What an attempt's span says of it (names on domain/span-attributes.ts's list, no value of a
+ * row): its number, its outcome, the answer's status code and why it failed when the attempt
+ * says; a failed attempt, and a 410 (`gone`), mark the span as an error.
+ */
+function attemptSpanOutcome(result: attempts.AttemptResult): AttemptSpanOutcome {
+  return {
+    attributes: {
+      'webhook.attempt': result.attempt,
+      'webhook.outcome': result.outcome,
+      ...(result.statusCode !== null ? { 'http.response.status_code': result.statusCode } : {}),
+      ...(result.error ? { 'error.type': result.error } : {}),
+    },
+    failed: result.outcome === 'failed' || result.outcome === 'gone',
   };
 }

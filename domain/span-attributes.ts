@@ -57,6 +57,10 @@ const KEPT = new Set([
   'webhook.event_id',
   'webhook.event_type',
   'webhook.channel',
+  // A delivery attempt's span: its number (1, 2, …), its outcome (delivered, failed, gone,
+  // cancelled); its answer's status and failure reason are `http.response.status_code` and `error.type`
+  'webhook.attempt',
+  'webhook.outcome',
   // An exception event: its type (an error's code or class), never its message or stack
   'exception.type',
   'exception.escaped',

@@ -166,6 +166,38 @@ export async function inOwnTrace<T>(
   });
 }
 
+/** What an attempt's span says of the attempt when it is over. */
+export interface AttemptSpanOutcome {
+  attributes: Attributes;
+  /** The attempt failed (the span's status ERROR). */
+  failed: boolean;
+}
+
+/**
+ * Runs a delivery attempt under a span of its own, `name`, which says how it went: `outcome` of
+ * the result gives its attributes and whether it failed (status ERROR); a throw is recorded as an
+ * error too. The span is a child of the active one (the attempt activity's, which the Temporal
+ * interceptor always closes as OK, a failed POST being the activity's result and not its
+ * failure), and it is never made active: what the attempt does (its statements, the POST's link)
+ * stays under the activity's span. With no span recording (tracing off, or not sampled) `work`
+ * simply runs.
+ */
+export async function inAttemptSpan<T>(
+  name: string,
+  work: () => Promise<T>,
+  outcome: (result: T) => AttemptSpanOutcome,
+): Promise<T> {
+  if (!trace.getActiveSpan()?.isRecording()) return work();
+  const span = tracer().startSpan(name, { kind: SpanKind.INTERNAL });
+  return settled(span, async () => {
+    const result = await work();
+    const { attributes, failed } = outcome(result);
+    span.setAttributes(attributes);
+    if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
+    return result;
+  });
+}
+
 /** `trace_id` and `span_id` of the active span for a log line; empty without one. */
 export function traceLogFields(): Record<string, string> {
   const span = activeSpan();
