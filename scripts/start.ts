@@ -34,6 +34,8 @@ async function stopAll(exitCode: number) {
 // From the first line on: a signal during the start stops what has started and starts nothing more.
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
+// The terminal closed: the embedded servers, in sessions of their own, would not hear of it.
+process.on('SIGHUP', () => void stopAll(0));
 
 const { loadConfig } = await import('../app/config.ts');
 const { portRefusal, refuseUnavailablePorts, startPorts } = await import('../app/start-ports.ts');

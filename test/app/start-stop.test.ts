@@ -18,9 +18,10 @@ type Moment = { name: string; at: (start: StartProcess, dir: string) => Promise<
 const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const MOMENTS: Moment[] = [
-  { name: 'at once, before anything is spawned', at: () => after(400) },
-  // The first start makes the cluster: its initdb runs now.
-  { name: 'while the cluster or the server starts', at: () => after(1_200) },
+  // Soon after launch (its handlers are in place some 100 ms after it is spawned): nothing or initdb runs.
+  { name: 'soon after it is launched', at: () => after(700) },
+  // The first start makes the cluster: its initdb runs about now, else the server starts.
+  { name: 'while the cluster or the server starts', at: () => after(1_500) },
   { name: 'as soon as the postmaster exists', at: (_, dir) => pidNaming(`-D ${dir}/postgres -p`).then(() => {}) },
   { name: 'once PostgreSQL answers', at: (start) => start.printed('embedded PostgreSQL at') },
   { name: 'as soon as the dev server exists', at: (_, dir) => pidNaming(`${dir}/temporal.sqlite`).then(() => {}) },
