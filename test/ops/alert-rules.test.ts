@@ -8,15 +8,17 @@ import { startServiceProcess, waitForLog } from '../../scripts/chaos/service.ts'
 import { TEST_PLATFORM_TOKEN, TEST_SERVER_SECRET } from '../support/api.ts';
 import { onCleanup } from '../support/cleanup.ts';
 import { freshDatabase } from '../support/database.ts';
-import { scrape } from '../support/metrics.ts';
-import { uniqueTaskQueue } from '../support/temporal.ts';
+import { sample, scrape } from '../support/metrics.ts';
+import { devServerClient, uniqueTaskQueue } from '../support/temporal.ts';
 import { parseYaml } from '../support/yaml.ts';
 
 // Every metric ops/prometheus/alerts.yml and the Grafana dashboard name is one the service
 // exports. The names exported are read as Prometheus reads them: from a real worker process
 // (`scripts/worker.ts` on a fresh database and the run's Temporal), its /metrics (the service's
 // registry, which the API process serves too, process metrics included) and its Temporal SDK
-// metrics.
+// metrics. A counter the SDK creates at its first increment is made to appear: the worker is given
+// a workflow whose tasks fail. `up` is Prometheus's own series, one per scrape target: the rules
+// that read it name the jobs of ops/prometheus/prometheus.yml.
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -32,6 +34,26 @@ const rules = (
     groups: { name: string; rules: Rule[] }[];
   }
 ).groups.flatMap((group) => group.rules);
+
+/** The scrape jobs of the shipped Prometheus configuration. */
+const jobs = (
+  parseYaml(readFileSync(path.join(ROOT, 'ops/prometheus/prometheus.yml'), 'utf8')) as {
+    scrape_configs: { job_name: string }[];
+  }
+).scrape_configs.map((config) => config.job_name);
+
+/** Series Prometheus writes itself for every scrape target, not exported by any process. */
+const PROMETHEUS_OWN = new Set(['up']);
+
+/** The jobs an expression's `up` selectors name (`job="a"`, `job=~"a|b"`). */
+function upJobs(expr: string): string[] {
+  return [...expr.matchAll(/\bup\{([^}]*)\}/g)].flatMap(([, matchers]) =>
+    [...matchers!.matchAll(/\bjob=~?"([^"]*)"/g)].flatMap(([, value]) => value!.split('|')),
+  );
+}
+
+/** A workflow type no worker has: its workflow tasks fail, which creates the SDK's failure counter. */
+const FAILING_TYPE = 'svcAlertRulesNoSuchWorkflow';
 
 interface Panel {
   title: string;
@@ -57,6 +79,7 @@ const PROMQL = new Set([
   'delta',
   'histogram_quantile',
   'absent',
+  'last_over_time',
   'and',
   'or',
   'unless',
@@ -106,6 +129,7 @@ async function sdkDeclaredCounters(): Promise<Set<string>> {
 
 let service = new Set<string>();
 let sdk = new Set<string>();
+let sdkExposition = '';
 let declared = new Set<string>();
 
 /** Names every alert rule reads. */
@@ -116,6 +140,11 @@ const panelMetrics = panels.flatMap((panel) =>
   (panel.targets ?? []).flatMap((target) => metricNames(target.expr)).map((name) => ({ panel: panel.title, name })),
 );
 const known = (name: string) => service.has(name) || sdk.has(name);
+/** A panel's metric is exported, a failure counter the SDK declares, or Prometheus's own. */
+const panelKnown = (name: string) => known(name) || declared.has(name) || PROMETHEUS_OWN.has(name);
+/** Rule metrics a process must export: all but Prometheus's own. */
+const exportedRuleMetrics = ruleMetrics.filter((name) => !PROMETHEUS_OWN.has(name));
+const taskQueue = uniqueTaskQueue('alert-rules');
 
 beforeAll(async () => {
   declared = await sdkDeclaredCounters();
@@ -130,7 +159,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'info',
       DATABASE_URL: url,
       TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_TASK_QUEUE: uniqueTaskQueue('alert-rules'),
+      TEMPORAL_TASK_QUEUE: taskQueue,
       SERVER_SECRET: TEST_SERVER_SECRET,
       PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
       METRICS_HOST: '127.0.0.1',
@@ -144,15 +173,27 @@ beforeAll(async () => {
   await waitForLog(worker, '"worker running"', 150_000);
   const serviceUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   const sdkUrl = `http://127.0.0.1:${sdkPort}/metrics`;
+  // A workflow whose tasks fail on this worker, as a nondeterministic history's would: Temporal
+  // retries its task until it is terminated.
+  const temporal = await devServerClient();
+  const failing = await temporal.workflow.start(FAILING_TYPE, {
+    taskQueue,
+    workflowId: `alert-rules-failing-task-${Date.now().toString(36)}`,
+  });
+  onCleanup(() => failing.terminate('alert-rules test done').catch(() => undefined));
   // The SDK creates a metric when it first records it: the workflows a worker starts (the
-  // dispatcher, the key rotation) run workflow tasks, local activities and activities in seconds.
+  // dispatcher, the key rotation) run workflow tasks, local activities and activities in seconds,
+  // and the workflow above fails its first task at once. A rule's metric must be exported; a
+  // panel's may be a failure counter the SDK declares (activities that fail, say).
   const deadline = Date.now() + 90_000;
   for (;;) {
     service = exported(await scrape(serviceUrl));
-    sdk = exported(await scrape(sdkUrl));
-    const missing = [...ruleMetrics, ...panelMetrics.map(({ name }) => name)].filter(
-      (name) => !known(name) && !declared.has(name),
-    );
+    sdkExposition = await scrape(sdkUrl);
+    sdk = exported(sdkExposition);
+    const missing = [
+      ...exportedRuleMetrics.filter((name) => !known(name)),
+      ...panelMetrics.map(({ name }) => name).filter((name) => !panelKnown(name)),
+    ];
     if (missing.length === 0 || Date.now() > deadline) break;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
@@ -162,28 +203,51 @@ describe('alert rules and dashboard', () => {
   test('the expression reader finds metric names, and only them', () => {
     expect(
       metricNames(
-        'histogram_quantile(0.95, sum by (le) (rate(svc_x_seconds_bucket{a="b c",d!~"/h.*"}[5m]))) > 1e3 and max(up offset 1h) or absent(temporal_y{w="z"})',
+        'histogram_quantile(0.95, sum by (le) (rate(svc_x_seconds_bucket{a="b c",d!~"/h.*"}[5m]))) > 1e3 and max(up offset 1h) or absent(temporal_y{w="z"}) - last_over_time(svc_z[1h] offset 1h)',
       ),
-    ).toEqual(['svc_x_seconds_bucket', 'up', 'temporal_y']);
+    ).toEqual(['svc_x_seconds_bucket', 'up', 'temporal_y', 'svc_z']);
+    expect(upJobs('up{job="a"} == 0 or absent(up{instance="x", job=~"b|c"}) or svc_up{job="d"}')).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
   });
 
-  test("every metric an alert rule names is exported by the service or by its worker's Temporal SDK", () => {
-    expect(ruleMetrics.length).toBeGreaterThan(8);
+  test("every metric an alert rule names is exported by the service or by its worker's Temporal SDK, the workflow-task failure counter once a task failed", () => {
+    expect(exportedRuleMetrics.length).toBeGreaterThan(8);
     // Both sources answered with what they should: the service's own and the SDK's.
     expect(service.has('svc_api_requests_total')).toBe(true);
     expect(sdk.has('temporal_worker_task_slots_available')).toBe(true);
-    expect(ruleMetrics.filter((name) => !known(name))).toEqual([]);
+    expect(exportedRuleMetrics.filter((name) => !known(name))).toEqual([]);
+    // SvcWorkflowTasksFailing groups by these labels: the failing workflow's series carries them.
+    expect(
+      sample(sdkExposition, 'temporal_workflow_task_execution_failed_total', {
+        workflow_type: FAILING_TYPE,
+        failure_reason: 'WorkflowError',
+        task_queue: taskQueue,
+      }),
+    ).toBeGreaterThan(0);
   });
 
-  test('every metric a dashboard panel names is exported, or is a counter the installed Temporal SDK declares', () => {
+  test('the rules read `up` only of the jobs ops/prometheus/prometheus.yml scrapes, and every job has a rule for its target down', () => {
+    expect(jobs).toEqual(['distribution-api', 'distribution-worker', 'distribution-worker-sdk']);
+    const read = rules.flatMap((rule) => upJobs(rule.expr));
+    expect(read.filter((job) => !jobs.includes(job))).toEqual([]);
+    expect(jobs.filter((job) => !read.includes(job))).toEqual([]);
+    // Nothing else Prometheus writes itself is taken for an exported metric.
+    expect(ruleMetrics.filter((name) => PROMETHEUS_OWN.has(name))).toEqual(['up']);
+  });
+
+  test("every metric a dashboard panel names is exported, is a counter the installed Temporal SDK declares, or is Prometheus's `up` of a shipped job", () => {
     // Failure counters appear once something fails; the SDK's source says they exist.
     expect(declared.has('temporal_activity_execution_failed_total')).toBe(true);
     expect(panels.length).toBeGreaterThan(10);
-    expect(
-      panelMetrics
-        .filter(({ name }) => !known(name) && !declared.has(name))
-        .map(({ panel, name }) => `${panel}: ${name}`),
-    ).toEqual([]);
+    expect(panelMetrics.filter(({ name }) => !panelKnown(name)).map(({ panel, name }) => `${panel}: ${name}`)).toEqual(
+      [],
+    );
+    const panelJobs = panels.flatMap((panel) => (panel.targets ?? []).flatMap((target) => upJobs(target.expr)));
+    expect(panelJobs.length).toBeGreaterThan(0);
+    expect(panelJobs.filter((job) => !jobs.includes(job))).toEqual([]);
     expect(panels.filter((panel) => (panel.targets ?? []).length === 0).map((panel) => panel.title)).toEqual([]);
   });
 
