@@ -3,7 +3,6 @@ import type { Clock } from '../../domain/clock.ts';
 import { newExternalId, type IdKind } from '../../domain/catalogue/ids.ts';
 import {
   canonicalJson,
-  derivedStatus,
   projectLocation,
   projectOwner,
   projectProperty,
@@ -17,6 +16,7 @@ import { localDate, toInstant, wholeSeconds } from '../../domain/time.ts';
 import { announceNowVisible } from '../availability.ts';
 import { pgArray } from '../sql.ts';
 import { withChannelLog, type LockedChannelLog } from './channel-log.ts';
+import { viewDerivedStatus } from './derived-status.ts';
 import {
   type PropertyRow,
   type LocationRow,
@@ -63,13 +63,15 @@ export async function reproject(tx: EntityManager, affected: Affected, deps: Pro
     [pgArray([...propertyIds]), pgArray([...locationIds]), pgArray([...ownerIds])],
   );
   for (const { id } of lockedProperties) propertyIds.add(id);
-  const allIds = [...propertyIds, ...locationIds, ...ownerIds];
+  // Each by an index: a property's views by the property, a location's or owner's by the channel's key.
   const channels = await tx.execute<{ channel_id: string; name: string }[]>(
     `select c.id as channel_id, c.name from channel c
       where c.id in (select channel_id from distribution where property_id = any(?::uuid[]))
-         or c.id in (select channel_id from channel_resource where internal_id = any(?::uuid[]))
+         or c.id in (select channel_id from channel_resource where kind = 'property' and internal_id = any(?::uuid[]))
+         or exists (select 1 from channel_resource r where r.channel_id = c.id and r.kind in ('location', 'owner')
+                       and r.internal_id = any(?::uuid[]))
       order by c.id`,
-    [pgArray([...propertyIds]), pgArray(allIds)],
+    [pgArray([...propertyIds]), pgArray([...propertyIds]), pgArray([...locationIds, ...ownerIds])],
   );
   const concerned =
     affected.channelId === undefined
@@ -128,7 +130,7 @@ class ChannelWriter {
   private async views(ids: string[]): Promise<Map<string, ViewRow>> {
     const rows = await this.tx.execute<ViewRow[]>(
       `select kind, internal_id, external_id, status, body, location_id, owner_id
-         from channel_resource where channel_id = ? and internal_id = any(?::uuid[])`,
+         from channel_resource where channel_id = ? and kind in ('property', 'location', 'owner') and internal_id = any(?::uuid[])`,
       [this.channelId, pgArray(ids)],
     );
     return new Map(rows.map((row) => [`${row.kind}:${row.internal_id}`, row]));
@@ -148,7 +150,7 @@ class ChannelWriter {
       [pgArray([...locationIds])],
     );
     const owners = await this.tx.execute<OwnerRow[]>(
-      'select id, content from owner where id = any(?::uuid[]) or id in (select owner_id from location where id = any(?::uuid[]))',
+      'select id, content from owner where id = any(?::uuid[] || array(select owner_id from location where id = any(?::uuid[])))',
       [pgArray([...ownerIds]), pgArray([...locationIds])],
     );
     const ownerMap = new Map(owners.map((row) => [row.id, row]));
@@ -234,14 +236,7 @@ class ChannelWriter {
     source: Source,
     view: ViewRow | undefined,
   ): Promise<void> {
-    const column = kind === 'location' ? 'location_id' : 'owner_id';
-    const statuses = (
-      await this.tx.execute<{ status: ResourceStatus }[]>(
-        `select status from channel_resource where channel_id = ? and kind = 'property' and ${column} = ?`,
-        [this.channelId, id],
-      )
-    ).map((row) => row.status);
-    const status = derivedStatus(statuses);
+    const status = await viewDerivedStatus(this.tx, this.channelId, kind, id);
     const record = kind === 'location' ? source.locations.get(id) : source.owners.get(id);
     if (view?.status === 'deleted') return;
     if (!record) {

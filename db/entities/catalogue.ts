@@ -120,8 +120,6 @@ export const ChannelResourceSchema = defineEntity({
   primaryKeys: ['channel', 'kind', 'internalId'],
   indexes: [
     { properties: ['channel', 'kind', 'updatedAt', 'externalId'] },
-    { properties: ['channel', 'locationId'] },
-    { properties: ['channel', 'ownerId'] },
     // A property's views by the property, and the few properties withdrawn somewhere.
     {
       name: 'channel_resource_property_view',
@@ -132,6 +130,38 @@ export const ChannelResourceSchema = defineEntity({
       expression: `create index "channel_resource_property_withdrawn" on "channel_resource" ("internal_id") where "kind" = 'property' and "status" = 'withdrawn'`,
     },
   ],
+  // Keep `channel_view_tally` (the function is the migration ChannelViewTally's).
+  triggers: (['insert', 'update', 'delete'] as const).map((event) => ({
+    name: `channel_resource_tally_${event}`,
+    timing: 'after' as const,
+    events: [event],
+    forEach: 'statement' as const,
+    expression: `create trigger "channel_resource_tally_${event}" after ${event} on "channel_resource" referencing ${
+      {
+        insert: 'new table as added',
+        update: 'old table as removed new table as added',
+        delete: 'old table as removed',
+      }[event]
+    } for each statement execute function "channel_view_tally_fn"()`,
+  })),
+});
+
+/**
+ * How many properties each channel was shown under each location and owner, by status: a location's
+ * or owner's status follows the strongest among them (db/catalogue/derived-status.ts). Kept by
+ * triggers on `channel_resource`; rows that fall to zero stay.
+ */
+export const ChannelViewTallySchema = defineEntity({
+  name: 'ChannelViewTally',
+  tableName: 'channel_view_tally',
+  properties: {
+    channelId: p.uuid().primary(),
+    kind: p.string().length(16).primary(),
+    internalId: p.uuid().primary(),
+    status: p.text().primary(),
+    properties: p.integer(),
+  },
+  primaryKeys: ['channelId', 'kind', 'internalId', 'status'],
 });
 
 /**
