@@ -53,7 +53,8 @@ export const WebhookDeliverySchema = defineEntity({
   },
   uniques: [{ properties: ['endpoint', 'eventId'] }],
   indexes: [
-    { properties: ['endpoint', 'createdAt'] },
+    // An endpoint's deliveries newest first by (created_at, id), the page's position (db/webhook-deliveries.ts).
+    { properties: ['endpoint', 'createdAt', 'id'] },
     // The pending deliveries of an endpoint by when they are due (db/monitoring.ts, the overdue gauge).
     {
       name: 'webhook_delivery_pending_due',

@@ -21,6 +21,7 @@ import { Migration20261127090000DeliveryPendingDue } from './Migration2026112709
 import { Migration20261127100000EventTraceparent } from './Migration20261127100000EventTraceparent.ts';
 import { Migration20261128090000ChannelLogTransaction } from './Migration20261128090000ChannelLogTransaction.ts';
 import { Migration20261129090000ChannelViewTally } from './Migration20261129090000ChannelViewTally.ts';
+import { Migration20261129090100DeliveryPageIndex } from './Migration20261129090100DeliveryPageIndex.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -50,4 +51,5 @@ export const migrationsList = [
   { name: 'Migration20261127100000EventTraceparent', class: Migration20261127100000EventTraceparent },
   { name: 'Migration20261128090000ChannelLogTransaction', class: Migration20261128090000ChannelLogTransaction },
   { name: 'Migration20261129090000ChannelViewTally', class: Migration20261129090000ChannelViewTally },
+  { name: 'Migration20261129090100DeliveryPageIndex', class: Migration20261129090100DeliveryPageIndex },
 ];
