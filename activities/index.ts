@@ -1,6 +1,7 @@
 import { apiKeyActivities } from './api-keys.ts';
 import { availabilityActivities } from './availability.ts';
 import { certificateExpiryActivities } from './certificate-expiry.ts';
+import { housekeepingActivities } from './housekeeping.ts';
 import { ownerConnectActivities } from './owner-connect.ts';
 import { ownerConnectKeyActivities } from './owner-connect-keys.ts';
 import { webhookActivities } from './webhooks.ts';
@@ -14,6 +15,7 @@ export function createActivities(deps: ActivityDeps) {
     ...apiKeyActivities(deps),
     ...availabilityActivities(deps),
     ...certificateExpiryActivities(deps),
+    ...housekeepingActivities(deps),
     ...ownerConnectActivities(deps),
     ...ownerConnectKeyActivities(deps),
     ...webhookActivities(deps),

@@ -2,11 +2,7 @@ import { NativeConnection } from '@temporalio/worker';
 import type { ServiceConfig } from './config.ts';
 import { createApp } from '../api/app.ts';
 import { listen } from '../api/server.ts';
-import { dropExpiredEvents } from '../db/catalogue/reads.ts';
-import { dropPastWindows } from '../db/counters.ts';
 import { openDatabase } from '../db/orm.ts';
-import { dropExpiredDeliveries } from '../db/webhook-deliveries.ts';
-import { dropDeletedEndpoints } from '../db/webhook-endpoints.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
 import type { Logger } from '../infra/logger.ts';
 import { createMailer } from '../infra/mailer.ts';
@@ -17,8 +13,6 @@ import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
 import { ensureCertificateExpiriesInUse } from '../services/certificate-expiry.ts';
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
-import { resealOwnerConnectKeys } from '../services/owner-connect/key-housekeeping.ts';
-import { resealWebhookSecrets } from '../services/webhook-housekeeping.ts';
 import { createWorker } from './worker.ts';
 import { watchWorkerDatabase } from './observability.ts';
 import { withActivityContext } from '../activities/log-context.ts';
@@ -62,22 +56,10 @@ export async function startApiProcess(
     limits: config.http.limits,
     ...(internal ? { internal } : {}),
   });
-  // Housekeeping every API process may do; each statement is idempotent, so several processes may.
-  const sweep = setInterval(() => {
-    void dropPastWindows(orm.em.fork(), clock.now()).catch(() => undefined);
-    void dropExpiredEvents(orm.em.fork(), clock.now()).catch(() => undefined);
-    void dropExpiredDeliveries(orm.em.fork(), clock.now())
-      .then(() => dropDeletedEndpoints(orm.em.fork(), clock.now()))
-      .catch(() => undefined);
-    void resealWebhookSecrets({ orm, secrets, log }).catch(() => undefined);
-    void resealOwnerConnectKeys({ orm, secrets, log }).catch(() => undefined);
-  }, 60_000);
-  sweep.unref();
   return {
     ...listening,
     tls,
     stop: async () => {
-      clearInterval(sweep);
       await listening.close();
       await temporal.close();
       await orm.close();
@@ -127,6 +109,11 @@ export async function startWorkerProcess(
   await ensureHorizonRollsInUse({ orm, workflows, log });
   // And the certificate-expiry workflow of every property with an end date ahead.
   await ensureCertificateExpiriesInUse({ orm, workflows, log, clock: systemClock });
+  // And the housekeeping schedule: retention and re-sealing, one pass a minute for the deployment
+  // (best effort: a worker that cannot create it logs why, and the next start tries again).
+  await workflows
+    .ensureHousekeepingSchedule()
+    .catch((error: unknown) => log.error('could not create the housekeeping schedule', { error: String(error) }));
   // And the owner-connect key rotation, which creates the deployment's first signing key if none
   // exists yet (the bootstrap) and adopts the configured rotation period.
   await workflows.planOwnerConnectKeys(config.ownerConnectKeyRotationDays);

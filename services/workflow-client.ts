@@ -31,6 +31,7 @@ import type { DeliveryInput, webhookDelivery } from '../workflows/webhook-delive
 import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
 import { deliveryRetryClient } from './delivery-retry-client.ts';
 import { soleWorkerLook } from './eager-start.ts';
+import { housekeepingScheduleClient } from './housekeeping-schedule.ts';
 import { workflowSummaries as summary } from './workflow-summaries.ts';
 
 /**
@@ -207,6 +208,9 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
 
     /** `delivery retry`: services/delivery-retry-client.ts. */
     ...deliveryRetryClient({ connect, taskQueue }),
+
+    /** The housekeeping schedule: services/housekeeping-schedule.ts. */
+    ...housekeepingScheduleClient({ connect, taskQueue }),
 
     /** Cancels delivery workflows; one that has already ended is left as it is. */
     async cancelWebhookDeliveries(deliveries: readonly { endpointId: string; eventId: string }[]): Promise<void> {

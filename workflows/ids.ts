@@ -14,6 +14,8 @@ export const workflowIds = {
   ownerConnect: (jti: string) => `owner-connect:${jti}`,
   /** One per task queue (a deployment): the rotation of the owner-connect token signing keys. */
   ownerConnectKeys: (taskQueue: string) => `owner-connect-keys:${taskQueue}`,
+  /** One per task queue: the housekeeping schedule, and the id (with the start's time) of each pass it starts. */
+  housekeeping: (taskQueue: string) => `housekeeping:${taskQueue}`,
   webhookSecretRotation: (endpointId: string, generation: number) =>
     `webhook-secret-rotation:${endpointId}:${generation}`,
 };

@@ -6,3 +6,4 @@ export { ownerConnectKeyRotation } from './owner-connect-key-rotation.ts';
 export { webhookDelivery } from './webhook-delivery.ts';
 export { webhookSecretRotation } from './webhook-secret-rotation.ts';
 export { ownerConnect } from './owner-connect.ts';
+export { housekeeping } from './housekeeping.ts';
