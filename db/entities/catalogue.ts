@@ -196,6 +196,19 @@ export const EventSchema = defineEntity({
     traceparent: p.text().nullable(),
   },
   primaryKeys: ['channel', 'position'],
+  // A page of events costs what the log's end costs (migration EventPageIndexes): the first page
+  // starts where the channel's 35 days do; a key with one event scope walks only that scope's side.
+  indexes: [
+    { name: 'event_channel_occurred_at', properties: ['channel', 'occurredAt', 'position'] },
+    {
+      name: 'event_ari_position',
+      expression: `create index "event_ari_position" on "event" ("channel_id", "position") where "type" = 'availability.updated'`,
+    },
+    {
+      name: 'event_catalog_position',
+      expression: `create index "event_catalog_position" on "event" ("channel_id", "position") where "type" <> 'availability.updated'`,
+    },
+  ],
 });
 
 export type Organization = InferEntity<typeof OrganizationSchema>;
