@@ -210,11 +210,10 @@ export async function readEvents(
   const now = deps.clock.now();
   const hash = hashQuery({ kind: 'events', channel: channel.id });
   const place = query.cursor === undefined ? { position: 0 } : await eventCursorPlace(query.cursor, hash, now, deps);
-  // Without a cursor the log starts at its oldest kept event; with one, right after its position.
-  const since = query.cursor === undefined ? new Date(now.getTime() - RETENTION_MS) : new Date(0);
+  // Without a cursor the log starts at its oldest kept event (35 days); with one, right after its position.
   const page = await listEvents(deps.orm.em.fork(), channel.id, {
     after: place.position,
-    since,
+    since: query.cursor === undefined ? new Date(now.getTime() - RETENTION_MS) : undefined,
     types,
     limit: query.limit,
   });
@@ -231,14 +230,20 @@ export async function readEvents(
   // earlier than what was read). Events are kept 35 days, so a cursor younger than that never
   // points past a pruned event.
   const age = page.hasMore && last ? wholeSeconds(last.occurredAt).getTime() : now.getTime();
+  // A page that is not full returned every event of the key's kinds up to the log's last kept
+  // one, all committed when it was read: the cursor moves there, past the events the key cannot
+  // read, so the next poll starts at the log's end instead of walking them again. A full page's
+  // cursor is its last event.
+  const tail = page.tail;
+  const reached = !page.hasMore && tail !== null && tail.position > place.position ? tail : last;
   // It names the event at its position, so a log that no longer holds that event refuses it
-  // (logHoldsPlace). An empty page keeps the cursor's event; a cursor from before ids were
-  // carried gets the one the log holds there, now that the log was found to reach that far.
+  // (logHoldsPlace). An empty page at the log's end keeps the cursor's event; a cursor from before
+  // ids were carried gets the one the log holds there, now that the log was found to reach that far.
   const anchor = page.log.atOrBefore;
   const eventId =
-    last?.id ?? place.eventId ?? (anchor !== null && anchor.position === place.position ? anchor.id : undefined);
+    reached?.id ?? place.eventId ?? (anchor !== null && anchor.position === place.position ? anchor.id : undefined);
   const next = await encodeCursor(
-    { p: last?.position ?? place.position, t: age, ...(eventId === undefined ? {} : { e: eventId }) },
+    { p: reached?.position ?? place.position, t: age, ...(eventId === undefined ? {} : { e: eventId }) },
     hash,
     deps.secrets.ring,
   );

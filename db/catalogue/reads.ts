@@ -130,13 +130,21 @@ export interface EventPage {
   hasMore: boolean;
   /** What the log holds at and before `after`, read in the same statement (one snapshot) as the events. */
   log: LogAtPosition;
+  /**
+   * The log's last kept event in that snapshot, null when none is kept. Every event up to it had
+   * committed when the page was read (positions are taken under the channel's lock, in commit
+   * order), so a page that is not full has returned every event of its types up to there.
+   */
+  tail: { position: number; id: string } | null;
 }
 
-/** A row of the page's statement: the log's end and the event at or before `after` on every row, then one event, if any. */
+/** A row of the page's statement: the log's ends and the event at or before `after` on every row, then one event, if any. */
 interface EventPageRow {
   log_end: string | null;
   anchor_position: string | null;
   anchor_id: string | null;
+  tail_position: string | null;
+  tail_id: string | null;
   position: string | null;
   id: string;
   type: string;
@@ -145,25 +153,55 @@ interface EventPageRow {
 }
 
 /**
+ * The event type the log's two partial indexes split it on (migration EventPageIndexes): the
+ * events `read:ari` gives on one side, those `read:catalog` gives on the other. A page of one
+ * side's types names its side in SQL as well, so the planner can prove that index applies, and
+ * walks only that side's events: a page examines the rows it returns, however many of the other
+ * side lie between them.
+ */
+const SPLIT_TYPE = 'availability.updated';
+
+function sideOfTheLog(types: readonly string[]): string {
+  if (types.every((type) => type === SPLIT_TYPE)) return `and type = '${SPLIT_TYPE}'`;
+  if (!types.includes(SPLIT_TYPE)) return `and type <> '${SPLIT_TYPE}'`;
+  return '';
+}
+
+/**
  * Events after `after` in commit order (positions are taken under the channel's lock), of the given
- * types only, and what the log holds at `after`: its end and its kept event with the largest
- * position up to `after`, each one probe of a primary key. One statement, so the check and the page
- * see the same log; it answers at least one row, its event columns null when no event follows.
+ * types only, and what the log holds at `after` and at its end: each one probe of a primary key.
+ * With `since`, only events stamped then or later: the first of them is found by one probe of the
+ * channel's `(occurred_at, position)` index (a channel's stamps never decrease along its
+ * positions), and the page starts there rather than filtering every older event the sweep has
+ * not dropped yet. One statement, so the check and the page see the same log; it answers at least
+ * one row, its event columns null when no event follows.
  */
 export async function listEvents(
   em: EntityManager,
   channelId: string,
-  options: { after: number; since: Date; types: readonly string[]; limit: number },
+  options: { after: number; since?: Date | undefined; types: readonly string[]; limit: number },
 ): Promise<EventPage> {
+  const { since } = options;
+  const start =
+    since === undefined
+      ? ''
+      : `left join lateral (select position from event where channel_id = ? and occurred_at >= ?
+                             order by occurred_at, position limit 1) start on true`;
   const rows = await em.execute<EventPageRow[]>(
     `select log.last_position as log_end, anchor.position as anchor_position, anchor.id as anchor_id,
+            tail.position as tail_position, tail.id as tail_id,
             page.position, page.id, page.type, page.occurred_at, page.data
        from (values (1)) as one (x)
        left join channel_log log on log.channel_id = ?
        left join lateral (select position, id from event where channel_id = ? and position <= ?
                            order by position desc limit 1) anchor on true
+       left join lateral (select position, id from event where channel_id = ?
+                           order by position desc limit 1) tail on true
+       ${start}
        left join lateral (select position, id, type, occurred_at, data from event
-                           where channel_id = ? and position > ? and occurred_at >= ? and type = any(?::text[])
+                           where channel_id = ? and position > ?
+                             ${since === undefined ? '' : 'and position >= start.position'}
+                             and type = any(?::text[]) ${sideOfTheLog(options.types)}
                            order by position limit ?) page on true
       order by page.position`,
     [
@@ -171,8 +209,9 @@ export async function listEvents(
       channelId,
       options.after,
       channelId,
+      ...(since === undefined ? [] : [channelId, since]),
+      channelId,
       options.after,
-      options.since,
       pgArray(options.types),
       options.limit + 1,
     ],
@@ -193,6 +232,7 @@ export async function listEvents(
       atOrBefore:
         first.anchor_position === null ? null : { position: Number(first.anchor_position), id: first.anchor_id! },
     },
+    tail: first.tail_position === null ? null : { position: Number(first.tail_position), id: first.tail_id! },
   };
 }
 
