@@ -1,0 +1,89 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { newExternalId } from '../../domain/catalogue/ids.ts';
+import type { EventType } from '../../domain/events.ts';
+import { pgArray } from '../../db/sql.ts';
+
+/**
+ * Appends many events to a channel's log in one statement, as the service's writers would have
+ * written them (db/catalogue/channel-log.ts): the same `event` rows (positions following the
+ * channel's last, `evt_` ids from the clock, the JSON a writer gives), stamps taken the way
+ * `withChannelLog` takes them (a transaction's stamp at least a millisecond past the channel's
+ * last, every event of one transaction on the same stamp), and the channel's log row moved to
+ * the last position and stamp. For logs far larger than a test can write through the platform.
+ */
+export interface EventBlock {
+  type: EventType;
+  count: number;
+  /** The clock's instant when the block was written (the ids' time, and the stamp unless the log's last is later). */
+  at: Date;
+  /**
+   * One transaction (the daily roll announcing each property's new last night, every event on
+   * one stamp), or one transaction per event (platform writes, each a millisecond after the last).
+   */
+  transactions: 'one' | 'each';
+  /** The properties the events name; each event names the next one, round the list. */
+  properties: readonly string[];
+}
+
+/** Positions of the first and last event appended. */
+export interface AppendedRange {
+  first: number;
+  last: number;
+}
+
+const DAY_MS = 86_400_000;
+
+function eventData(type: EventType, property: string, position: number, at: Date): Record<string, unknown> {
+  if (type !== 'availability.updated') return { object: 'property', id: property, version: position };
+  // The roll's announcement of a property's new last night: that night alone.
+  const night = new Date(at.getTime() + 365 * DAY_MS).toISOString().slice(0, 10);
+  const after = new Date(at.getTime() + 366 * DAY_MS).toISOString().slice(0, 10);
+  return { object: 'property', id: property, from: night, to: after };
+}
+
+export async function appendEvents(orm: MikroORM, channelId: string, block: EventBlock): Promise<AppendedRange> {
+  const em = orm.em.fork();
+  const range = await em.transactional(async (tx) => {
+    const [log] = await tx.execute<{ last_stamp: string; last_position: string }[]>(
+      'select last_stamp, last_position from channel_log where channel_id = ? for update',
+      [channelId],
+    );
+    if (!log) throw new Error(`appendEvents: channel ${channelId} has no log yet`);
+    const start = Number(log.last_position);
+    let stamp = new Date(log.last_stamp).getTime();
+    const positions: number[] = [];
+    const ids: string[] = [];
+    const stamps: string[] = [];
+    const data: string[] = [];
+    for (let i = 0; i < block.count; i += 1) {
+      if (i === 0 || block.transactions === 'each') stamp = Math.max(stamp + 1, block.at.getTime());
+      const position = start + 1 + i;
+      positions.push(position);
+      ids.push(newExternalId('event', block.at.getTime()));
+      stamps.push(new Date(stamp).toISOString());
+      const property = block.properties[i % block.properties.length]!;
+      data.push(JSON.stringify(eventData(block.type, property, position, block.at)));
+    }
+    await tx.execute(
+      `insert into event (channel_id, position, id, type, occurred_at, data, traceparent)
+       select ?, position, id, ?, occurred_at, data, null
+         from unnest(?::bigint[], ?::text[], ?::timestamptz[], ?::json[]) as rows (position, id, occurred_at, data)`,
+      [channelId, block.type, pgArray(positions.map(String)), pgArray(ids), pgArray(stamps), pgArray(data)],
+    );
+    await tx.execute('update channel_log set last_position = ?, last_stamp = ? where channel_id = ?', [
+      start + block.count,
+      new Date(stamp),
+      channelId,
+    ]);
+    return { first: start + 1, last: start + block.count };
+  });
+  // What autovacuum does after a load of this size (more than a tenth of the table): the planner
+  // then knows the log's size, as it does in service.
+  await em.execute('analyze event');
+  return range;
+}
+
+/** `count` property ids of the channel's kind, for events naming properties the test did not create one by one. */
+export function propertyIds(count: number, at: Date): string[] {
+  return Array.from({ length: count }, () => newExternalId('property', at.getTime()));
+}
