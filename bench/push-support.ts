@@ -186,15 +186,16 @@ export function percentile(samples: readonly number[], q: number): number {
 export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
 /**
- * A drain: deliveries per second from the first arrival to the last, and the CPU the worker and
- * the server spent per delivery over that span (readings taken at the first and last arrival).
+ * A drain: deliveries per second from the first arrival to the last, and the CPU the workers (all
+ * of them together) and the server spent per delivery over that span (readings taken at the
+ * first and last arrival).
  */
 export async function measureDrain(
   receiver: Receiver,
   options: {
     filter: (a: Arrival) => boolean;
     count: number;
-    pids: () => { worker: number; server: number };
+    pids: () => { workers: number[]; server: number };
     timeoutMs: number;
     start: () => Promise<void>;
   },
@@ -202,7 +203,8 @@ export async function measureDrain(
   const readings: { at: number; worker: number; server: number }[] = [];
   const read = () => {
     const pids = options.pids();
-    return { at: performance.now(), worker: cpuMs(pids.worker), server: cpuMs(pids.server) };
+    const worker = pids.workers.reduce((sum, pid) => sum + cpuMs(pid), 0);
+    return { at: performance.now(), worker, server: cpuMs(pids.server) };
   };
   let seen = 0;
   receiver.onArrival((arrival) => {
