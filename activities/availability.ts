@@ -16,7 +16,8 @@ export function availabilityActivities(deps: ActivityDeps) {
   const { log } = deps;
   return {
     /**
-     * The daily roll of one zone (see `rollZone`), in one transaction, retried on deadlock.
+     * The daily roll of one zone (see `rollHorizon`), in transactions of a bounded number of
+     * properties, each retried on deadlock.
      *
      * The roll is for `nowMs`, the instant the workflow woke for (its local midnight), not the
      * worker's clock: a roll that runs late, is retried, or whose workflow is replayed rolls the

@@ -265,23 +265,62 @@ export async function applyAvailabilityUpdates(
 }
 
 /**
- * The daily roll of one zone: for each of its properties, drops the nights before its today,
- * adds the nights up to the new horizon at their defaults, and announces the added range.
+ * Properties one transaction of the daily roll takes at most. The roll holds the log lock of every
+ * channel that sees the properties it rolls until it commits, so a platform write for those
+ * channels waits for one batch at most, never for a whole zone.
+ */
+export const ROLL_BATCH = 50;
+
+/**
+ * The daily roll of one zone, in the caller's transaction: every batch of `rollZoneBatch` in turn.
  * Idempotent: a second run on the same local date finds nothing to do.
  */
-export async function rollZone(
+export function rollZone(
   tx: EntityManager,
   zone: string,
   clock: Clock,
 ): Promise<{ properties: number; rolled: number }> {
+  return rollInBatches(ROLL_BATCH, (after) => rollZoneBatch(tx, zone, clock, after, ROLL_BATCH));
+}
+
+/** Runs `batch` (a `rollZoneBatch` of `size` properties) from the zone's first property to its last, adding up. */
+export async function rollInBatches(
+  size: number,
+  batch: (after: string | null) => Promise<{ properties: number; rolled: number; last: string | null }>,
+): Promise<{ properties: number; rolled: number }> {
+  const total = { properties: 0, rolled: 0 };
+  let after: string | null = null;
+  for (;;) {
+    const done = await batch(after);
+    total.properties += done.properties;
+    total.rolled += done.rolled;
+    if (done.last === null || done.properties < size) return total;
+    after = done.last;
+  }
+}
+
+/**
+ * The daily roll of the zone's next `limit` properties after `after` (by id; null: from the
+ * first): for each, drops the nights before its today, adds the nights up to the new horizon at
+ * their defaults, and announces the added range. A property already rolled for this local date
+ * only loses nights past, so a batch run again (or a roll run again) changes nothing. Answers the
+ * last property looked at, where the next batch starts.
+ */
+export async function rollZoneBatch(
+  tx: EntityManager,
+  zone: string,
+  clock: Clock,
+  after: string | null,
+  limit: number,
+): Promise<{ properties: number; rolled: number; last: string | null }> {
   const today = localDate(clock.now(), zone);
   const end = horizonEnd(today);
   // Locked, so two rolls of one zone (a retried activity beside a slow first attempt) never both
   // add and announce the same nights: the second waits, then sees the new horizon and skips.
   const due = await tx.execute<{ property_id: string; horizon_end: string }[]>(
     `select property_id, to_char(horizon_end, 'YYYY-MM-DD') as horizon_end from ari_property
-      where timezone = ? order by property_id for update`,
-    [zone],
+      where timezone = ? and property_id > ?::uuid order by property_id limit ? for update`,
+    [zone, after ?? '00000000-0000-0000-0000-000000000000', limit],
   );
   let rolled = 0;
   for (const row of due) {
@@ -301,36 +340,7 @@ export async function rollZone(
     await announce(tx, row.property_id, [{ from: start, to: end }], clock);
     rolled += 1;
   }
-  return { properties: due.length, rolled };
+  return { properties: due.length, rolled, last: due.at(-1)?.property_id ?? null };
 }
 
-/** The nights of a location's properties follow its zone. */
-export async function followLocationZone(tx: EntityManager, locationId: string, timezone: string): Promise<void> {
-  await tx.execute(
-    'update ari_property set timezone = ? where property_id in (select id from property where location_id = ?)',
-    [timezone, locationId],
-  );
-}
-
-/** A property a batch of updates names, with the zone of its location. */
-export interface BatchProperty {
-  id: string;
-  ref: string;
-  content: PropertyInput;
-  timezone: string;
-}
-
-/** The properties under these references, locked in id order for the rest of the transaction. */
-export async function lockPropertiesByRef(tx: EntityManager, refs: readonly string[]): Promise<BatchProperty[]> {
-  return tx.execute<BatchProperty[]>(
-    `select p.id, p.ref, p.content, l.content->>'timezone' as timezone from property p join location l on l.id = p.location_id
-      where p.ref = any(?::text[]) order by p.id for update of p`,
-    [pgArray(refs)],
-  );
-}
-
-/** Zones that have properties with availability: one roll each. */
-export async function zonesInUse(em: EntityManager): Promise<string[]> {
-  const rows = await em.execute<{ timezone: string }[]>('select distinct timezone from ari_property order by timezone');
-  return rows.map((row) => row.timezone);
-}
+export { followLocationZone, lockPropertiesByRef, zonesInUse, type BatchProperty } from './availability-zones.ts';

@@ -1,4 +1,11 @@
-import { applyAvailabilityUpdates, lockPropertiesByRef, rollZone, zonesInUse } from '../db/availability.ts';
+import {
+  applyAvailabilityUpdates,
+  lockPropertiesByRef,
+  ROLL_BATCH,
+  rollInBatches,
+  rollZoneBatch,
+  zonesInUse,
+} from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
 import type { AvailabilityUpdate } from '../domain/availability/nights.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
@@ -70,15 +77,21 @@ export function postAvailability(
 }
 
 /**
- * The daily roll of one zone as of `clock` (see `rollZone`): in one transaction, run again from
- * the start on a deadlock. Idempotent per local date.
+ * The daily roll of one zone as of `clock` (see `rollZoneBatch`): `batch` properties a
+ * transaction, in id order, each transaction run again from the start on a deadlock. Each batch
+ * commits its events before the next takes the channels' log locks, so a platform write for a
+ * channel of the zone waits for one batch at most. Idempotent per local date, so a roll that
+ * stopped half-way (a worker lost) is finished by running it again.
  */
 export function rollHorizon(
   deps: Pick<ServiceDeps, 'orm'>,
   zone: string,
   clock: Clock,
+  batch = ROLL_BATCH,
 ): Promise<{ properties: number; rolled: number }> {
-  return writeTransaction(deps.orm.em, (tx) => rollZone(tx, zone, clock));
+  return rollInBatches(batch, (after) =>
+    writeTransaction(deps.orm.em, (tx) => rollZoneBatch(tx, zone, clock, after, batch)),
+  );
 }
 
 /** The zones that have properties with availability: one horizon roll each. */

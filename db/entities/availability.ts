@@ -13,10 +13,14 @@ export const AriPropertySchema = defineEntity({
     /** Exclusive: nights from the property's today up to here are kept. */
     horizonEnd: p.date(),
     /** The property's IANA zone, so the roll of a zone finds its properties. */
-    timezone: p.string().length(64).index(),
+    timezone: p.string().length(64),
   },
-  // The order availability is listed in (db/availability-candidates.ts).
-  indexes: [{ name: 'ari_property_change_order', properties: ['updatedAt', 'property'] }],
+  indexes: [
+    // The order availability is listed in (db/availability-candidates.ts).
+    { name: 'ari_property_change_order', properties: ['updatedAt', 'property'] },
+    // A zone's properties in the order its daily roll takes them, batch after batch (db/availability.ts).
+    { name: 'ari_property_zone_order', properties: ['timezone', 'property'] },
+  ],
 });
 
 /**

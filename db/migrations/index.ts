@@ -22,6 +22,7 @@ import { Migration20261127100000EventTraceparent } from './Migration202611271000
 import { Migration20261128090000ChannelLogTransaction } from './Migration20261128090000ChannelLogTransaction.ts';
 import { Migration20261129090000ChannelViewTally } from './Migration20261129090000ChannelViewTally.ts';
 import { Migration20261129090100DeliveryPageIndex } from './Migration20261129090100DeliveryPageIndex.ts';
+import { Migration20261129090200RollZoneOrder } from './Migration20261129090200RollZoneOrder.ts';
 import { Migration20261129090300EventPageIndexes } from './Migration20261129090300EventPageIndexes.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
@@ -53,5 +54,6 @@ export const migrationsList = [
   { name: 'Migration20261128090000ChannelLogTransaction', class: Migration20261128090000ChannelLogTransaction },
   { name: 'Migration20261129090000ChannelViewTally', class: Migration20261129090000ChannelViewTally },
   { name: 'Migration20261129090100DeliveryPageIndex', class: Migration20261129090100DeliveryPageIndex },
+  { name: 'Migration20261129090200RollZoneOrder', class: Migration20261129090200RollZoneOrder },
   { name: 'Migration20261129090300EventPageIndexes', class: Migration20261129090300EventPageIndexes },
 ];
