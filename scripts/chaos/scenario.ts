@@ -182,9 +182,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (let round = 0; round < options.rounds; round += 1) {
       // A chunk of changes while a worker with attempts in flight is killed.
       const writing = writeChunk();
-      // The victim is a worker seen holding an attempt open at the receiver (deliveries start
-      // eagerly on the worker running the dispatcher, so which one that is cannot be chosen);
-      // failing that, the round's own.
+      // The victim is a worker seen holding an attempt open at the receiver (the task queue
+      // decides which worker makes an attempt, so it cannot be chosen); failing that, the round's own.
       let victim: ServiceProcess | undefined;
       const inFlight = await waitUntil(
         () => {
@@ -233,9 +232,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     for (const arrival of receiver.arrivals) deliveredBy[arrival.by] = (deliveredBy[arrival.by] ?? 0) + 1;
     // Every worker still running, those that stayed up through the restarts included, must be
     // polling the restarted server by itself: one that never reconnected would be hidden by the
-    // others. (Which worker delivers is no sign: a dispatcher's deliveries start eagerly on the
-    // worker that runs it.) The server keeps its pollers in memory, so a worker listed now has
-    // polled since the last restart.
+    // others. (Which worker delivers is no sign: the others can take every attempt.) The server
+    // keeps its pollers in memory, so a worker listed now has polled since the last restart.
     const survivors = allWorkers.filter((w) => !killed.has(w));
     const pollers = await pollingIdentities(temporal.address, 'chaos');
     const silentAfterRestart = survivors
