@@ -32,8 +32,8 @@ expect_failure 'an unhandled rejection' 'self-check: unhandled rejection' \
   npx vitest run --project integration test/self-check/unhandled.integration.ts
 # A global setup that cannot start Temporal (its binary exits at once), with and without a
 # Postgres server named: without one the setup also starts the embedded server.
-expect_failure 'a failing global setup' 'Failed to start ephemeral server' env TEMPORAL_CLI=/bin/false npx vitest run --project integration test/self-check/fails.integration.ts
-expect_failure 'a failing global setup with embedded Postgres' 'Failed to start ephemeral server' env -u DATABASE_URL TEMPORAL_CLI=/bin/false \
+expect_failure 'a failing global setup' 'the embedded Temporal exited with code 1 before it was ready' env TEMPORAL_CLI=/bin/false npx vitest run --project integration test/self-check/fails.integration.ts
+expect_failure 'a failing global setup with embedded Postgres' 'the embedded Temporal exited with code 1 before it was ready' env -u DATABASE_URL TEMPORAL_CLI=/bin/false \
   npx vitest run --project integration test/self-check/fails.integration.ts
 
 exit $failed
