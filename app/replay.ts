@@ -46,15 +46,6 @@ export function parseReplayArguments(argv: readonly string[]): ReplayArguments {
   return { query, limit: Number(limitText), bundle: values.bundle };
 }
 
-/** Where the replayed code comes from: a built bundle, or (no path) this checkout's workflow code bundled at start. */
-export interface ReplayCode {
-  bundlePath: string | undefined;
-}
-
-export function replayCode(args: Pick<ReplayArguments, 'bundle'>): ReplayCode {
-  return { bundlePath: args.bundle };
-}
-
 export interface ReplaySummary {
   listed: number;
   replayed: number;
@@ -63,7 +54,7 @@ export interface ReplaySummary {
 
 /**
  * Lists up to `limit` workflows matching `query`, fetches each one's history and replays it
- * against `code`, writing one line per workflow (`ok` or `FAIL`, its type, id and run) and a
+ * against the code at `bundlePath` (or this checkout's), writing one line per workflow (`ok` or `FAIL`, its type, id and run) and a
  * summary. A history that fails to replay (nondeterminism, or a workflow type the code lacks)
  * counts as failed; the caller exits non-zero on any.
  */
@@ -71,10 +62,11 @@ export async function replayRecentHistories(options: {
   client: Client;
   query: string;
   limit: number;
-  code: ReplayCode;
+  /** A built bundle; undefined: this checkout's workflow code, bundled now. */
+  bundlePath: string | undefined;
   write: (line: string) => void;
 }): Promise<ReplaySummary> {
-  const { client, query, limit, code, write } = options;
+  const { client, query, limit, bundlePath, write } = options;
   const listed: WorkflowExecutionInfo[] = [];
   // The list pages by itself; stop reading once `limit` are in hand.
   for await (const execution of client.workflow.list({ query, pageSize: Math.min(limit, 100) })) {
@@ -88,7 +80,7 @@ export async function replayRecentHistories(options: {
       yield { workflowId, history };
     }
   }
-  const workerOptions = replayOptions(code.bundlePath);
+  const workerOptions = replayOptions(bundlePath);
   let replayed = 0;
   let failed = 0;
   for await (const result of Worker.runReplayHistories(workerOptions, histories())) {

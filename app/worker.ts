@@ -21,10 +21,10 @@ export const TRACING_INTERCEPTORS_PATH = fileURLToPath(
  * `retryNow` was the case: docs/decisions.md "One workflow code path"). With tracing off the
  * workflows still make their spans, and `workflowSinks` drops them.
  */
-export const WORKFLOW_CODE = {
+export const WORKFLOW_CODE: { workflowsPath: string; workflowInterceptorModules: string[] } = {
   workflowsPath: WORKFLOWS_PATH,
   workflowInterceptorModules: [TRACING_INTERCEPTORS_PATH],
-} as const;
+};
 
 type Sinks = NonNullable<WorkerOptions['sinks']>;
 /** The sink the workflows' spans leave by, for a worker or a replay with tracing off: they go nowhere. */
@@ -43,7 +43,7 @@ export function workflowCodeOptions(bundlePath?: string): Pick<WorkerOptions, 'w
     ? { workflowBundle: { codePath: bundlePath } }
     : {
         workflowsPath: WORKFLOW_CODE.workflowsPath,
-        interceptors: { workflowModules: [...WORKFLOW_CODE.workflowInterceptorModules] },
+        interceptors: { workflowModules: WORKFLOW_CODE.workflowInterceptorModules },
       };
 }
 

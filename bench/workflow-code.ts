@@ -28,11 +28,7 @@ const histories = await Promise.all(
 );
 const quiet = { logger: new DefaultLogger('ERROR') };
 const code: Record<'with_interceptors' | 'workflows_alone', WorkflowBundle> = {
-  with_interceptors: await bundleWorkflowCode({
-    workflowsPath: WORKFLOW_CODE.workflowsPath,
-    workflowInterceptorModules: [...WORKFLOW_CODE.workflowInterceptorModules],
-    ...quiet,
-  }),
+  with_interceptors: await bundleWorkflowCode({ ...WORKFLOW_CODE, ...quiet }),
   workflows_alone: await bundleWorkflowCode({ workflowsPath: WORKFLOW_CODE.workflowsPath, ...quiet }),
 };
 

@@ -8,10 +8,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { WORKFLOW_BUNDLE_PATH, WORKFLOW_CODE } from '../app/worker.ts';
 
-const { code } = await bundleWorkflowCode({
-  workflowsPath: WORKFLOW_CODE.workflowsPath,
-  workflowInterceptorModules: [...WORKFLOW_CODE.workflowInterceptorModules],
-});
+const { code } = await bundleWorkflowCode(WORKFLOW_CODE);
 await mkdir(path.dirname(WORKFLOW_BUNDLE_PATH), { recursive: true });
 await writeFile(WORKFLOW_BUNDLE_PATH, code);
 console.log(`wrote ${WORKFLOW_BUNDLE_PATH}`);

@@ -7,7 +7,7 @@
 import { Runtime } from '@temporalio/worker';
 import { loadConfig } from '../app/config.ts';
 import { temporalLogger } from '../app/observability.ts';
-import { parseReplayArguments, REPLAY_USAGE, replayCode, replayRecentHistories } from '../app/replay.ts';
+import { parseReplayArguments, REPLAY_USAGE, replayRecentHistories } from '../app/replay.ts';
 import { readRuntimeFile } from '../app/servers.ts';
 import { createLogger } from '../infra/logger.ts';
 import { connectTemporalClient } from '../infra/temporal.ts';
@@ -47,7 +47,7 @@ try {
     client: temporal.client,
     query: args!.query,
     limit: args!.limit,
-    code: replayCode(args!),
+    bundlePath: args!.bundle,
     write: (line) => process.stdout.write(`${line}\n`),
   });
   exitCode = summary.failed > 0 ? 1 : 0;

@@ -32,14 +32,10 @@ const replay = (args: string[]) =>
 
 /** Bundles a workflows module into a file, as `npm run build:workflows` does. */
 async function bundleFile(
-  workflows: { workflowsPath: string; workflowInterceptorModules?: readonly string[] },
+  workflows: { workflowsPath: string; workflowInterceptorModules?: string[] },
   name: string,
 ): Promise<string> {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: workflows.workflowsPath,
-    workflowInterceptorModules: [...(workflows.workflowInterceptorModules ?? [])],
-    logger: new DefaultLogger('WARN'),
-  });
+  const { code } = await bundleWorkflowCode({ ...workflows, logger: new DefaultLogger('WARN') });
   const file = path.join(bundleDir, name);
   await writeFile(file, code);
   return file;

@@ -14,10 +14,6 @@ declare module 'vitest' {
  * once, so each workflow test file starts its workers without bundling again.
  */
 export default async function setup(project: TestProject): Promise<void> {
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOW_CODE.workflowsPath,
-    workflowInterceptorModules: [...WORKFLOW_CODE.workflowInterceptorModules],
-    logger: new DefaultLogger('WARN'),
-  });
+  const { code } = await bundleWorkflowCode({ ...WORKFLOW_CODE, logger: new DefaultLogger('WARN') });
   project.provide('workflowBundle', code);
 }

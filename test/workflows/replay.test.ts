@@ -10,10 +10,7 @@ import { HISTORIES_DIR } from '../support/time-skipping.ts';
 let workflowBundle: WorkflowBundle;
 beforeAll(async () => {
   // The code every worker runs, tracing on or off (app/worker.ts).
-  workflowBundle = await bundleWorkflowCode({
-    workflowsPath: WORKFLOW_CODE.workflowsPath,
-    workflowInterceptorModules: [...WORKFLOW_CODE.workflowInterceptorModules],
-  });
+  workflowBundle = await bundleWorkflowCode(WORKFLOW_CODE);
 });
 
 /** A committed history as its JSON, to edit before it is read. */

@@ -21,10 +21,7 @@ const { EventType } = proto.temporal.api.enums.v1;
 
 let code: WorkflowBundle;
 beforeAll(async () => {
-  code = await bundleWorkflowCode({
-    workflowsPath: WORKFLOW_CODE.workflowsPath,
-    workflowInterceptorModules: [...WORKFLOW_CODE.workflowInterceptorModules],
-  });
+  code = await bundleWorkflowCode(WORKFLOW_CODE);
 }, 180_000);
 
 /** A worker's sinks with tracing on: the workflows' spans to `exporter`. */
@@ -120,7 +117,7 @@ test("the worker's replay options run the same workflow code as its worker", () 
   // npm run replay and every test worker take the code from here: the interceptors are in it.
   expect(replayOptions()).toMatchObject({
     workflowsPath: WORKFLOW_CODE.workflowsPath,
-    interceptors: { workflowModules: [...WORKFLOW_CODE.workflowInterceptorModules] },
+    interceptors: { workflowModules: WORKFLOW_CODE.workflowInterceptorModules },
   });
 });
 
