@@ -64,17 +64,5 @@ export function deliveryRetryClient({ connect, taskQueue }: { connect: () => Pro
         throw error;
       }
     },
-
-    /** Whether the delivery's workflow has a running run (false: ended, terminated, or never found). */
-    async webhookDeliveryRunning(endpointId: string, eventId: string): Promise<boolean> {
-      const client = await connect();
-      try {
-        const { status } = await client.workflow.getHandle(workflowIds.webhookDelivery(endpointId, eventId)).describe();
-        return status.name === 'RUNNING';
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) return false;
-        throw error;
-      }
-    },
   };
 }

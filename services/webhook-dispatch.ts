@@ -5,6 +5,7 @@ import { newExternalId } from '../domain/catalogue/ids.ts';
 import { endpointHost } from '../domain/webhooks/endpoints.ts';
 import { channelReceivesWebhooks, endpointReceivesEvent, webhookBody } from '../domain/webhooks/sending.ts';
 import { inStoredTrace } from '../infra/tracing.ts';
+import { CURRENT_DELIVERY } from '../workflows/definitions.ts';
 import type { DeliveryInput } from '../workflows/webhook-delivery.ts';
 import type { ServiceDeps } from './deps.ts';
 
@@ -90,8 +91,7 @@ export async function dispatchEvents(
           channel: channel.name,
           payload: body,
           host: endpointHost(endpoint.url),
-          attempts: 'local',
-          state: 'always',
+          ...CURRENT_DELIVERY,
           traceparent: event.traceparent,
         });
       }

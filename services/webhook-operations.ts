@@ -12,7 +12,7 @@ import { toInstant } from '../domain/time.ts';
 import { endpointHost } from '../domain/webhooks/endpoints.ts';
 import { ATTEMPT_LIMIT_MS, RETRY_SPAN_MS } from '../domain/webhooks/retry-schedule.ts';
 import type { DeliveryOutcome, DeliveryWorkflowState } from '../domain/webhooks/states.ts';
-import type { RetryNowResult } from '../workflows/definitions.ts';
+import { CURRENT_DELIVERY, type RetryNowResult } from '../workflows/definitions.ts';
 import type { DeliveryInput } from '../workflows/webhook-delivery.ts';
 import type { ServiceDeps } from './deps.ts';
 import { Refusal } from './refusal.ts';
@@ -148,8 +148,7 @@ async function driveAgain(
     eventId: before.eventId,
     eventType: before.eventType,
     channel: before.channel,
-    attempts: 'local',
-    state: 'always',
+    ...CURRENT_DELIVERY,
   };
   await deps.workflows.startWebhookDelivery(input, endpointHost(before.endpointUrl), { again: true });
   deps.log.info('delivery driven again by an operator: its workflow had no running run', {

@@ -1,5 +1,6 @@
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DeliveryOutcome, DeliveryWorkflowState } from '../domain/webhooks/states.ts';
+import type { DeliveryInput } from './webhook-delivery.ts';
 
 /** Sent when an operator revokes a key: its lifecycle ends without marking it expired. */
 export const apiKeyRevokedSignal = defineSignal('apiKeyRevoked');
@@ -88,3 +89,9 @@ export const retryNowUpdateId = (attempt: number) => `retry-now:attempt-${attemp
 export const NOT_WAITING_FOR_RETRY = 'delivery_not_waiting';
 /** The refusal's `type` when a delivery waits for another attempt than the one a `retryNow` names. */
 export const OTHER_ATTEMPT_DUE = 'delivery_other_attempt_due';
+
+/**
+ * The version fields of `DeliveryInput` every delivery started today carries: the dispatcher's
+ * starts and an operator's drive again (`delivery retry` of a delivery whose run is gone).
+ */
+export const CURRENT_DELIVERY = { attempts: 'local', state: 'always' } as const satisfies Partial<DeliveryInput>;

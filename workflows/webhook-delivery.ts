@@ -163,7 +163,7 @@ export async function webhookDelivery(input: DeliveryInput): Promise<DeliveryOut
             })
           : null;
       const dueAt = delay === null ? null : new Date(Date.now() + delay).toISOString();
-      const next: DeliveryWorkflowState = outcome === 'failed' && dueAt !== null ? 'retrying' : outcome;
+      const next: DeliveryWorkflowState = dueAt === null ? outcome : 'retrying';
       describeAttempt(made, next, dueAt);
       await answerHurried({
         outcome,
