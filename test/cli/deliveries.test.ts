@@ -77,6 +77,18 @@ async function eventually<T>(
   }
 }
 
+/** A delivery whose first attempt failed (the receiver answers 500), once `delivery list` shows it retrying. */
+async function retryingDelivery(name: string) {
+  receiver.respond(500);
+  const s = await publishedDelivery(name);
+  await eventually(() => s.requests()[0], 'the first attempt');
+  const delivery = await eventually(async () => {
+    const run = await admin('delivery', 'list', '--endpoint', s.endpointId, '--state', 'retrying');
+    return run.json?.data[0];
+  }, 'the delivery listed as retrying');
+  return { s, delivery };
+}
+
 describe('npm run admin -- delivery / endpoint', () => {
   test('a delivery waiting for its 1-minute retry is listed, retried now, and arrives within seconds; then the endpoint reads 1 of 2 attempts delivered', async () => {
     receiver.respond(500);
@@ -150,13 +162,7 @@ describe('npm run admin -- delivery / endpoint', () => {
   });
 
   test('a retry against a receiver that hangs waits for the attempt and says what it did; a second retry meanwhile joins it', async () => {
-    receiver.respond(500);
-    const s = await publishedDelivery('hangs');
-    await eventually(() => s.requests()[0], 'the first attempt');
-    const delivery = await eventually(async () => {
-      const run = await admin('delivery', 'list', '--endpoint', s.endpointId, '--state', 'retrying');
-      return run.json?.data[0];
-    }, 'the delivery listed as retrying');
+    const { s, delivery } = await retryingDelivery('hangs');
     // From here the receiver answers nothing: the attempt runs into its 10-s time-out.
     receiver.hold();
     try {
@@ -189,13 +195,7 @@ describe('npm run admin -- delivery / endpoint', () => {
   });
 
   test('a delivery whose workflow was terminated stays retrying until delivery retry drives it again in a new run', async () => {
-    receiver.respond(500);
-    const s = await publishedDelivery('stranded');
-    await eventually(() => s.requests()[0], 'the first attempt');
-    const delivery = await eventually(async () => {
-      const run = await admin('delivery', 'list', '--endpoint', s.endpointId, '--state', 'retrying');
-      return run.json?.data[0];
-    }, 'the delivery listed as retrying');
+    const { s, delivery } = await retryingDelivery('stranded');
     const handle = temporal.workflow.getHandle(workflowIds.webhookDelivery(s.endpointId, delivery.event_id));
     await handle.terminate('lost, as with a namespace');
     receiver.respond(204);
