@@ -25,8 +25,8 @@ import { problemIndex, problemPage } from './problem-pages.ts';
 export type Surface = 'all' | 'public' | 'internal';
 
 /** Bodies the distribution interface takes are small (a webhook registration); the platform's bulk availability is not. */
-const DISTRIBUTION_BODY_LIMIT = 64 * 1024;
-const PLATFORM_BODY_LIMIT = 1024 * 1024;
+export const DISTRIBUTION_BODY_LIMIT = 64 * 1024;
+export const PLATFORM_BODY_LIMIT = 1024 * 1024;
 
 /** The whole HTTP surface, built apart from any listener so tests can serve it on their own port. */
 export function createApp(deps: AppDeps, options: { publicOrigin: string; surface?: Surface }): Express {

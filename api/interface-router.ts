@@ -6,7 +6,7 @@ import { codedEtag, codingFor, writeBody } from './content-coding.ts';
 import { callerOf, type AppDeps } from './context.ts';
 import { markOperation } from './middleware/access-log.ts';
 import { authenticate } from './middleware/authenticate.ts';
-import { jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
+import { DEFAULT_BODY_LIMIT, jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
 import { settleCharge } from './middleware/rate-limit.ts';
 import { expressPath, isPlannedIn, type HttpMethod, type OperationResult, type RoutedOperation } from './operations.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
@@ -195,7 +195,7 @@ export function interfaceRouter<S extends string = Scope>(
   deps: AppDeps,
   guardsFor: (operation: RoutedOperation<S>) => RequestHandler[],
   options: {
-    /** Bytes of a decoded body; 1 MiB unless given. */
+    /** Bytes of a decoded body; DEFAULT_BODY_LIMIT (1 MiB) unless given. */
     bodyLimit?: number;
     /** Counts a request that carries a usable key although it is answered before authentication (404, 405). */
     countKey?: (req: Request, res: Response) => Promise<void>;
@@ -203,7 +203,7 @@ export function interfaceRouter<S extends string = Scope>(
 ): Router {
   const router = Router({ strict: true });
   router.use(noStore);
-  const body = [requireJsonBody, jsonBodyParser(options.bodyLimit ?? 1024 * 1024)];
+  const body = [requireJsonBody, jsonBodyParser(options.bodyLimit ?? DEFAULT_BODY_LIMIT)];
   const methodsByPath = new Map<string, Set<HttpMethod>>();
   for (const operation of operations) {
     const path = expressPath(operation.path);

@@ -25,11 +25,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createChannel } from '../admin/channels.ts';
 import { issueKey } from '../admin/keys.ts';
 import { loadConfig } from '../app/config.ts';
-import { createApp } from '../api/app.ts';
+import { createApp, DISTRIBUTION_BODY_LIMIT, PLATFORM_BODY_LIMIT } from '../api/app.ts';
 import { DISTRIBUTION_BASE, distributionOperations } from '../api/distribution/index.ts';
 import { HOST_BASE } from '../api/host/paths.ts';
+import { FORM_BODY_LIMIT } from '../api/host/router.ts';
 import { INTEGRATION_BASE, integrationOperations } from '../api/integration/index.ts';
 import { INTERNAL_BASE, internalOperations } from '../api/internal/catalogue.ts';
+import { DEFAULT_BODY_LIMIT } from '../api/middleware/json-body.ts';
 import { jsonShapeLimits } from '../domain/json-shape.ts';
 import { hostCookie, operationTargets, type Target } from './bodies-targets.ts';
 import { listen } from '../api/server.ts';
@@ -51,10 +53,6 @@ import { benchClient } from './platform-client.ts';
 import { percentile, round } from './push-support.ts';
 
 const KIB = 1024;
-const DISTRIBUTION_LIMIT = 64 * KIB;
-const PLATFORM_LIMIT = 1024 * KIB;
-const INTEGRATION_LIMIT = 1024 * KIB;
-const FORM_LIMIT = 16 * KIB;
 /** Room left under a limit for what the client adds (nothing: the body is sent as built) and rounding. */
 const MARGIN = 64;
 const PLATFORM_TOKEN = 'svc_platform_bench-token-0123456789abcdefghijklmnop';
@@ -62,9 +60,9 @@ const ORGANIZATION = 'bench-org';
 
 /** The CPU goal of a body under `limit` bytes: 50 ms per 64 KiB, 500 ms at 1 MiB, 50 ms at least. */
 function cpuGoalMs(limit: number): number {
-  if (limit <= DISTRIBUTION_LIMIT) return 50;
-  if (limit >= PLATFORM_LIMIT) return 500;
-  return Math.round((50 * limit) / DISTRIBUTION_LIMIT);
+  if (limit <= 64 * KIB) return 50;
+  if (limit >= 1024 * KIB) return 500;
+  return Math.round((50 * limit) / (64 * KIB));
 }
 
 const scratch = await createScratchDatabase(
@@ -135,21 +133,22 @@ try {
       DISTRIBUTION_BASE,
       distributionOperations,
       { authorization: `Bearer ${key}` },
-      DISTRIBUTION_LIMIT,
+      DISTRIBUTION_BODY_LIMIT,
     ),
     ...operationTargets(
       'platform',
       INTERNAL_BASE,
       internalOperations,
       { authorization: `Bearer ${PLATFORM_TOKEN}` },
-      PLATFORM_LIMIT,
+      PLATFORM_BODY_LIMIT,
     ),
     ...operationTargets(
       'integration',
       INTEGRATION_BASE,
       integrationOperations,
       { authorization: `Bearer ${token!}` },
-      INTEGRATION_LIMIT,
+      // The integration interface sets no limit of its own.
+      DEFAULT_BODY_LIMIT,
       true,
     ),
     ...['/open', '/locale', '/logout', '/owners/own_x/channels/bench-bodies/connect'].map((path): Target => ({
@@ -157,7 +156,7 @@ try {
       method: 'POST',
       path: `${HOST_BASE}${path}`,
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      limit: FORM_LIMIT,
+      limit: FORM_BODY_LIMIT,
       json: false,
       keys: [],
       arrayKey: undefined,

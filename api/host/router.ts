@@ -115,7 +115,10 @@ function requireSession(deps: AppDeps): RequestHandler {
   };
 }
 
-const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
+/** Bytes of a host form's body. */
+export const FORM_BODY_LIMIT = 16 * 1024;
+
+const formBody = express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT, parameterLimit: 50 });
 
 const requireCsrf: RequestHandler = (req, res, next) => {
   const form = (req.body ?? {}) as Record<string, unknown>;

@@ -9,6 +9,9 @@ const hasBody = (headers: Record<string, string | string[] | undefined>) =>
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+/** Bytes of a decoded JSON body an interface reads when it sets no limit of its own. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 
 /**
@@ -78,4 +81,4 @@ export function jsonBodyParser(limit: number): RequestHandler {
   };
 }
 
-export const parseJsonBody = jsonBodyParser(1024 * 1024);
+export const parseJsonBody = jsonBodyParser(DEFAULT_BODY_LIMIT);
