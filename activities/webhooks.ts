@@ -1,7 +1,7 @@
 import * as deliveryStore from '../db/webhook-deliveries.ts';
 import * as endpointStore from '../db/webhook-endpoints.ts';
 import type { SuspensionReason, UndeliveredState } from '../domain/webhooks/states.ts';
-import { inAttemptSpan, type AttemptSpanOutcome } from '../infra/tracing.ts';
+import { inAttemptSpan, type SpanOutcome } from '../infra/tracing.ts';
 import * as attempts from '../services/webhook-attempts.ts';
 import { dispatchEvents } from '../services/webhook-dispatch.ts';
 import { cancelPendingDeliveries } from '../services/webhooks.ts';
@@ -58,7 +58,7 @@ export function webhookActivities(deps: ActivityDeps) {
  * row): its number, its outcome, the answer's status code and why it failed when the attempt
  * says; a failed attempt, and a 410 (`gone`), mark the span as an error.
  */
-function attemptSpanOutcome(result: attempts.AttemptResult): AttemptSpanOutcome {
+function attemptSpanOutcome(result: attempts.AttemptResult): SpanOutcome {
   return {
     attributes: {
       'webhook.attempt': result.attempt,

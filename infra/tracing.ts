@@ -143,33 +143,27 @@ function activeSpan() {
  * one trace id, which the channels could compare to link their own ids of the write (docs/
  * decisions.md "Tracing"). The operator still goes from the write to each POST: the active span
  * (the attempt's) links to the POST's span, and the POST's span back to it; the links are in the
- * exported spans, never in the request. `outcome` adds what the answer says; an `error.type` among
- * it marks the span failed. With tracing off `send` gets no header.
+ * exported spans, never in the request. `outcome` says what the answer was (attributes, and
+ * whether it failed). With tracing off `send` gets no header.
  */
 export async function inOwnTrace<T>(
   name: string,
   attributes: Attributes,
   send: (headers: Record<string, string>) => Promise<T>,
-  outcome: (result: T) => Attributes,
+  outcome: (result: T) => SpanOutcome,
 ): Promise<T> {
   if (!runtime) return send({});
   const from = trace.getActiveSpan();
   const links: Link[] = from && trace.isSpanContextValid(from.spanContext()) ? [{ context: from.spanContext() }] : [];
   const span = tracer().startSpan(name, { kind: SpanKind.CLIENT, root: true, attributes, links });
   from?.addLink({ context: span.spanContext() });
-  return settled(span, async () => {
-    const result = await send({ traceparent: formatTraceparent(span.spanContext()) });
-    const answer = outcome(result);
-    span.setAttributes(answer);
-    if (answer['error.type'] !== undefined) span.setStatus({ code: SpanStatusCode.ERROR });
-    return result;
-  });
+  return settled(span, () => send({ traceparent: formatTraceparent(span.spanContext()) }), outcome);
 }
 
-/** What an attempt's span says of the attempt when it is over. */
-export interface AttemptSpanOutcome {
+/** What a span says of its work's result when it is over. */
+export interface SpanOutcome {
   attributes: Attributes;
-  /** The attempt failed (the span's status ERROR). */
+  /** The work failed (the span's status ERROR). */
   failed: boolean;
 }
 
@@ -185,17 +179,10 @@ export interface AttemptSpanOutcome {
 export async function inAttemptSpan<T>(
   name: string,
   work: () => Promise<T>,
-  outcome: (result: T) => AttemptSpanOutcome,
+  outcome: (result: T) => SpanOutcome,
 ): Promise<T> {
   if (!trace.getActiveSpan()?.isRecording()) return work();
-  const span = tracer().startSpan(name, { kind: SpanKind.INTERNAL });
-  return settled(span, async () => {
-    const result = await work();
-    const { attributes, failed } = outcome(result);
-    span.setAttributes(attributes);
-    if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
-    return result;
-  });
+  return settled(tracer().startSpan(name, { kind: SpanKind.INTERNAL }), work, outcome);
 }
 
 /** `trace_id` and `span_id` of the active span for a log line; empty without one. */
@@ -226,10 +213,19 @@ export async function inStoredTrace<T>(
   return tracer().startActiveSpan(name, { attributes, links }, parentContext, (span) => settled(span, work));
 }
 
-/** `work`'s result; a failure is recorded on `span` (its type only is exported: infra/span-redaction.ts). Ends `span`. */
-async function settled<T>(span: Span, work: () => Promise<T>): Promise<T> {
+/**
+ * `work`'s result; a failure is recorded on `span` (its type only is exported: infra/span-redaction.ts),
+ * and so is what `outcome` says of a result. Ends `span`.
+ */
+async function settled<T>(span: Span, work: () => Promise<T>, outcome?: (result: T) => SpanOutcome): Promise<T> {
   try {
-    return await work();
+    const result = await work();
+    if (outcome) {
+      const { attributes, failed } = outcome(result);
+      span.setAttributes(attributes);
+      if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    return result;
   } catch (error) {
     span.recordException(error instanceof Error ? error : String(error));
     span.setStatus({ code: SpanStatusCode.ERROR });

@@ -89,8 +89,11 @@ function unmeasuredSender(deps: { secrets: ServiceSecrets; clock: Clock; setting
             ...(deps.settings.dnsServers ? { dnsServers: deps.settings.dnsServers } : {}),
           }),
         (response) => ({
-          ...(response.statusCode !== null ? { 'http.response.status_code': response.statusCode } : {}),
-          ...(response.error !== null ? { 'error.type': response.error } : {}),
+          attributes: {
+            ...(response.statusCode !== null ? { 'http.response.status_code': response.statusCode } : {}),
+            ...(response.error !== null ? { 'error.type': response.error } : {}),
+          },
+          failed: response.error !== null,
         }),
       );
     },
