@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -19,6 +19,7 @@ import {
 import { fetchTrusting, kitClient, startKitService } from '../support/channel-kit.ts';
 import { onCleanup } from '../support/cleanup.ts';
 import { channelWithKey } from '../support/fixtures.ts';
+import { runNode } from '../support/processes.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 
 /**
@@ -285,28 +286,13 @@ describe('channel-kit listen', () => {
     onCleanup(() => new Promise((resolve) => plain.close(resolve)));
     const plainBase = `http://127.0.0.1:${(plain.address() as AddressInfo).port}${DISTRIBUTION_BASE}`;
     const dir = await mkdtemp(path.join(os.tmpdir(), 'channel-kit-plain-'));
-    const args = [
-      CLI,
-      'listen',
-      '--json',
-      '--forward-to',
-      'http://127.0.0.1:9/hooks',
-      '--state',
-      path.join(dir, 'l.json'),
-    ];
+    const args = ['listen', '--json', '--forward-to', 'http://127.0.0.1:9/hooks', '--state', path.join(dir, 'l.json')];
 
     for (const [given, extraArgs, extraEnv] of [
       ['--base-url', ['--base-url', plainBase], {}],
       ['DISTRIBUTION_API_URL', [], { DISTRIBUTION_API_URL: plainBase }],
     ] as const) {
-      const exit = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          [...args, ...extraArgs],
-          { env: { ...process.env, DISTRIBUTION_API_KEY: key, ...extraEnv }, timeout: 30_000 },
-          (error, stdout, stderr) => resolve({ code: error ? (error.code as number | null) : 0, stdout, stderr }),
-        );
-      });
+      const exit = await runNode(CLI, [...args, ...extraArgs], { DISTRIBUTION_API_KEY: key, ...extraEnv }, 30_000);
       expect(exit.code, given).toBe(2);
       expect(exit.stderr.split('\n')[0], given).toMatch(/^channel-kit: --base-url .*https:\/\/.*compromised/);
       expect(exit.stdout, given).toBe('');
