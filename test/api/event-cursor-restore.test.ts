@@ -1,8 +1,3 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { dropExpiredEvents } from '../../db/catalogue/reads.ts';
 import { openDatabase } from '../../db/orm.ts';
@@ -12,7 +7,7 @@ import { parseKeyRing } from '../../infra/secrets.ts';
 import { apiTestBed, type ApiTestBed } from '../support/api-bed.ts';
 import { TEST_SERVER_SECRET } from '../support/api.ts';
 import { onCleanup } from '../support/cleanup.ts';
-import { pgTool } from '../support/pg-tools.ts';
+import { dumpDatabase, restoreDatabase } from '../support/pg-tools.ts';
 import type { TestClock } from '../support/clock.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
@@ -24,7 +19,6 @@ import { expectProblem } from '../support/problems.ts';
 
 const BASE = '/api/v1/distribution';
 const DAY = 86_400_000;
-const exec = promisify(execFile);
 
 type Bed = ApiTestBed<TestClock>;
 interface Reader {
@@ -116,14 +110,7 @@ beforeAll(async () => {
   oldFormat = await reader(source, 'old');
   before.snapshotCursor = (await readToEnd(source, cut)).cursor;
 
-  const dump = path.join(await mkdtemp(path.join(os.tmpdir(), 'svc-event-cursor-')), 'distribution.dump');
-  await exec(await pgTool('pg_dump', inject('pgServerUrl')), [
-    '--format=custom',
-    '--file',
-    dump,
-    '--dbname',
-    source.databaseUrl,
-  ]);
+  const dump = await dumpDatabase(source.databaseUrl);
 
   // After the backup: the channels read past its end.
   await change(source, cut, 2);
@@ -139,13 +126,7 @@ beforeAll(async () => {
 
   const target = await createScratchDatabase(inject('pgServerUrl'), 'svc_restored');
   onCleanup(target.drop);
-  await exec(await pgTool('pg_restore', inject('pgServerUrl')), [
-    '--no-owner',
-    '--exit-on-error',
-    '--dbname',
-    target.url,
-    dump,
-  ]);
+  await restoreDatabase(dump, target.url);
   const orm = await openDatabase(target.url);
   onCleanup(() => orm.close(true));
   restored = await apiTestBed({ database: { orm, url: target.url }, clock: source.clock });

@@ -1,8 +1,3 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
@@ -17,7 +12,7 @@ import { signingKeyForToken } from '../../services/owner-connect/signing-keys.ts
 import { apiTestBed, type ApiTestBed } from '../support/api-bed.ts';
 import { TEST_PLATFORM_TOKEN, TEST_SERVER_SECRET } from '../support/api.ts';
 import { onCleanup } from '../support/cleanup.ts';
-import { pgTool } from '../support/pg-tools.ts';
+import { dumpDatabase, restoreDatabase } from '../support/pg-tools.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 
 // Backup and restore as docs/operations.md tells it: the service's database dumped with pg_dump
@@ -26,7 +21,6 @@ import { startReceiver, type Receiver } from '../support/receiver.ts';
 // server's version (test/support/pg-tools.ts finds them).
 
 const BASE = '/api/v1/distribution';
-const exec = promisify(execFile);
 
 let receiver: Receiver;
 let restored: ApiTestBed<Clock>;
@@ -70,23 +64,10 @@ beforeAll(async () => {
   // The deployment's first owner-connect signing key, its private part sealed under the ring.
   before.kid = (await signingKeyForToken(source.ctx, new Date())).kid;
 
-  const dump = path.join(await mkdtemp(path.join(os.tmpdir(), 'svc-backup-')), 'distribution.dump');
-  await exec(await pgTool('pg_dump', inject('pgServerUrl')), [
-    '--format=custom',
-    '--file',
-    dump,
-    '--dbname',
-    source.databaseUrl,
-  ]);
+  const dump = await dumpDatabase(source.databaseUrl);
   const target = await createScratchDatabase(inject('pgServerUrl'), 'svc_restored');
   onCleanup(target.drop);
-  await exec(await pgTool('pg_restore', inject('pgServerUrl')), [
-    '--no-owner',
-    '--exit-on-error',
-    '--dbname',
-    target.url,
-    dump,
-  ]);
+  await restoreDatabase(dump, target.url);
   const orm = await openDatabase(target.url);
   onCleanup(() => orm.close(true));
   // The restored service: same ring (the beds' TEST_SERVER_SECRET), a task queue of its own.

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -55,7 +57,7 @@ async function serverMajor(serverUrl: string): Promise<number> {
  * run's server is the machine's (DATABASE_URL) or the embedded one, whose version the machine's
  * tools need not share. Names every tool it found when none fits.
  */
-export async function pgTool(name: 'pg_dump' | 'pg_restore', serverUrl: string): Promise<string> {
+async function pgTool(name: 'pg_dump' | 'pg_restore', serverUrl: string): Promise<string> {
   const wanted = await serverMajor(serverUrl);
   const found: { tool: string; major: number }[] = [];
   for (const dir of candidateDirs()) {
@@ -72,4 +74,16 @@ export async function pgTool(name: 'pg_dump' | 'pg_restore', serverUrl: string):
   throw new Error(
     `no ${name} for PostgreSQL ${wanted} (found: ${seen}); \`source scripts/tools.sh\` installs PostgreSQL 17's into .tools/pg, or set PG_BIN to a directory of ${wanted}'s`,
   );
+}
+
+/** The database at `databaseUrl` dumped as docs/operations.md's backup does it; the dump file's path. */
+export async function dumpDatabase(databaseUrl: string): Promise<string> {
+  const dump = path.join(await mkdtemp(path.join(os.tmpdir(), 'svc-backup-')), 'distribution.dump');
+  await exec(await pgTool('pg_dump', databaseUrl), ['--format=custom', '--file', dump, '--dbname', databaseUrl]);
+  return dump;
+}
+
+/** `dump` restored into the (new, empty) database at `databaseUrl`, as docs/operations.md's restore does it. */
+export async function restoreDatabase(dump: string, databaseUrl: string): Promise<void> {
+  await exec(await pgTool('pg_restore', databaseUrl), ['--no-owner', '--exit-on-error', '--dbname', databaseUrl, dump]);
 }
