@@ -57,8 +57,11 @@ export default async function setup(project: TestProject) {
   };
 }
 
-/** The embedded PostgreSQL in a child process (test/support/postgres-child.ts says why). */
-async function startPostgresChild(dir: string): Promise<{ serverUrl: string; stop: () => Promise<void> }> {
+/**
+ * The embedded PostgreSQL in a child process (test/support/postgres-child.ts says why); exported
+ * for test/app/test-run-ports.test.ts, which starts it as the run does.
+ */
+export async function startPostgresChild(dir: string): Promise<{ serverUrl: string; stop: () => Promise<void> }> {
   // On a port of the system's choosing: a default `npm start` beside the tests holds the default one.
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'postgres-child.ts'), dir, 'any'], {
     stdio: ['pipe', 'pipe', 'inherit'],
