@@ -43,11 +43,31 @@ async function apiOn(orm: MikroORM) {
   return { api, lines };
 }
 
-/** The service's ORM options on `url`, closed after the file. */
-async function ormOn(url: string): Promise<MikroORM> {
-  const orm = await MikroORM.init(ormOptions(url));
+/** The service's ORM options on `url` (with `overrides`), closed after the file. */
+async function ormOn(url: string, overrides?: Parameters<typeof ormOptions>[1]): Promise<MikroORM> {
+  const orm = await MikroORM.init(ormOptions(url, overrides));
   onCleanup(() => orm.close(true));
   return orm;
+}
+
+/** `url` as a new role of `attributes` (`nologin`, `login connection limit 0`), dropped after the test. */
+async function asNewRole(url: string, prefix: string, attributes: string): Promise<string> {
+  const role = `${prefix}_${Math.random().toString(36).slice(2, 8)}`;
+  await admin(`create role "${role}" ${attributes}`);
+  onCleanup(() => admin(`drop role if exists "${role}"`));
+  const asRole = new URL(url);
+  asRole.username = role;
+  return asRole.toString();
+}
+
+/** Another session holding the table a key is looked up in, until it rolls back: a request's session waits on it. */
+async function holdKeyTable(url: string): Promise<pg.Client> {
+  const holder = new pg.Client({ connectionString: url });
+  await holder.connect();
+  onCleanup(() => holder.end().catch(() => undefined));
+  await holder.query('begin');
+  await holder.query('lock table api_key in access exclusive mode');
+  return holder;
 }
 
 /** One authenticated read, as a channel makes it. */
@@ -100,23 +120,13 @@ describe('a PostgreSQL that refuses the API answers 503 service_unavailable', ()
 
   test('a role no longer allowed to log in', async () => {
     const { url } = await freshDatabase();
-    const role = `svc_refused_${Math.random().toString(36).slice(2, 8)}`;
-    await admin(`create role "${role}" nologin`);
-    onCleanup(() => admin(`drop role if exists "${role}"`));
-    const asRole = new URL(url);
-    asRole.username = role;
-    const { api, lines } = await apiOn(await ormOn(asRole.toString()));
+    const { api, lines } = await apiOn(await ormOn(await asNewRole(url, 'svc_refused', 'nologin')));
     expectUnavailable(await read(api), lines, /is not permitted to log in/);
   });
 
   test('a role at its connection limit ("too many connections", 53300)', async () => {
     const { url } = await freshDatabase();
-    const role = `svc_limited_${Math.random().toString(36).slice(2, 8)}`;
-    await admin(`create role "${role}" login connection limit 0`);
-    onCleanup(() => admin(`drop role if exists "${role}"`));
-    const asRole = new URL(url);
-    asRole.username = role;
-    const { api, lines } = await apiOn(await ormOn(asRole.toString()));
+    const { api, lines } = await apiOn(await ormOn(await asNewRole(url, 'svc_limited', 'login connection limit 0')));
     expectUnavailable(await read(api), lines, /too many connections/);
   });
 
@@ -125,13 +135,8 @@ describe('a PostgreSQL that refuses the API answers 503 service_unavailable', ()
     const name = databaseOf(url);
     const orm = await ormOn(url);
     const { api, lines } = await apiOn(orm);
-    // Another session holds the table a key is looked up in: the request's session waits on it.
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
-    onCleanup(() => holder.end().catch(() => undefined));
-    await holder.query('begin');
-    await holder.query('lock table api_key in access exclusive mode');
-    const answer = api.call('GET', '/api/v1/distribution/channel', { key: generateApiKey('sandbox') });
+    await holdKeyTable(url);
+    const answer = read(api);
     await waitingOnALock(orm);
     await admin(
       `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and wait_event_type = 'Lock'`,
@@ -161,14 +166,8 @@ describe('a PostgreSQL that refuses the API answers 503 service_unavailable', ()
   test('a request that waits for a free connection of the pool as long as the connect timeout', async () => {
     const { url } = await freshDatabase();
     // One connection, held by a request that waits on a lock: the next request waits for the pool.
-    const orm = await MikroORM.init(ormOptions(url, { pool: { min: 0, max: 1 } }));
-    onCleanup(() => orm.close(true));
-    const { api, lines } = await apiOn(orm);
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
-    onCleanup(() => holder.end().catch(() => undefined));
-    await holder.query('begin');
-    await holder.query('lock table api_key in access exclusive mode');
+    const { api, lines } = await apiOn(await ormOn(url, { pool: { min: 0, max: 1 } }));
+    const holder = await holdKeyTable(url);
     const first = read(api);
     await waitingOnALock(await ormOn(url));
     const started = Date.now();
