@@ -5,8 +5,8 @@ import type { Scope } from '../../domain/scopes.ts';
 import { apiTestBed, type ApiTestBed } from '../support/api-bed.ts';
 import type { TestClock } from '../support/clock.ts';
 import { appendEvents, propertyIds } from '../support/event-log-seed.ts';
-import { captureStatements, explainStatement, type StatementCost } from '../support/explain.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
+import { explain, statementsOf } from '../support/statement-costs.ts';
 
 // What one page of GET /events costs PostgreSQL, however long the log: each page's own statement,
 // captured as the service sent it and run again under EXPLAIN (ANALYZE, BUFFERS). The logs are
@@ -74,22 +74,23 @@ interface Page {
   cursor: string;
   hasMore: boolean;
   /** The page's own statement under EXPLAIN, on the log as it was read. */
-  cost: StatementCost;
+  cost: { rowsExamined: number; buffers: number };
 }
 
 /** One page, and what its statement costs on the `event` table. */
 async function page(key: string, query: { limit: number; cursor?: string }): Promise<Page> {
   const path = `${BASE}/events?limit=${query.limit}${query.cursor === undefined ? '' : `&cursor=${encodeURIComponent(query.cursor)}`}`;
-  const capture = captureStatements(bed.orm, (sql) => sql.includes(' as log_end'));
-  const res = await bed.api.call('GET', path, { key }).finally(capture.stop);
+  const { result: res, sent } = await statementsOf(bed.orm, () => bed.api.call('GET', path, { key }));
   expect(res.status, res.text).toBe(200);
   expectMatchesDescription('GET', path, res);
-  expect(capture.statements).toHaveLength(1);
+  const statements = sent.filter((statement) => statement.sql.includes(' as log_end'));
+  expect(statements).toHaveLength(1);
+  const cost = await explain(bed.orm, statements[0]!);
   return {
     events: res.json.data as LogEvent[],
     cursor: res.json.next_cursor as string,
     hasMore: res.json.has_more as boolean,
-    cost: await explainStatement(bed.orm, capture.statements[0]!, 'event'),
+    cost: { rowsExamined: cost.rowsExamined.event ?? 0, buffers: cost.buffers },
   };
 }
 

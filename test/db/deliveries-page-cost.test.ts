@@ -74,7 +74,7 @@ async function deepPage(): Promise<Cost> {
       'select id from webhook_delivery where endpoint_id = ? and created_at = ? order by id desc offset ? limit 1',
       [endpointId, CREATED, SMALL / 2],
     );
-  const sent = await statementsOf(orm, async () => {
+  const { sent } = await statementsOf(orm, async () => {
     const page = await deliveriesPage(orm.em.fork(), endpointId, { createdAt: CREATED, id: middle!.id }, LIMIT);
     expect(page).toHaveLength(LIMIT);
     expect(page.every((delivery) => delivery.id < middle!.id)).toBe(true);

@@ -30,7 +30,7 @@ beforeAll(async () => {
 /** The reads a write of the property sent, and what each cost. */
 async function writeCosts(ref: string, units: number): Promise<Map<string, Cost>> {
   const prefix = ref.slice(0, -'-t'.length);
-  const sent = await statementsOf(orm, () =>
+  const { sent } = await statementsOf(orm, () =>
     host.property(ref, { location: `${prefix}-loc`, owner: `${prefix}-own`, units }),
   );
   return readCosts(orm, sent);

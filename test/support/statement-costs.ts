@@ -3,8 +3,8 @@ import { vi } from 'vitest';
 
 /**
  * What the service's statements cost, measured by PostgreSQL: the statements a piece of work
- * sends are recorded (text and values, as sent through the ORM's connection), then each read is
- * run again under `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)`.
+ * sends are recorded (text and values, as sent through the ORM's connection), then each is run
+ * again under `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)`.
  */
 
 export interface Sent {
@@ -12,8 +12,8 @@ export interface Sent {
   params: readonly unknown[];
 }
 
-/** The statements `work` sends on `orm`'s connection. */
-export async function statementsOf(orm: MikroORM, work: () => Promise<unknown>): Promise<Sent[]> {
+/** What `work` answers, and the statements it sent on `orm`'s connection meanwhile. */
+export async function statementsOf<T>(orm: MikroORM, work: () => Promise<T>): Promise<{ result: T; sent: Sent[] }> {
   const connection = orm.em.getDriver().getConnection('write');
   const sent: Sent[] = [];
   const original = connection.execute.bind(connection);
@@ -22,16 +22,19 @@ export async function statementsOf(orm: MikroORM, work: () => Promise<unknown>):
     return original(query, params, ...rest);
   });
   try {
-    await work();
+    return { result: await work(), sent };
   } finally {
     spy.mockRestore();
   }
-  return sent;
 }
 
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
   'Shared Hit Blocks'?: number;
   'Shared Read Blocks'?: number;
   Plans?: PlanNode[];
@@ -42,25 +45,35 @@ export interface Cost {
   buffers: number;
   /** Tables a node of the plan read whole. */
   seqScans: string[];
-  ms: number;
+  /** By table: rows its scans produced or discarded (filter, recheck), over all their loops. */
+  rowsExamined: Record<string, number>;
 }
 
 /** The statement run again under `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)` with its values. */
 export async function explain(orm: MikroORM, statement: Sent): Promise<Cost> {
   const [row] = await orm.em
     .fork()
-    .execute<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Execution Time': number }] }[]>(
-      `explain (analyze, buffers, format json) ${statement.sql}`,
-      [...statement.params],
-    );
-  const [{ Plan: plan, 'Execution Time': ms }] = row!['QUERY PLAN'];
-  const seqScans: string[] = [];
+    .execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`explain (analyze, buffers, format json) ${statement.sql}`, [
+      ...statement.params,
+    ]);
+  const [{ Plan: plan }] = row!['QUERY PLAN'];
+  const cost: Cost = {
+    buffers: (plan['Shared Hit Blocks'] ?? 0) + (plan['Shared Read Blocks'] ?? 0),
+    seqScans: [],
+    rowsExamined: {},
+  };
   const walk = (node: PlanNode) => {
-    if (node['Node Type'] === 'Seq Scan') seqScans.push(node['Relation Name'] ?? '?');
+    const relation = node['Relation Name'];
+    if (relation !== undefined) {
+      if (node['Node Type'] === 'Seq Scan') cost.seqScans.push(relation);
+      const examined =
+        node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0);
+      cost.rowsExamined[relation] = (cost.rowsExamined[relation] ?? 0) + examined * node['Actual Loops'];
+    }
     node.Plans?.forEach(walk);
   };
   walk(plan);
-  return { buffers: (plan['Shared Hit Blocks'] ?? 0) + (plan['Shared Read Blocks'] ?? 0), seqScans, ms };
+  return cost;
 }
 
 /** Each read (`select`) among `sent`, by its text, with its cost summed over the times it was sent. */
@@ -70,16 +83,13 @@ export async function readCosts(orm: MikroORM, sent: readonly Sent[]): Promise<M
     if (!/^\s*select\b/i.test(statement.sql)) continue;
     const cost = await explain(orm, statement);
     const before = costs.get(statement.sql);
-    costs.set(
-      statement.sql,
-      before
-        ? {
-            buffers: before.buffers + cost.buffers,
-            seqScans: [...before.seqScans, ...cost.seqScans],
-            ms: before.ms + cost.ms,
-          }
-        : cost,
-    );
+    if (before) {
+      cost.buffers += before.buffers;
+      cost.seqScans.unshift(...before.seqScans);
+      for (const [relation, rows] of Object.entries(before.rowsExamined))
+        cost.rowsExamined[relation] = (cost.rowsExamined[relation] ?? 0) + rows;
+    }
+    costs.set(statement.sql, cost);
   }
   return costs;
 }
