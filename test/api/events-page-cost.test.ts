@@ -63,6 +63,16 @@ async function reader(kinds: [KeyKind] | [KeyKind, KeyKind]): Promise<Reader> {
   return { channelId: channel.id, keys, property: await propertyOf(channel.id) };
 }
 
+/** `count` events of `type` at `at`, each naming the reader's property. */
+function writes(who: Reader, type: EventType, count: number, at: Date) {
+  return appendEvents(bed.orm, who.channelId, { type, count, at, properties: [who.property] });
+}
+
+/** A crowd of events of `type` at `at`, each naming a property of its own. */
+function crowd(who: Reader, type: EventType, at: Date) {
+  return appendEvents(bed.orm, who.channelId, { type, count: CROWD, at, properties: propertyIds(CROWD, at) });
+}
+
 interface LogEvent {
   id: string;
   type: string;
@@ -105,28 +115,10 @@ describe('GET /events without a cursor', () => {
     // A roll and a day of writes, a day after the log began; 36.5 days later the sweep (which
     // drops events after 36) has not removed them, nor the log's first events.
     const aDayLater = new Date(started.getTime() + DAY);
-    await appendEvents(bed.orm, who.channelId, {
-      type: 'availability.updated',
-      count: CROWD,
-      at: aDayLater,
-      transactions: 'one',
-      properties: propertyIds(CROWD, aDayLater),
-    });
-    await appendEvents(bed.orm, who.channelId, {
-      type: 'property.updated',
-      count: 2_000,
-      at: aDayLater,
-      transactions: 'each',
-      properties: [who.property],
-    });
+    await crowd(who, 'availability.updated', aDayLater);
+    await writes(who, 'property.updated', 2_000, aDayLater);
     bed.clock.advance(36.5 * DAY);
-    const recent = await appendEvents(bed.orm, who.channelId, {
-      type: 'property.updated',
-      count: 5_000,
-      at: new Date(bed.clock.now().getTime() - 7 * DAY),
-      transactions: 'each',
-      properties: [who.property],
-    });
+    const recent = await writes(who, 'property.updated', 5_000, new Date(bed.clock.now().getTime() - 7 * DAY));
 
     for (const key of [who.keys.both!, who.keys.catalog!]) {
       const first = await page(key, { limit: 100 });
@@ -144,27 +136,9 @@ describe('GET /events for a key that reads one kind of event', () => {
   test('a page that crosses a run of events the key cannot read examines none of them', async () => {
     const who = await reader(['catalog', 'ari']);
     const at = bed.clock.now();
-    const before = await appendEvents(bed.orm, who.channelId, {
-      type: 'property.updated',
-      count: 600,
-      at,
-      transactions: 'each',
-      properties: [who.property],
-    });
-    const roll = await appendEvents(bed.orm, who.channelId, {
-      type: 'availability.updated',
-      count: CROWD,
-      at,
-      transactions: 'one',
-      properties: propertyIds(CROWD, at),
-    });
-    const after = await appendEvents(bed.orm, who.channelId, {
-      type: 'property.updated',
-      count: 600,
-      at,
-      transactions: 'each',
-      properties: [who.property],
-    });
+    const before = await writes(who, 'property.updated', 600, at);
+    const roll = await crowd(who, 'availability.updated', at);
+    const after = await writes(who, 'property.updated', 600, at);
 
     // read:catalog: every catalogue event in commit order, the roll skipped through an index. A
     // page reads its events in order, or the few the key can read after the cursor at once, when
@@ -212,20 +186,13 @@ describe('GET /events for a key that reads one kind of event', () => {
       const key = who.keys[label]!;
       const start = await page(key, { limit: 500 });
       expect(start.hasMore).toBe(false);
-      const at = bed.clock.now();
-      const crowd = await appendEvents(bed.orm, who.channelId, {
-        type: unreadable,
-        count: CROWD,
-        at,
-        transactions: unreadable === 'availability.updated' ? 'one' : 'each',
-        properties: propertyIds(CROWD, at),
-      });
+      const unread = await crowd(who, unreadable, bed.clock.now());
 
       const first = await page(key, { limit: 500, cursor: start.cursor });
       expect(first).toMatchObject({ events: [], hasMore: false });
       expect(first.cost.rowsExamined).toBeLessThanOrEqual(examinedAtMost(0));
       // Its cursor stands at the log's last event now, which it names.
-      expect(payload(first.cursor)).toMatchObject({ p: crowd.last, e: await eventIdAt(who.channelId, crowd.last) });
+      expect(payload(first.cursor)).toMatchObject({ p: unread.last, e: await eventIdAt(who.channelId, unread.last) });
       const second = await page(key, { limit: 500, cursor: first.cursor });
       expect(second).toMatchObject({ events: [], hasMore: false });
       // Its page statement finds its cursor at the log's end: one probe of each, nothing scanned.
@@ -233,13 +200,7 @@ describe('GET /events for a key that reads one kind of event', () => {
       expect(second.cost.buffers).toBeLessThanOrEqual(30);
 
       // What the key can read and commits later is read from the moved cursor, and only that.
-      const next = await appendEvents(bed.orm, who.channelId, {
-        type: readable,
-        count: 1,
-        at: bed.clock.now(),
-        transactions: 'each',
-        properties: [who.property],
-      });
+      const next = await writes(who, readable, 1, bed.clock.now());
       const last = await page(key, { limit: 500, cursor: second.cursor });
       expect(last.events.map((event) => [event.type, event.data.id])).toEqual([[readable, who.property]]);
       expect(await eventIdAt(who.channelId, next.first)).toBe(last.events[0]!.id);

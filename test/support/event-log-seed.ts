@@ -14,13 +14,13 @@ import { pgArray } from '../../db/sql.ts';
 export interface EventBlock {
   type: EventType;
   count: number;
-  /** The clock's instant when the block was written (the ids' time, and the stamp unless the log's last is later). */
-  at: Date;
   /**
-   * One transaction (the daily roll announcing each property's new last night, every event on
-   * one stamp), or one transaction per event (platform writes, each a millisecond after the last).
+   * The clock's instant when the block was written (the ids' time, and the stamp unless the log's
+   * last is later). `availability.updated` events are the daily roll's, announcing each property's
+   * new last night in one transaction (every event on one stamp); any other type's are platform
+   * writes, one transaction each (each a millisecond after the last).
    */
-  transactions: 'one' | 'each';
+  at: Date;
   /** The properties the events name; each event names the next one, round the list. */
   properties: readonly string[];
 }
@@ -55,8 +55,9 @@ export async function appendEvents(orm: MikroORM, channelId: string, block: Even
     const ids: string[] = [];
     const stamps: string[] = [];
     const data: string[] = [];
+    const oneTransaction = block.type === 'availability.updated';
     for (let i = 0; i < block.count; i += 1) {
-      if (i === 0 || block.transactions === 'each') stamp = Math.max(stamp + 1, block.at.getTime());
+      if (i === 0 || !oneTransaction) stamp = Math.max(stamp + 1, block.at.getTime());
       const position = start + 1 + i;
       positions.push(position);
       ids.push(newExternalId('event', block.at.getTime()));
