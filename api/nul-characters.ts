@@ -29,7 +29,8 @@ function pathOf(visit: Visit, last?: PropertyKey): PropertyKey[] {
 }
 
 /**
- * The paths of the offending strings, in document order, stopping at `limit`. Walked without
+ * The paths of the offending strings, in document order (a key holding a NUL is reported when its
+ * object is reached, before the values of the keys ahead of it), stopping at `limit`. Walked without
  * recursion, so a deep body costs no stack, and each value is visited once with a link to its
  * parent: a path is built only for a string that holds a NUL, so the walk is linear in the input's
  * size however deep it nests (the body's depth is bounded before this runs: domain/json-shape.ts).
