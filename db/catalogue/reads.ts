@@ -155,9 +155,11 @@ interface EventPageRow {
 /**
  * The event type the log's two partial indexes split it on (migration EventPageIndexes): the
  * events `read:ari` gives on one side, those `read:catalog` gives on the other. A page of one
- * side's types names its side in SQL as well, so the planner can prove that index applies, and
- * walks only that side's events: a page examines the rows it returns, however many of the other
- * side lie between them.
+ * side's types walks only that side's index: it examines the rows it returns, however many of the
+ * other side lie between them. PostgreSQL proves the index applies from the list of types when it
+ * plans with the statement's values, as it does for every statement the service sends (unnamed);
+ * the page names its side in SQL as well so that a generic plan (a prepared statement, a pooler
+ * that prepares) keeps it too.
  */
 const SPLIT_TYPE = 'availability.updated';
 
