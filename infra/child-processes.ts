@@ -18,7 +18,7 @@ const TAIL_LINE_CHARS = 400;
  * the service's; the embedded Temporal reads the same names and refuses values it does not know
  * (`OTEL_TRACES_EXPORTER=console`), so they reach a child only when the caller adds them.
  */
-export function childEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function childEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('OTEL_')) env[name] = value;
   return { ...env, ...extra };
@@ -37,7 +37,8 @@ export interface ServerChildOptions {
   name: string;
   command: string;
   args: string[];
-  env: NodeJS.ProcessEnv;
+  /** Added to its environment: this process's, less the OTEL_* settings (see `childEnvironment`). */
+  env?: Record<string, string>;
   uid?: number;
   gid?: number;
   /** The ports it binds: an "address already in use" in its output is refused by the port's variable. */
@@ -59,7 +60,6 @@ export interface ServerChild {
 }
 
 interface Tracked {
-  name: string;
   child: ChildProcess;
   stop: () => Promise<void>;
 }
@@ -76,11 +76,6 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
     // the group is gone already
   }
 }
-
-// Last resort, for an exit that skipped the stops (an uncaught error): no child outlives the process.
-process.on('exit', () => {
-  for (const { child } of live) if (running(child)) killGroup(child, 'SIGKILL');
-});
 
 /** The last lines a child wrote, each cut to its end (where a wrapped error names its cause). */
 function tailOf(output: string): string {
@@ -112,7 +107,7 @@ export function startServerChild(options: ServerChildOptions): ServerChild {
   const child = spawn(options.command, options.args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: options.env,
+    env: childEnvironment(options.env),
     ...(options.uid !== undefined ? { uid: options.uid } : {}),
     ...(options.gid !== undefined ? { gid: options.gid } : {}),
   });
@@ -167,7 +162,7 @@ export function startServerChild(options: ServerChildOptions): ServerChild {
     }
     live.delete(tracked);
   };
-  const tracked: Tracked = { name: options.name, child, stop };
+  const tracked: Tracked = { child, stop };
   live.add(tracked);
   void exited.then(() => live.delete(tracked));
 
@@ -220,3 +215,6 @@ export function killChildren(): void {
   closed = true;
   for (const { child } of live) if (running(child)) killGroup(child, 'SIGKILL');
 }
+
+// Last resort, for an exit that skipped the stops (an uncaught error): no child outlives the process.
+process.on('exit', killChildren);

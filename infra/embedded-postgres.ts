@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { childEnvironment, startServerChild } from './child-processes.ts';
+import { startServerChild } from './child-processes.ts';
 import { ensurePortFree, postgresPortUse } from './ports.ts';
 
 export const EMBEDDED_PG_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
@@ -76,7 +76,7 @@ async function initialise(databaseDir: string, owner: { uid?: number; gid?: numb
         '--encoding=UTF8',
         '--lc-messages=C',
       ],
-      env: childEnvironment({ LC_MESSAGES: 'C' }),
+      env: { LC_MESSAGES: 'C' },
       ...owner,
       ports: [],
       // initdb removes what it wrote when interrupted.
@@ -124,7 +124,7 @@ export async function startEmbeddedPostgres(
     command: (await binaries()).postgres,
     args: ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1'],
     // Messages in English: a refused port is recognised by its words.
-    env: childEnvironment({ LC_MESSAGES: 'C' }),
+    env: { LC_MESSAGES: 'C' },
     ...owner,
     ports: [postgresPortUse(port)],
     // SIGINT is PostgreSQL's fast shutdown: sessions are ended, the data is checkpointed.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common/lib/search-attributes.js';
-import { childEnvironment, ChildFailed, startServerChild } from './child-processes.ts';
+import { ChildFailed, startServerChild } from './child-processes.ts';
 import {
   ensurePortFree as ensurePortUseFree,
   freeLoopbackPort,
@@ -109,7 +109,6 @@ async function startOn(
     name: 'the embedded Temporal',
     command: executable,
     args,
-    env: childEnvironment(),
     ports,
     // The CLI stops on SIGTERM; past the grace its group is killed (SQLite keeps what was committed).
     stopSignal: 'SIGTERM',
