@@ -6,8 +6,7 @@ import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common
 import { ChildFailed, startServerChild } from './child-processes.ts';
 import {
   ensurePortFree as ensurePortUseFree,
-  freeLoopbackPort,
-  PortUnavailable,
+  onFreeLoopbackPort,
   temporalPortUse,
   temporalUiPortUse,
 } from './ports.ts';
@@ -64,16 +63,8 @@ export async function startDevServer(options: {
     );
   const ui = options.ui ?? false;
   const uiPort = options.uiPort ?? EMBEDDED_TEMPORAL_UI_PORT;
-  // A port chosen here could be taken before the server binds it: then the start is tried again.
-  for (let attempt = 1; ; attempt += 1) {
-    const port = options.port ?? (await freeLoopbackPort());
-    try {
-      return await startOn(executable.path, { ...options, port, ui, uiPort });
-    } catch (error) {
-      const retry = options.port === undefined && attempt < 3 && error instanceof PortUnavailable;
-      if (!retry) throw error;
-    }
-  }
+  const on = (port: number) => startOn(executable.path, { ...options, port, ui, uiPort });
+  return options.port === undefined ? onFreeLoopbackPort(on) : on(options.port);
 }
 
 async function startOn(

@@ -84,3 +84,17 @@ export async function freeLoopbackPort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
 }
+
+/**
+ * Starts a child on a free loopback port; a port found free may be taken before the child binds
+ * it (a PortUnavailable), and then another is tried, `attempts` times in all.
+ */
+export async function onFreeLoopbackPort<T>(start: (port: number) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start(await freeLoopbackPort());
+    } catch (error) {
+      if (!(error instanceof PortUnavailable) || attempt >= attempts) throw error;
+    }
+  }
+}

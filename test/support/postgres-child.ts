@@ -1,5 +1,5 @@
 import { EMBEDDED_PG_PORT, startEmbeddedPostgres } from '../../infra/embedded-postgres.ts';
-import { freeLoopbackPort, PortUnavailable } from '../../infra/ports.ts';
+import { onFreeLoopbackPort } from '../../infra/ports.ts';
 
 /**
  * Runs an embedded PostgreSQL in a process of its own (the test run's, and the chaos run's), so
@@ -12,19 +12,10 @@ import { freeLoopbackPort, PortUnavailable } from '../../infra/ports.ts';
 const [dataDir, portChoice] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: postgres-child.ts DATA_DIR [any]');
 
-async function start() {
-  if (portChoice !== 'any') return startEmbeddedPostgres(dataDir!, { port: EMBEDDED_PG_PORT });
-  // A port found free may be taken before the server binds it: then another is tried.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startEmbeddedPostgres(dataDir!, { port: await freeLoopbackPort() });
-    } catch (error) {
-      if (!(error instanceof PortUnavailable) || attempt >= 3) throw error;
-    }
-  }
-}
-
-const server = await start();
+const server =
+  portChoice === 'any'
+    ? await onFreeLoopbackPort((port) => startEmbeddedPostgres(dataDir, { port }))
+    : await startEmbeddedPostgres(dataDir, { port: EMBEDDED_PG_PORT });
 process.stdout.write(`${JSON.stringify({ serverUrl: server.serverUrl })}\n`);
 
 let stopping = false;
