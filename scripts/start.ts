@@ -43,17 +43,6 @@ const { createLogger } = await import('../infra/logger.ts');
 const { startTracing } = await import('../infra/tracing.ts');
 const config = loadConfig();
 const ports = startPorts(config);
-/** A start that cannot go on: one line for a refused port or a child that failed, else the stack in the log. */
-async function failed(error: unknown, log?: ReturnType<typeof createLogger>): Promise<void> {
-  if (stopping) return;
-  const refusal = portRefusal(error, ports);
-  if (refusal || error instanceof ChildFailed)
-    process.stderr.write(`start: ${(refusal ?? (error as Error)).message}\n`);
-  else if (log) log.error('start failed', { error: error instanceof Error ? error.stack : String(error) });
-  else process.stderr.write(`start failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-  await stopAll(1);
-}
-
 // Before anything binds or starts: a held port is refused with nothing to stop behind it.
 await refuseUnavailablePorts(ports).catch((error: unknown) => {
   process.stderr.write(`start: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -94,5 +83,12 @@ try {
   say('Ctrl-C stops everything.');
   void worker.running.then(() => stopAll(stopping ? 0 : 1));
 } catch (error) {
-  await failed(error, log);
+  // A start that cannot go on: one line for a refused port or a child that failed, else the stack in the log.
+  if (!stopping) {
+    const refusal = portRefusal(error, ports);
+    if (refusal || error instanceof ChildFailed)
+      process.stderr.write(`start: ${(refusal ?? (error as Error)).message}\n`);
+    else log.error('start failed', { error: error instanceof Error ? error.stack : String(error) });
+    await stopAll(1);
+  }
 }
