@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { freshDatabase } from '../support/database.ts';
 import { runNode } from '../support/processes.ts';
-import { freePort, pidNaming, processesNaming, runStart, startEnv } from '../support/start-process.ts';
+import { pidNaming, processesNaming, runStart, startEnv } from '../support/start-process.ts';
 
 // The embedded servers `npm start` runs get the service's environment less its tracing settings,
 // and one that fails to start is reported with its own words and exit code.
@@ -16,8 +16,6 @@ describe("the service's OTEL_* settings", () => {
   test('with OTEL_TRACES_EXPORTER=console (the development setting) npm start comes up; its Temporal gets no OTEL_* variable', async () => {
     const env = await startEnv({
       DATABASE_URL: (await freshDatabase()).url,
-      EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
       OTEL_TRACES_EXPORTER: 'console',
       OTEL_SERVICE_NAME: 'distribution-start-test',
     });
@@ -44,8 +42,6 @@ describe('an embedded server that fails to start', () => {
     await chmod(cli, 0o755);
     const env = await startEnv({
       DATABASE_URL: (await freshDatabase()).url,
-      EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
       TEMPORAL_CLI: cli,
     });
     const result = await runNode('scripts/start.ts', [], env);
@@ -60,9 +56,6 @@ describe('an embedded server that fails to start', () => {
   test('PostgreSQL is reported with its exit code and its own error', async () => {
     const env = await startEnv({
       DATABASE_URL: undefined,
-      EMBEDDED_PG_PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
     });
     // A data directory that claims a cluster and holds none (a copy cut short, say).
     const cluster = path.join(env.DATA_DIR!, 'postgres');

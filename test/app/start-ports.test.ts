@@ -31,9 +31,6 @@ describe('npm start with a port held by another process', () => {
       const port = await heldPort();
       const env = await startEnv({
         DATABASE_URL: embeddedPostgres ? undefined : (await freshDatabase()).url,
-        EMBEDDED_PG_PORT: String(await freePort()),
-        EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-        EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
         [variable]: String(port),
       });
       const result = await runNode('scripts/start.ts', [], env);
@@ -62,9 +59,6 @@ describe('npm start with a port held by another process', () => {
     const port = await freePort();
     const env = await startEnv({
       DATABASE_URL: undefined,
-      EMBEDDED_PG_PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_PORT: String(await freePort()),
-      EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
       PORT: String(port),
     });
     const start = runStart(env);

@@ -3,6 +3,7 @@ import { chmod, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freeLoopbackPort } from '../../infra/ports.ts';
 import { onCleanup } from './cleanup.ts';
 import { childEnv, ROOT } from './processes.ts';
 
@@ -28,13 +29,8 @@ export async function hold(port: number): Promise<() => Promise<void>> {
   return release;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port: 0 }, resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** A port free on loopback now (infra/ports.ts). */
+export { freeLoopbackPort as freePort } from '../../infra/ports.ts';
 
 /** True when nothing listens on `port`: a listener of the test's can take it on every address. */
 export async function portIsFree(port: number): Promise<boolean> {
@@ -141,11 +137,18 @@ export function runStart(env: Record<string, string | undefined>): StartProcess 
   };
 }
 
-/** Everything `npm start` needs with its data apart; the listeners not under test on ports the system picks, or off. */
+/**
+ * Everything `npm start` needs with its data apart; the listeners not under test on ports the
+ * system picks, or off, the embedded servers' on free ones (never the defaults a `npm start`
+ * beside the tests holds).
+ */
 export async function startEnv(extra: Record<string, string | undefined> = {}) {
   return {
     TEMPORAL_ADDRESS: undefined,
     DATA_DIR: await dataDir(),
+    EMBEDDED_PG_PORT: String(await freeLoopbackPort()),
+    EMBEDDED_TEMPORAL_PORT: String(await freeLoopbackPort()),
+    EMBEDDED_TEMPORAL_UI_PORT: String(await freeLoopbackPort()),
     PORT: '0',
     HTTP_PORT: '0',
     INTERNAL_PORT: undefined,
