@@ -275,6 +275,24 @@ describe('a body the service cannot read is a 4xx and an info line', () => {
     expect(loggedSince(from).filter((line) => line.level === 'error')).toEqual([]);
   });
 
+  test("a compressed body that inflates past the limit is 413 naming the limit, in each interface's shape", async () => {
+    const inflating = (bytes: number) => zlib.gzipSync(`{"a":"${'x'.repeat(bytes)}"}`);
+    const distribution = await api.call('POST', `${DISTRIBUTION}/webhooks`, {
+      key: webhookKey,
+      rawBody: inflating(100 * 1024),
+      headers: json({ 'content-encoding': 'gzip' }),
+    });
+    expectProblem(distribution, 413, 'payload_too_large');
+    expect(distribution.json.detail).toMatch(/64 KiB/);
+    const integration = await api.call('GET', '/api/v1/integration/guests', {
+      key: integrationToken,
+      rawBody: inflating(1100 * 1024),
+      headers: json({ 'content-encoding': 'gzip' }),
+    });
+    expect(integration.status, integration.text).toBe(413);
+    expect(integration.json).toMatchObject({ code: 'payload_too_large', message: expect.stringMatching(/1024 KiB/) });
+  });
+
   test('an upload cut short is logged at info, not as a failure', async () => {
     const from = lines.length;
     const url = new URL(api.url);
