@@ -7,7 +7,7 @@ import { rollHorizon } from '../../services/availability.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import { channelShown, type Platform } from '../support/catalogue.ts';
 import type { TestClock } from '../support/clock.ts';
-import { cloneProperty } from '../support/clones.ts';
+import { cloneProperty, templateOf } from '../support/clones.ts';
 
 // The daily roll of a zone commits in batches: a platform write for a channel that sees the zone
 // waits for one batch's log lock at most, never for the whole zone, and the roll still announces
@@ -32,12 +32,9 @@ test(`a platform write during the roll of ${PROPERTIES} properties waits for one
   const { ref } = await channelShown(ctx, host, ['t']);
   // The channel's name: its organization, owner and location are named after it.
   const prefix = ref('t').slice(0, -'-t'.length);
-  const [template] = await sql<{ id: string; channel_id: string }>(
-    'select p.id, d.channel_id from property p join distribution d on d.property_id = p.id where p.ref = ?',
-    [ref('t')],
-  );
-  const channelId = template!.channel_id;
-  await cloneProperty(orm.em.fork(), { id: template!.id, channelId }, 1, PROPERTIES - 1);
+  const template = await templateOf(orm.em.fork(), ref('t'));
+  const { channelId } = template;
+  await cloneProperty(orm.em.fork(), template, 1, PROPERTIES - 1);
   // A property of the same channel in another zone: its write needs the channel's log lock only.
   await host.location(`${prefix}-tokyo`, {
     organization: `${prefix}-org`,

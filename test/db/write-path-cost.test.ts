@@ -3,7 +3,7 @@ import { beforeAll, expect, test } from 'vitest';
 import type { AdminContext } from '../../admin/context.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import { channelShown, type Platform } from '../support/catalogue.ts';
-import { cloneProperty } from '../support/clones.ts';
+import { cloneProperty, templateOf } from '../support/clones.ts';
 import { readCosts, statementsOf, type Cost } from '../support/statement-costs.ts';
 
 // A platform write costs the same however many properties share its owner and location: every
@@ -41,13 +41,7 @@ test(`a property's write reads as much with ${LARGE} properties under its owner 
   // reading every channel's view.
   await channelShown(ctx, host, ['other']);
   const { ref } = await channelShown(ctx, host, ['t']);
-  const [template] = await orm.em
-    .fork()
-    .execute<{ id: string; channel_id: string }[]>(
-      'select p.id, d.channel_id from property p join distribution d on d.property_id = p.id where p.ref = ?',
-      [ref('t')],
-    );
-  const copy = { id: template!.id, channelId: template!.channel_id };
+  const copy = await templateOf(orm.em.fork(), ref('t'));
 
   await cloneProperty(orm.em.fork(), copy, 1, SMALL - 1, { nights: false });
   const small = await writeCosts(ref('t'), 2);

@@ -73,5 +73,15 @@ export async function cloneProperty(
   await em.execute('vacuum analyze property, distribution, ari_property, ari_night, channel_id, channel_resource');
 }
 
+/** The property under `ref` and the channel it is shown to, to copy with `cloneProperty`. */
+export async function templateOf(em: EntityManager, ref: string): Promise<{ id: string; channelId: string }> {
+  const [row] = await em.execute<{ id: string; channel_id: string }[]>(
+    'select p.id, d.channel_id from property p join distribution d on d.property_id = p.id where p.ref = ?',
+    [ref],
+  );
+  if (!row) throw new Error(`no property ${ref} shown to a channel`);
+  return { id: row.id, channelId: row.channel_id };
+}
+
 /** A SQL string literal (the values here are ids and plan keys, quoted anyway). */
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
