@@ -3,12 +3,7 @@ import path from 'node:path';
 import type { ServiceConfig } from './config.ts';
 import { ensureDatabase } from '../db/scratch.ts';
 import { startEmbeddedPostgres } from '../infra/embedded-postgres.ts';
-import {
-  EMBEDDED_TEMPORAL_PORT,
-  EMBEDDED_TEMPORAL_UI_PORT,
-  ensurePortFree,
-  startDevServer,
-} from '../infra/embedded-temporal.ts';
+import { startDevServer } from '../infra/embedded-temporal.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 
 export interface ResolvedServices {
@@ -21,18 +16,14 @@ export interface ResolvedServices {
 
 /**
  * The configured Postgres and Temporal, or real embedded ones under DATA_DIR when a variable is
- * unset: one command brings the whole service up on a fresh machine.
+ * unset: one command brings the whole service up on a fresh machine. Their ports were refused
+ * before, when held (scripts/start.ts, app/start-ports.ts).
  */
 export async function resolveServices(config: ServiceConfig, log: (line: string) => void): Promise<ResolvedServices> {
   const stops: (() => Promise<void>)[] = [];
-  // Before anything starts: a refusal leaves nothing running behind it.
-  if (!config.temporal.address) {
-    await ensurePortFree(EMBEDDED_TEMPORAL_PORT, 'EMBEDDED_TEMPORAL_PORT');
-    await ensurePortFree(EMBEDDED_TEMPORAL_UI_PORT, 'EMBEDDED_TEMPORAL_UI_PORT');
-  }
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres(config.dataDir);
+    const pg = await startEmbeddedPostgres(config.dataDir, { port: config.embedded.postgresPort });
     stops.push(pg.stop);
     databaseUrl = await ensureDatabase(pg.serverUrl, `distribution_${config.environment}`);
     log(`embedded PostgreSQL at ${new URL(databaseUrl).host}, data in ${path.resolve(config.dataDir, 'postgres')}`);
@@ -43,9 +34,8 @@ export async function resolveServices(config: ServiceConfig, log: (line: string)
     const temporal = await startDevServer({
       searchAttributes: SEARCH_ATTRIBUTES,
       dataDir: config.dataDir,
-      port: EMBEDDED_TEMPORAL_PORT,
-      ui: true,
-      uiPort: EMBEDDED_TEMPORAL_UI_PORT,
+      port: config.embedded.temporalPort,
+      uiPort: config.embedded.temporalUiPort,
     });
     stops.unshift(temporal.stop);
     temporalAddress = temporal.address;

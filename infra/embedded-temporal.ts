@@ -4,29 +4,11 @@ import { Connection } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common/lib/search-attributes.js';
 import { ChildFailed, startServerChild } from './child-processes.ts';
-import {
-  ensurePortFree as ensurePortUseFree,
-  onFreeLoopbackPort,
-  temporalPortUse,
-  temporalUiPortUse,
-} from './ports.ts';
+import { onFreeLoopbackPort, temporalPortUse, temporalUiPortUse } from './ports.ts';
 import { temporalExecutable } from './temporal-binaries.ts';
 
-export const EMBEDDED_TEMPORAL_PORT = Number(process.env.EMBEDDED_TEMPORAL_PORT ?? 7233);
-export const EMBEDDED_TEMPORAL_UI_PORT = Number(process.env.EMBEDDED_TEMPORAL_UI_PORT ?? 8233);
 /** The dev server, on 2 cores and its SQLite file, is usually ready within 2-3 s. */
 const READY_TIMEOUT_MS = 60_000;
-
-/**
- * Refuses a port that another process holds on the loopback address the dev server binds.
- * Without this, the dev server fails to bind while a client finds the other process answering on
- * the port and attaches to it: two services on one machine would then run each other's workflows
- * against their own databases.
- */
-export async function ensurePortFree(port: number, variable: string): Promise<void> {
-  const use = variable === 'EMBEDDED_TEMPORAL_UI_PORT' ? temporalUiPortUse(port) : temporalPortUse(port);
-  await ensurePortUseFree({ ...use, variable });
-}
 
 export interface RunningTemporal {
   address: string;
@@ -53,7 +35,7 @@ export async function startDevServer(options: {
   dataDir?: string;
   /** Unset: a free port of the system's choosing. */
   port?: number;
-  ui?: boolean;
+  /** The web UI's port; unset: no UI (`--headless`). */
   uiPort?: number;
 }): Promise<RunningTemporal> {
   const executable = temporalExecutable('cli');
@@ -61,9 +43,7 @@ export async function startDevServer(options: {
     throw new ChildFailed(
       'the Temporal CLI (`temporal`) was not found: run `source scripts/tools.sh`, or set TEMPORAL_CLI to its path',
     );
-  const ui = options.ui ?? false;
-  const uiPort = options.uiPort ?? EMBEDDED_TEMPORAL_UI_PORT;
-  const on = (port: number) => startOn(executable.path, { ...options, port, ui, uiPort });
+  const on = (port: number) => startOn(executable.path, { ...options, port });
   return options.port === undefined ? onFreeLoopbackPort(on) : on(options.port);
 }
 
@@ -73,8 +53,7 @@ async function startOn(
     searchAttributes: SearchAttributeKey<SearchAttributeType>[];
     dataDir?: string;
     port: number;
-    ui: boolean;
-    uiPort: number;
+    uiPort?: number | undefined;
   },
 ): Promise<RunningTemporal> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', 'default'];
@@ -90,12 +69,15 @@ async function startOn(
     await mkdir(options.dataDir, { recursive: true });
     args.push('--db-filename', path.resolve(options.dataDir, 'temporal.sqlite'));
   }
-  if (options.ui) args.push('--ui-port', String(options.uiPort));
+  if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
   for (const { name, type } of options.searchAttributes)
     args.push('--search-attribute', `${name}=${TypedSearchAttributes.toMetadataType(type)}`);
 
-  const ports = [temporalPortUse(options.port), ...(options.ui ? [temporalUiPortUse(options.uiPort)] : [])];
+  const ports = [
+    temporalPortUse(options.port),
+    ...(options.uiPort !== undefined ? [temporalUiPortUse(options.uiPort)] : []),
+  ];
   const child = startServerChild({
     name: 'the embedded Temporal',
     command: executable,
@@ -111,7 +93,7 @@ async function startOn(
   await child.ready(() => answers(address), READY_TIMEOUT_MS);
   return {
     address,
-    uiUrl: options.ui ? `http://localhost:${options.uiPort}` : undefined,
+    uiUrl: options.uiPort !== undefined ? `http://localhost:${options.uiPort}` : undefined,
     stop: child.stop,
   };
 }

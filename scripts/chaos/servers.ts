@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Connection } from '@temporalio/client';
+import { freeLoopbackPort } from '../../infra/ports.ts';
 import { temporalExecutable } from '../../infra/temporal-binaries.ts';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.ts';
 
@@ -20,13 +20,7 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A TCP port nobody listens on right now (the kernel's pick, released at once). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export const freePort = freeLoopbackPort;
 
 function alive(pid: number): boolean {
   try {
