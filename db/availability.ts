@@ -271,18 +271,6 @@ export async function applyAvailabilityUpdates(
  */
 export const ROLL_BATCH = 50;
 
-/**
- * The daily roll of one zone, in the caller's transaction: every batch of `rollZoneBatch` in turn.
- * Idempotent: a second run on the same local date finds nothing to do.
- */
-export function rollZone(
-  tx: EntityManager,
-  zone: string,
-  clock: Clock,
-): Promise<{ properties: number; rolled: number }> {
-  return rollInBatches(ROLL_BATCH, (after) => rollZoneBatch(tx, zone, clock, after, ROLL_BATCH));
-}
-
 /** Runs `batch` (a `rollZoneBatch` of `size` properties) from the zone's first property to its last, adding up. */
 export async function rollInBatches(
   size: number,

@@ -3,12 +3,11 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client } from '@temporalio/client';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { availabilityActivities } from '../../activities/availability.ts';
-import { rollZone } from '../../db/availability.ts';
-import { writeTransaction } from '../../db/sql.ts';
 import { addDays } from '../../domain/time.ts';
 import { horizonEnd } from '../../domain/availability/nights.ts';
 import { startOfLocalDay, zonedDate } from '../../domain/availability/zones.ts';
 import { systemClock } from '../../domain/clock.ts';
+import { rollHorizon } from '../../services/availability.ts';
 import { createWorkflowClient } from '../../services/workflow-client.ts';
 import type { HorizonRollInput } from '../../workflows/horizon-roll.ts';
 import { workflowIds } from '../../workflows/ids.ts';
@@ -376,10 +375,10 @@ describe('horizon roll workflow', () => {
     };
 
     // The first roll of the day moves the horizon.
-    expect(await writeTransaction(orm.em, (tx) => rollZone(tx, zone, clock))).toEqual({ properties: 1, rolled: 1 });
+    expect(await rollHorizon({ orm }, zone, clock)).toEqual({ properties: 1, rolled: 1 });
     await rolledTo(property.id, today);
     const once = await snapshot();
-    expect(await writeTransaction(orm.em, (tx) => rollZone(tx, zone, clock))).toEqual({ properties: 1, rolled: 0 });
+    expect(await rollHorizon({ orm }, zone, clock)).toEqual({ properties: 1, rolled: 0 });
     expect(await snapshot()).toEqual(once);
 
     // The activity, later the same local day (and again for the same instant): still nothing.
