@@ -2,7 +2,7 @@
 // longer counts a stopped worker as polling, and which worker made each delivery's first attempt.
 import os from 'node:os';
 import type { Client } from '@temporalio/client';
-import { POLLER_RECENT_MS } from '../services/eager-start.ts';
+import { POLLER_RECENT_MS, workflowTaskPollers } from '../services/eager-start.ts';
 import { eachConcurrently, round } from './push-support.ts';
 
 /**
@@ -14,14 +14,7 @@ import { eachConcurrently, round } from './push-support.ts';
  */
 export async function untilNoWorkerPolls(client: Client, taskQueue: string): Promise<void> {
   for (;;) {
-    const { pollers } = await client.workflowService.describeTaskQueue({
-      namespace: client.options.namespace,
-      taskQueue: { name: taskQueue },
-    });
-    const last = Math.max(
-      0,
-      ...pollers.map((p) => Number(p.lastAccessTime?.seconds ?? 0) * 1000 + (p.lastAccessTime?.nanos ?? 0) / 1e6),
-    );
+    const last = Math.max(0, ...(await workflowTaskPollers(client, taskQueue)).map((p) => p.lastPollMs));
     const wait = last + POLLER_RECENT_MS - Date.now();
     if (wait <= 0) return;
     await new Promise((resolve) => setTimeout(resolve, wait + 100));

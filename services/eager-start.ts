@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 
 /** How long one look at the task queue's pollers decides the starts that follow it. */
-export const POLLER_LOOK_MS = 10_000;
+const POLLER_LOOK_MS = 10_000;
 
 /**
  * A worker counts as polling while its last poll of the queue began this recently. An idle
@@ -20,32 +20,37 @@ export const POLLER_RECENT_MS = 90_000;
  * {@link POLLER_LOOK_MS}; the starts of that span share it. A look that fails decides "not
  * alone": the starts then go through the queue, which is always right, only dearer for one worker.
  */
-export function soleWorkerLook(taskQueue: string, now: () => number = Date.now) {
+export function soleWorkerLook(taskQueue: string) {
   let last: { until: number; alone: Promise<boolean> } | undefined;
   return (client: Client): Promise<boolean> => {
-    const at = now();
+    const at = Date.now();
     if (!last || at >= last.until) last = { until: at + POLLER_LOOK_MS, alone: onlyPoller(client, taskQueue, at) };
     return last.alone;
   };
 }
 
-export type SoleWorkerLook = ReturnType<typeof soleWorkerLook>;
+/** The workers the server lists as polling the queue's workflow tasks: each identity and when its last poll began (ms). */
+export async function workflowTaskPollers(
+  client: Client,
+  taskQueue: string,
+): Promise<{ identity: string; lastPollMs: number }[]> {
+  // Without a task queue type, the server describes the workflow tasks' pollers.
+  const { pollers } = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: taskQueue },
+  });
+  return (pollers ?? []).map((poller) => ({
+    identity: poller.identity ?? '',
+    lastPollMs:
+      Number(poller.lastAccessTime?.seconds ?? 0) * 1000 + Math.floor((poller.lastAccessTime?.nanos ?? 0) / 1e6),
+  }));
+}
 
 /** True when at most one worker identity polled the queue's workflow tasks within {@link POLLER_RECENT_MS}. */
 async function onlyPoller(client: Client, taskQueue: string, at: number): Promise<boolean> {
   try {
-    // Without a task queue type, the server describes the workflow tasks' pollers.
-    const { pollers } = await client.workflowService.describeTaskQueue({
-      namespace: client.options.namespace,
-      taskQueue: { name: taskQueue },
-    });
-    const polling = new Set<string>();
-    for (const poller of pollers ?? []) {
-      const seconds = Number(poller.lastAccessTime?.seconds ?? 0);
-      const lastPollMs = seconds * 1000 + Math.floor((poller.lastAccessTime?.nanos ?? 0) / 1e6);
-      if (at - lastPollMs < POLLER_RECENT_MS) polling.add(poller.identity ?? '');
-    }
-    return polling.size <= 1;
+    const recent = (await workflowTaskPollers(client, taskQueue)).filter((p) => at - p.lastPollMs < POLLER_RECENT_MS);
+    return new Set(recent.map((p) => p.identity)).size <= 1;
   } catch {
     return false;
   }
