@@ -115,17 +115,22 @@ export function pidWith(needle: string): number {
   throw new Error(`no process with ${needle} in its command line`);
 }
 
-/** Starts a Node child on this repository's sources; resolves once it printed `ready` (on stdout or stderr). */
+/**
+ * Starts a Node child on this repository's sources; resolves once it printed `ready` (on stdout or
+ * stderr). `spawned` gets the child at once: a worker delivers before it prints `ready`.
+ */
 export async function startChild(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   ready: string,
+  spawned?: (child: ChildProcess) => void,
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned?.(child);
   child.stderr.pipe(process.stderr);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -117,20 +117,26 @@ async function write(): Promise<void> {
 }
 
 let workers: ChildProcess[] = [];
-/** `count` worker processes, started side by side. */
+/**
+ * `count` worker processes, started side by side. Each is counted from its spawn: its dispatcher
+ * delivers before it says it is running (a drain's first CPU reading must see it).
+ */
 async function startWorkers(count = 1): Promise<void> {
-  const started = await Promise.all(
+  const spawned = (worker: ChildProcess) => {
+    workers.push(worker);
+    children.push(worker);
+  };
+  await Promise.all(
     Array.from({ length: count }, () =>
       startChild(
         path.resolve(here('../scripts/worker.ts')),
         [],
         { ...env, DATABASE_URL: scratch.url, TEMPORAL_ADDRESS: temporal.address },
         'worker running',
+        spawned,
       ),
     ),
   );
-  workers = started;
-  children.push(...started);
 }
 async function stopWorkers(): Promise<void> {
   for (const worker of workers) await stopChild(worker);
