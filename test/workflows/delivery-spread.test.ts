@@ -3,7 +3,6 @@ import { NativeConnection } from '@temporalio/worker';
 import { expect, inject, test } from 'vitest';
 import { createWorker } from '../../app/worker.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { createWorkflowClient } from '../../services/workflow-client.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import { onCleanup } from '../support/cleanup.ts';
@@ -32,10 +31,12 @@ async function startWorker(
   onCleanup(() => connection.close());
   // The client's identity as well: an eager task is recorded as started by the start's caller.
   const own = new Client({ connection, namespace: 'default', identity });
-  const deps = {
-    ...activityDeps(bed.orm, { client: own, taskQueue, webhooks: { allowLocal: true, caFile: receiver.caFile } }),
-    workflows: createWorkflowClient({ connect: () => Promise.resolve(own), taskQueue, dispatchPollSeconds: 30 }),
-  };
+  // Its workflow client (the dispatcher's starts) is on `own` too.
+  const deps = activityDeps(bed.orm, {
+    client: own,
+    taskQueue,
+    webhooks: { allowLocal: true, caFile: receiver.caFile },
+  });
   const worker = await createWorker({ connection, namespace: 'default', taskQueue, deps, overrides: { identity } });
   const running = worker.run();
   onCleanup(async () => {
