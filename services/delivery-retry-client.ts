@@ -5,9 +5,9 @@ import {
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import proto from '@temporalio/proto';
 import { retryNowUpdate, retryNowUpdateId, type RetryNowAnswer } from '../workflows/definitions.ts';
 import { workflowIds } from '../workflows/ids.ts';
+import { POLLER_RECENT_MS, workflowTaskPollers } from './eager-start.ts';
 
 // An operator's `delivery retry` as the workflow client makes it (services/workflow-client.ts).
 
@@ -24,14 +24,10 @@ export type RetryNowOutcome =
   | { unanswered: 'under_way' | 'no_worker' };
 
 export function deliveryRetryClient({ connect, taskQueue }: { connect: () => Promise<Client>; taskQueue: string }) {
-  /** Whether a worker has polled the task queue's workflow tasks lately (the server keeps the last few minutes). */
+  /** Whether a worker polls the task queue's workflow tasks (one that stopped is listed for minutes: not counted). */
   async function workerPolls(client: Client): Promise<boolean> {
-    const { pollers } = await client.workflowService.describeTaskQueue({
-      namespace: client.options.namespace,
-      taskQueue: { name: taskQueue },
-      taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-    });
-    return (pollers ?? []).length > 0;
+    const now = Date.now();
+    return (await workflowTaskPollers(client, taskQueue)).some((poller) => now - poller.lastPollMs < POLLER_RECENT_MS);
   }
 
   return {
