@@ -1,6 +1,5 @@
 import type { InferEntity } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { retentionCutoff } from '../domain/webhooks/deliveries.ts';
 import type { DeliveryState, UndeliveredState } from '../domain/webhooks/states.ts';
 import { endpointFromRow, type EndpointRow, type StoredEndpoint } from './webhook-endpoints.ts';
 import { WebhookAttemptSchema, WebhookDeliverySchema } from './entities/index.ts';
@@ -69,17 +68,33 @@ export async function findDelivery(em: EntityManager, id: string, endpointId?: s
   return row ? deliveryFromRow(row) : null;
 }
 
-/** Up to `limit` deliveries of an endpoint, newest first, after the (created_at, id) position `after`. */
+/**
+ * Up to `limit` deliveries of an endpoint, newest first, after the (created_at, id) position
+ * `after`: the rest of the position's instant (one day's partition, by id) and the instants
+ * before it (the days back from there, in order), each an index range of its own. One row
+ * comparison over both would leave the planner to estimate it by `created_at < ?` alone, which
+ * inside a dispatch's group (thousands of deliveries sharing one instant) says none and has it
+ * sort the group instead of walking the index.
+ */
 export async function deliveriesPage(
   em: EntityManager,
   endpointId: string,
   after: { createdAt: Date; id: string } | null,
   limit: number,
 ): Promise<StoredDelivery[]> {
-  const rows = await em.execute<DeliveryRow[]>(
-    `select * from webhook_delivery where endpoint_id = ? ${after ? 'and (created_at, id) < (?, ?)' : ''} order by created_at desc, id desc limit ?`,
-    after ? [endpointId, after.createdAt, after.id, limit] : [endpointId, limit],
-  );
+  const rows = after
+    ? await em.execute<DeliveryRow[]>(
+        `select * from (
+           (select * from webhook_delivery where endpoint_id = ? and created_at = ? and id < ? order by id desc limit ?)
+           union all
+           (select * from webhook_delivery where endpoint_id = ? and created_at < ? order by created_at desc, id desc limit ?)
+         ) page order by created_at desc, id desc limit ?`,
+        [endpointId, after.createdAt, after.id, limit, endpointId, after.createdAt, limit, limit],
+      )
+    : await em.execute<DeliveryRow[]>(
+        'select * from webhook_delivery where endpoint_id = ? order by created_at desc, id desc limit ?',
+        [endpointId, limit],
+      );
   return rows.map(deliveryFromRow);
 }
 
@@ -92,20 +107,43 @@ export async function deliveryAttempts(em: EntityManager, deliveryId: string): P
 /**
  * Many deliveries in one statement, made pending; answers each one's id (the existing one's for a
  * delivery made before, so a retried dispatch delivers nothing twice), in the order given.
+ * `eventsSince` is the oldest of the deliveries' events' stamps: a delivery is made after its
+ * event, so the ones made before are looked for in the days from then on (a day earlier for the
+ * clocks of two processes), each day's `(endpoint_id, event_id)` unique index once.
  */
 export async function upsertDeliveries(
   em: EntityManager,
   deliveries: readonly { id: string; endpointId: string; eventId: string; eventType: string; payload: string }[],
   now: Date,
+  eventsSince: Date = now,
 ): Promise<string[]> {
   if (deliveries.length === 0) return [];
+  const since = new Date(Math.min(eventsSince.getTime(), now.getTime()) - 24 * 3600 * 1000);
+  const ids = new Map<string, string>();
+  const key = (row: { endpoint_id: string; event_id: string }) => `${row.endpoint_id} ${row.event_id}`;
   const rows = await em.execute<{ id: string; endpoint_id: string; event_id: string }[]>(
-    `insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, state, attempts, created_at)
-     values ${deliveries.map(() => "(?, ?, ?, ?, ?, 'pending', 0, ?)").join(', ')}
-     on conflict (endpoint_id, event_id) do update set event_id = excluded.event_id returning id, endpoint_id, event_id`,
-    deliveries.flatMap((d) => [d.id, d.endpointId, d.eventId, d.eventType, d.payload, now]),
+    `with wanted (id, endpoint_id, event_id, event_type, payload) as (values ${deliveries.map(() => '(?, ?, ?, ?, ?)').join(', ')}),
+     made as (select d.id, d.endpoint_id, d.event_id from webhook_delivery d join wanted w using (endpoint_id, event_id)
+               where d.created_at >= ?),
+     added as (
+       insert into webhook_delivery (id, endpoint_id, event_id, event_type, payload, state, attempts, created_at)
+       select w.id, w.endpoint_id, w.event_id, w.event_type, w.payload, 'pending', 0, ? from wanted w
+        where not exists (select 1 from made m where m.endpoint_id = w.endpoint_id and m.event_id = w.event_id)
+       on conflict do nothing returning id, endpoint_id, event_id)
+     select * from made union all select * from added`,
+    [...deliveries.flatMap((d) => [d.id, d.endpointId, d.eventId, d.eventType, d.payload]), since, now],
   );
-  const ids = new Map(rows.map((row) => [`${row.endpoint_id} ${row.event_id}`, row.id]));
+  for (const row of rows) ids.set(key(row), row.id);
+  // One another dispatcher inserted meanwhile (its row was not there to see) is read back.
+  const missing = deliveries.filter((d) => !ids.has(`${d.endpointId} ${d.eventId}`));
+  if (missing.length > 0) {
+    const found = await em.execute<{ id: string; endpoint_id: string; event_id: string }[]>(
+      `select id, endpoint_id, event_id from webhook_delivery
+        where created_at >= ? and (endpoint_id, event_id) in (${missing.map(() => '(?, ?)').join(', ')})`,
+      [since, ...missing.flatMap((d) => [d.endpointId, d.eventId])],
+    );
+    for (const row of found) ids.set(key(row), row.id);
+  }
   return deliveries.map((d) => ids.get(`${d.endpointId} ${d.eventId}`)!);
 }
 
@@ -183,7 +221,9 @@ export async function recordAttempt(em: EntityManager, attempt: AttemptRecord): 
   await em.execute(
     `with recorded as (
        insert into webhook_attempt (delivery_id, number, attempted_at, status_code, duration_ms, error, response_excerpt)
-       values (?, ?, ?, ?, ?, ?, ?) on conflict do nothing
+       select ?, ?, ?, ?, ?, ?, ?
+        where not exists (select 1 from webhook_attempt where delivery_id = ? and number = ? and attempted_at >= ?)
+       on conflict do nothing
      )
      update webhook_delivery set attempts = ?, last_attempt_at = ?, next_attempt_at = null, state = ?, completed_at = ? where id = ?`,
     [
@@ -194,6 +234,10 @@ export async function recordAttempt(em: EntityManager, attempt: AttemptRecord): 
       attempt.durationMs,
       attempt.error?.slice(0, 500) ?? null,
       attempt.excerpt?.slice(0, 1024) ?? null,
+      // A retried activity records its attempt again within minutes, perhaps on the next day.
+      attempt.deliveryId,
+      attempt.number,
+      new Date(attempt.attemptedAt.getTime() - 24 * 3600 * 1000),
       attempt.number,
       attempt.attemptedAt,
       attempt.deliveredAt ? 'delivered' : 'pending',
@@ -240,9 +284,4 @@ export async function cancelPendingDeliveryRows(
     [now, ...values],
   );
   return rows.map((row) => ({ endpointId: row.endpoint_id, eventId: row.event_id }));
-}
-
-/** Drops the deliveries past their retention. */
-export async function dropExpiredDeliveries(em: EntityManager, now: Date): Promise<void> {
-  await em.execute('delete from webhook_delivery where created_at < ?', [retentionCutoff(now)]);
 }

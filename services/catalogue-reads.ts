@@ -175,17 +175,23 @@ export interface EventPage {
  * 410 `event_cursor_expired` once it is older than the log keeps events. Its event id (`e`) is
  * absent from cursors issued before it was carried: those are read as before.
  */
-async function eventCursorPlace(cursor: string, hash: string, now: Date, deps: Deps): Promise<LogPlace> {
+async function eventCursorPlace(
+  cursor: string,
+  hash: string,
+  now: Date,
+  deps: Deps,
+): Promise<LogPlace & { stamp?: number | undefined }> {
   const decoded = await decodeCursor(cursor, hash, deps.secrets.ring);
   if (
     decoded === null ||
     typeof decoded.p !== 'number' ||
     typeof decoded.t !== 'number' ||
-    (decoded.e !== undefined && typeof decoded.e !== 'string')
+    (decoded.e !== undefined && typeof decoded.e !== 'string') ||
+    (decoded.s !== undefined && typeof decoded.s !== 'number')
   )
     throw new ProblemError('invalid_cursor');
   if (decoded.t < now.getTime() - RETENTION_MS) throw new ProblemError('event_cursor_expired');
-  return { position: decoded.p, eventId: decoded.e };
+  return { position: decoded.p, eventId: decoded.e, stamp: decoded.s };
 }
 
 /**
@@ -209,11 +215,15 @@ export async function readEvents(
   }
   const now = deps.clock.now();
   const hash = hashQuery({ kind: 'events', channel: channel.id });
-  const place = query.cursor === undefined ? { position: 0 } : await eventCursorPlace(query.cursor, hash, now, deps);
-  // Without a cursor the log starts at its oldest kept event (35 days); with one, right after its position.
+  const place: LogPlace & { stamp?: number | undefined } =
+    query.cursor === undefined ? { position: 0 } : await eventCursorPlace(query.cursor, hash, now, deps);
+  // Without a cursor the log starts at its oldest kept event (35 days); with one, right after its
+  // position, in the days from its event's stamp on (`s`; absent from cursors issued before it was carried).
+  const since = query.cursor === undefined ? new Date(now.getTime() - RETENTION_MS) : undefined;
   const page = await listEvents(deps.orm.em.fork(), channel.id, {
     after: place.position,
-    since: query.cursor === undefined ? new Date(now.getTime() - RETENTION_MS) : undefined,
+    since,
+    from: place.stamp === undefined ? undefined : new Date(place.stamp),
     types,
     limit: query.limit,
   });
@@ -242,8 +252,16 @@ export async function readEvents(
   const anchor = page.log.atOrBefore;
   const eventId =
     reached?.id ?? place.eventId ?? (anchor !== null && anchor.position === place.position ? anchor.id : undefined);
+  // And the stamp of that event (every later one is stamped no earlier), or, for a first page that
+  // reached none, the start of the 35 days it read from.
+  const stamp = reached?.occurredAt.getTime() ?? place.stamp ?? since?.getTime();
   const next = await encodeCursor(
-    { p: reached?.position ?? place.position, t: age, ...(eventId === undefined ? {} : { e: eventId }) },
+    {
+      p: reached?.position ?? place.position,
+      t: age,
+      ...(eventId === undefined ? {} : { e: eventId }),
+      ...(stamp === undefined ? {} : { s: stamp }),
+    },
     hash,
     deps.secrets.ring,
   );

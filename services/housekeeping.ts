@@ -1,6 +1,6 @@
-import { dropExpiredEvents } from '../db/catalogue/reads.ts';
 import { dropPastWindows } from '../db/counters.ts';
-import { dropExpiredDeliveries } from '../db/webhook-deliveries.ts';
+import { keepPartitions, type PartitionFailure } from '../db/partition-job.ts';
+import { PARTITIONED_TABLES, type PartitionedTable } from '../db/partitions.ts';
 import { dropDeletedEndpoints } from '../db/webhook-endpoints.ts';
 import type { ServiceDeps } from './deps.ts';
 import { resealOwnerConnectKeys } from './owner-connect/key-housekeeping.ts';
@@ -23,12 +23,40 @@ export function housekeepingSteps(deps: Deps): HousekeepingStep[] {
   const em = () => deps.orm.em.fork();
   return [
     { name: 'request counters past their window', run: () => dropPastWindows(em(), deps.clock.now()) },
-    { name: 'events past the 36 days', run: () => dropExpiredEvents(em(), deps.clock.now()) },
-    { name: 'deliveries past their retention', run: () => dropExpiredDeliveries(em(), deps.clock.now()) },
+    ...PARTITIONED_TABLES.map((spec) => ({
+      name: `partitions of ${spec.table}`,
+      run: () => partitionStep(deps, spec),
+    })),
     { name: 'deleted endpoints past their retention', run: () => dropDeletedEndpoints(em(), deps.clock.now()) },
     { name: 'webhook secrets sealed again', run: () => resealWebhookSecrets(deps) },
     { name: 'owner-connect keys sealed again', run: () => resealOwnerConnectKeys(deps) },
   ];
+}
+
+/**
+ * A table's days: created ahead, dropped past its window (db/partition-job.ts). Each partition it
+ * could not create or drop is logged at error level, by name; the step then fails.
+ */
+async function partitionStep(deps: Deps, spec: PartitionedTable): Promise<void> {
+  const { created, dropped, failures } = await keepPartitions(deps.orm.em.fork(), spec, deps.clock.now());
+  if (created.length + dropped.length > 0) deps.log.info('partitions kept', { table: spec.table, created, dropped });
+  for (const failure of failures)
+    deps.log.error('could not keep a partition', {
+      table: spec.table,
+      partition: failure.partition,
+      action: failure.action,
+      error: errorKind(failure.error),
+    });
+  if (failures.length > 0) throw new PartitionsFailed(failures);
+}
+
+class PartitionsFailed extends Error {
+  override name = 'PartitionsFailed';
+  readonly failures: PartitionFailure[];
+  constructor(failures: PartitionFailure[]) {
+    super(`${failures.length} partition(s) could not be kept`);
+    this.failures = failures;
+  }
 }
 
 /**

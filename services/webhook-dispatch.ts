@@ -106,7 +106,7 @@ export async function dispatchEvents(
     const starts: { input: DeliveryInput; host: string; traceparent: string | null }[] = [];
     for (let from = 0; from < planned.length; from += INSERT_CHUNK) {
       const chunk = planned.slice(from, from + INSERT_CHUNK);
-      const ids = await deliveryStore.upsertDeliveries(em, chunk, createdAt);
+      const ids = await deliveryStore.upsertDeliveries(em, chunk, createdAt, events[0]!.occurredAt);
       chunk.forEach(({ id: _id, payload: _payload, host, traceparent, ...input }, i) =>
         starts.push({ input: { ...input, deliveryId: ids[i]! }, host, traceparent }),
       );

@@ -135,7 +135,7 @@ export interface EventPage {
    * committed when the page was read (positions are taken under the channel's lock, in commit
    * order), so a page that is not full has returned every event of its types up to there.
    */
-  tail: { position: number; id: string } | null;
+  tail: { position: number; id: string; occurredAt: Date } | null;
 }
 
 /** A row of the page's statement: the log's ends and the event at or before `after` on every row, then one event, if any. */
@@ -145,6 +145,7 @@ interface EventPageRow {
   anchor_id: string | null;
   tail_position: string | null;
   tail_id: string | null;
+  tail_occurred_at: string | null;
   position: string | null;
   id: string;
   type: string;
@@ -175,15 +176,40 @@ function sideOfTheLog(types: readonly string[]): string {
  * With `since`, only events stamped then or later: the first of them is found by one probe of the
  * channel's `(occurred_at, position)` index (a channel's stamps never decrease along its
  * positions), and the page starts there rather than filtering every older event the sweep has
- * not dropped yet. One statement, so the check and the page see the same log; it answers at least
- * one row, its event columns null when no event follows.
+ * not dropped yet. With `from` (the stamp of the event at `after`, which a cursor carries), every
+ * part reads only the days from then on: the events after `after` are stamped no earlier, and the
+ * event at `after` is found there if the log still holds it. The log's days are partitions
+ * (db/partitions.ts), so each part plans and probes a day or two, not the whole window. One
+ * statement, so the check and the page see the same log; it answers at least one row, its event
+ * columns null when no event follows.
  */
 export async function listEvents(
   em: EntityManager,
   channelId: string,
-  options: { after: number; since?: Date | undefined; types: readonly string[]; limit: number },
+  options: {
+    after: number;
+    since?: Date | undefined;
+    from?: Date | undefined;
+    types: readonly string[];
+    limit: number;
+  },
 ): Promise<EventPage> {
   const { since } = options;
+  const from = options.from ?? since;
+  // The channel's last committed stamp bounds the days from above: every committed event is
+  // stamped no later, and one committing meanwhile (stamped later) is read by the next page.
+  const [log] = await em.execute<{ last_stamp: string }[]>('select last_stamp from channel_log where channel_id = ?', [
+    channelId,
+  ]);
+  const bounds = [...(from === undefined ? [] : ['occurred_at >= ?']), ...(log ? ['occurred_at <= ?'] : [])];
+  const days = bounds.map((bound) => `and ${bound}`).join(' ');
+  const fromArg = [...(from === undefined ? [] : [from]), ...(log ? [log.last_stamp] : [])];
+  // Positions start at 1: a read from the log's start has nothing at or before it to look for.
+  const anchor =
+    options.after === 0
+      ? 'select null::bigint as position, null::text as id'
+      : `select position, id from event where channel_id = ? and position <= ? ${days} order by position desc limit 1`;
+  const anchorArgs = options.after === 0 ? [] : [channelId, options.after, ...fromArg];
   const start =
     since === undefined
       ? ''
@@ -191,29 +217,29 @@ export async function listEvents(
                              order by occurred_at, position limit 1) start on true`;
   const rows = await em.execute<EventPageRow[]>(
     `select log.last_position as log_end, anchor.position as anchor_position, anchor.id as anchor_id,
-            tail.position as tail_position, tail.id as tail_id,
+            tail.position as tail_position, tail.id as tail_id, tail.occurred_at as tail_occurred_at,
             page.position, page.id, page.type, page.occurred_at, page.data
        from (values (1)) as one (x)
        left join channel_log log on log.channel_id = ?
-       left join lateral (select position, id from event where channel_id = ? and position <= ?
-                           order by position desc limit 1) anchor on true
-       left join lateral (select position, id from event where channel_id = ?
-                           order by position desc limit 1) tail on true
+       left join lateral (${anchor}) anchor on true
+       left join lateral (select position, id, occurred_at from event where channel_id = ? ${days}
+                           order by occurred_at desc, position desc limit 1) tail on true
        ${start}
        left join lateral (select position, id, type, occurred_at, data from event
-                           where channel_id = ? and position > ?
+                           where channel_id = ? and position > ? ${days}
                              ${since === undefined ? '' : 'and position >= start.position'}
                              and type = any(?::text[]) ${sideOfTheLog(options.types)}
                            order by position limit ?) page on true
       order by page.position`,
     [
       channelId,
+      ...anchorArgs,
       channelId,
-      options.after,
-      channelId,
+      ...fromArg,
       ...(since === undefined ? [] : [channelId, since]),
       channelId,
       options.after,
+      ...fromArg,
       pgArray(options.types),
       options.limit + 1,
     ],
@@ -234,16 +260,9 @@ export async function listEvents(
       atOrBefore:
         first.anchor_position === null ? null : { position: Number(first.anchor_position), id: first.anchor_id! },
     },
-    tail: first.tail_position === null ? null : { position: Number(first.tail_position), id: first.tail_id! },
+    tail:
+      first.tail_position === null
+        ? null
+        : { position: Number(first.tail_position), id: first.tail_id!, occurredAt: new Date(first.tail_occurred_at!) },
   };
-}
-
-/**
- * Events are kept 35 days; they are dropped a day later, so a cursor that is still valid (it ages
- * with the oldest event it has to read) never points past a dropped event.
- */
-export async function dropExpiredEvents(em: EntityManager, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - 36 * 24 * 3600 * 1000);
-  const result = await em.execute<{ affectedRows: number }>('delete from event where occurred_at < ?', [cutoff], 'run');
-  return result.affectedRows;
 }

@@ -188,25 +188,27 @@ export const EventSchema = defineEntity({
   properties: {
     channel: () => p.manyToOne(ChannelSchema).primary(),
     position: p.bigint('number').primary(),
-    id: p.string().length(40).unique(),
+    // Unique per day's partition (db/partitions.ts): ULIDs, never handed out twice.
+    id: p.string().length(40),
     type: p.string().length(60),
-    occurredAt: p.datetime().index(),
+    occurredAt: p.datetime(),
     data: p.json<Record<string, unknown>>().columnType('json'),
     /** The W3C `traceparent` of the span that committed the event, when tracing is on (docs/operations.md "Tracing"). */
     traceparent: p.text().nullable(),
   },
   primaryKeys: ['channel', 'position'],
-  // A page of events costs what the log's end costs (migration EventPageIndexes): the first page
-  // starts where the channel's 35 days do; a key with one event scope walks only that scope's side.
+  // Partitioned by day of `occurred_at` (db/partitions.ts); the key and `id` are unique in each
+  // day. A page of events costs what the log's end costs: the first page starts where the
+  // channel's 35 days do; a key with one event scope walks only that scope's side.
   indexes: [
-    { name: 'event_channel_occurred_at', properties: ['channel', 'occurredAt', 'position'] },
+    { name: 'event_channel_time', properties: ['channel', 'occurredAt', 'position'] },
     {
-      name: 'event_ari_position',
-      expression: `create index "event_ari_position" on "event" ("channel_id", "position") where "type" = 'availability.updated'`,
+      name: 'event_ari',
+      expression: `create index "event_ari" on "event" ("channel_id", "position") where "type" = 'availability.updated'`,
     },
     {
-      name: 'event_catalog_position',
-      expression: `create index "event_catalog_position" on "event" ("channel_id", "position") where "type" <> 'availability.updated'`,
+      name: 'event_catalog',
+      expression: `create index "event_catalog" on "event" ("channel_id", "position") where "type" <> 'availability.updated'`,
     },
   ],
 });

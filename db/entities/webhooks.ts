@@ -46,19 +46,20 @@ export const WebhookDeliverySchema = defineEntity({
     payload: p.text(),
     state: p.enum(DELIVERY_STATES),
     attempts: p.integer(),
-    createdAt: p.datetime().index(),
+    createdAt: p.datetime(),
     lastAttemptAt: p.datetime().nullable(),
     nextAttemptAt: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),
   },
-  uniques: [{ properties: ['endpoint', 'eventId'] }],
+  // Partitioned by day of `created_at` (db/partitions.ts): the key and `(endpoint_id, event_id)`
+  // are unique in each day.
   indexes: [
     // An endpoint's deliveries newest first by (created_at, id), the page's position (db/webhook-deliveries.ts).
-    { properties: ['endpoint', 'createdAt', 'id'] },
+    { name: 'webhook_delivery_page', properties: ['endpoint', 'createdAt', 'id'] },
     // The pending deliveries of an endpoint by when they are due (db/monitoring.ts, the overdue gauge).
     {
-      name: 'webhook_delivery_pending_due',
-      expression: `create index "webhook_delivery_pending_due" on "webhook_delivery" ("endpoint_id", (coalesce("next_attempt_at", "last_attempt_at", "created_at"))) where "state" = 'pending'`,
+      name: 'webhook_delivery_due',
+      expression: `create index "webhook_delivery_due" on "webhook_delivery" ("endpoint_id", (coalesce("next_attempt_at", "last_attempt_at", "created_at"))) where "state" = 'pending'`,
     },
   ],
 });
@@ -67,7 +68,9 @@ export const WebhookAttemptSchema = defineEntity({
   name: 'WebhookAttempt',
   tableName: 'webhook_attempt',
   properties: {
-    delivery: () => p.manyToOne(WebhookDeliverySchema).primary().deleteRule('cascade'),
+    // Partitioned by day of `attempted_at` (db/partitions.ts): no foreign key to a delivery, whose
+    // id is unique per day; an attempt's day goes with or after its delivery's.
+    delivery: () => p.manyToOne(WebhookDeliverySchema).primary().createForeignKeyConstraint(false),
     number: p.integer().primary(),
     attemptedAt: p.datetime(),
     statusCode: p.integer().nullable(),

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { AdminContext } from '../../admin/context.ts';
-import { dropExpiredEvents } from '../../db/catalogue/reads.ts';
+import { keepAllPartitions } from '../support/partitions.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { AMENITIES } from '../../domain/catalogue/amenities.ts';
 import { apiTestBed } from '../support/api-bed.ts';
@@ -558,9 +558,9 @@ describe('GET /events', () => {
     // Kept 35 days, dropped after 36: the log then starts later.
     expect((await get(catalog.key.key, '/events')).json.data).toEqual([]);
     clock.advance(-36 * 86_400_000);
-    expect(await dropExpiredEvents(orm.em.fork(), clock.now())).toBe(0);
+    expect((await keepAllPartitions(orm, clock.now(), ['event'])).event).toBe(0);
     expect(
-      await dropExpiredEvents(orm.em.fork(), new Date(clock.now().getTime() + 37 * 86_400_000)),
+      (await keepAllPartitions(orm, new Date(clock.now().getTime() + 37 * 86_400_000), ['event'])).event,
     ).toBeGreaterThanOrEqual(4);
     expect((await get(catalog.key.key, '/events')).json.data).toEqual([]);
     clock.advance(36 * 86_400_000);

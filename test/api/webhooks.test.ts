@@ -5,7 +5,7 @@ import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts'
 import { createActivities } from '../../activities/index.ts';
 import type { AdminContext } from '../../admin/context.ts';
 import { findChannelByName } from '../../db/channels.ts';
-import { dropExpiredDeliveries } from '../../db/webhook-deliveries.ts';
+import { keepAllPartitions } from '../support/partitions.ts';
 import { loadConfig } from '../../app/config.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { systemClock } from '../../domain/clock.ts';
@@ -648,7 +648,7 @@ test('deliveries are kept 35 days', async () => {
         [id, endpoint.id, `evt_${id.slice(4)}`, new Date(now.getTime() - age * 86_400_000)],
       );
   }
-  await dropExpiredDeliveries(orm.em.fork(), now);
+  await keepAllPartitions(orm, now, ['webhook_delivery']);
   const kept = (await call(key, 'GET', `/webhooks/${endpoint.id}/deliveries`)).json.data.map(
     (d: { id: string }) => d.id,
   );

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createChannel } from '../../services/channels.ts';
 import { dropDeletedEndpoints, endpointById, insertEndpoint, markEndpointDeleted } from '../../db/webhook-endpoints.ts';
-import { dropExpiredDeliveries } from '../../db/webhook-deliveries.ts';
+import { keepAllPartitions } from '../support/partitions.ts';
 import { newExternalId } from '../../domain/catalogue/ids.ts';
 import { webhookSecretBox, webhookSecretContext } from '../../infra/secret-box.ts';
 import { createLogger } from '../../infra/logger.ts';
@@ -64,11 +64,11 @@ describe('webhook housekeeping', () => {
     const id = await endpoint(ring, deletedAt);
     await markEndpointDeleted(orm.em.fork(), id, deletedAt);
 
-    await dropExpiredDeliveries(orm.em.fork(), new Date(deletedAt.getTime() + 34 * DAY));
+    await keepAllPartitions(orm, new Date(deletedAt.getTime() + 34 * DAY), ['webhook_delivery']);
     await dropDeletedEndpoints(orm.em.fork(), new Date(deletedAt.getTime() + 34 * DAY));
     expect(await endpointById(orm.em.fork(), id)).not.toBeNull();
 
-    await dropExpiredDeliveries(orm.em.fork(), new Date(deletedAt.getTime() + 36 * DAY));
+    await keepAllPartitions(orm, new Date(deletedAt.getTime() + 36 * DAY), ['webhook_delivery']);
     await dropDeletedEndpoints(orm.em.fork(), new Date(deletedAt.getTime() + 36 * DAY));
     expect(await endpointById(orm.em.fork(), id)).toBeNull();
   });

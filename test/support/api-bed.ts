@@ -9,7 +9,7 @@ import type { Logger } from '../../infra/logger.ts';
 import { startTestApi, type TestApi } from './api.ts';
 import { platform, type Platform } from './catalogue.ts';
 import { onCleanup } from './cleanup.ts';
-import { TestClock } from './clock.ts';
+import { BED_INSTANT, TestClock } from './clock.ts';
 import { freshDatabase } from './database.ts';
 import { adminContext, channelWithKey } from './fixtures.ts';
 import type { Receiver } from './receiver.ts';
@@ -68,7 +68,6 @@ export interface ApiTestBed<C extends Clock> {
 }
 
 /** The instant a bed's clock stands at unless the file gives its own. */
-const BED_INSTANT = '2026-11-22T10:00:00Z';
 
 export async function apiTestBed<C extends Clock = TestClock>(
   options: ApiTestBedOptions<C> = {},

@@ -1,5 +1,8 @@
 import type { Clock } from '../../domain/clock.ts';
 
+/** Where a test bed's clock starts unless the test gives its own (test/support/api-bed.ts). */
+export const BED_INSTANT = '2026-11-22T10:00:00Z';
+
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
   private current: number;

@@ -9,6 +9,10 @@ import { createScratchDatabase } from '../../db/scratch.ts';
 import { openDatabase } from '../../db/orm.ts';
 import { startDevServer } from '../../infra/embedded-temporal.ts';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.ts';
+import { BED_INSTANT } from './clock.ts';
+import { daysUpTo } from './partitions.ts';
+
+const DAY_MS = 86_400_000;
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,6 +44,10 @@ export default async function setup(project: TestProject) {
   const template = await createScratchDatabase(serverUrl, 'svc_test_template');
   stops.unshift(template.drop);
   const orm = await openDatabase(template.url);
+  // The migrations partitioned the log, deliveries and attempts by day around now; test beds
+  // start at a fixed instant, and tests move their clocks weeks on from there: those days too.
+  const bed = new Date(BED_INSTANT).getTime();
+  await daysUpTo(orm, new Date(bed + 45 * DAY_MS), new Date(bed - 40 * DAY_MS));
   await orm.close();
 
   const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES, port: undefined });

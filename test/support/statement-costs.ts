@@ -43,7 +43,7 @@ interface PlanNode {
 export interface Cost {
   /** Shared buffers the execution touched (hit or read), planning left out. */
   buffers: number;
-  /** Tables a node of the plan read whole. */
+  /** Tables a node of the plan read whole, but for those it found empty (a day of a partitioned table with no rows yet). */
   seqScans: string[];
   /** By table: rows its scans produced or discarded (filter, recheck), over all their loops. */
   rowsExamined: Record<string, number>;
@@ -65,9 +65,9 @@ export async function explain(orm: MikroORM, statement: Sent): Promise<Cost> {
   const walk = (node: PlanNode) => {
     const relation = node['Relation Name'];
     if (relation !== undefined) {
-      if (node['Node Type'] === 'Seq Scan') cost.seqScans.push(relation);
       const examined =
         node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0);
+      if (node['Node Type'] === 'Seq Scan' && examined > 0) cost.seqScans.push(relation);
       cost.rowsExamined[relation] = (cost.rowsExamined[relation] ?? 0) + examined * node['Actual Loops'];
     }
     node.Plans?.forEach(walk);
