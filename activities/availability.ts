@@ -1,3 +1,4 @@
+import { asyncLocalStorage } from '@temporalio/activity';
 import type { Clock } from '../domain/clock.ts';
 import { localDate } from '../domain/time.ts';
 import * as availability from '../services/availability.ts';
@@ -12,12 +13,22 @@ export interface RollOutcome {
   today: string;
 }
 
+/** What a roll heartbeats after each committed batch: where a retry goes on, and the counts so far. */
+interface RollHeartbeat {
+  after: string | null;
+  properties: number;
+  rolled: number;
+}
+
+const NOTHING_ROLLED: RollHeartbeat = { after: null, properties: 0, rolled: 0 };
+
 export function availabilityActivities(deps: ActivityDeps) {
   const { log } = deps;
   return {
     /**
      * The daily roll of one zone (see `rollHorizon`), in transactions of a bounded number of
-     * properties, each retried on deadlock.
+     * properties, each retried on deadlock. It heartbeats after each batch commits, so a lost
+     * worker is noticed within the heartbeat timeout, and a retry skips the batches committed.
      *
      * The roll is for `nowMs`, the instant the workflow woke for (its local midnight), not the
      * worker's clock: a roll that runs late, is retried, or whose workflow is replayed rolls the
@@ -26,7 +37,24 @@ export function availabilityActivities(deps: ActivityDeps) {
      */
     async rollHorizon(zone: string, nowMs: number): Promise<RollOutcome> {
       const clock: Clock = { now: () => new Date(nowMs) };
-      const { properties, rolled } = await availability.rollHorizon(deps, zone, clock);
+      const context = asyncLocalStorage.getStore();
+      // A retry of this roll (same zone, same instant) goes on after the last batch the attempt
+      // before it committed and heartbeat, with that attempt's counts.
+      const earlier = (context?.info.heartbeatDetails as RollHeartbeat | undefined) ?? NOTHING_ROLLED;
+      const outcome = await availability.rollHorizon(deps, zone, clock, undefined, {
+        after: earlier.after,
+        committed: (progress) => {
+          context?.heartbeat({
+            after: progress.after,
+            properties: earlier.properties + progress.properties,
+            rolled: earlier.rolled + progress.rolled,
+          } satisfies RollHeartbeat);
+          // Timed out (its heartbeat was late) or cancelled: the batches from here are a retry's.
+          context?.cancellationSignal.throwIfAborted();
+        },
+      });
+      const properties = earlier.properties + outcome.properties;
+      const rolled = earlier.rolled + outcome.rolled;
       const today = localDate(clock.now(), zone);
       if (rolled > 0) log.info('availability horizon rolled', { zone, today, properties, rolled });
       return { properties, rolled, today };

@@ -81,17 +81,34 @@ export function postAvailability(
  * transaction, in id order, each transaction run again from the start on a deadlock. Each batch
  * commits its events before the next takes the channels' log locks, so a platform write for a
  * channel of the zone waits for one batch at most. Idempotent per local date, so a roll that
- * stopped half-way (a worker lost) is finished by running it again.
+ * stopped half-way (a worker lost) is finished by running it again; `resume.after` (the last
+ * property of a committed batch) skips the batches before it, and `committed` is told each
+ * batch's progress once it committed.
  */
-export function rollHorizon(
+export async function rollHorizon(
   deps: Pick<ServiceDeps, 'orm'>,
   zone: string,
   clock: Clock,
   batch = ROLL_BATCH,
+  resume: { after?: string | null; committed?: (progress: RollProgress) => void } = {},
 ): Promise<{ properties: number; rolled: number }> {
-  return rollInBatches(batch, (after) =>
-    writeTransaction(deps.orm.em, (tx) => rollZoneBatch(tx, zone, clock, after, batch)),
-  );
+  const start = resume.after ?? null;
+  const total = { properties: 0, rolled: 0 };
+  await rollInBatches(batch, async (after) => {
+    const done = await writeTransaction(deps.orm.em, (tx) => rollZoneBatch(tx, zone, clock, after ?? start, batch));
+    total.properties += done.properties;
+    total.rolled += done.rolled;
+    if (done.last !== null) resume.committed?.({ after: done.last, ...total });
+    return done;
+  });
+  return total;
+}
+
+/** How far a roll got: the last property of its last committed batch, and the counts up to it. */
+export interface RollProgress {
+  after: string;
+  properties: number;
+  rolled: number;
 }
 
 /** The zones that have properties with availability: one horizon roll each. */

@@ -3,10 +3,14 @@ import type { Activities } from '../activities/index.ts';
 import { nextLocalMidnight } from '../domain/availability/zones.ts';
 import { SA_STATE } from './search-attributes.ts';
 
-// A zone's roll is one transaction over its properties; give it room, and retry it for as long
-// as the database is away (the next midnight's roll would catch up anyway).
+// A zone's roll commits its properties in batches and heartbeats after each: a lost worker is
+// noticed within a minute, not at the end of the roll's 5 minutes, and the retry goes on after the
+// last batch heartbeat. Retried for as long as the database is away (the next midnight's roll
+// would catch up anyway). A replay compares an activity's type and id, not its options, so the
+// histories of running rolls replay unchanged (test/workflows/replay.test.ts).
 const { rollHorizon } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
