@@ -1,6 +1,7 @@
 import { Runtime, type LogLevel, type LogMetadata, type Logger as TemporalLogger } from '@temporalio/worker';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ServiceConfig } from './config.ts';
+import { catchUpProgress } from '../db/certificate-expiry-catch-up.ts';
 import { dispatchLag, overdueDeliveries, suspendedEndpoints } from '../db/monitoring.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../infra/logger.ts';
@@ -18,12 +19,13 @@ export async function serveMetrics(config: ServiceConfig, log: Logger): Promise<
   return server;
 }
 
-/** The worker's scrape-time gauges (dispatcher lag, suspended endpoints, overdue deliveries) read this database until the returned stop. */
+/** The worker's scrape-time gauges (dispatcher lag, suspended endpoints, overdue deliveries, the certificate-expiry catch-up) read this database until the returned stop. */
 export function watchWorkerDatabase(orm: MikroORM, clock: Clock): () => void {
   return watchDatabase({
     dispatchLag: () => dispatchLag(orm.em.fork(), clock.now()),
     suspendedEndpoints: () => suspendedEndpoints(orm.em.fork()),
     overdueDeliveries: () => overdueDeliveries(orm.em.fork(), clock.now()),
+    certificateExpiryCatchUp: () => catchUpProgress(orm.em.fork()),
   });
 }
 

@@ -11,7 +11,7 @@ import { createWebhookSender } from '../infra/webhook-sender.ts';
 import { connectTemporalClient, temporalClient, temporalConnectionOptions } from '../infra/temporal.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
-import { ensureCertificateExpiriesInUse } from '../services/certificate-expiry.ts';
+import { startCertificateExpiryCatchUp } from '../services/certificate-expiry-catch-up.ts';
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
 import { createWorker } from './worker.ts';
 import { watchWorkerDatabase } from './observability.ts';
@@ -107,8 +107,9 @@ export async function startWorkerProcess(
   await workflows.wakeDispatcher();
   // Likewise one availability horizon roll per zone in use (best effort: logged, never fatal).
   await ensureHorizonRollsInUse({ orm, workflows, log });
-  // And the certificate-expiry workflow of every property with an end date ahead.
-  await ensureCertificateExpiriesInUse({ orm, workflows, log, clock: systemClock });
+  // And the certificate-expiry workflow of every property with an end date ahead: a catch-up pass
+  // that runs beside the service (one request to Temporal here, whatever the catalogue holds).
+  await startCertificateExpiryCatchUp({ workflows, log });
   // And the housekeeping schedule: retention and re-sealing, one pass a minute for the deployment
   // (best effort: a worker that cannot create it logs why, and the next start tries again).
   await workflows

@@ -131,11 +131,18 @@ export interface OverdueDeliveries {
   overdueSeconds: number;
 }
 
+export interface CatchUpProgress {
+  taskQueue: string;
+  remaining: number;
+  finishedAt: Date | null;
+}
+
 /** Sources read on scrape (the worker registers its database); several at once are summed by label. */
 interface ScrapeSources {
   dispatchLag: () => Promise<DispatchLag[]>;
   suspendedEndpoints: () => Promise<SuspendedEndpoints[]>;
   overdueDeliveries: () => Promise<OverdueDeliveries[]>;
+  certificateExpiryCatchUp: () => Promise<CatchUpProgress[]>;
 }
 
 const sources = new Set<ScrapeSources>();
@@ -217,6 +224,32 @@ export const deliveriesOverdue = new Gauge({
     const worst = new Map<string, number>();
     for (const row of rows) worst.set(row.channel, Math.max(worst.get(row.channel) ?? 0, row.overdueSeconds, 0));
     for (const [channel, seconds] of worst) this.set({ channel }, seconds);
+  },
+});
+
+// The catch-up's progress, one series per task queue: absent before a pass began.
+export const certificateExpiryCatchUpRemaining = new Gauge({
+  name: 'svc_certificate_expiry_catch_up_remaining_properties',
+  help: "Properties the certificate-expiry catch-up's pass under way has still to visit, 0 once it finished (read from the database on scrape)",
+  labelNames: ['task_queue'] as const,
+  registers: [registry],
+  async collect() {
+    const rows = await readAll<CatchUpProgress>('certificateExpiryCatchUp');
+    this.reset();
+    for (const row of rows) this.set({ task_queue: row.taskQueue }, row.remaining);
+  },
+});
+
+export const certificateExpiryCatchUpFinished = new Gauge({
+  name: 'svc_certificate_expiry_catch_up_finished_timestamp_seconds',
+  help: 'When a pass of the certificate-expiry catch-up last finished, in Unix seconds; absent before one finished (read from the database on scrape)',
+  labelNames: ['task_queue'] as const,
+  registers: [registry],
+  async collect() {
+    const rows = await readAll<CatchUpProgress>('certificateExpiryCatchUp');
+    this.reset();
+    for (const row of rows)
+      if (row.finishedAt) this.set({ task_queue: row.taskQueue }, row.finishedAt.getTime() / 1000);
   },
 });
 

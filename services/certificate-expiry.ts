@@ -1,7 +1,6 @@
 import { reproject } from '../db/catalogue/projector.ts';
 import {
   channelsShowingProperty,
-  propertiesWithEndDatesFrom,
   propertyLegalSource,
   type PropertyLegalSource,
 } from '../db/catalogue/legal-status.ts';
@@ -15,7 +14,7 @@ import {
   type LegalSource,
 } from '../domain/catalogue/legal.ts';
 import { ProblemError } from '../domain/problems.ts';
-import { addDays, localDate } from '../domain/time.ts';
+import { localDate } from '../domain/time.ts';
 import type { ServiceDeps } from './deps.ts';
 import { writeAndNotify } from './durable-processes.ts';
 
@@ -108,7 +107,8 @@ export async function getPropertyWithLegalStatus(
  * else only told, so one running for a date now gone plans again and ends). After a location
  * write, its properties' workflows plan again (their zone may have moved). The write is answered
  * once they are armed, or after `ARM_WAIT_MS` at most: when Temporal is slow or unreachable the
- * write stands, the arming goes on (or its failure is logged) and the worker's start catches up.
+ * write stands, the arming goes on (or its failure is logged) and the next worker start's
+ * catch-up (services/certificate-expiry-catch-up.ts) starts what is missing.
  */
 export async function armCertificateExpiries(
   deps: Pick<ServiceDeps, 'workflows' | 'log'>,
@@ -134,26 +134,3 @@ export async function armCertificateExpiries(
 
 /** The longest a platform write waits for its certificate-expiry workflow to be armed. */
 export const ARM_WAIT_MS = 2_000;
-
-/**
- * At worker start: makes sure every property with an end date still ahead has its workflow, so
- * properties written while Temporal was unreachable (or before this process existed) are watched.
- * A running workflow is left as it is. Best effort: logged, never fatal.
- */
-export async function ensureCertificateExpiriesInUse(
-  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'clock'>,
-): Promise<number> {
-  try {
-    const properties = await propertiesWithEndDatesFrom(
-      deps.orm.em.fork(),
-      addDays(deps.clock.now().toISOString().slice(0, 10), -1),
-    );
-    await deps.workflows.ensureCertificateExpiries(properties);
-    return properties.length;
-  } catch (error) {
-    deps.log.warn('could not start the certificate-expiry workflows of the properties in use', {
-      error: String(error),
-    });
-    return 0;
-  }
-}

@@ -9,12 +9,10 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { DeliveryWorkflowState } from '../domain/webhooks/states.ts';
 import type { apiKeyLifecycle, ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
-import type { certificateExpiry } from '../workflows/certificate-expiry.ts';
 import {
   apiKeyRevokedSignal,
   confirmOwnerConnectionUpdate,
   eventsCommittedSignal,
-  legalDatesChangedSignal,
   ownerConnectKeysChangedSignal,
   ownerConnectionRevokedSignal,
   type OwnerConnectBinding,
@@ -26,9 +24,10 @@ import type { ownerConnect, OwnerConnectInput } from '../workflows/owner-connect
 import { workflowIds } from '../workflows/ids.ts';
 import type * as workflows from '../workflows/index.ts';
 import type { ownerConnectKeyRotation } from '../workflows/owner-connect-key-rotation.ts';
-import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_PROPERTY, SA_STATE } from '../workflows/search-attributes.ts';
+import { SA_CHANNEL, SA_ENDPOINT, SA_EVENT_TYPE, SA_STATE } from '../workflows/search-attributes.ts';
 import type { DeliveryInput, webhookDelivery } from '../workflows/webhook-delivery.ts';
 import type { SecretRotationInput, webhookSecretRotation } from '../workflows/webhook-secret-rotation.ts';
+import { certificateExpiryClient } from './certificate-expiry-client.ts';
 import { deliveryRetryClient } from './delivery-retry-client.ts';
 import { soleWorkerLook } from './eager-start.ts';
 import { housekeepingScheduleClient } from './housekeeping-schedule.ts';
@@ -80,46 +79,8 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
       await ignoreNotFound(client.workflow.getHandle(workflowIds.apiKeyLifecycle(keyId)).signal(apiKeyRevokedSignal));
     },
 
-    /**
-     * Arms a property's certificate-expiry workflow (`certificate-expiry:<property id>`): tells the
-     * running one to plan again, or starts one (a new run after one that ended).
-     */
-    async armCertificateExpiry(propertyId: string, ref: string): Promise<void> {
-      const client = await connect();
-      await client.workflow.signalWithStart<typeof certificateExpiry, []>(name('certificateExpiry'), {
-        workflowId: workflowIds.certificateExpiry(propertyId),
-        taskQueue,
-        args: [{ propertyId }],
-        signal: legalDatesChangedSignal,
-        signalArgs: [],
-        typedSearchAttributes: [{ key: SA_PROPERTY, value: ref }],
-        ...summary.certificateExpiry(ref),
-      });
-    },
-
-    /** Starts the certificate-expiry workflow of each property that has none running (`USE_EXISTING`). */
-    async ensureCertificateExpiries(properties: readonly { id: string; ref: string }[]): Promise<void> {
-      const client = await connect();
-      for (const property of properties) {
-        await client.workflow.start<typeof certificateExpiry>(name('certificateExpiry'), {
-          workflowId: workflowIds.certificateExpiry(property.id),
-          taskQueue,
-          args: [{ propertyId: property.id }],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          typedSearchAttributes: [{ key: SA_PROPERTY, value: property.ref }],
-          ...summary.certificateExpiry(property.ref),
-        });
-      }
-    },
-
-    /** Tells the running certificate-expiry workflows of these properties to plan again; starts none. */
-    async rearmCertificateExpiries(propertyIds: readonly string[]): Promise<void> {
-      const client = await connect();
-      for (const id of propertyIds)
-        await ignoreNotFound(
-          client.workflow.getHandle(workflowIds.certificateExpiry(id)).signal(legalDatesChangedSignal),
-        );
-    },
+    /** The certificate-expiry workflows and their catch-up: services/certificate-expiry-client.ts. */
+    ...certificateExpiryClient({ connect, taskQueue }),
 
     /** Wakes this task queue's dispatcher, starting it when it is not running. */
     async wakeDispatcher(): Promise<void> {

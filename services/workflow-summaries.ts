@@ -28,6 +28,13 @@ export const workflowSummaries = {
       'a property write plans again. `SvcState`: `waiting`, `lapsed`, `none`, `deleted`.',
   }),
 
+  certificateExpiryCatchUp: (taskQueue: string): WorkflowSummary => ({
+    staticSummary: `Certificate-expiry catch-up of task queue ${taskQueue}`,
+    staticDetails:
+      'Walks the properties by id and starts the certificate-expiry workflow of each one with an end date ' +
+      'ahead that has none running; started by each worker start. `svc_certificate_expiry_catch_up_remaining_properties` says what is left.',
+  }),
+
   eventDispatch: (taskQueue: string, pollSeconds: number): WorkflowSummary => ({
     staticSummary: `Event dispatcher of task queue ${taskQueue}`,
     staticDetails:

@@ -8,6 +8,8 @@ export const workflowIds = {
   horizonRoll: (taskQueue: string, zone: string) => `horizon-roll:${taskQueue}:${zone}`,
   /** One per property (internal id, never reused): waits for its next legal identifier to lapse. */
   certificateExpiry: (propertyId: string) => `certificate-expiry:${propertyId}`,
+  /** One per task queue: the worker start's pass that starts the certificate-expiry workflows missing. */
+  certificateExpiryCatchUp: (taskQueue: string) => `certificate-expiry-catch-up:${taskQueue}`,
   /** One per (endpoint, event): a replayed dispatch starts nothing twice. */
   webhookDelivery: (endpointId: string, eventId: string) => `webhook-delivery:${endpointId}:${eventId}`,
   /** One per owner-connect token (its `jti`, 128 random bits): the confirmation window and the single-use rule. */

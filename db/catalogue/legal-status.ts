@@ -41,19 +41,24 @@ export async function propertyIdsAtLocation(em: EntityManager, locationId: strin
 }
 
 /**
- * Properties carrying an end date on or after `since` (a date; zones differ by at most a day
- * either side, so the caller passes the day before its own): those whose certificate-expiry
- * workflow may have something ahead.
+ * The next `limit` properties after `after` by id (null: from the first), each with whether it
+ * carries an end date on or after `since` (a date; zones differ by at most a day either side, so
+ * the caller passes the day before its own): those whose certificate-expiry workflow may have
+ * something ahead. Read on the primary key, `limit` rows whatever the catalogue holds; the legal
+ * data is filtered here rather than by an index, as nearly every property of the countries that
+ * date their identifiers carries a date.
  */
-export async function propertiesWithEndDatesFrom(
+export async function propertiesAfter(
   em: EntityManager,
+  after: string | null,
+  limit: number,
   since: string,
-): Promise<{ id: string; ref: string }[]> {
-  return em.execute<{ id: string; ref: string }[]>(
-    `select id, ref from property
-      where content->'legal'->'classification'->>'valid_until' >= ?
-         or exists (select 1 from jsonb_array_elements(content->'legal'->'identifiers') i where i->>'valid_until' >= ?)
-      order by id`,
-    [since, since],
+): Promise<{ id: string; ref: string; dated: boolean }[]> {
+  return em.execute<{ id: string; ref: string; dated: boolean }[]>(
+    `select id, ref,
+            coalesce(content->'legal'->'classification'->>'valid_until' >= ?, false)
+            or exists (select 1 from jsonb_array_elements(content->'legal'->'identifiers') i where i->>'valid_until' >= ?) as dated
+       from property where id > ?::uuid order by id limit ?`,
+    [since, since, after ?? '00000000-0000-0000-0000-000000000000', limit],
   );
 }

@@ -13,6 +13,7 @@ import {
   OwnerSchema,
   PropertySchema,
 } from './catalogue.ts';
+import { CertificateExpiryCatchUpSchema } from './certificate-expiry-catch-up.ts';
 import { ChannelSchema } from './channel.ts';
 import { HostLinkSchema, HostSessionSchema } from './host-session.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
@@ -61,12 +62,14 @@ export const entities = [
   OwnerConnectKeySchema,
   OwnerConnectTokenSchema,
   OwnerConnectionSchema,
+  CertificateExpiryCatchUpSchema,
 ];
 
 export * from './amenity.ts';
 export * from './api-key.ts';
 export * from './availability.ts';
 export * from './catalogue.ts';
+export * from './certificate-expiry-catch-up.ts';
 export * from './channel.ts';
 export * from './host-session.ts';
 export * from './integration.ts';

@@ -24,6 +24,7 @@ import { Migration20261129090000ChannelViewTally } from './Migration202611290900
 import { Migration20261129090100DeliveryPageIndex } from './Migration20261129090100DeliveryPageIndex.ts';
 import { Migration20261129090200RollZoneOrder } from './Migration20261129090200RollZoneOrder.ts';
 import { Migration20261129090300EventPageIndexes } from './Migration20261129090300EventPageIndexes.ts';
+import { Migration20261129090400CertificateExpiryCatchUp } from './Migration20261129090400CertificateExpiryCatchUp.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -56,4 +57,8 @@ export const migrationsList = [
   { name: 'Migration20261129090100DeliveryPageIndex', class: Migration20261129090100DeliveryPageIndex },
   { name: 'Migration20261129090200RollZoneOrder', class: Migration20261129090200RollZoneOrder },
   { name: 'Migration20261129090300EventPageIndexes', class: Migration20261129090300EventPageIndexes },
+  {
+    name: 'Migration20261129090400CertificateExpiryCatchUp',
+    class: Migration20261129090400CertificateExpiryCatchUp,
+  },
 ];

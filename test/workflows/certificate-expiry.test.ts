@@ -6,7 +6,7 @@ import { certificateExpiryActivities } from '../../activities/certificate-expiry
 import { addDays } from '../../domain/time.ts';
 import { startOfLocalDay, zonedDate } from '../../domain/availability/zones.ts';
 import type { Clock } from '../../domain/clock.ts';
-import { ensureCertificateExpiriesInUse } from '../../services/certificate-expiry.ts';
+import { createWorkflowClient } from '../../services/workflow-client.ts';
 import type { CertificateExpiryInput } from '../../workflows/certificate-expiry.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { SA_EXPIRES_ON, SA_PROPERTY, SA_STATE } from '../../workflows/search-attributes.ts';
@@ -14,7 +14,7 @@ import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
 import { platform, sampleLocation } from '../support/catalogue.ts';
 import { wallClock } from '../support/clock.ts';
-import { adminContext, channelWithKey } from '../support/fixtures.ts';
+import { channelWithKey } from '../support/fixtures.ts';
 import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
 import { activityDeps, runTestWorker } from '../support/worker.ts';
 
@@ -443,8 +443,14 @@ describe('certificate expiry workflow', () => {
     const { runId } = await plain().workflow.getHandle(workflowIds.certificateExpiry(watched.id)).describe();
     await stop(workflowIds.certificateExpiry(missed.id), 'as if the write could not reach Temporal');
 
+    // What a worker's start asks for: the catch-up's pass over the properties.
+    await createWorkflowClient({
+      connect: () => Promise.resolve(plain()),
+      taskQueue,
+      dispatchPollSeconds: 30,
+    }).startCertificateExpiryCatchUp();
     expect(
-      await ensureCertificateExpiriesInUse(adminContext(orm, env.client, clock, taskQueue)),
+      await plain().workflow.getHandle(workflowIds.certificateExpiryCatchUp(taskQueue)).result(),
     ).toBeGreaterThanOrEqual(2);
     await eventually(
       'missed watched again',
