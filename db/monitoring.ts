@@ -14,14 +14,17 @@ export interface ChannelDispatchLag {
 
 /**
  * Per channel the dispatcher follows: events its log holds past the dispatcher's stored progress,
- * and the age of the first of them (0 when none waits). The first is found on the event table's
- * primary key (channel, position).
+ * and the age of the first of them (0 when none waits). The first is found on each day's primary
+ * key (channel, position), from the day of the last event dispatched.
  */
 export async function dispatchLag(em: EntityManager, now: Date): Promise<ChannelDispatchLag[]> {
   const rows = await em.execute<{ channel: string; undispatched: string; oldest: string | null }[]>(
     `select c.name as channel,
             greatest(l.last_position - d.position, 0) as undispatched,
-            (select e.occurred_at from event e where e.channel_id = d.channel_id and e.position > d.position order by e.position limit 1) as oldest
+            (select e.occurred_at from event e
+              where e.channel_id = d.channel_id and e.position > d.position
+                and e.occurred_at >= coalesce(d.stamp, '-infinity')
+              order by e.position limit 1) as oldest
        from dispatch_progress d
        join channel c on c.id = d.channel_id
        join channel_log l on l.channel_id = d.channel_id

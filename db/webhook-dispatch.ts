@@ -11,13 +11,17 @@ import { DispatchProgressSchema, type Channel } from './entities/index.ts';
  */
 export async function startDispatch(tx: EntityManager, channelId: string): Promise<void> {
   await tx.execute(
-    `insert into dispatch_progress (channel_id, position) values (?, coalesce((select last_position from channel_log where channel_id = ?), 0)) on conflict do nothing`,
+    `insert into dispatch_progress (channel_id, position, stamp)
+     select ?, coalesce(max(last_position), 0), max(last_stamp) from channel_log where channel_id = ?
+     on conflict do nothing`,
     [channelId, channelId],
   );
 }
 
 /** Every channel the dispatcher reads, in a stable order, with the position it has reached. */
-export async function dispatchPositions(em: EntityManager): Promise<{ channel: Channel; position: number }[]> {
+export async function dispatchPositions(
+  em: EntityManager,
+): Promise<{ channel: Channel; position: number; stamp?: Date | null | undefined }[]> {
   return em.find(DispatchProgressSchema, {}, { populate: ['channel'], orderBy: { channel: 'asc' } });
 }
 
@@ -32,16 +36,22 @@ export interface LogEvent {
   traceparent: string | null;
 }
 
-/** Up to `limit` of the channel's events after `position`, in log order. */
+/**
+ * Up to `limit` of the channel's events after `position`, in log order; with `stamp` (the stamp of
+ * the event at `position`), read from that day on only: the later events are stamped no earlier.
+ */
 export async function eventsAfter(
   em: EntityManager,
   channelId: string,
   position: number,
   limit: number,
+  stamp?: Date | null,
 ): Promise<LogEvent[]> {
+  const since = stamp ? 'and occurred_at >= ?' : '';
   const rows = await em.execute<(EventRow & { traceparent: string | null })[]>(
-    'select position, id, type, occurred_at, data, traceparent from event where channel_id = ? and position > ? order by position limit ?',
-    [channelId, position, limit],
+    `select position, id, type, occurred_at, data, traceparent from event
+      where channel_id = ? and position > ? ${since} order by position limit ?`,
+    [channelId, position, ...(stamp ? [stamp] : []), limit],
   );
   // position is a bigint, read as text.
   return rows.map((row) => ({
@@ -54,6 +64,11 @@ export async function eventsAfter(
   }));
 }
 
-export async function advanceDispatch(em: EntityManager, channelId: string, position: number): Promise<void> {
-  await em.nativeUpdate(DispatchProgressSchema, { channel: channelId }, { position });
+export async function advanceDispatch(
+  em: EntityManager,
+  channelId: string,
+  position: number,
+  stamp: Date,
+): Promise<void> {
+  await em.nativeUpdate(DispatchProgressSchema, { channel: channelId }, { position, stamp });
 }

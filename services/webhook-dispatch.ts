@@ -61,8 +61,8 @@ export async function dispatchEvents(
   const em = orm.em.fork();
   let started = 0;
   let more = false;
-  for (const { channel, position } of await dispatchStore.dispatchPositions(em)) {
-    const events = await dispatchStore.eventsAfter(em, channel.id, position, DISPATCH_BATCH);
+  for (const { channel, position, stamp } of await dispatchStore.dispatchPositions(em)) {
+    const events = await dispatchStore.eventsAfter(em, channel.id, position, DISPATCH_BATCH, stamp);
     if (events.length === 0) continue;
     if (events.length === DISPATCH_BATCH) more = true;
     // A channel that may not receive webhooks is sent nothing; it reads the event log when reinstated.
@@ -119,7 +119,7 @@ export async function dispatchEvents(
       ),
     );
     started += starts.length;
-    await dispatchStore.advanceDispatch(em, channel.id, events.at(-1)!.position);
+    await dispatchStore.advanceDispatch(em, channel.id, events.at(-1)!.position, events.at(-1)!.occurredAt);
   }
   return { started, more };
 }

@@ -88,6 +88,8 @@ export const DispatchProgressSchema = defineEntity({
   properties: {
     channel: () => p.oneToOne(ChannelSchema).primary(),
     position: p.bigint('number'),
+    /** The stamp of the event at `position`, once dispatched: the events after it are stamped no earlier. */
+    stamp: p.datetime().nullable(),
   },
 });
 

@@ -25,6 +25,7 @@ import { Migration20261129090100DeliveryPageIndex } from './Migration20261129090
 import { Migration20261129090200RollZoneOrder } from './Migration20261129090200RollZoneOrder.ts';
 import { Migration20261129090300EventPageIndexes } from './Migration20261129090300EventPageIndexes.ts';
 import { Migration20261129090400CertificateExpiryCatchUp } from './Migration20261129090400CertificateExpiryCatchUp.ts';
+import { Migration20261129090500DispatchStamp } from './Migration20261129090500DispatchStamp.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -61,4 +62,5 @@ export const migrationsList = [
     name: 'Migration20261129090400CertificateExpiryCatchUp',
     class: Migration20261129090400CertificateExpiryCatchUp,
   },
+  { name: 'Migration20261129090500DispatchStamp', class: Migration20261129090500DispatchStamp },
 ];
