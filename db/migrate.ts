@@ -15,6 +15,9 @@ const MIGRATION_LOCK = 7_140_221;
  */
 export async function migrate(orm: MikroORM, clientUrl: string): Promise<void> {
   const lock = new pg.Client({ connectionString: clientUrl });
+  // A server that goes away (a stop while migrating) fails the lock's queries, which say so; the
+  // client's own error event must not also end the process unhandled.
+  lock.on('error', () => undefined);
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
