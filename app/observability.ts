@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { ServiceConfig } from './config.ts';
 import { catchUpProgress } from '../db/certificate-expiry-catch-up.ts';
 import { dispatchLag, overdueDeliveries, suspendedEndpoints } from '../db/monitoring.ts';
+import { daysAhead } from '../db/partitions.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../infra/logger.ts';
 import { startMetricsServer, watchDatabase, type MetricsServer } from '../infra/metrics.ts';
@@ -19,13 +20,14 @@ export async function serveMetrics(config: ServiceConfig, log: Logger): Promise<
   return server;
 }
 
-/** The worker's scrape-time gauges (dispatcher lag, suspended endpoints, overdue deliveries, the certificate-expiry catch-up) read this database until the returned stop. */
+/** The worker's scrape-time gauges (dispatcher lag, suspended endpoints, overdue deliveries, the certificate-expiry catch-up, the days of partitions ahead) read this database until the returned stop. */
 export function watchWorkerDatabase(orm: MikroORM, clock: Clock): () => void {
   return watchDatabase({
     dispatchLag: () => dispatchLag(orm.em.fork(), clock.now()),
     suspendedEndpoints: () => suspendedEndpoints(orm.em.fork()),
     overdueDeliveries: () => overdueDeliveries(orm.em.fork(), clock.now()),
     certificateExpiryCatchUp: () => catchUpProgress(orm.em.fork()),
+    partitionsAhead: () => daysAhead(orm.em.fork(), clock.now()),
   });
 }
 

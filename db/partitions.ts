@@ -130,6 +130,29 @@ export async function partitionsOf(em: EntityManager, table: string): Promise<Pa
     .sort((a, b) => (a.from?.getTime() ?? -Infinity) - (b.from?.getTime() ?? -Infinity));
 }
 
+/**
+ * Per partitioned table, the days from `now` to the end of its last partition: how long writes go
+ * on if the job stops creating them (a metric; an alert fires below three). Tables not yet
+ * partitioned are left out.
+ */
+export async function daysAhead(em: EntityManager, now: Date): Promise<{ table: string; days: number }[]> {
+  const rows = await em.execute<{ table: string; bound: string | null }[]>(
+    `select p.relname as table,
+            (select pg_get_expr(c.relpartbound, c.oid) from pg_inherits i join pg_class c on c.oid = i.inhrelid
+              where i.inhparent = p.oid order by c.relname desc limit 1) as bound
+       from pg_class p
+      where p.relkind = 'p' and p.relnamespace = 'public'::regnamespace and p.relname = any(?::text[])`,
+    [`{${PARTITIONED_TABLES.map((spec) => spec.table).join(',')}}`],
+  );
+  return rows.map((row) => {
+    const to = row.bound === null ? undefined : /TO \('([^']+)'\)/.exec(row.bound)?.[1];
+    return {
+      table: row.table,
+      days: to === undefined ? 0 : Math.max(0, (new Date(to).getTime() - now.getTime()) / 86_400_000),
+    };
+  });
+}
+
 /** The instant before which a row of `spec` may go, at `now`. */
 export function keptFrom(spec: PartitionedTable, now: Date): Date {
   return new Date(now.getTime() - spec.keepDays * DAY_MS);

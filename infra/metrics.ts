@@ -137,12 +137,18 @@ export interface CatchUpProgress {
   finishedAt: Date | null;
 }
 
+export interface PartitionsAhead {
+  table: string;
+  days: number;
+}
+
 /** Sources read on scrape (the worker registers its database); several at once are summed by label. */
 interface ScrapeSources {
   dispatchLag: () => Promise<DispatchLag[]>;
   suspendedEndpoints: () => Promise<SuspendedEndpoints[]>;
   overdueDeliveries: () => Promise<OverdueDeliveries[]>;
   certificateExpiryCatchUp: () => Promise<CatchUpProgress[]>;
+  partitionsAhead: () => Promise<PartitionsAhead[]>;
 }
 
 const sources = new Set<ScrapeSources>();
@@ -250,6 +256,21 @@ export const certificateExpiryCatchUpFinished = new Gauge({
     this.reset();
     for (const row of rows)
       if (row.finishedAt) this.set({ task_queue: row.taskQueue }, row.finishedAt.getTime() / 1000);
+  },
+});
+
+export const partitionDaysAhead = new Gauge({
+  name: 'svc_partition_days_ahead',
+  help: "Days from now to the end of a partitioned table's last day: how long writes go on if the housekeeping pass stops creating days (read from the database on scrape)",
+  labelNames: ['table'] as const,
+  registers: [registry],
+  async collect() {
+    const rows = await readAll<PartitionsAhead>('partitionsAhead');
+    this.reset();
+    // Several databases watched at once (tests): the nearest end.
+    const nearest = new Map<string, number>();
+    for (const row of rows) nearest.set(row.table, Math.min(nearest.get(row.table) ?? Infinity, row.days));
+    for (const [table, days] of nearest) this.set({ table }, days);
   },
 });
 

@@ -5,6 +5,7 @@ import { ormOptions } from '../../db/orm.ts';
 import { convertToPartitions, keepPartitions } from '../../db/partition-job.ts';
 import {
   dayStart,
+  daysAhead,
   DAYS_AHEAD,
   historyName,
   isPartitioned,
@@ -129,6 +130,11 @@ describe('converting a live installation', () => {
     expect(await count('event_history')).toBe(before.event + written);
     expect(await count('webhook_delivery')).toBe(before.webhook_delivery);
     expect(await count('webhook_attempt')).toBe(before.webhook_attempt);
+    // The gauge operators watch says how long writes go on without the pass: to the last day's end.
+    const ahead = (dayStart(now).getTime() + (DAYS_AHEAD + 1) * DAY - now.getTime()) / DAY;
+    expect(await daysAhead(orm.em.fork(), now)).toEqual(
+      expect.arrayContaining(PARTITIONED_TABLES.map((spec) => ({ table: spec.table, days: ahead }))),
+    );
     // A second pass finds nothing to convert.
     for (const spec of PARTITIONED_TABLES) expect(await convertToPartitions(orm.em.fork(), spec, now)).toBe(false);
   });
