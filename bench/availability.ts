@@ -28,7 +28,6 @@
  * catalogue's).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import os from 'node:os';
 import { fork } from 'node:child_process';
 import { postgresCpu, postgresCpuBetween } from './postgres-cpu.ts';
 import type { PullReport, PullRequest } from './availability-client.ts';
@@ -36,20 +35,9 @@ import { seconds, setUpPull } from './availability-setup.ts';
 import pg from 'pg';
 import { DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
 import { createApp } from '../api/app.ts';
-import { loadConfig } from '../app/config.ts';
-import { listen } from '../api/server.ts';
-import { openDatabase } from '../db/orm.ts';
-import { createScratchDatabase } from '../db/scratch.ts';
 import { daysBetween, horizonEnd, MAX_WINDOW_NIGHTS } from '../domain/availability/nights.ts';
-import { systemClock } from '../domain/clock.ts';
-import { startDevServer } from '../infra/embedded-temporal.ts';
-import { createLogger } from '../infra/logger.ts';
-import { connectTemporalClient } from '../infra/temporal.ts';
-import { serviceDeps } from '../services/deps.ts';
-import { loadSecrets } from '../infra/secrets.ts';
-import { loadTlsMaterial } from '../infra/tls.ts';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { machine } from './machine.ts';
+import { BENCH_ORIGIN, serveOverTls, standUp } from './service-stand.ts';
 import { startBareAvailability } from './bare-availability.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 10_000);
@@ -72,30 +60,10 @@ function summary(samples: number[], digits = 2): { median: number; p95: number; 
   return { median: at(0.5), p95: at(0.95), p99: at(0.99), max: at(1), n: samples.length };
 }
 
-const scratch = await createScratchDatabase(
-  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  'svc_bench',
-);
-const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
-const client = await connectTemporalClient(temporal.address, 'default');
-const orm = await openDatabase(scratch.url);
-const sql = new pg.Client({ connectionString: scratch.url });
+const stand = await standUp();
+const { deps } = stand;
+const sql = new pg.Client({ connectionString: stand.url });
 await sql.connect();
-const config = loadConfig({
-  ...process.env,
-  LOG_LEVEL: 'silent',
-  DATA_DIR: os.tmpdir() + '/svc-bench',
-  SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij',
-});
-const secrets = await loadSecrets(config);
-const deps = serviceDeps({
-  orm,
-  temporal: client.client,
-  config,
-  clock: systemClock,
-  log: createLogger('silent'),
-  secrets,
-});
 
 try {
   const { key, counts, today, templateSeconds, loadedSeconds, vacuumSeconds, setupSeconds } = await setUpPull(
@@ -106,8 +74,7 @@ try {
   );
 
   // --- The pull -----------------------------------------------------------------------------
-  const tls = await loadTlsMaterial({ dataDir: config.dataDir });
-  const app = createApp(deps, { publicOrigin: 'https://bench.test' });
+  const app = createApp(deps, { publicOrigin: BENCH_ORIGIN });
   // The server's own time per page, measured in its thread: from the request's arrival to the
   // body handed to Node (`res.end`, after compression when compressed) and to its last byte
   // taken by the socket (`finish`, which also waits for the client to read), and the server
@@ -131,13 +98,8 @@ try {
     }
     app(req as never, res as never);
   }) as unknown as typeof app;
-  const server = await listen(timed, {
-    host: '127.0.0.1',
-    port: 0,
-    plainPort: null,
-    tls,
-    publicOrigin: 'https://bench.test',
-  });
+  const server = await serveOverTls(stand, timed);
+  const { tls } = server;
 
   // Every property's window: its today up to `horizon_end`, at most MAX_WINDOW_NIGHTS (the default `to`).
   const windowNights = Math.min(daysBetween(today, horizonEnd(today)), MAX_WINDOW_NIGHTS);
@@ -245,7 +207,7 @@ try {
 
   // The floor: the same pull, linked, from a bare node:https + pg server in this process.
   const [channel] = (await sql.query<{ id: string }>('select id from channel where name = $1', [CHANNEL])).rows;
-  const bare = await startBareAvailability(scratch.url, tls, channel!.id, today);
+  const bare = await startBareAvailability(stand.url, tls, channel!.id, today);
   await pull('identity', Math.min(40, Math.ceil(expected / 5000)), 'sequential', bare.url);
   const floor = await pull('identity', null, 'linked', bare.url);
   verify(floor);
@@ -298,8 +260,5 @@ try {
   );
 } finally {
   await sql.end();
-  await orm.close(true);
-  await client.close();
-  await temporal.stop();
-  await scratch.drop();
+  await stand.close();
 }

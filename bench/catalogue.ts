@@ -20,14 +20,8 @@
  * without, then with it, under the two keys.
  */
 import https from 'node:https';
-import os from 'node:os';
 import { createChannel } from '../admin/channels.ts';
 import { issueKey } from '../admin/keys.ts';
-import { loadConfig } from '../app/config.ts';
-import { createApp } from '../api/app.ts';
-import { listen } from '../api/server.ts';
-import { openDatabase } from '../db/orm.ts';
-import { createScratchDatabase } from '../db/scratch.ts';
 import {
   DistributionInput,
   LocationInput,
@@ -35,22 +29,15 @@ import {
   OwnerInput,
   PropertyInput,
 } from '../domain/catalogue/source.ts';
-import { systemClock } from '../domain/clock.ts';
-import { startDevServer } from '../infra/embedded-temporal.ts';
-import { createLogger } from '../infra/logger.ts';
-import { connectTemporalClient } from '../infra/temporal.ts';
 import { putLocation, putOrganization, putOwner, putProperty } from '../services/catalogue.ts';
-import { serviceDeps } from '../services/deps.ts';
 import { putDistribution } from '../services/distribution.ts';
-import { loadSecrets } from '../infra/secrets.ts';
-import { loadTlsMaterial } from '../infra/tls.ts';
 import { demoCatalogue, DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { startBareCatalogue } from './bare-catalogue.ts';
 import { comparePages, summary, type Comparison } from './catalogue-pages.ts';
 import { startNeighbour } from './cpu-neighbour.ts';
 import { postgresCpu } from './postgres-cpu.ts';
 import { machine } from './machine.ts';
+import { serveOverTls, standUp } from './service-stand.ts';
 
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
@@ -90,28 +77,8 @@ async function timed<T>(samples: number[], work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-const scratch = await createScratchDatabase(
-  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  'svc_bench',
-);
-const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
-const client = await connectTemporalClient(temporal.address, 'default');
-const orm = await openDatabase(scratch.url);
-const config = loadConfig({
-  ...process.env,
-  LOG_LEVEL: 'silent',
-  DATA_DIR: os.tmpdir() + '/svc-bench',
-  SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij',
-});
-const secrets = await loadSecrets(config);
-const deps = serviceDeps({
-  orm,
-  temporal: client.client,
-  config,
-  clock: systemClock,
-  log: createLogger('silent'),
-  secrets,
-});
+const stand = await standUp();
+const { orm, deps } = stand;
 const ctx = deps;
 
 try {
@@ -153,15 +120,8 @@ try {
     );
   }
 
-  const tls = await loadTlsMaterial({ dataDir: config.dataDir });
-  const app = createApp(deps, { publicOrigin: 'https://bench.test' });
-  const server = await listen(app, {
-    host: '127.0.0.1',
-    port: 0,
-    plainPort: null,
-    tls,
-    publicOrigin: 'https://bench.test',
-  });
+  const server = await serveOverTls(stand);
+  const { tls } = server;
   const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
   interface Page {
     data: { id: string }[];
@@ -221,7 +181,7 @@ try {
   const [channel] = await orm.em
     .getConnection()
     .execute<{ id: string }[]>('select id from channel where name = ?', [DEMO_CHANNELS.first]);
-  const bare = await startBareCatalogue(scratch.url, tls, channel!.id);
+  const bare = await startBareCatalogue(stand.url, tls, channel!.id);
   const targets = {
     service: { url: `${server.url}${BASE}/properties`, headers: { authorization: `Bearer ${key}` } },
     bare: { url: `${bare.url}/properties`, headers: {} },
@@ -262,8 +222,5 @@ try {
     ),
   );
 } finally {
-  await orm.close(true);
-  await client.close();
-  await temporal.stop();
-  await scratch.drop();
+  await stand.close();
 }

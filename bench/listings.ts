@@ -11,27 +11,17 @@
  * BENCH_SAMPLES (default 200) timed calls of each (BENCH_RUNS is bench/runs.ts's: how many times
  * the whole bench runs).
  */
-import os from 'node:os';
 import { seedDemo } from '../admin/seed.ts';
 import { DEMO_CHANNELS } from '../admin/demo-catalogue.ts';
-import { loadConfig } from '../app/config.ts';
 import { channelIdsByName } from '../db/catalogue/distribution.ts';
 import { propertiesSeenBy } from '../db/listings.ts';
-import { openDatabase } from '../db/orm.ts';
-import { createScratchDatabase } from '../db/scratch.ts';
-import { systemClock } from '../domain/clock.ts';
 import { addDays, localDate } from '../domain/time.ts';
-import { startDevServer } from '../infra/embedded-temporal.ts';
-import { createLogger } from '../infra/logger.ts';
-import { loadSecrets } from '../infra/secrets.ts';
-import { connectTemporalClient } from '../infra/temporal.ts';
-import { serviceDeps } from '../services/deps.ts';
 import { listingsOverview, propertyDashboard } from '../services/host-dashboard.ts';
 import { overviewOfLargeOrganization } from './listings-overview.ts';
 import { propertyListings, propertyStats } from '../services/listing-reads.ts';
 import { postListingStats, putListingReport } from '../services/listings.ts';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { machine } from './machine.ts';
+import { standUp } from './service-stand.ts';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 if (!Number.isInteger(SAMPLES) || SAMPLES < 1) throw new Error('BENCH_SAMPLES is a positive integer');
@@ -57,28 +47,9 @@ async function timed(
   return summary(samples);
 }
 
-const scratch = await createScratchDatabase(
-  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  'svc_bench',
-);
-const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
-const client = await connectTemporalClient(temporal.address, 'default');
-const orm = await openDatabase(scratch.url);
+const stand = await standUp();
+const { orm, config, deps } = stand;
 try {
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: 'silent',
-    DATA_DIR: `${os.tmpdir()}/svc-bench`,
-    SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij',
-  });
-  const deps = serviceDeps({
-    orm,
-    temporal: client.client,
-    config,
-    clock: systemClock,
-    log: createLogger('silent'),
-    secrets: await loadSecrets(config),
-  });
   await seedDemo(deps);
   const channelId = (await channelIdsByName(orm.em.fork(), [DEMO_CHANNELS.first])).get(DEMO_CHANNELS.first)!;
   const properties = await propertiesSeenBy(orm.em.fork(), channelId);
@@ -129,8 +100,5 @@ try {
   };
   console.log(JSON.stringify(result, null, 2));
 } finally {
-  await orm.close(true);
-  await client.close();
-  await temporal.stop();
-  await scratch.drop();
+  await stand.close();
 }

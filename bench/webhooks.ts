@@ -13,24 +13,13 @@ import { NativeConnection } from '@temporalio/worker';
 import { generate } from 'selfsigned';
 import { createChannel } from '../admin/channels.ts';
 import { issueKey } from '../admin/keys.ts';
-import { createApp } from '../api/app.ts';
-import { loadConfig } from '../app/config.ts';
-import { listen } from '../api/server.ts';
-import { openDatabase } from '../db/orm.ts';
-import { createScratchDatabase } from '../db/scratch.ts';
 import { systemClock } from '../domain/clock.ts';
-import { startDevServer } from '../infra/embedded-temporal.ts';
-import { createLogger } from '../infra/logger.ts';
 import { createMailer } from '../infra/mailer.ts';
-import { connectTemporalClient } from '../infra/temporal.ts';
-import { serviceDeps } from '../services/deps.ts';
-import { loadSecrets } from '../infra/secrets.ts';
-import { loadTlsMaterial } from '../infra/tls.ts';
 import { createWebhookSender } from '../infra/webhook-sender.ts';
 import { createWorker } from '../app/worker.ts';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { benchClient, benchProperty, putBenchPlace } from './platform-client.ts';
 import { machine } from './machine.ts';
+import { serveOverTls, standUp } from './service-stand.ts';
 
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 50);
 const TASK_QUEUE = 'bench-webhooks';
@@ -56,27 +45,19 @@ const receiver = https.createServer({ cert: pems.cert, key: pems.private }, (req
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `https://localhost:${(receiver.address() as AddressInfo).port}/hooks`;
 
-const scratch = await createScratchDatabase(
-  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  'svc_bench',
-);
-const temporal = await startDevServer({ searchAttributes: SEARCH_ATTRIBUTES });
-const client = await connectTemporalClient(temporal.address, 'default');
-const orm = await openDatabase(scratch.url);
-const config = loadConfig({
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'silent',
-  DATA_DIR: path.join(os.tmpdir(), 'svc-bench'),
-  SERVER_SECRET: 'bench-server-secret-0123456789abcdefghij',
-  PLATFORM_TOKEN,
-  TEMPORAL_TASK_QUEUE: TASK_QUEUE,
-  WEBHOOK_ALLOW_LOCAL: 'true',
-  WEBHOOK_CA_FILE: caFile,
+const stand = await standUp({
+  inheritEnv: false,
+  env: {
+    NODE_ENV: 'test',
+    PLATFORM_TOKEN,
+    TEMPORAL_TASK_QUEUE: TASK_QUEUE,
+    WEBHOOK_ALLOW_LOCAL: 'true',
+    WEBHOOK_CA_FILE: caFile,
+  },
 });
-const secrets = await loadSecrets(config);
-const log = createLogger('silent');
-const deps = serviceDeps({ orm, temporal: client.client, config, clock: systemClock, log, secrets });
-const connection = await NativeConnection.connect({ address: temporal.address });
+const { orm, config, deps } = stand;
+const { secrets, log } = deps;
+const connection = await NativeConnection.connect({ address: stand.temporal.address });
 const worker = await createWorker({
   connection,
   namespace: 'default',
@@ -92,15 +73,8 @@ const worker = await createWorker({
   },
 });
 const running = worker.run();
-const tls = await loadTlsMaterial({ dataDir: config.dataDir });
-const app = createApp(deps, { publicOrigin: 'https://bench.test' });
-const server = await listen(app, {
-  host: '127.0.0.1',
-  port: 0,
-  plainPort: null,
-  tls,
-  publicOrigin: 'https://bench.test',
-});
+const server = await serveOverTls(stand);
+const { tls } = server;
 const agent = new https.Agent({ keepAlive: true, ca: tls.cert, maxSockets: 1 });
 
 const { call, put } = benchClient(server.url, agent, PLATFORM_TOKEN);
@@ -151,9 +125,6 @@ try {
   worker.shutdown();
   await running;
   await connection.close();
-  await client.close();
-  await orm.close(true);
-  await temporal.stop();
-  await scratch.drop();
+  await stand.close();
   receiver.close();
 }
