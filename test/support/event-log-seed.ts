@@ -2,11 +2,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { newExternalId } from '../../domain/catalogue/ids.ts';
 import type { EventType } from '../../domain/events.ts';
 import { pgArray } from '../../db/sql.ts';
+import { availabilityDataSql, catalogueDataSql, externalIdSql, literal, stampSql } from '../../bench/log-rows.ts';
 
 /**
  * Appends many events to a channel's log in one statement, as the service's writers would have
  * written them (db/catalogue/channel-log.ts): the same `event` rows (positions following the
- * channel's last, `evt_` ids from the clock, the JSON a writer gives), stamps taken the way
+ * channel's last, `evt_` ids from the clock, the JSON a writer gives, in SQL from
+ * bench/log-rows.ts, which `bench:scale` loads its logs with), stamps taken the way
  * `withChannelLog` takes them (a transaction's stamp at least a millisecond past the channel's
  * last, every event of one transaction on the same stamp), and the channel's log row moved to
  * the last position and stamp. For logs far larger than a test can write through the platform.
@@ -32,14 +34,7 @@ export interface AppendedRange {
 }
 
 const DAY_MS = 86_400_000;
-
-function eventData(type: EventType, property: string, position: number, at: Date): Record<string, unknown> {
-  if (type !== 'availability.updated') return { object: 'property', id: property, version: position };
-  // The roll's announcement of a property's new last night: that night alone.
-  const night = new Date(at.getTime() + 365 * DAY_MS).toISOString().slice(0, 10);
-  const after = new Date(at.getTime() + 366 * DAY_MS).toISOString().slice(0, 10);
-  return { object: 'property', id: property, from: night, to: after };
-}
+const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export async function appendEvents(orm: MikroORM, channelId: string, block: EventBlock): Promise<AppendedRange> {
   const em = orm.em.fork();
@@ -50,30 +45,26 @@ export async function appendEvents(orm: MikroORM, channelId: string, block: Even
     );
     if (!log) throw new Error(`appendEvents: channel ${channelId} has no log yet`);
     const start = Number(log.last_position);
-    let stamp = new Date(log.last_stamp).getTime();
-    const positions: number[] = [];
-    const ids: string[] = [];
-    const stamps: string[] = [];
-    const data: string[] = [];
+    const at = block.at.getTime();
+    const first = Math.max(new Date(log.last_stamp).getTime() + 1, at);
     const oneTransaction = block.type === 'availability.updated';
-    for (let i = 0; i < block.count; i += 1) {
-      if (i === 0 || !oneTransaction) stamp = Math.max(stamp + 1, block.at.getTime());
-      const position = start + 1 + i;
-      positions.push(position);
-      ids.push(newExternalId('event', block.at.getTime()));
-      stamps.push(new Date(stamp).toISOString());
-      const property = block.properties[i % block.properties.length]!;
-      data.push(JSON.stringify(eventData(block.type, property, position, block.at)));
-    }
+    const property = `(?::text[])[((i - 1) % ${block.properties.length}) + 1]`;
+    const position = `(${start} + i)`;
+    // The roll's announcement of a property's new last night: that night alone.
+    const data = oneTransaction
+      ? availabilityDataSql(property, literal(utcDate(at + 365 * DAY_MS)), literal(utcDate(at + 366 * DAY_MS)))
+      : catalogueDataSql('property', property, position);
+    const stamp = oneTransaction ? `${first}` : `(${first} + i - 1)`;
     await tx.execute(
       `insert into event (channel_id, position, id, type, occurred_at, data, traceparent)
-       select ?, position, id, ?, occurred_at, data, null
-         from unnest(?::bigint[], ?::text[], ?::timestamptz[], ?::json[]) as rows (position, id, occurred_at, data)`,
-      [channelId, block.type, pgArray(positions.map(String)), pgArray(ids), pgArray(stamps), pgArray(data)],
+       select ?, ${position}, ${externalIdSql('event', `${at}`, `? || '/' || ${position}`)}, ?, ${stampSql(stamp)}, (${data})::json, null
+         from generate_series(1, ?::int) as i`,
+      [channelId, channelId, block.type, pgArray(block.properties), block.count],
     );
+    const last = oneTransaction ? first : first + block.count - 1;
     await tx.execute('update channel_log set last_position = ?, last_stamp = ? where channel_id = ?', [
       start + block.count,
-      new Date(stamp),
+      new Date(last),
       channelId,
     ]);
     return { first: start + 1, last: start + block.count };
