@@ -1,7 +1,7 @@
 /**
  * The data `npm run bench:availability` pulls: one property written through the platform's
  * services (catalogue, channel view, prices for every night), then cloned in SQL with fresh ids of
- * the channel's own, so the clones' nights repeat each other's prices.
+ * the channel's own (bench/property-clones.ts), so the clones' nights repeat each other's prices.
  */
 import type pg from 'pg';
 import { createChannel } from '../admin/channels.ts';
@@ -20,14 +20,13 @@ import { postAvailability } from '../services/availability.ts';
 import { putLocation, putOrganization, putOwner, putProperty } from '../services/catalogue.ts';
 import type { ServiceDeps } from '../services/deps.ts';
 import { putDistribution } from '../services/distribution.ts';
+import { cloneProperty } from './property-clones.ts';
 
 /** Milliseconds as seconds to two decimals, as the bench reports them. */
 export const seconds = (ms: number) => Number((ms / 1000).toFixed(2));
-/** A SQL string literal (the values here are ids and plan keys, quoted anyway). */
-const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** A year of a guesthouse room's prices: seasons, dearer weekends, a few sold-out or closed nights. */
-function yearOfPrices(property: string, today: string, end: string, units: number): AvailabilityUpdate[] {
+export function yearOfPrices(property: string, today: string, end: string, units: number): AvailabilityUpdate[] {
   const updates: AvailabilityUpdate[] = [];
   for (let date = today, day = 0; date < end; date = addDays(date, 1), day += 1) {
     const month = Number(date.slice(5, 7));
@@ -102,62 +101,9 @@ export async function setUpPull(deps: ServiceDeps, sql: pg.Client, channelName: 
   const cloneStart = performance.now();
   const [templateRow] = (await sql.query<{ id: string }>('select id from property where ref = $1', [template.ref]))
     .rows;
-  const t = templateRow!.id;
-  // The template's ids on the channel: the property, its photos and its rate plans (internal keys `<uuid>` and `<uuid>/<key>`).
-  const ids = (
-    await sql.query<{ kind: string; internal_key: string; external_id: string }>(
-      `select kind, internal_key, external_id from channel_id where channel_id = $1 and (internal_key = $2 or internal_key like $2 || '/%') order by kind, internal_key`,
-      [channel.id, t],
-    )
-  ).rows;
-  if (ids.filter((id) => id.kind === 'rate_plan').length !== 2)
-    throw new Error('the template has no two rate plan ids on the channel');
-  // A clone's id of each: same prefix, then '0' and 25 md5 hex digits (a subset of lowercase Crockford base32): unique per clone and kind.
-  const cloneId = (id: (typeof ids)[number]) => {
-    const suffix = id.internal_key.slice(t.length);
-    return `${literal(id.external_id.slice(0, 4) + '0')} || substr(md5(c.id::text || ${literal(`${id.kind}${suffix}`)}), 1, 25)`;
-  };
-  const propertyId = ids.find((id) => id.kind === 'property')!;
-  const bodyText = ids.reduce(
-    (text, id) => `replace(${text}, ${literal(id.external_id)}, ${cloneId(id)})`,
-    'r.body::text',
-  );
-  await sql.query(
-    'create temp table clone as select gen_random_uuid() as id, i from generate_series(1, $1::int) as i',
-    [properties - 1],
-  );
-  await sql.query(
-    `insert into property (id, ref, location_id, owner_id, content, created_at, updated_at)
-     select c.id, p.ref || '-' || c.i, p.location_id, p.owner_id, p.content, p.created_at, p.updated_at from clone c, property p where p.id = $1`,
-    [t],
-  );
-  await sql.query(
-    'insert into distribution (property_id, channel_id, created_at) select c.id, d.channel_id, d.created_at from clone c, distribution d where d.property_id = $1',
-    [t],
-  );
-  await sql.query(
-    `insert into ari_property (property_id, currency, version, updated_at, horizon_end, timezone)
-     select c.id, a.currency, a.version, a.updated_at, a.horizon_end, a.timezone from clone c, ari_property a where a.property_id = $1`,
-    [t],
-  );
-  // A clone's nights together, in night order, as a property's first write lays them out (`offset 0` keeps the clone the outer loop).
-  await sql.query(
-    `insert into ari_night (property_id, night, body)
-     select c.id, n.night, n.body from clone c cross join lateral (select night, body from ari_night where property_id = $1 and c.id is not null order by night offset 0) n`,
-    [t],
-  );
-  for (const id of ids) {
-    await sql.query(
-      `insert into channel_id (channel_id, kind, internal_key, external_id) select $1, $2, c.id::text || $3, ${cloneId(id)} from clone c`,
-      [channel.id, id.kind, id.internal_key.slice(t.length)],
-    );
-  }
-  await sql.query(
-    `insert into channel_resource (channel_id, kind, internal_id, external_id, status, version, updated_at, body, location_id, owner_id)
-     select r.channel_id, r.kind, c.id, ${cloneId(propertyId)}, r.status, r.version, r.updated_at, (${bodyText})::json, r.location_id, r.owner_id
-       from clone c, channel_resource r where r.channel_id = $1 and r.kind = 'property' and r.internal_id = $2`,
-    [channel.id, t],
-  );
+  await cloneProperty(deps.orm.em.fork(), { id: templateRow!.id, channelId: channel.id }, 1, properties - 1, {
+    vacuum: false,
+  });
   const loadedSeconds = seconds(performance.now() - cloneStart);
   const vacuumStart = performance.now();
   await sql.query('vacuum (analyze) property, distribution, ari_property, ari_night, channel_id, channel_resource');
