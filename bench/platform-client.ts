@@ -13,6 +13,8 @@ export interface BenchClient {
   ) => Promise<{ status: number; json: Record<string, unknown> }>;
   /** A platform write under `/internal/v1`; throws on anything but success. */
   put: (route: string, body: unknown) => Promise<void>;
+  /** A platform request under `/internal/v1`, its answer as it comes. */
+  platform: (method: string, route: string, body?: unknown) => ReturnType<BenchClient['call']>;
 }
 
 export function benchClient(origin: string, agent: https.Agent, platformToken: string): BenchClient {
@@ -44,11 +46,13 @@ export function benchClient(origin: string, agent: https.Agent, platformToken: s
       req.end(payload);
     });
   };
+  const platform: BenchClient['platform'] = (method, route, body) =>
+    call(method, `/internal/v1${route}`, platformToken, body);
   const put: BenchClient['put'] = async (route, body) => {
-    const res = await call('PUT', `/internal/v1${route}`, platformToken, body);
+    const res = await platform('PUT', route, body);
     if (res.status >= 300) throw new Error(`PUT ${route} answered ${res.status}: ${JSON.stringify(res.json)}`);
   };
-  return { call, put };
+  return { call, put, platform };
 }
 
 /** The organization, owner and location every bench property stands in. */

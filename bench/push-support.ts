@@ -19,7 +19,7 @@ export interface Arrival {
 /**
  * An HTTPS receiver on this machine with its own self-signed certificate. A path given a secret
  * verifies every request with the Standard Webhooks library (failures are counted); a path
- * given a delay answers after it.
+ * given a delay answers after it; a path told to fail answers its next requests 503.
  */
 export async function startReceiver() {
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
@@ -31,6 +31,7 @@ export async function startReceiver() {
   await writeFile(caFile, pems.cert);
   const secrets = new Map<string, Webhook>();
   const delays = new Map<string, number>();
+  const failures = new Map<string, number>();
   const arrivals: Arrival[] = [];
   let unverified = 0;
   let onArrival: ((arrival: Arrival) => void) | undefined;
@@ -49,8 +50,10 @@ export async function startReceiver() {
           unverified += 1;
         }
       }
+      const failing = failures.get(route) ?? 0;
+      if (failing > 0) failures.set(route, failing - 1);
       const answer = () => {
-        res.statusCode = 204;
+        res.statusCode = failing > 0 ? 503 : 204;
         res.end();
         const arrival = { id: String(req.headers['webhook-id']), path: route, at };
         arrivals.push(arrival);
@@ -70,6 +73,7 @@ export async function startReceiver() {
     unverified: () => unverified,
     verifyWith: (route: string, secret: string) => secrets.set(route, new Webhook(secret)),
     delay: (route: string, ms: number) => delays.set(route, ms),
+    failNext: (route: string, count: number) => failures.set(route, count),
     onArrival: (listener: ((arrival: Arrival) => void) | undefined) => (onArrival = listener),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
