@@ -1,5 +1,6 @@
 /**
- * The cases `bench:scale` times at each size, each through the service over HTTPS as a channel or
+ * The cases `bench:scale` times at each size (each a request a size's service is sent, interleaved
+ * with the other sizes' by bench/scale-http.ts), through the service over HTTPS as a channel or
  * the platform calls it: the channel's reads of its catalogue, availability, event log and
  * deliveries, and the platform's writes. Deep pages start from cursors the service made, or (for
  * the event log and deliveries, whose middle is millions of rows in) from ones minted here with the
@@ -10,7 +11,7 @@ import { addDays, localDate } from '../domain/time.ts';
 import type { ServiceDeps } from '../services/deps.ts';
 import { yearOfPrices } from './availability-setup.ts';
 import { deliveryCursor, eventCursor } from './scale-cursors.ts';
-import { expectStatus, sampled, type ScaleClient } from './scale-http.ts';
+import { expectStatus, type ScaleClient, type Send } from './scale-http.ts';
 import { BLOCKS, DAY_MS, middleOfHistory, ROLL_AT_MS } from './scale-plan.ts';
 import type { SizeDatabase } from './scale-build.ts';
 import { TEMPLATE_REF, templateBody } from './scale-template.ts';
@@ -33,8 +34,6 @@ export interface CaseContext {
   keys: CaseKeys;
 }
 
-export type Timings = Record<string, number[]>;
-
 type Page = { data: Record<string, unknown>[]; next_cursor: string | null; has_more?: boolean };
 
 /** The next_cursor after `half` of the list, read with pages of 500 the way a full sync reads it. */
@@ -51,10 +50,13 @@ async function middleOfList(context: CaseContext, total: number): Promise<string
   return cursor!;
 }
 
+/** A size's requests of each case, by case. */
+export type SizeCases = Record<string, Send>;
+
 /** The channel's reads of its catalogue, availability and deliveries, and of its log with every scope. */
-export async function channelReads(context: CaseContext): Promise<Timings> {
+export async function channelReads(context: CaseContext): Promise<SizeCases> {
   const { client, size, keys } = context;
-  const get = (route: string, key = keys.full) => client.request('GET', `${API}${route}`, key);
+  const get = (route: string) => () => client.request('GET', `${API}${route}`, keys.full);
   const { plan, context: history } = size;
   const deepList = encodeURIComponent(await middleOfList(context, plan.properties));
   const dayBack = new Date(size.builtAt.getTime() - DAY_MS).toISOString();
@@ -62,26 +64,19 @@ export async function channelReads(context: CaseContext): Promise<Timings> {
   const middleEvent = encodeURIComponent(await eventCursor(context, middleOfHistory(plan)));
   const { cursor: deepDeliveries, deliveryId } = await deliveryCursor(context, middleOfHistory(plan));
   const deliveries = `/webhooks/${history.endpointId}/deliveries`;
-  const timings: Timings = {};
-  const time = async (name: string, send: () => ReturnType<typeof get>) => {
-    timings[name] = await sampled(name, 200, send);
+  return {
+    'GET /properties, first page': get('/properties'),
+    'GET /properties, a page in the middle (cursor)': get(`/properties?cursor=${deepList}`),
+    'GET /properties?updated_since a day back': get(`/properties?updated_since=${dayBack}`),
+    'GET /availability?updated_since the last roll (changes)': get(`/availability?updated_since=${lastRoll}`),
+    'GET /events, no cursor': get(`/events?limit=${EVENTS_LIMIT}`),
+    'GET /events, cursor in the middle of the log': get(`/events?limit=${EVENTS_LIMIT}&cursor=${middleEvent}`),
+    'GET /webhooks/{id}/deliveries, first page': get(deliveries),
+    'GET /webhooks/{id}/deliveries, a page in the middle (cursor)': get(
+      `${deliveries}?cursor=${encodeURIComponent(deepDeliveries)}`,
+    ),
+    "GET /webhooks/{id}/deliveries/{id}, one delivery's attempts": get(`${deliveries}/${deliveryId}`),
   };
-  await time('GET /properties, first page', () => get('/properties'));
-  await time('GET /properties, a page in the middle (cursor)', () => get(`/properties?cursor=${deepList}`));
-  await time('GET /properties?updated_since a day back', () => get(`/properties?updated_since=${dayBack}`));
-  await time('GET /availability?updated_since the last roll (changes)', () =>
-    get(`/availability?updated_since=${lastRoll}`),
-  );
-  await time('GET /events, no cursor', () => get(`/events?limit=${EVENTS_LIMIT}`));
-  await time('GET /events, cursor in the middle of the log', () =>
-    get(`/events?limit=${EVENTS_LIMIT}&cursor=${middleEvent}`),
-  );
-  await time('GET /webhooks/{id}/deliveries, first page', () => get(deliveries));
-  await time('GET /webhooks/{id}/deliveries, a page in the middle (cursor)', () =>
-    get(`${deliveries}?cursor=${encodeURIComponent(deepDeliveries)}`),
-  );
-  await time("GET /webhooks/{id}/deliveries/{id}, one delivery's attempts", () => get(`${deliveries}/${deliveryId}`));
-  return timings;
 }
 
 /**
@@ -90,7 +85,11 @@ export async function channelReads(context: CaseContext): Promise<Timings> {
  * platform's writes), and it polls. The first poll follows pages until none waits; the polls
  * timed then each send the cursor the one before answered, as a poller does.
  */
-export async function emptyPolls(context: CaseContext, key: string, readable: 'catalogue' | 'availability') {
+export async function emptyPoll(
+  context: CaseContext,
+  key: string,
+  readable: 'catalogue' | 'availability',
+): Promise<Send> {
   const side = readable === 'availability' ? "type = 'availability.updated'" : "type <> 'availability.updated'";
   const [last] = (
     await context.sql.query<{ position: string }>(
@@ -111,26 +110,24 @@ export async function emptyPolls(context: CaseContext, key: string, readable: 'c
   };
   for (let pages = 0; (await poll()).page.has_more; pages += 1)
     if (pages > 10_000) throw new Error('the log did not end within 10,000 pages');
-  return sampled(`an empty poll with only ${readable} events readable`, 200, async () => {
+  return async () => {
     const { answer, page } = await poll();
     if (page.data.length > 0) throw new Error('a poll at the log’s end found events');
     return answer;
-  });
+  };
 }
 
 /** The platform's writes: the template property changed (its location's and owner's status follow), then its prices for a week. */
-export async function platformWrites(context: CaseContext, platformToken: string): Promise<Timings> {
+export function platformWrites(context: CaseContext, platformToken: string): SizeCases {
   const { client } = context;
   const today = localDate(new Date(), 'Europe/Bucharest');
   const week = yearOfPrices(TEMPLATE_REF, addDays(today, 30), addDays(today, 37), 4);
   return {
-    'POST /internal/v1/availability, a week of one property': await sampled('an availability write', 200, (i) =>
+    'POST /internal/v1/availability, a week of one property': (i) =>
       client.request('POST', '/internal/v1/availability', platformToken, {
         updates: week.map((night) => ({ ...night, units_available: 1 + (i % 2) })),
       }),
-    ),
-    'PUT /internal/v1/properties/{ref}': await sampled('a property write', 200, (i) =>
+    'PUT /internal/v1/properties/{ref}': (i) =>
       client.request('PUT', `/internal/v1/properties/${TEMPLATE_REF}`, platformToken, templateBody(2 + (i % 2))),
-    ),
   };
 }

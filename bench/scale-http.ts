@@ -1,7 +1,7 @@
 /**
- * `bench:scale`'s client: one keep-alive HTTPS connection to the service, each request timed from
- * its start to its answer's last byte (the body is parsed after the clock stops), and cases of
- * many requests: a warm-up, then the samples.
+ * `bench:scale`'s client: one keep-alive HTTPS connection to a size's service, each request timed
+ * from its start to its answer's last byte (the body is parsed after the clock stops), and a
+ * case's requests to every size, interleaved: a warm-up, then the samples.
  */
 import https from 'node:https';
 
@@ -65,12 +65,29 @@ export function expectStatus(answer: Answer, status: number, what: string): Answ
   return answer;
 }
 
-/** WARM_UP requests, then SAMPLES timed ones: request `i` counts from 0 over both. */
-export async function sampled(what: string, status: number, send: (i: number) => Promise<Answer>): Promise<number[]> {
-  const samples: number[] = [];
+/** One request of a case, the `i`-th (from 0, warm-up included). */
+export type Send = (i: number) => Promise<Answer>;
+
+/**
+ * A case at every size, interleaved: WARM_UP rounds, then SAMPLES timed ones, each round one
+ * request to every size's service, in an order that turns with the round. A machine shared with
+ * other work slows all sizes alike over the case's span, so their ratio holds where their own
+ * figures do not; one size after the other, a load that came or went between them was read as
+ * growth. Answers each size's samples, in milliseconds.
+ */
+export async function interleaved(
+  what: string,
+  sends: ReadonlyMap<number, Send>,
+  status = 200,
+): Promise<Map<number, number[]>> {
+  const sizes = [...sends.keys()];
+  const samples = new Map(sizes.map((size) => [size, [] as number[]]));
   for (let i = 0; i < WARM_UP + SAMPLES; i += 1) {
-    const answer = expectStatus(await send(i), status, what);
-    if (i >= WARM_UP) samples.push(answer.ms);
+    for (let k = 0; k < sizes.length; k += 1) {
+      const size = sizes[(i + k) % sizes.length]!;
+      const answer = expectStatus(await sends.get(size)!(i), status, `${what} at ${size}x`);
+      if (i >= WARM_UP) samples.get(size)!.push(answer.ms);
+    }
   }
   return samples;
 }

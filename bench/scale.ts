@@ -7,11 +7,14 @@
  *
  * Each size lives in its own database (`bench_scale_<x>` on the PostgreSQL at DATABASE_URL),
  * built once and kept (bench/scale-build.ts): a build has the service write the rows it copies,
- * then loads the rest in SQL. Each run appends the night's roll, starts the service as `npm
- * start` runs it on a fresh Temporal dev server and times it to its first served request, then
- * times each case (SCALE_WARM_UP, default 20, requests, then SCALE_SAMPLES, default 200) over
- * HTTPS (bench/scale-cases.ts), stops it and times one housekeeping pass on the data as it was
- * built, whose oldest day is past the window (bench/scale-retention.ts).
+ * then loads the rest in SQL. Each run appends the night's roll to each size, starts each size's
+ * service as `npm start` runs it on a fresh Temporal dev server, times it to its first served
+ * request and lets it finish what its start set going (bench/scale-size.ts); then, with every
+ * size's service running, times each case (SCALE_WARM_UP, default 20, requests, then
+ * SCALE_SAMPLES, default 200) over HTTPS, its requests to the sizes interleaved so that a machine
+ * shared with other work weighs on every size alike (bench/scale-measure.ts); then stops them and
+ * times one housekeeping pass per size on the data as it was built, whose oldest day is past the
+ * window (bench/scale-retention.ts).
  *
  * SCALE_SIZES (default `1,10,100`) chooses the sizes: `1,10` for a quick run. Prints per case and
  * size the median and 99th percentile in milliseconds, their growth from the smallest size to the
@@ -20,8 +23,9 @@
  * SCALE_STARTUP_TIMEOUT_S (default 600): how long a start may take before its size's cases are
  * left out. SCALE_QUIET_TIMEOUT_S (default 600): how long the cases wait, once it serves, for the
  * service to finish what its start left it to do in the background (bench/scale-service.ts
- * `untilQuiet`); they then run beside that work, and the figures say so. SCALE_MAX_AGE_HOURS (default 24): an older size is built again. SCALE_WORK_DIR
- * (default `<tmp>/bench-scale`): the service's data directories and logs.
+ * `untilQuiet`); they then run beside that work, and the figures say so. SCALE_MAX_AGE_HOURS
+ * (default 24): an older size is built again. SCALE_WORK_DIR (default `<tmp>/bench-scale`): the
+ * services' data directories and logs.
  */
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
@@ -29,7 +33,9 @@ import { machine } from './machine.ts';
 import { SIZES } from './scale-plan.ts';
 import { caseFigures, sizeKey, startupFigures, table } from './scale-report.ts';
 import { startRun } from './scale-run.ts';
-import { measureSize, type SizeFigures } from './scale-size.ts';
+import { measureCases } from './scale-measure.ts';
+import type { RetentionFigures } from './scale-retention.ts';
+import { dataFigures, openSize, retentionPass, type SizeSession } from './scale-size.ts';
 
 const sizes = (process.env.SCALE_SIZES ?? SIZES.join(',')).split(',').map((text) => Number(text.trim()));
 if (sizes.some((factor) => !SIZES.includes(factor)))
@@ -37,37 +43,46 @@ if (sizes.some((factor) => !SIZES.includes(factor)))
 
 const run = await startRun();
 const loads: number[][] = [];
-const measured: SizeFigures[] = [];
-for (const factor of [...new Set(sizes)].sort((a, b) => a - b)) {
-  measured.push(await measureSize(run, factor));
-  loads.push(os.loadavg());
+
+/** Every size started, side by side, the cases interleaved across them, then each size's retention. */
+async function measure() {
+  const sessions: SizeSession[] = [];
+  const measured: { session: SizeSession; retention: RetentionFigures; data: Record<string, number | string> }[] = [];
+  try {
+    for (const factor of [...new Set(sizes)].sort((a, b) => a - b)) sessions.push(await openSize(run, factor));
+    loads.push(os.loadavg());
+    const timings = await measureCases(sessions, run.platformToken, (line) => run.say(`every size: ${line}`));
+    loads.push(os.loadavg());
+    for (const session of sessions) {
+      run.say(`${session.size.factor}x: one housekeeping pass`);
+      measured.push({ session, retention: await retentionPass(session), data: await dataFigures(session) });
+    }
+    return { timings, measured };
+  } finally {
+    for (const session of sessions) await session.close();
+  }
 }
 
-const cases = new Map<string, Map<number, number[]>>();
-for (const figures of measured)
-  for (const [name, samples] of Object.entries(figures.timings)) {
-    if (!cases.has(name)) cases.set(name, new Map());
-    cases.get(name)!.set(figures.size.factor, samples);
-  }
-const ms = Object.fromEntries([...cases].map(([name, bySize]) => [name, caseFigures(bySize)]));
+const { timings, measured } = await measure();
+const ms = Object.fromEntries([...timings].map(([name, bySize]) => [name, caseFigures(bySize)]));
 const disk = await statfs(run.workDir);
 const document = {
   machine: machine({
     postgresql: '15',
-    load_average_after_each_size: loads.map((l) => l.map((v) => Number(v.toFixed(2)))),
+    load_average_before_and_after_the_cases: loads.map((l) => l.map((v) => Number(v.toFixed(2)))),
   }),
-  sizes: Object.fromEntries(measured.map((figures) => [sizeKey(figures.size.factor), figures.data])),
+  sizes: Object.fromEntries(measured.map(({ session, data }) => [sizeKey(session.size.factor), data])),
   'requests per case': {
     warm_up: Number(process.env.SCALE_WARM_UP ?? 20),
     timed: Number(process.env.SCALE_SAMPLES ?? 200),
   },
   'ms, median and p99': ms,
   'start-up to the first served request, s': startupFigures(
-    new Map(measured.map((figures) => [figures.size.factor, figures.startupMs])),
+    new Map(measured.map(({ session }) => [session.size.factor, session.startupMs])),
     run.startupTimeoutMs / 1000,
   ),
   'from the first served request until the service was quiet, s': Object.fromEntries(
-    measured.map(({ size, startupMs, quietMs }) => [
+    measured.map(({ session: { size, startupMs, quietMs } }) => [
       sizeKey(size.factor),
       startupMs === null
         ? 'not serving'
@@ -77,7 +92,7 @@ const document = {
     ]),
   ),
   'one housekeeping pass, oldest day past the window': Object.fromEntries(
-    measured.map(({ size, retention }) => [
+    measured.map(({ session: { size }, retention }) => [
       sizeKey(size.factor),
       {
         seconds: retention.seconds,
@@ -88,7 +103,7 @@ const document = {
     ]),
   ),
   disk: {
-    'bench databases, MiB': measured.reduce((sum, figures) => sum + Number(figures.data.database_mib), 0),
+    'bench databases, MiB': measured.reduce((sum, { data }) => sum + Number(data.database_mib), 0),
     'free on the work directory filesystem, GiB': Math.round((disk.bavail * disk.bsize) / 2 ** 30),
   },
 };
