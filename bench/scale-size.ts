@@ -16,7 +16,7 @@ import type { CaseContext } from './scale-cases.ts';
 import { scaleClient } from './scale-http.ts';
 import { appendRoll, numberProperties } from './scale-history.ts';
 import { retentionCase, type RetentionFigures } from './scale-retention.ts';
-import { pauseHousekeeping, startTemporal, type ScaleRun } from './scale-run.ts';
+import { pauseHousekeeping, startTemporal, stopCatchUp, type CatchUpLeft, type ScaleRun } from './scale-run.ts';
 import { answers200, startService, untilQuiet, type RunningService } from './scale-service.ts';
 import { HOOK_PATH } from './scale-template.ts';
 import { standUp, type BenchStand } from './service-stand.ts';
@@ -28,6 +28,8 @@ export interface SizeSession {
   startupMs: number | null;
   /** From the first served request until the service was quiet; null when it never was in time. */
   quietMs: number | null;
+  /** What the certificate-expiry catch-up had left when the bench stopped it; null without a start. */
+  catchUp: CatchUpLeft | null;
   /** What the cases need; absent when the service did not serve. */
   cases: CaseContext | null;
   /** The key of only `read:catalog`, revoked before one of only `read:ari` is issued. */
@@ -128,9 +130,14 @@ async function start(
     await receiver.close();
   };
   let quietMs: number | null = null;
+  let catchUp: CatchUpLeft | null = null;
   if (service.startupMs === null) say(`not serving after ${run.startupTimeoutMs / 1000} s: no case runs`);
   else {
-    say(`serving after ${(service.startupMs / 1000).toFixed(1)} s; waiting until it is quiet`);
+    say(`serving after ${(service.startupMs / 1000).toFixed(1)} s`);
+    catchUp = await stopCatchUp(stand, sql);
+    say(
+      `certificate-expiry catch-up stopped with ${catchUp.remaining} of ${catchUp.total} properties left; waiting until it is quiet`,
+    );
     quietMs = await untilQuiet(service.pid, run.quietTimeoutMs);
     if (quietMs === null) say(`still busy after ${run.quietTimeoutMs / 1000} s: the cases run beside its work`);
   }
@@ -142,6 +149,7 @@ async function start(
     sql,
     startupMs: service.startupMs,
     quietMs,
+    catchUp,
     cases,
     catalogKeyId: catalog.id,
     stopService,
