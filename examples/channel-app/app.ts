@@ -12,12 +12,11 @@ import {
   type OwnerConnectClaims,
   type Schema,
 } from './kit.ts';
+import { describeFailure, namingFailures, type AnyFetch } from './api-fetch.ts';
 import { confirmedPage, confirmPage, homePage, refusedPage } from './pages.ts';
 import { webhookReceiver } from './webhooks.ts';
 
 type Owner = Schema<'Owner'>;
-/** The `fetch` both the kit's client (`(Request)`) and its key-set reader (`(url, init)`) call. */
-type AnyFetch = (input: globalThis.Request | string | URL, init?: RequestInit) => Promise<globalThis.Response>;
 
 export interface ChannelAppOptions {
   /** The distribution API's base URL, e.g. `https://localhost:8443/api/v1/distribution`. */
@@ -37,6 +36,7 @@ export interface ChannelAppOptions {
   webhookSecrets?: string[];
   /** Serve HTTPS with this certificate (redirect URLs are https:// URLs); plain HTTP without it. */
   tls?: { cert: string; key: string };
+  /** The address to listen on; default `127.0.0.1`. */
   host?: string;
   /** 0 (default): any free port. */
   port?: number;
@@ -71,18 +71,16 @@ function sameSecret(a: string | undefined, b: string | undefined): boolean {
 export async function startChannelApp(options: ChannelAppOptions) {
   const log = options.log ?? ((line: string) => console.log(line));
   const account = options.account ?? 'demo-host@channel.example';
-  const client = createChannelClient({
-    baseUrl: options.apiBaseUrl,
-    key: options.apiKey,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  // Every call to the API: a failure before any answer names the request and its cause.
+  const fetch = namingFailures(options.fetch ?? ((input, init) => globalThis.fetch(input, init)));
+  const client = createChannelClient({ baseUrl: options.apiBaseUrl, key: options.apiKey, fetch });
   // Every check of the contract's list but the last (`sub` an owner distributed to us, below).
   const verify = (token: string) =>
     verifyOwnerConnectToken(token, {
       baseUrl: options.apiBaseUrl,
       audience: options.channel,
       ...(options.issuer ? { issuer: options.issuer } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch,
     });
   const pending = new Map<string, Pending>();
   /** Owner id → the account it is linked to (a real channel stores this in its database). */
@@ -170,22 +168,27 @@ export async function startChannelApp(options: ChannelAppOptions) {
     : undefined;
   if (webhooks) app.use(webhooks.router);
 
-  app.use((error: unknown, _req: Request, res: Response, _next: express.NextFunction) => {
-    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  app.use((error: unknown, req: Request, res: Response, _next: express.NextFunction) => {
+    log(`${req.method} ${req.path} failed: ${describeFailure(error)}`);
     send(res, 502, refusedPage('The distribution service could not be reached. Try again.'));
   });
 
   const server = secure
     ? https.createServer({ cert: options.tls!.cert, key: options.tls!.key }, app)
     : http.createServer(app);
+  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+    server.listen(options.port ?? 0, host, resolve);
   });
   const { port } = server.address() as AddressInfo;
-  const url = `${secure ? 'https' : 'http'}://localhost:${port}`;
+  // A loopback or every-address listener is reached as localhost, the name the certificate holds.
+  const local = ['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host);
+  const url = `${secure ? 'https' : 'http'}://${local ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     url,
+    /** Where it listens: the address and the port (the one the system chose, for port 0). */
+    listening: { host, port },
     /** Register this as the channel's owner-connect redirect URL. */
     redirectUrl: `${url}/owner-connect`,
     connections,

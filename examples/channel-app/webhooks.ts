@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import { describeFailure } from './api-fetch.ts';
 import { ChannelSync, MemorySyncStore, verifyWebhook, WebhookVerificationError, type ChannelClient } from './kit.ts';
 
 /**
@@ -38,7 +39,7 @@ export function webhookReceiver(options: {
       (error: unknown) => {
         // Not handled: forget it, so that a retry of the same event is worked again.
         seen.delete(event.id);
-        options.log(`webhook ${event.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+        options.log(`webhook ${event.id} failed: ${describeFailure(error)}`);
       },
     );
   });
