@@ -14,6 +14,7 @@ import {
 } from './kit.ts';
 import { describeFailure, namingFailures, type AnyFetch } from './api-fetch.ts';
 import { confirmedPage, confirmPage, homePage, refusedPage } from './pages.ts';
+import { formatInstant, LANGUAGES, languageOf, type Language } from './texts.ts';
 import { webhookReceiver } from './webhooks.ts';
 
 type Owner = Schema<'Owner'>;
@@ -42,6 +43,8 @@ export interface ChannelAppOptions {
   port?: number;
   /** The signed-in account on this channel. A real channel signs the host in (or up) here. */
   account?: string;
+  /** That account's time zone (IANA), which the confirmation's time is written in; default `UTC`. */
+  timeZone?: string;
   log?: (line: string) => void;
 }
 
@@ -50,6 +53,8 @@ interface Pending {
   token: string;
   claims: OwnerConnectClaims;
   owner: Owner;
+  /** The host's language, from the token's `locale`. */
+  language: Language;
   /** The service accepts the confirmation until 3600 s after `iat`. */
   until: number;
 }
@@ -68,9 +73,21 @@ function sameSecret(a: string | undefined, b: string | undefined): boolean {
   return a !== undefined && b !== undefined && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
+/**
+ * The host's language: the token's `locale` when the pages are written in it, else the browser's
+ * `Accept-Language` (a page shown before any token is verified has only that), else English.
+ */
+function languageFor(req: Request, locale?: string): Language {
+  const accepted = req.acceptsLanguages(...LANGUAGES);
+  return languageOf(locale) ?? (accepted ? languageOf(accepted) : undefined) ?? 'en';
+}
+
 export async function startChannelApp(options: ChannelAppOptions) {
   const log = options.log ?? ((line: string) => console.log(line));
   const account = options.account ?? 'demo-host@channel.example';
+  const timeZone = options.timeZone ?? 'UTC';
+  // An unknown zone is refused at start (RangeError), not on a host's confirmation.
+  formatInstant('en', new Date().toISOString(), timeZone);
   // Every call to the API: a failure before any answer names the request and its cause.
   const fetch = namingFailures(options.fetch ?? ((input, init) => globalThis.fetch(input, init)));
   const client = createChannelClient({ baseUrl: options.apiBaseUrl, key: options.apiKey, fetch });
@@ -106,22 +123,30 @@ export async function startChannelApp(options: ChannelAppOptions) {
   // The redirect URL: the service's hand-off page POSTs the form field `token` here.
   app.post('/owner-connect', form, async (req, res) => {
     const token = (req.body as Record<string, unknown> | undefined)?.token;
-    if (typeof token !== 'string') return send(res, 400, refusedPage('No token was received.'));
+    if (typeof token !== 'string') return send(res, 400, refusedPage(languageFor(req), 'refused.no_token'));
     let claims: OwnerConnectClaims;
     try {
       claims = await verify(token);
     } catch (error) {
       if (!(error instanceof OwnerConnectTokenError)) throw error;
       log(`owner-connect token refused (${error.reason}): ${error.message}`);
-      return send(res, 400, refusedPage('This connection link cannot be used. Start again from your platform.'));
+      return send(res, 400, refusedPage(languageFor(req), 'refused.token'));
     }
+    const language = languageFor(req, claims.locale);
+    res.locals.language = language;
     // The last check of the list: `sub` is an owner distributed to this channel.
     const owner = await findOwner(client, claims.sub);
-    if (!owner) return send(res, 400, refusedPage('This owner is not listed on this channel.'));
+    if (!owner) return send(res, 400, refusedPage(language, 'refused.not_listed'));
     // The host would sign in or sign up here; this app has one account, already signed in.
     for (const [id, entry] of pending) if (entry.until < Date.now()) pending.delete(id);
     const pendingId = randomBytes(16).toString('base64url');
-    pending.set(pendingId, { token, claims, owner, until: (claims.iat + CONFIRMATION_WINDOW_SECONDS) * 1000 });
+    pending.set(pendingId, {
+      token,
+      claims,
+      owner,
+      language,
+      until: (claims.iat + CONFIRMATION_WINDOW_SECONDS) * 1000,
+    });
     // The confirmation must come from this browser: the id is in a cookie and in the form.
     res.setHeader(
       'Set-Cookie',
@@ -130,18 +155,19 @@ export async function startChannelApp(options: ChannelAppOptions) {
     return send(
       res,
       200,
-      confirmPage({ channel: options.channel, account, displayName: owner.display_name, pendingId }),
+      confirmPage({ language, channel: options.channel, account, displayName: owner.display_name, pendingId }),
     );
   });
 
   app.post('/owner-connect/confirm', form, async (req, res) => {
     const pendingId = (req.body as Record<string, unknown> | undefined)?.pending;
     if (typeof pendingId !== 'string' || !sameSecret(pendingId, cookie(req, PENDING_COOKIE)))
-      return send(res, 403, refusedPage('This confirmation did not come from the page we showed you.'));
+      return send(res, 403, refusedPage(languageFor(req), 'refused.other_browser'));
     const entry = pending.get(pendingId);
     pending.delete(pendingId);
-    if (!entry || entry.until < Date.now())
-      return send(res, 400, refusedPage('This confirmation has expired. Start again from your platform.'));
+    if (!entry || entry.until < Date.now()) return send(res, 400, refusedPage(languageFor(req), 'refused.expired'));
+    const { language } = entry;
+    res.locals.language = language;
     try {
       const { data: connection } = await client.PUT('/owners/{owner_id}/connection', {
         params: { path: { owner_id: entry.claims.sub } },
@@ -154,12 +180,18 @@ export async function startChannelApp(options: ChannelAppOptions) {
       return send(
         res,
         200,
-        confirmedPage({ displayName: entry.owner.display_name, connectedAt: connection.connected_at }),
+        confirmedPage({
+          language,
+          channel: options.channel,
+          displayName: entry.owner.display_name,
+          connectedAt: connection.connected_at,
+          timeZone,
+        }),
       );
     } catch (error) {
       if (!isProblem(error)) throw error;
       log(`confirmation refused: ${error.message}`);
-      return send(res, 400, refusedPage(`The service refused the connection (${error.code}).`));
+      return send(res, 400, refusedPage(language, 'refused.by_service', { code: error.code ?? String(error.status) }));
     }
   });
 
@@ -170,7 +202,8 @@ export async function startChannelApp(options: ChannelAppOptions) {
 
   app.use((error: unknown, req: Request, res: Response, _next: express.NextFunction) => {
     log(`${req.method} ${req.path} failed: ${describeFailure(error)}`);
-    send(res, 502, refusedPage('The distribution service could not be reached. Try again.'));
+    const language = (res.locals.language as Language | undefined) ?? languageFor(req);
+    send(res, 502, refusedPage(language, 'refused.unreachable'));
   });
 
   const server = secure

@@ -94,6 +94,7 @@ if (import.meta.main) {
       host,
       port,
       ...(env.CHANNEL_ACCOUNT ? { account: env.CHANNEL_ACCOUNT } : {}),
+      ...(env.CHANNEL_ACCOUNT_TIME_ZONE ? { timeZone: env.CHANNEL_ACCOUNT_TIME_ZONE } : {}),
     });
   } catch (error) {
     const code = (error as { code?: unknown }).code;

@@ -109,7 +109,7 @@ test("with the service's PORT and HOST exported, the app listens on its own CHAN
   expect(await exited).toBe(0);
 });
 
-test("a hand-off whose key set cannot be read for an untrusted certificate is logged with the URL and the certificate's error", async () => {
+test("a hand-off whose key set cannot be read for an untrusted certificate is logged with the URL and the certificate's error, and the host is told in its browser's language", async () => {
   const pems = await selfSignedCertificate({ dns: ['localhost'], ips: ['127.0.0.1'] });
   const untrusted = https.createServer({ cert: pems.cert, key: pems.key }, (_req, res) => res.end('{}'));
   const port = await listening(untrusted);
@@ -124,10 +124,11 @@ test("a hand-off whose key set cannot be read for an untrusted certificate is lo
 
   const res = await fetch(app.redirectUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'it' },
     body: new URLSearchParams({ token }),
   });
   expect(res.status).toBe(502);
+  expect(await res.text()).toContain('Non è stato possibile raggiungere il servizio di distribuzione. Riprovi.');
   expect(log).toEqual([
     expect.stringMatching(
       new RegExp(
