@@ -1,6 +1,7 @@
 /**
- * The rules of the owner-connect token signing keys (contract: a new signing key is published at
- * least 24 hours before it signs; a retired key stays published 24 hours after it stops).
+ * The rules of the owner-connect token signing keys (docs/contract.md#owner-connect, rule 7: a
+ * new signing key is published at least 24 hours before it signs; a retired key stays published
+ * 24 hours after it stops).
  *
  * A key's life is told by its instants, never by a stored state, so the set a channel reads and
  * the key that signs follow the rules at any instant even when the rotation workflow is late:

@@ -1,5 +1,5 @@
 /**
- * Owner-connect rules (contract: Authentication, "Owner-connect token"; Limits): the token's
+ * Owner-connect rules (docs/contract.md#owner-connect, rules 4 to 6; #limits): the token's
  * header, its lifetimes, and what a confirmation of a token in each recorded state answers.
  */
 

@@ -83,7 +83,7 @@ export interface LeakNotice {
 }
 
 /**
- * A key found in public (Keys rule 3): revoked at once, before anything else, then the channel's
+ * A key found in public (docs/contract.md#keys, rule 3): revoked at once, before anything else, then the channel's
  * technical contact is e-mailed (without the key, which the service never holds). The revocation
  * stands whether or not the mail goes out; the notice says which.
  */

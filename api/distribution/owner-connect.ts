@@ -4,8 +4,7 @@ import { defineOperation } from '../operations.ts';
 import { Instant } from '../schemas/common.ts';
 
 /**
- * The channel's side of owner connect (contract: Endpoints note 4; Authentication,
- * "Owner-connect token"). Both take `read:catalog`: a channel that reads owners is the one that
+ * The channel's side of owner connect (docs/contract.md#owner-connect, rules 3 to 6). Both take `read:catalog`: a channel that reads owners is the one that
  * connects them, and a key without it cannot see the owner ids in the path.
  */
 

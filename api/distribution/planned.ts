@@ -2,7 +2,7 @@ import type { Scope } from '../../domain/scopes.ts';
 import type { HttpMethod, Operation } from '../operations.ts';
 
 /**
- * Operations of the contract's Endpoints table not served yet. Each is routed (answering 501
+ * Operations agreed for v1 (docs/contract.md#versioning, rule 4) not served yet. Each is routed (answering 501
  * `not_implemented` after authentication and the scope check) and described with
  * `x-svc-availability: planned`; serving one means moving it out of this list.
  * Scopes the contract leaves unshown are chosen here and documented in the description.

@@ -118,7 +118,7 @@ export const getQuote = defineOperation({
   summary: 'Exact price of a stay (stage 2)',
   description:
     "One quote per rate plan whose rules admit the stay (closed nights, units, `min_stay`, `max_stay`, `closed_to_arrival`, `closed_to_departure`, capacity, occupancy and age bands), cheapest first; plans at the same total keep the property's order. " +
-    'No plan admitting it is an empty list, as is an inactive property. The total is the property\'s own price, VAT included: VAT is rounded once over the whole stay at the rate in force on the departure date (contract, "Price of a stay" 6). ' +
+    "No plan admitting it is an empty list, as is an inactive property. The total is the property's own price, VAT included: VAT is rounded once over the whole stay at the rate in force on the departure date. " +
     '**Served on the sandbox first**: marked planned and answered 501 `not_implemented` in production until it is released there. Scope `read:ari` (the contract leaves it unshown).',
   tags: ['Availability'],
   scopes: ['read:ari'],

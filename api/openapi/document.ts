@@ -132,7 +132,7 @@ export function buildDocument(
           required: location === 'path' || required.has(name),
           schema,
           ...(typeof description === 'string' ? { description } : {}),
-          // Lists in a query are comma-separated, not repeated (contract: `status`).
+          // Lists in a query are comma-separated, not repeated (docs/contract.md#lists-pages-and-changes, rule 7).
           ...(list ? { style: 'form', explode: false } : {}),
         });
       }

@@ -3,8 +3,8 @@ import { escapeHtml } from '../host/html.ts';
 import { resolveHostLocale, type HostLocale } from '../../domain/host-locale.ts';
 
 /**
- * The page that hands the host's browser to the channel (contract: Authentication, "Owner
- * connect"): an HTML form POSTed to the channel's redirect URL with the one field `token`. A
+ * The page that hands the host's browser to the channel (docs/contract.md#owner-connect,
+ * rule 1): an HTML form POSTed to the channel's redirect URL with the one field `token`. A
  * script allowed by the page's nonce submits it at once; with scripts off the host presses the
  * button. Text in the host pages' languages (English, Romanian, Italian, Spanish), English for any other.
  */

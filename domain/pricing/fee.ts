@@ -61,9 +61,10 @@ export function feeCharge(fee: Fee, party: Party, nights: number): FeeCharge {
 }
 
 /**
- * How often a fee is charged. In v1 a cleaning fee is charged once per stay (contract, Price of a
- * stay, 2): writes refuse any other `per` for it, and a record written before that rule still
- * holding `night` or `guest_night` is charged, and shown, once per stay all the same.
+ * How often a fee is charged. In v1 a cleaning fee is charged once per stay
+ * (docs/contract.md#the-price-of-a-stay, rule 2): writes refuse any other `per` for it, and a
+ * record written before that rule still holding `night` or `guest_night` is charged, and shown,
+ * once per stay all the same.
  */
 export function chargedPer<Per extends string>(fee: { type: string; per: Per }): Per | 'stay' {
   return fee.type === 'cleaning' ? 'stay' : fee.per;

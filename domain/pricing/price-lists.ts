@@ -25,7 +25,7 @@ export interface PriceListError {
 const bandText = (band: AgeBand) => `${band.age_from}-${band.age_to}`;
 
 /**
- * Availability rule 3 of the contract, as a write must meet it: prices for adults are written
+ * docs/contract.md#availability, rule 3, as a write must meet it: prices for adults are written
  * whole, one for each number of adults from 1 to the property's `max_adults`; child prices follow
  * the plan's age bands, and on a plan that names bands they come with the prices for adults, so a
  * priced night always prices every party the property takes. One error per broken rule.

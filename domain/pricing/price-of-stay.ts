@@ -48,10 +48,10 @@ export type AdmittedStay = {
 export type StayPrice = { admitted: false; reasons: Refusal[] } | AdmittedStay;
 
 /**
- * The contract's "Price of a stay" for one party on one rate plan: nightly prices for the party,
- * plus every fee not included in the price and payable at booking. Fees payable at the property
- * and included fees are shown beside the total, never added. Every refusal found is reported,
- * not only the first.
+ * The price of a stay (docs/contract.md#the-price-of-a-stay) for one party on one rate plan:
+ * nightly prices for the party, plus every fee not included in the price and payable at booking.
+ * Fees payable at the property and included fees are shown beside the total, never added. Every
+ * refusal found is reported, not only the first.
  */
 export function priceOfStay(plan: RatePlanForPricing, request: StayRequest): StayPrice {
   const dates = nightsOfStay(request.arrival, request.departure);

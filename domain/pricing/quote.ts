@@ -29,12 +29,12 @@ export type Quote = {
  * The exact price of a stay, one quote per rate plan whose rules admit it, cheapest first (plans
  * at the same total keep the property's order; different currencies are grouped by code).
  *
- * With a VAT schedule (contract, Price of a stay 6): a published night carries the VAT in force
- * the morning after it, and the whole stay is charged at the rate in force on the departure date.
- * Each night's price without VAT is taken exactly (no rounding), its fees likewise at the departure
- * rate, and the net sum is rounded once; the VAT is that net times the departure rate, rounded
- * once; the total is the two added, so total minus VAT is the net in whole minor units. Each
- * night and fee of the breakdown is rounded on its own for display and may not add up to the total.
+ * With a VAT schedule (docs/contract.md#the-price-of-a-stay, rule 6): a published night carries
+ * the VAT in force the morning after it, and the whole stay is charged at the rate in force on the
+ * departure date. Each night's price without VAT is taken exactly (no rounding), its fees
+ * likewise at the departure rate, and the net sum is rounded once; the VAT is that net times the
+ * departure rate, rounded once; the total is the two added, so total minus VAT is the net in whole
+ * minor units. Each night and fee of the breakdown is rounded on its own for display and may not add up to the total.
  * With no rate known for a night or the departure date, the total is the published sum rounded
  * once and `vat` is null.
  */

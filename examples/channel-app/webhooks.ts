@@ -3,7 +3,7 @@ import { describeFailure } from './api-fetch.ts';
 import { ChannelSync, MemorySyncStore, verifyWebhook, WebhookVerificationError, type ChannelClient } from './kit.ts';
 
 /**
- * The webhook receiver (contract: Events, "Delivery", receiver rules 1 to 6): verify the raw body
+ * The webhook receiver (docs/contract.md#receiving-webhooks, rules 1 to 6): verify the raw body
  * before anything else, answer 204 at once, then do the work: deduplicate on the event's id and let
  * the kit's sync helper read what the event names, applying it only at a higher version.
  * Locally the service cannot deliver here (webhooks go to public HTTPS addresses only):

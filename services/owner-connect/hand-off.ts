@@ -37,7 +37,7 @@ export interface OwnerConnectHandOff {
 
 /**
  * The host starts connecting an owner to its account on a channel: mints the owner-connect token
- * (contract: Authentication, "Owner-connect token") and starts its workflow
+ * (docs/contract.md#owner-connect, rule 4) and starts its workflow
  * (`owner-connect:<jti>`), which holds the 3600-second confirmation window and the single-use
  * rule. The token is answered only once both are stored; nothing is written on a refusal:
  * `not_found` (no such channel or owner, or an owner of another organization than the one given),

@@ -10,7 +10,7 @@ import {
 const list = (...amounts: number[]): OccupancyPrice[] =>
   amounts.map((amount, index) => ({ adults: index + 1, price: { amount, currency: 'EUR' } }));
 
-describe('price, base_occupancy and extra_guest_price from prices_by_occupancy (Availability rule 3)', () => {
+describe('price, base_occupancy and extra_guest_price from prices_by_occupancy (docs/contract.md#availability, rule 3)', () => {
   test.each([
     ['flat up to 2, then +30 each', list(100, 100, 130, 160), 100, 2, 30, true],
     ['flat for every count', list(80, 80, 80), 80, 3, 0, true],
