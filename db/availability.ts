@@ -13,7 +13,7 @@ import {
   type NightState,
   type PlanShape,
 } from '../domain/availability/nights.ts';
-import { conformNight } from '../domain/availability/conform.ts';
+import { conformNight, defaultChildPrices, noteUnpriced, type UnpricedRate } from '../domain/availability/conform.ts';
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import type { Clock } from '../domain/clock.ts';
 import { localDate, wholeSeconds } from '../domain/time.ts';
@@ -214,12 +214,16 @@ export interface UpdateOutcome {
   property: string;
   changedNights: number;
   ranges: { from: string; to: string }[];
+  /** Rates that price adults without child prices where none can be known; nothing was written. */
+  unpriced: UnpricedRate[];
 }
 
 /**
  * Applies platform updates to one property's nights within its horizon (nights before its today
- * or from its horizon end are not kept and are ignored). Unchanged nights are not written; the
- * changed ones are announced as contiguous ranges, one event each.
+ * or from its horizon end are not kept and are ignored). Child prices left out take their
+ * defaults (`defaultChildPrices`); where none can be known nothing is written and the rates are
+ * answered in `unpriced`. Unchanged nights are not written; the changed ones are announced as
+ * contiguous ranges, one event each.
  */
 export async function applyAvailabilityUpdates(
   tx: EntityManager,
@@ -228,7 +232,7 @@ export async function applyAvailabilityUpdates(
   clock: Clock,
 ): Promise<UpdateOutcome> {
   const ari = await ariRow(tx, property.propertyId, true);
-  if (!ari) return { property: property.ref, changedNights: 0, ranges: [] };
+  if (!ari) return { property: property.ref, changedNights: 0, ranges: [], unpriced: [] };
   const today = localDate(clock.now(), ari.timezone);
   const plans = plansOf(property.content);
   const from = updates.reduce((min, u) => (u.from < min ? u.from : min), ari.horizon_end);
@@ -240,6 +244,7 @@ export async function applyAvailabilityUpdates(
     to > ari.horizon_end ? ari.horizon_end : to,
   );
   const states = new Map<string, NightState>();
+  const unpriced: UnpricedRate[] = [];
   for (const update of updates) {
     for (const date of datesIn(
       update.from < today ? today : update.from,
@@ -250,9 +255,12 @@ export async function applyAvailabilityUpdates(
         (stored.has(date)
           ? nightFromRendered(JSON.parse(stored.get(date)!) as Record<string, unknown>)
           : defaultNight(date, property.content.units, plans));
-      states.set(date, patchNight(current, update));
+      const patched = defaultChildPrices(patchNight(current, update), update.rates ?? [], plans);
+      noteUnpriced(unpriced, update, patched.unpriced, date);
+      states.set(date, patched.night);
     }
   }
+  if (unpriced.length > 0) return { property: property.ref, changedNights: 0, ranges: [], unpriced };
   const changed = new Map<string, string>();
   for (const [date, state] of states) {
     const body = renderFor(state, property.content, plans);
@@ -261,7 +269,7 @@ export async function applyAvailabilityUpdates(
   await writeNights(tx, property.propertyId, changed);
   const ranges = contiguousRanges([...changed.keys()]);
   if (ranges.length > 0) await announce(tx, property.propertyId, ranges, clock);
-  return { property: property.ref, changedNights: changed.size, ranges };
+  return { property: property.ref, changedNights: changed.size, ranges, unpriced: [] };
 }
 
 /**

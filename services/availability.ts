@@ -7,11 +7,13 @@ import {
   zonesInUse,
 } from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
+import type { UnpricedRate } from '../domain/availability/conform.ts';
 import type { AvailabilityUpdate } from '../domain/availability/nights.ts';
+import type { PropertyInput } from '../domain/catalogue/source.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
 import type { Clock } from '../domain/clock.ts';
 import { jsonPointer } from '../domain/json-pointer.ts';
-import { priceListErrors } from '../domain/pricing/price-lists.ts';
+import { childPricesRequired, priceListErrors } from '../domain/pricing/price-lists.ts';
 import type { ParameterError } from '../domain/problems.ts';
 import { invalidParameters } from './catalogue.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -26,9 +28,10 @@ export interface PropertyUpdateOutcome {
 
 /**
  * Platform updates of nights and prices, applied together in one transaction: every property and
- * rate plan they name must exist and every price list must fit the property's capacity and the
- * plan's age bands (`priceListErrors`), else nothing is written. Each property's changed nights are
- * announced to every channel that sees it.
+ * rate plan they name must exist, every price list must fit the property's capacity and the
+ * plan's age bands (`priceListErrors`), and child prices left out must be known on each night
+ * (`defaultChildPrices`), else nothing is written. Each property's changed nights are announced
+ * to every channel that sees it.
  */
 export function postAvailability(
   deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'log' | 'clock'>,
@@ -37,7 +40,7 @@ export function postAvailability(
   return writeAndNotify(deps, async (tx) => {
     const rows = await lockPropertiesByRef(tx, [...new Set(batch.updates.map((u) => u.property))].sort());
     const byRef = new Map(rows.map((row) => [row.ref, row]));
-    const errors: ParameterError[] = batch.updates.flatMap((update, i) => {
+    const refused = batch.updates.map((update, i): ParameterError[] => {
       const property = byRef.get(update.property);
       if (!property) return [unknownReference(`/updates/${i}/property`, 'property', update.property)];
       return (update.rates ?? []).flatMap((rate, j): ParameterError[] => {
@@ -60,7 +63,9 @@ export function postAvailability(
         }));
       });
     });
-    if (errors.length > 0) throw invalidParameters(errors);
+    // Every property's updates are applied, those refused above too, so that a rate whose child
+    // prices cannot be known on its nights is reported in the same answer as every other failed
+    // rule; any refusal rolls the whole transaction back.
     const results: PropertyUpdateOutcome[] = [];
     for (const row of rows) {
       const updates = batch.updates.filter((u) => u.property === row.ref);
@@ -71,9 +76,31 @@ export function postAvailability(
         deps.clock,
       );
       results.push({ property: outcome.property, changed_nights: outcome.changedNights, ranges: outcome.ranges });
+      for (const rate of outcome.unpriced) {
+        const i = batch.updates.indexOf(rate.update);
+        refused[i]!.push(unpricedError(i, rate, row));
+      }
     }
+    if (refused.some((errors) => errors.length > 0)) throw invalidParameters(refused.flat());
     return { results };
   });
+}
+
+/** Adult prices without child prices on nights that hold none, on a plan without default ones. */
+function unpricedError(i: number, rate: UnpricedRate, row: { content: PropertyInput }): ParameterError {
+  const planKey = rate.update.rates![rate.rate]!.rate_plan;
+  const plan = row.content.rate_plans.find((candidate) => candidate.key === planKey)!;
+  const nights = rate.nights === 1 ? `night ${rate.first}` : `${rate.nights} nights from ${rate.first}`;
+  const error = childPricesRequired(
+    rate.update.rates![rate.rate]!,
+    plan.child_age_bands,
+    `; the ${nights} hold none to keep and the plan has no default_rates to take them from`,
+  )!;
+  return {
+    detail: error.detail,
+    code: error.code,
+    pointer: jsonPointer(['updates', i, 'rates', rate.rate, ...error.path]),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Revision of the platform interface's description; each one has an entry in its `CHANGELOG.md`. */
-export const PLATFORM_REVISION = '1.1.0';
+export const PLATFORM_REVISION = '1.2.0';
 
 export const PLATFORM_TAG_DESCRIPTIONS: Record<string, string> = {
   Platform:

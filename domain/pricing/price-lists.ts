@@ -25,10 +25,12 @@ export interface PriceListError {
 const bandText = (band: AgeBand) => `${band.age_from}-${band.age_to}`;
 
 /**
- * docs/contract.md#availability, rule 3, as a write must meet it: prices for adults are written
- * whole, one for each number of adults from 1 to the property's `max_adults`; child prices follow
- * the plan's age bands, and on a plan that names bands they come with the prices for adults, so a
- * priced night always prices every party the property takes. One error per broken rule.
+ * docs/contract.md#availability, rule 3 (every night prices every party), as a write must meet
+ * it: prices for adults are written whole, one for each number of adults from 1 to the
+ * property's `max_adults`; child prices written follow the plan's age bands, one for each. One
+ * error per broken rule. Child prices left out are not checked here: a night's write takes them
+ * from the night or the plan's defaults (`defaultChildPrices`), and a plan's `default_rates`
+ * must hold them (`childPricesRequired`).
  */
 export function priceListErrors(rate: PriceListsWritten, shape: PriceListShape): PriceListError[] {
   const errors: PriceListError[] = [];
@@ -70,16 +72,7 @@ export function priceListErrors(rate: PriceListsWritten, shape: PriceListShape):
       }
     }
   }
-  if (rate.child_prices === undefined) {
-    if (rate.prices_by_occupancy !== undefined && bands.length > 0) {
-      errors.push({
-        path: ['child_prices'],
-        code: 'required',
-        detail: `the plan names child age bands (${bands.map(bandText).join(', ')}): a price for adults comes with one child price for each`,
-      });
-    }
-    return errors;
-  }
+  if (rate.child_prices === undefined) return errors;
   for (const issue of checkChildPrices(rate.child_prices, bands)) {
     switch (issue.code) {
       case 'band_missing':
@@ -108,4 +101,22 @@ export function priceListErrors(rate: PriceListsWritten, shape: PriceListShape):
     }
   }
   return errors;
+}
+
+/**
+ * Prices for adults on a plan that names age bands, with no child prices and nowhere to take them
+ * from: refused with `required` at `child_prices`. `unknownAt` names where no price is known (for
+ * a night's write, the nights that hold none and a plan without default band prices).
+ */
+export function childPricesRequired(
+  rate: PriceListsWritten,
+  bands: readonly AgeBand[],
+  unknownAt = '',
+): PriceListError | null {
+  if (rate.child_prices !== undefined || rate.prices_by_occupancy === undefined || bands.length === 0) return null;
+  return {
+    path: ['child_prices'],
+    code: 'required',
+    detail: `the plan names child age bands (${bands.map(bandText).join(', ')}): a price for adults comes with one child price for each${unknownAt}`,
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { conformNight } from '../../domain/availability/conform.ts';
-import type { NightState, RateState } from '../../domain/availability/nights.ts';
-import { priceListErrors } from '../../domain/pricing/price-lists.ts';
+import { conformNight, defaultChildPrices } from '../../domain/availability/conform.ts';
+import type { NightState, PlanShape, RateState } from '../../domain/availability/nights.ts';
+import { childPricesRequired, priceListErrors } from '../../domain/pricing/price-lists.ts';
 
 const BANDS = [
   { age_from: 0, age_to: 5 },
@@ -37,10 +37,10 @@ describe('priceListErrors: what a write of prices must hold', () => {
       ['prices_by_occupancy/1/adults adults_repeated', 'prices_by_occupancy/3/adults adults_out_of_range'],
     ],
     [
-      'adults priced without the bands the plan names',
+      'adults priced with child prices left out: taken per night, not refused here',
       { prices_by_occupancy: adults(10, 20) },
       BANDS,
-      ['child_prices required'],
+      [],
     ],
     ['a band missing', { child_prices: children([0, 5]) }, BANDS, ['child_prices child_band_missing']],
     [
@@ -119,5 +119,65 @@ describe('conformNight: nights priced before a change of capacity or age bands',
   test('a night already in line is returned as is', () => {
     const n = night(rate());
     expect(conformNight(n, { maxAdults: 3, plans: [{ key: 'a', child_age_bands: BANDS }] })).toBe(n);
+  });
+});
+
+describe('child prices left out of a write that prices adults on a plan with age bands', () => {
+  const priced = (child_prices: RateState['child_prices']): RateState => ({
+    prices_by_occupancy: adults(10, 20),
+    child_prices,
+    child_price: null,
+    infant_price: null,
+    closed: false,
+    min_stay: null,
+    closed_to_arrival: false,
+  });
+  const night = (rates: Record<string, RateState>): NightState => ({
+    date: '2026-12-20',
+    units_available: 1,
+    closed_to_arrival: false,
+    closed_to_departure: false,
+    min_stay: 1,
+    max_stay: null,
+    rates,
+  });
+  const defaults = { ...priced(children([0, 5], [6, 12]).map((c) => ({ ...c, amount: 7 }))), min_stay: null };
+  const plan = (withDefaults: boolean): PlanShape => ({
+    key: 'a',
+    currency: 'RON',
+    child_age_bands: BANDS,
+    default_rates: withDefaults ? defaults : null,
+  });
+  const write = [{ rate_plan: 'a', prices_by_occupancy: adults(10, 20) }];
+
+  test("the night's own band prices stay when they price every band", () => {
+    const own = night({ a: priced(children([0, 5], [6, 12])) });
+    expect(defaultChildPrices(own, write, [plan(true)])).toEqual({ night: own, unpriced: [] });
+  });
+
+  test("a night without band prices takes the plan's default_rates ones", () => {
+    const { night: result, unpriced } = defaultChildPrices(night({ a: priced([]) }), write, [plan(true)]);
+    expect(unpriced).toEqual([]);
+    expect(result.rates.a!.child_prices).toEqual(defaults.child_prices);
+  });
+
+  test("band prices for other bands than the plan's are not kept: the defaults are taken", () => {
+    const stale = night({ a: priced(children([0, 12])) });
+    expect(defaultChildPrices(stale, write, [plan(true)]).night.rates.a!.child_prices).toEqual(defaults.child_prices);
+  });
+
+  test('with neither, the rate is unpriced and the night is left as it is', () => {
+    const bare = night({ a: priced([]) });
+    expect(defaultChildPrices(bare, write, [plan(false)])).toEqual({ night: bare, unpriced: [0] });
+    expect(childPricesRequired(write[0]!, BANDS)?.code).toBe('required');
+  });
+
+  test('child prices sent, no adult prices, or a plan without bands: nothing to default', () => {
+    const bare = night({ a: priced([]) });
+    const withChildren = [{ ...write[0]!, child_prices: children([0, 5], [6, 12]) }];
+    expect(defaultChildPrices(bare, withChildren, [plan(false)]).unpriced).toEqual([]);
+    expect(defaultChildPrices(bare, [{ rate_plan: 'a', closed: true }], [plan(false)]).unpriced).toEqual([]);
+    expect(defaultChildPrices(bare, write, [{ ...plan(false), child_age_bands: [] }]).unpriced).toEqual([]);
+    expect(childPricesRequired(write[0]!, [])).toBeNull();
   });
 });
