@@ -1,4 +1,4 @@
-import type { ViewKind } from '../db/catalogue/projector.ts';
+import type { ViewKind } from '../domain/catalogue/event-type.ts';
 import {
   findResource,
   listEvents,

@@ -2,7 +2,7 @@ import { type IdKind } from '../../domain/catalogue/ids.ts';
 import { type ProjectedBody, type PublishedPlace } from '../../domain/catalogue/projection.ts';
 import type { LocationInput, OwnerInput, PropertyInput } from '../../domain/catalogue/source.ts';
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
-import { type ViewKind } from './projector.ts';
+import type { ViewKind } from '../../domain/catalogue/event-type.ts';
 
 /** What the projector reads of the source records and of a channel's current view before it writes the view. */
 

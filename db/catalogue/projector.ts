@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../domain/clock.ts';
+import { eventType, type ViewKind } from '../../domain/catalogue/event-type.ts';
 import { newExternalId, type IdKind } from '../../domain/catalogue/ids.ts';
 import {
   canonicalJson,
@@ -11,7 +12,6 @@ import {
   type PublishedPlace,
 } from '../../domain/catalogue/projection.ts';
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
-import type { EventType } from '../../domain/events.ts';
 import { localDate, toInstant, wholeSeconds } from '../../domain/time.ts';
 import { announceNowVisible } from '../availability.ts';
 import { pgArray } from '../sql.ts';
@@ -26,7 +26,7 @@ import {
   ID_KIND,
 } from './projector-source.ts';
 
-export type ViewKind = 'property' | 'location' | 'owner';
+export type { ViewKind };
 
 /** Internal ids whose source changed (or was deleted) in the current transaction. */
 export interface Affected {
@@ -327,14 +327,6 @@ class ChannelWriter {
 }
 
 const visible = (status: ResourceStatus | null) => status === 'active' || status === 'inactive';
-
-/** The event announcing a move from `before` (null: never shown) to `after`. */
-export function eventType(kind: ViewKind, before: ResourceStatus | null, after: ResourceStatus): EventType {
-  if (after === 'deleted') return `${kind}.deleted`;
-  if (kind !== 'property') return `${kind}.updated`;
-  if (after === 'withdrawn') return 'property.withdrawn';
-  return before === null || before === 'withdrawn' ? 'property.distributed' : 'property.updated';
-}
 
 /** Internal key of a photo or rate plan: unique across properties, stable while the platform keeps its key. */
 export function childKey(propertyId: string, key: string): string {

@@ -4,7 +4,7 @@ import type { LogAtPosition } from '../../domain/catalogue/log-position.ts';
 import type { ResourceStatus } from '../../domain/catalogue/status.ts';
 import { instantOfTimestamp } from '../../domain/time.ts';
 import { pgArray, queryRows } from '../sql.ts';
-import type { ViewKind } from './projector.ts';
+import type { ViewKind } from '../../domain/catalogue/event-type.ts';
 
 interface ResourceRow {
   external_id: string;
