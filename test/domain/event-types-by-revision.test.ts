@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { API_REVISION } from '../../api/openapi/info.ts';
+import { EVENT_TYPES, type EventType } from '../../domain/events.ts';
+
+// The event types each revision of the distribution description lists (its `webhooks` section and
+// the `Event` enum, both built from EVENT_TYPES). A revision's list never changes once written
+// here: an event type added to domain/events.ts fails the first test until API_REVISION
+// (api/openapi/info.ts) names a new revision, and the last until that revision's CHANGELOG entry
+// names the type. Then add the revision's row here.
+const REVISION_EVENT_TYPES: Record<string, readonly EventType[]> = {
+  '1.6.0': [
+    'property.updated',
+    'property.withdrawn',
+    'property.distributed',
+    'property.deleted',
+    'location.updated',
+    'location.deleted',
+    'owner.updated',
+    'owner.deleted',
+    'amenity.updated',
+    'amenity.deleted',
+    'availability.updated',
+  ],
+  '1.7.0': [
+    'property.updated',
+    'property.withdrawn',
+    'property.distributed',
+    'property.deleted',
+    'location.updated',
+    'location.deleted',
+    'owner.updated',
+    'owner.deleted',
+    'amenity.updated',
+    'amenity.deleted',
+    'availability.updated',
+  ],
+};
+
+const CHANGELOG = readFileSync(path.resolve(import.meta.dirname, '../../api/openapi/CHANGELOG.md'), 'utf8');
+
+/** The text of a revision's entry in the changelog, from its `## x.y.z` heading to the next. */
+function changelogEntry(revision: string): string | undefined {
+  const sections = CHANGELOG.split(/^## /m).slice(1);
+  return sections.find((section) => section.split('\n')[0]!.trim() === revision);
+}
+
+const revisions = Object.keys(REVISION_EVENT_TYPES);
+
+describe('event types by revision of the description', () => {
+  test('the current revision lists the event types written down for it: a new type needs a new revision', () => {
+    expect(
+      REVISION_EVENT_TYPES[API_REVISION],
+      `revision ${API_REVISION} (api/openapi/info.ts) has no row here: add the event types it lists`,
+    ).toBeDefined();
+    expect(
+      [...EVENT_TYPES],
+      `domain/events.ts differs from what revision ${API_REVISION} lists: bump API_REVISION, write its CHANGELOG entry naming the change, and add the revision's row here`,
+    ).toEqual(REVISION_EVENT_TYPES[API_REVISION]);
+  });
+
+  test('revisions only add event types, each named in the changelog entry of the revision that adds it', () => {
+    for (const [previous, revision] of revisions.slice(1).map((revision, i) => [revisions[i]!, revision] as const)) {
+      const before = REVISION_EVENT_TYPES[previous]!;
+      const after = REVISION_EVENT_TYPES[revision]!;
+      expect(
+        before.filter((type) => !after.includes(type)),
+        `${revision} removes event types`,
+      ).toEqual([]);
+      const entry = changelogEntry(revision);
+      expect(entry, `api/openapi/CHANGELOG.md has no entry "## ${revision}"`).toBeDefined();
+      const unnamed = after.filter((type) => !before.includes(type) && !entry!.includes(`\`${type}\``));
+      expect(unnamed, `the CHANGELOG entry of ${revision} does not name these new event types`).toEqual([]);
+    }
+  });
+});
