@@ -3,6 +3,7 @@ import type { AdminContext } from '../../admin/context.ts';
 import { revokeKey } from '../../admin/keys.ts';
 import { temporalLogger } from '../../app/observability.ts';
 import { createLogger } from '../../infra/logger.ts';
+import { apiRequests } from '../../infra/metrics.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import { TEST_PLATFORM_TOKEN, type TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
@@ -187,9 +188,15 @@ describe('logger', () => {
 });
 
 describe('health probes', () => {
-  test('a passing probe is counted but logged only at debug', async () => {
+  test('a passing probe is counted, and writes no access line at info', async () => {
+    const probes = async () =>
+      (await apiRequests.get()).values.find(
+        (value) => value.labels.operation === '/health/live' && value.labels.status === '200',
+      )?.value ?? 0;
+    const before = await probes();
     const res = await api.call('GET', '/health/live');
     expect(res.status).toBe(200);
+    await vi.waitFor(async () => expect(await probes()).toBe(before + 1), { timeout: 5_000, interval: 10 });
     expect(accessLines(res.headers['request-id'] as string)).toEqual([]);
   });
 });

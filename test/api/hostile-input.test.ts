@@ -54,19 +54,25 @@ describe('client address behind a proxy', () => {
     },
   );
 
-  test('a forwarded address that is no address (200 characters) is counted, never a 500', async () => {
-    const proxied = await strictApi({ TRUST_PROXY: '1', AUTH_FAILURE_LIMIT: '1000' });
+  test('a forwarded address that is no address (200 characters) is counted, in one bucket, never a 500', async () => {
+    const bed = await apiTestBed({ clock: systemClock, env: { TRUST_PROXY: '1', AUTH_FAILURE_LIMIT: '1000' } });
     for (const forwarded of [
       'x'.repeat(200),
       `${'1'.repeat(120)}, ${'a:'.repeat(100)}`,
       '203.0.113.7, ' + 'f'.repeat(200),
     ]) {
       expectProblem(
-        await proxied.call('GET', CHANNEL, { headers: { 'x-forwarded-for': forwarded } }),
+        await bed.api.call('GET', CHANNEL, { headers: { 'x-forwarded-for': forwarded } }),
         401,
         'missing_api_key',
       );
     }
+    const counted = await bed.orm.em
+      .fork()
+      .execute<{ bucket: string; n: number }[]>(
+        `select bucket, sum(count)::int as n from request_counter where bucket like 'auth-fail:%' group by bucket`,
+      );
+    expect(counted).toEqual([{ bucket: 'auth-fail:unparsable', n: 3 }]);
   });
 
   test('IPv6 clients are counted by their /64', async () => {

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AdminContext } from '../../admin/context.ts';
+import { issueKey, revokeKey } from '../../admin/keys.ts';
 import { DISTRIBUTION_BASE } from '../../api/distribution/index.ts';
 import { openApiDocument, type OperationObject } from '../../api/openapi/document.ts';
 import { setChannelStatus } from '../../admin/channels.ts';
@@ -12,10 +14,11 @@ import { expectProblem } from '../support/problems.ts';
 
 let api: TestApi;
 let ctx: AdminContext;
+let orm: MikroORM;
 
 beforeAll(async () => {
   // One minute's window for the whole file (the bed's clock stands still): counts are compared within it.
-  ({ api, ctx } = await apiTestBed());
+  ({ api, ctx, orm } = await apiTestBed());
 });
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -27,6 +30,15 @@ const keyedPaths = Object.entries(description.paths)
   .filter(([, item]) => Object.values(item as Record<string, OperationObject>).every((op) => op.security.length > 0))
   .map(([path, item]) => [path, METHODS.find((method) => !(method in item))!] as const);
 const remaining = (res: HttpResponse) => Number(res.headers['ratelimit-remaining']);
+/** Failed authentications counted in this file's database, every address and window together. */
+const failedAuthentications = async () =>
+  (
+    await orm.em
+      .fork()
+      .execute<{ n: number }[]>(
+        `select coalesce(sum(count), 0)::int as n from request_counter where bucket like 'auth-fail:%'`,
+      )
+  )[0]!.n;
 const RATE_LIMIT_HEADERS = [
   'ratelimit-limit',
   'ratelimit-remaining',
@@ -72,9 +84,12 @@ describe('answers given before authentication count a usable key', () => {
   });
 
   test('no key, a malformed key or a revoked one changes nothing: no headers, nothing counted, no failed authentication', async () => {
-    const { key } = await channelWithKey(ctx);
+    const { channel, key } = await channelWithKey(ctx);
+    const revoked = await issueKey(ctx, { channel: channel.name, scopes: 'read:catalog' });
+    await revokeKey(ctx, revoked.id);
     const before = remaining(await api.call('GET', `${DISTRIBUTION_BASE}/channel`, { key: key.key }));
-    const tries = [undefined, otherLastCharacter(key.key), 'svc_test_short'];
+    const failuresBefore = await failedAuthentications();
+    const tries = [undefined, otherLastCharacter(key.key), 'svc_test_short', revoked.key];
     for (const sent of tries) {
       for (const [method, path] of [
         ['DELETE', `${DISTRIBUTION_BASE}/channel`],
@@ -86,6 +101,10 @@ describe('answers given before authentication count a usable key', () => {
       }
     }
     expect(remaining(await api.call('GET', `${DISTRIBUTION_BASE}/channel`, { key: key.key }))).toBe(before - 1);
+    expect(await failedAuthentications()).toBe(failuresBefore);
+    // Where a key is asked for, the revoked one is a failed authentication, and the count shows it.
+    expectProblem(await api.call('GET', `${DISTRIBUTION_BASE}/channel`, { key: revoked.key }), 401, 'api_key_revoked');
+    expect(await failedAuthentications()).toBe(failuresBefore + 1);
   });
 
   test('past the limit a 405 stays a 405, with no request left', async () => {

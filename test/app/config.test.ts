@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../../app/config.ts';
+import { loadConfig, SECRET_VARIABLES } from '../../app/config.ts';
 import { DEFAULT_LISTENER_LIMITS } from '../../infra/listener-limits.ts';
 
 const SECRET = 'file-server-secret-0123456789abcdef0123456789';
@@ -52,7 +52,7 @@ describe('TRUST_PROXY', () => {
 });
 
 describe('secrets from files', () => {
-  test('every secret-bearing variable may name a file instead; one trailing newline is dropped', () => {
+  test('each variable of SECRET_VARIABLES may name a file instead; one trailing newline is dropped', () => {
     const config = loadConfig({
       SERVER_SECRET_FILE: path.join(dir, 'server-secret'),
       PLATFORM_TOKEN_FILE: path.join(dir, 'platform-token'),
@@ -65,6 +65,14 @@ describe('secrets from files', () => {
     expect(config.databaseUrl).toBe('postgres://svc:pa55@db.internal:5432/distribution');
     expect(config.mail.smtpUrl).toBe('smtps://mailer:pa55@mail.example:465');
     expect(config.temporal.apiKey).toBe('temporal-key');
+    // The five read above are the whole list.
+    expect([...SECRET_VARIABLES].sort()).toEqual([
+      'DATABASE_URL',
+      'PLATFORM_TOKEN',
+      'SERVER_SECRET',
+      'SMTP_URL',
+      'TEMPORAL_API_KEY',
+    ]);
   });
 
   test('both forms at once, or an unreadable file, stop the start naming the variable and not the secret', () => {

@@ -454,7 +454,7 @@ describe('webhook delivery workflow', () => {
     },
   );
 
-  test('a worker killed mid-retry loses nothing: the next worker goes on where the first stopped', async () => {
+  test('a worker stopped while a delivery waits for its retry loses nothing: the next worker makes the retry, same webhook-id', async () => {
     const s = await scenario('restart');
     receiver.respond(500);
     const first = await worker();
