@@ -1,12 +1,13 @@
 import { promises as dnsPromises } from 'node:dns';
 import type { LookupAddress } from 'node:dns';
-import type { IncomingMessage } from 'node:http';
-import { request } from 'node:https';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { LookupFunction, Socket } from 'node:net';
 import tls from 'node:tls';
 import type { DeliveryError } from '../domain/webhooks/delivery-errors.ts';
-import { checkWebhookUrl, isAllowedAddress } from '../domain/webhooks/url-safety.ts';
+import { checkWebhookUrl, isAllowedAddress, type WebhookReach } from '../domain/webhooks/url-safety.ts';
+import { clip, excerptOf, oneLine, socketFailure, statusVerdict, type Failure } from './webhook-answer.ts';
 import { caresLookup, normaliseAnswer } from './webhook-dns.ts';
 
 export interface WebhookTransportOptions {
@@ -42,10 +43,6 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 export const USER_AGENT = 'distribution-service-webhooks/1';
 /** Response bytes read at most; reading stops there and the connection is closed. */
 const MAX_READ_BYTES = 64 * 1024;
-const EXCERPT_CHARS = 512;
-// 512 UTF-16 units never need more than 4 bytes each; decoding a prefix keeps the work bounded.
-const EXCERPT_DECODE_BYTES = EXCERPT_CHARS * 4 + 4;
-const MAX_ERROR_CHARS = 500;
 /** Headers the transport owns; a caller setting them is a programming error. */
 const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
 /** Each DNS query waits at most this long (or a quarter of the budget), and is tried twice. */
@@ -54,9 +51,32 @@ const DNS_TRIES = 2;
 
 const REFUSED_CODE = 'ERR_WEBHOOK_ADDRESS_NOT_ALLOWED';
 
-interface Failure {
-  reason: DeliveryError;
-  detail: string;
+/** One POST, checked and ready to send: what every step of its attempt reads. */
+interface WebhookRequest {
+  target: URL;
+  host: string;
+  /** The addresses the target may reach: public ones, or loopback ones for a loopback target. */
+  reach: WebhookReach;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  options: WebhookTransportOptions;
+  /** `performance.now()` at the call: the answer's `durationMs` counts from it. */
+  started: number;
+}
+
+/** What one attempt has seen so far; its request's events write it, `answerOf` reads it. */
+interface Attempt {
+  settled: boolean;
+  /** An address refused, by the guarded lookup or on connect: what a request error then means. */
+  refusal: Failure | null;
+  /** The name did not resolve: what a request error then means. */
+  dnsFailure: Failure | null;
+  tcpConnected: boolean;
+  secured: boolean;
+  statusCode: number | null;
+  chunks: Buffer[];
+  received: number;
 }
 
 /**
@@ -96,175 +116,165 @@ export async function postWebhook(
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('timeoutMs must be a positive number');
   const requestHeaders = buildHeaders(headers, body);
   const started = performance.now();
-  const elapsed = () => Math.max(0, Math.round(performance.now() - started));
-  const failed = (reason: DeliveryError, detail: string): WebhookResponse => ({
-    statusCode: null,
-    durationMs: elapsed(),
-    error: reason,
-    detail: clip(detail),
-    excerpt: null,
-  });
-
   const checked = checkWebhookUrl(url, { allowLoopback: options.allowLocal });
-  if (!checked.ok) return failed('url_not_allowed', checked.reason);
+  if (!checked.ok) return answerOf(started, null, { reason: 'url_not_allowed', detail: checked.reason });
   const { url: target, host, reach } = checked;
   // Literals are never looked up, so this is their connect-time check.
-  if (isIP(host) !== 0 && !isAllowedAddress(host, reach)) return failed('address_not_allowed', host);
+  if (isIP(host) !== 0 && !isAllowedAddress(host, reach))
+    return answerOf(started, null, { reason: 'address_not_allowed', detail: host });
+  return send({ target, host, reach, headers: requestHeaders, body, timeoutMs, options, started });
+}
 
+/** Sends the request and answers once: at its outcome, or at the time limit. */
+function send(request: WebhookRequest): Promise<WebhookResponse> {
   return new Promise<WebhookResponse>((resolve) => {
-    let settled = false;
-    let refusal: Failure | null = null;
-    let dnsFailure: Failure | null = null;
-    let tcpConnected = false;
-    let secured = false;
-    let statusCode: number | null = null;
-    const chunks: Buffer[] = [];
-    let received = 0;
-
-    const dnsTryMs = Math.max(1, Math.min(DNS_TRY_MS, Math.floor(timeoutMs / 4)));
-    const resolver = options.lookup ? null : new dnsPromises.Resolver({ timeout: dnsTryMs, tries: DNS_TRIES });
-    if (resolver && options.dnsServers) resolver.setServers([...options.dnsServers]);
-
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-
+    const attempt: Attempt = {
+      settled: false,
+      refusal: null,
+      dnsFailure: null,
+      tcpConnected: false,
+      secured: false,
+      statusCode: null,
+      chunks: [],
+      received: 0,
+    };
+    const resolver = request.options.lookup ? null : nameResolver(request);
+    const timer = setTimeout(() => finish(timeoutVerdict(attempt, request.timeoutMs)), request.timeoutMs);
     const finish = (failure: Failure | null) => {
-      if (settled) return;
-      settled = true;
+      if (attempt.settled) return;
+      attempt.settled = true;
       clearTimeout(timer);
       resolver?.cancel();
       req.destroy();
-      resolve({
-        statusCode,
-        durationMs: elapsed(),
-        error: failure?.reason ?? null,
-        detail: failure ? clip(failure.detail) : null,
-        excerpt: excerptOf(chunks),
-      });
+      resolve(answerOf(request.started, attempt, failure));
     };
-    controller.signal.addEventListener(
-      'abort',
-      () =>
-        finish(
-          statusCode === null
-            ? { reason: 'timeout', detail: `no answer after ${timeoutMs} ms${tcpConnected ? '' : ' (not connected)'}` }
-            : statusVerdict(statusCode),
-        ),
-      { once: true },
-    );
-
-    const resolveName: LookupFunction = options.lookup ?? caresLookup(resolver!, reach === 'loopback');
-    const guardedLookup: LookupFunction = (hostname, lookupOptions, callback) => {
-      let answered = false;
-      const onAnswer = (err: NodeJS.ErrnoException | null, answer: string | LookupAddress[], family?: number) => {
-        if (answered) return;
-        answered = true;
-        if (err) {
-          dnsFailure = { reason: 'dns_failure', detail: `${err.code ?? oneLine(err.message)} for ${hostname}` };
-          callback(err, []);
-          return;
-        }
-        const addresses = normaliseAnswer(answer, family);
-        if (addresses.length === 0) {
-          dnsFailure = { reason: 'dns_failure', detail: `ENOTFOUND for ${hostname}` };
-          callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
-          return;
-        }
-        const bad = addresses.find((entry) => !isAllowedAddress(entry.address, reach));
-        if (bad !== undefined) {
-          refusal = { reason: 'address_not_allowed', detail: `${hostname} resolved to ${bad.address}` };
-          callback(Object.assign(new Error('address not allowed'), { code: REFUSED_CODE }), []);
-          return;
-        }
-        const first = addresses[0]!;
-        if (lookupOptions.all === true) callback(null, addresses);
-        else callback(null, first.address, first.family);
-      };
-      try {
-        resolveName(hostname, { ...lookupOptions, all: true }, onAnswer);
-      } catch (err) {
-        onAnswer(Object.assign(err instanceof Error ? err : new Error(String(err)), { code: 'ELOOKUP' }), []);
-      }
-    };
-
-    const verifyPeer = (socket: Socket) => {
-      const address = socket.remoteAddress;
-      if (address !== undefined && isAllowedAddress(address, reach)) return;
-      refusal = { reason: 'address_not_allowed', detail: `connected to ${address ?? 'an unknown peer'}` };
-      finish(refusal);
-    };
-
-    const describe = (err: NodeJS.ErrnoException): Failure => {
-      if (refusal !== null) return refusal;
-      if (dnsFailure !== null) return dnsFailure;
-      const code = typeof err.code === 'string' ? err.code : undefined;
-      if (code?.startsWith('HPE_')) return { reason: 'invalid_response', detail: code };
-      if ((tcpConnected && !secured) || isTlsCode(code)) {
-        const message = oneLine(err.message);
-        return {
-          reason: 'tls_failure',
-          detail: code === undefined || message === code ? message : `${code}: ${message}`,
-        };
-      }
-      return { reason: 'connection_failed', detail: code ?? oneLine(err.message) };
-    };
-
-    const req = request({
-      protocol: 'https:',
-      hostname: host,
-      port: target.port === '' ? 443 : Number(target.port),
-      path: `${target.pathname}${target.search}`,
-      method: 'POST',
-      headers: requestHeaders,
-      agent: false,
-      lookup: guardedLookup,
-      rejectUnauthorized: true,
-      ...(options.ca !== undefined ? { secureContext: contextTrusting(options.ca) } : {}),
-    });
-
+    const resolveName = request.options.lookup ?? caresLookup(resolver!, request.reach === 'loopback');
+    const req = open(request, guardedLookup(attempt, request.reach, resolveName));
     req.on('socket', (socket: Socket) => {
       socket.once('connect', () => {
-        tcpConnected = true;
-        verifyPeer(socket);
+        attempt.tcpConnected = true;
+        verifyPeer(attempt, request.reach, socket, finish);
       });
       socket.once('secureConnect', () => {
-        secured = true;
-        verifyPeer(socket);
+        attempt.secured = true;
+        verifyPeer(attempt, request.reach, socket, finish);
       });
     });
-    req.on('error', (err: NodeJS.ErrnoException) => finish(describe(err)));
-    req.on('response', (res: IncomingMessage) => {
-      statusCode = res.statusCode ?? null;
-      const verdict = statusVerdict(statusCode);
-      res.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        const room = MAX_READ_BYTES - received;
-        const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
-        chunks.push(piece);
-        received += piece.length;
-        if (received >= MAX_READ_BYTES) finish(verdict);
-      });
-      res.on('end', () => finish(verdict));
-      // A body cut short after the status line only shortens the excerpt.
-      res.on('error', () => finish(verdict));
-      res.on('close', () => finish(verdict));
-    });
-    req.end(body);
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish(attempt.refusal ?? attempt.dnsFailure ?? socketFailure(err, attempt)),
+    );
+    req.on('response', (res: IncomingMessage) => readAnswer(attempt, res, finish));
+    req.end(request.body);
   });
 }
 
-/** Not-found answers for one family are no error when the other family has addresses. */
-function statusVerdict(statusCode: number | null): Failure | null {
-  if (statusCode === null) return { reason: 'invalid_response', detail: 'no status' };
-  if (statusCode >= 200 && statusCode < 300) return null;
-  if (statusCode >= 300 && statusCode < 400) return { reason: 'redirect_not_followed', detail: `status ${statusCode}` };
-  return { reason: 'http_status', detail: `status ${statusCode}` };
+function open(request: WebhookRequest, lookup: LookupFunction): ClientRequest {
+  const { target, host, options } = request;
+  return httpsRequest({
+    protocol: 'https:',
+    hostname: host,
+    port: target.port === '' ? 443 : Number(target.port),
+    path: `${target.pathname}${target.search}`,
+    method: 'POST',
+    headers: request.headers,
+    agent: false,
+    lookup,
+    rejectUnauthorized: true,
+    ...(options.ca !== undefined ? { secureContext: contextTrusting(options.ca) } : {}),
+  });
 }
 
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|EPROTO$)|CERT|SIGNATURE|ISSUER|HOSTNAME_MISMATCH/;
+/** c-ares, with a short timeout per query (a quarter of the budget at most) and the configured servers. */
+function nameResolver({ timeoutMs, options }: WebhookRequest): dnsPromises.Resolver {
+  const tryMs = Math.max(1, Math.min(DNS_TRY_MS, Math.floor(timeoutMs / 4)));
+  const resolver = new dnsPromises.Resolver({ timeout: tryMs, tries: DNS_TRIES });
+  if (options.dnsServers) resolver.setServers([...options.dnsServers]);
+  return resolver;
+}
 
-function isTlsCode(code: string | undefined): boolean {
-  return code !== undefined && TLS_CODE.test(code);
+/**
+ * The lookup the request connects through: every address of the name resolved, and none used
+ * unless all may be reached. A failure or refusal is written on the attempt for its request error.
+ */
+function guardedLookup(attempt: Attempt, reach: WebhookReach, resolveName: LookupFunction): LookupFunction {
+  return (hostname, lookupOptions, callback) => {
+    let answered = false;
+    const onAnswer = (err: NodeJS.ErrnoException | null, answer: string | LookupAddress[], family?: number) => {
+      if (answered) return;
+      answered = true;
+      if (err) {
+        attempt.dnsFailure = { reason: 'dns_failure', detail: `${err.code ?? oneLine(err.message)} for ${hostname}` };
+        callback(err, []);
+        return;
+      }
+      const addresses = normaliseAnswer(answer, family);
+      if (addresses.length === 0) {
+        attempt.dnsFailure = { reason: 'dns_failure', detail: `ENOTFOUND for ${hostname}` };
+        callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+        return;
+      }
+      const bad = addresses.find((entry) => !isAllowedAddress(entry.address, reach));
+      if (bad !== undefined) {
+        attempt.refusal = { reason: 'address_not_allowed', detail: `${hostname} resolved to ${bad.address}` };
+        callback(Object.assign(new Error('address not allowed'), { code: REFUSED_CODE }), []);
+        return;
+      }
+      const first = addresses[0]!;
+      if (lookupOptions.all === true) callback(null, addresses);
+      else callback(null, first.address, first.family);
+    };
+    try {
+      resolveName(hostname, { ...lookupOptions, all: true }, onAnswer);
+    } catch (err) {
+      onAnswer(Object.assign(err instanceof Error ? err : new Error(String(err)), { code: 'ELOOKUP' }), []);
+    }
+  };
+}
+
+/** The address actually connected to must be one the target may reach; otherwise the attempt ends refused. */
+function verifyPeer(attempt: Attempt, reach: WebhookReach, socket: Socket, finish: (failure: Failure) => void): void {
+  const address = socket.remoteAddress;
+  if (address !== undefined && isAllowedAddress(address, reach)) return;
+  attempt.refusal = { reason: 'address_not_allowed', detail: `connected to ${address ?? 'an unknown peer'}` };
+  finish(attempt.refusal);
+}
+
+/** The status line decides; the body, read up to 64 KiB, only gives the excerpt, however it ends. */
+function readAnswer(attempt: Attempt, res: IncomingMessage, finish: (failure: Failure | null) => void): void {
+  attempt.statusCode = res.statusCode ?? null;
+  const verdict = statusVerdict(attempt.statusCode);
+  res.on('data', (chunk: Buffer) => {
+    if (attempt.settled) return;
+    const room = MAX_READ_BYTES - attempt.received;
+    const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    attempt.chunks.push(piece);
+    attempt.received += piece.length;
+    if (attempt.received >= MAX_READ_BYTES) finish(verdict);
+  });
+  res.on('end', () => finish(verdict));
+  // A body cut short after the status line only shortens the excerpt.
+  res.on('error', () => finish(verdict));
+  res.on('close', () => finish(verdict));
+}
+
+/** At the time limit: a timeout before the status line, else the status line's verdict. */
+function timeoutVerdict(attempt: Attempt, timeoutMs: number): Failure | null {
+  if (attempt.statusCode !== null) return statusVerdict(attempt.statusCode);
+  return {
+    reason: 'timeout',
+    detail: `no answer after ${timeoutMs} ms${attempt.tcpConnected ? '' : ' (not connected)'}`,
+  };
+}
+
+/** The answer: what the attempt saw (none when refused before sending) and its failure, timed from the call. */
+function answerOf(started: number, attempt: Attempt | null, failure: Failure | null): WebhookResponse {
+  return {
+    statusCode: attempt?.statusCode ?? null,
+    durationMs: Math.max(0, Math.round(performance.now() - started)),
+    error: failure?.reason ?? null,
+    detail: failure ? clip(failure.detail) : null,
+    excerpt: attempt ? excerptOf(attempt.chunks) : null,
+  };
 }
 
 let defaultCas: string[] | undefined;
@@ -289,30 +299,6 @@ function contextTrusting(ca: string): tls.SecureContext {
     contexts.set(ca, context);
   }
   return context;
-}
-
-function excerptOf(chunks: Buffer[]): string | null {
-  const bytes = Buffer.concat(chunks);
-  if (bytes.length === 0) return null;
-  const head = bytes.subarray(0, EXCERPT_DECODE_BYTES);
-  // NUL cannot be stored in a PostgreSQL text column; it becomes the replacement character too.
-  let text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(head).replaceAll('\u0000', '\uFFFD');
-  if (text.length > EXCERPT_CHARS) {
-    text = text.slice(0, EXCERPT_CHARS);
-    const last = text.charCodeAt(EXCERPT_CHARS - 1);
-    if (last >= 0xd800 && last <= 0xdbff) text = text.slice(0, -1);
-  }
-  return text === '' ? null : text;
-}
-
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-}
-
-function clip(text: string): string {
-  const line = oneLine(text);
-  return line.length > MAX_ERROR_CHARS ? `${line.slice(0, MAX_ERROR_CHARS - 1)}…` : line;
 }
 
 function buildHeaders(given: Record<string, string>, body: string): Record<string, string> {
