@@ -14,22 +14,22 @@ import { readBackErrors } from './read-back.ts';
 import { MAX_PARAMETER_ERRORS, toParameterErrors, type InputLocation } from './validation.ts';
 import { requestNulErrors } from './nul-characters.ts';
 
-/** `also`: failed rules found beside the schema's, refused in the same answer. */
-function parseInput<T>(
-  schema: z.ZodType<T> | undefined,
+/** The input as its schema parses it, and the rules it breaks (one more than a refusal lists, at most). */
+function parseInput(
+  schema: z.ZodType | undefined,
   value: unknown,
   where: InputLocation,
-  also: ParameterError[] = [],
-): T {
+): { data: unknown; errors: ParameterError[] } {
   const parsed = schema?.safeParse(value);
-  // One more than is listed: whether more failed than the answer lists.
-  const failed = [
-    ...(parsed?.success === false ? toParameterErrors(parsed.error, where, value, MAX_PARAMETER_ERRORS + 1) : []),
-    ...also,
-  ];
-  if (failed.length === 0) return parsed?.data as T;
+  if (parsed?.success === false)
+    return { data: undefined, errors: toParameterErrors(parsed.error, where, value, MAX_PARAMETER_ERRORS + 1) };
+  return { data: parsed?.data, errors: [] };
+}
+
+/** One refusal for every failed rule, the first MAX_PARAMETER_ERRORS listed. */
+function invalidInput(failed: ParameterError[]): ProblemError {
   const errors = failed.slice(0, MAX_PARAMETER_ERRORS);
-  throw new ProblemError('invalid_parameters', {
+  return new ProblemError('invalid_parameters', {
     errors,
     ...(failed.length > errors.length
       ? { detail: `More than ${errors.length} rules failed; the first ${errors.length} are listed` }
@@ -105,13 +105,36 @@ async function execute<S extends string>(
     ...(operation.body ? { body: input.body } : {}),
   });
   if (nul.length > 0) throw new ProblemError('invalid_parameters', { errors: nul });
-  const query = parseInput(operation.query, input.query ?? {}, 'query');
-  const params = parseInput(operation.params, input.params ?? {}, 'params');
-  const body = input.body ?? {};
+  // Query, path and body are checked together, and a refused request also gets the rules its
+  // handler would check next (`laterRules`): one refusal lists every rule the request breaks.
+  const raw = { query: input.query ?? {}, params: input.params ?? {}, body: input.body ?? {} };
+  const query = parseInput(operation.query, raw.query, 'query');
+  const params = parseInput(operation.params, raw.params, 'params');
+  const body = parseInput(operation.body, raw.body, 'body');
+  const failed = [
+    ...query.errors,
+    ...params.errors,
+    ...body.errors,
+    ...readBackErrors(operation.readBack, raw.params, raw.body),
+  ];
+  if (failed.length > 0) {
+    // Past the listed number already: the later rules would add nothing the answer shows.
+    if (operation.laterRules && failed.length <= MAX_PARAMETER_ERRORS)
+      failed.push(
+        ...(await operation.laterRules({
+          ...raw,
+          get caller() {
+            return callerOf(res);
+          },
+          deps,
+        })),
+      );
+    throw invalidInput(failed);
+  }
   return operation.handler({
-    query,
-    params,
-    body: parseInput(operation.body, body, 'body', readBackErrors(operation.readBack, params, body)),
+    query: query.data,
+    params: params.data,
+    body: body.data,
     // Read on demand: only a distribution operation's handler asks for the channel's caller.
     get caller() {
       return callerOf(res);

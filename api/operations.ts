@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { ProblemCode } from '../domain/problems.ts';
+import type { ParameterError, ProblemCode } from '../domain/problems.ts';
 import type { Scope } from '../domain/scopes.ts';
 import type { AppDeps, Caller } from './context.ts';
 import { withReadBack, type ReadBack } from './read-back.ts';
@@ -41,6 +41,15 @@ export interface OperationContext<Q, P, B> {
   res: Response;
 }
 
+/** What an operation's `laterRules` read: the input as received, before any schema. */
+export interface LaterRulesContext {
+  query: unknown;
+  params: unknown;
+  body: unknown;
+  caller: Caller;
+  deps: AppDeps;
+}
+
 export interface OperationResponse {
   description: string;
   schema?: z.ZodType;
@@ -74,6 +83,13 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   body?: z.ZodType<B>;
   /** A whole-record write that takes back what the record's read answers (api/read-back.ts). */
   readBack?: ReadBack;
+  /**
+   * The rules the handler or its service checks after the schemas (between fields, against stored
+   * data), for a request a schema refused: they check what of the input as received is well formed
+   * (`wellFormedFields`, api/validation.ts) and answer the rules it breaks, so that the one refusal
+   * lists every failed rule. They only read. A request the schemas take is checked by the service.
+   */
+  laterRules?: (ctx: LaterRulesContext) => Promise<ParameterError[]>;
   responses: Record<number, OperationResponse>;
   /** A body cap of its own in bytes, above the interface's (a batch whose largest allowed body needs more). */
   bodyLimit?: number;

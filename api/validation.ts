@@ -66,3 +66,45 @@ export function toParameterErrors(
     })
     .slice(0, limit);
 }
+
+/**
+ * The fields of an object input that pass their own schema, as that schema parses them (an absent
+ * field with a default gets its default); a field that breaks one of its rules is left out. When
+ * the schema refused an input, the rules checked after it (between fields, against stored data)
+ * read this, so that the one refusal lists what they find too (`Operation.laterRules`).
+ */
+export function wellFormedFields<S extends z.ZodObject>(schema: S, input: unknown): Partial<z.output<S>> {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return {};
+  const fields: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(schema.shape)) {
+    const parsed = (field as z.ZodType).safeParse(memberOf(input, name));
+    if (parsed.success) fields[name] = parsed.data;
+  }
+  return fields as Partial<z.output<S>>;
+}
+
+/** A member of an object input as received; undefined when the input is no object or lacks it. */
+export function memberOf(input: unknown, name: string): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input) || !Object.hasOwn(input, name))
+    return undefined;
+  return (input as Record<string, unknown>)[name];
+}
+
+/** The items of an array input that pass the item schema, each with its index; none when it is no array. */
+export function wellFormedItems<T>(schema: z.ZodType<T>, input: unknown): { index: number; item: T }[] {
+  if (!Array.isArray(input)) return [];
+  return input.flatMap((value: unknown, index) => {
+    const parsed = schema.safeParse(value);
+    return parsed.success ? [{ index, item: parsed.data }] : [];
+  });
+}
+
+/**
+ * Whether a list breaks its schema's length rule (`max`). The later rules skip such a list's items:
+ * it is refused for its length alone, and checking more items than any request holds would cost
+ * more than any request taken.
+ */
+export function tooLong(schema: z.ZodType, input: unknown): boolean {
+  const parsed = schema.safeParse(input);
+  return !parsed.success && parsed.error.issues.some((issue) => issue.code === 'too_big' && issue.path.length === 0);
+}
