@@ -131,18 +131,26 @@ export interface StatsEntry {
   clicks_to_booking: number;
 }
 
+/** What of a statistics entry the rules after its shape read: absent where the entry's shape is broken. */
+export interface StatsEntryKey {
+  property_id?: string | undefined;
+  date?: string | undefined;
+}
+
 /**
- * Stores a day of statistics per entry, replacing an earlier report of the same (property, date).
- * The request is taken whole or refused whole: one error per failed rule, each with its pointer
- * (a property the channel does not see, a date outside the property's last 35 days, a
- * (property, date) named twice).
+ * The rules of a statistics request beyond each entry's shape, one error per failed rule with its
+ * pointer: a property the channel does not see, a date outside the property's last 35 days, a
+ * (property, date) named twice. An entry is checked only as far as it has a well-formed
+ * `property_id` and `date`.
  */
-export async function postListingStats(
-  deps: Deps,
-  channelId: string,
-  entries: readonly StatsEntry[],
-): Promise<{ accepted: number }> {
-  const ids = [...new Set(entries.map((entry) => entry.property_id).filter((id) => isExternalId('property', id)))];
+async function statsRules(deps: Deps, channelId: string, entries: readonly StatsEntryKey[]) {
+  const ids = [
+    ...new Set(
+      entries
+        .map((entry) => entry.property_id)
+        .filter((id): id is string => id !== undefined && isExternalId('property', id)),
+    ),
+  ];
   const subjects = new Map(
     (await listingSubjects(deps.orm.em.fork(), channelId, ids))
       .filter((s) => SEEN.has(s.status))
@@ -153,6 +161,7 @@ export async function postListingStats(
   const seen = new Map<string, number>();
   const errors: ParameterError[] = [];
   entries.forEach((entry, index) => {
+    if (entry.property_id === undefined) return;
     const subject = subjects.get(entry.property_id);
     if (!subject) {
       errors.push({
@@ -162,6 +171,7 @@ export async function postListingStats(
       });
       return;
     }
+    if (entry.date === undefined) return;
     let localToday = today.get(subject.timezone);
     if (localToday === undefined) today.set(subject.timezone, (localToday = localDate(now, subject.timezone)));
     const dateError = statsDateError(entry.date, localToday);
@@ -176,6 +186,28 @@ export async function postListingStats(
         detail: `the same property and date as /data/${first}`,
       });
   });
+  return { errors, subjects, now };
+}
+
+/** The failed rules of `statsRules`, for a request whose entries' shapes were refused. */
+export async function listingStatsRuleErrors(
+  deps: Deps,
+  channelId: string,
+  entries: readonly StatsEntryKey[],
+): Promise<ParameterError[]> {
+  return (await statsRules(deps, channelId, entries)).errors;
+}
+
+/**
+ * Stores a day of statistics per entry, replacing an earlier report of the same (property, date).
+ * The request is taken whole or refused whole, one error per failed rule (`statsRules`).
+ */
+export async function postListingStats(
+  deps: Deps,
+  channelId: string,
+  entries: readonly StatsEntry[],
+): Promise<{ accepted: number }> {
+  const { errors, subjects, now } = await statsRules(deps, channelId, entries);
   if (errors.length > 0) throw invalidParameters(errors);
   const at = wholeSeconds(now);
   await writeTransaction(deps.orm.em, (tx) =>

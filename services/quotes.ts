@@ -6,7 +6,7 @@ import type { Fee } from '../domain/pricing/fee.ts';
 import { quoteStay, type Quote } from '../domain/pricing/quote.ts';
 import type { Capacity, Night, RatePlanForPricing } from '../domain/pricing/stay-rules.ts';
 import type { VatSchedule } from '../domain/pricing/vat.ts';
-import { ProblemError } from '../domain/problems.ts';
+import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import { localDate } from '../domain/time.ts';
 import { invalidParameters } from './catalogue.ts';
 import type { ServiceDeps } from './deps.ts';
@@ -18,6 +18,31 @@ export interface QuoteQuery {
   adults: number;
   children: number[];
   infants: number;
+}
+
+const seen = (subject: { status: string }) => subject.status === 'active' || subject.status === 'inactive';
+
+/** A stay arrives on the property's today or later. */
+function arrivalErrors(arrival: string, today: string): ParameterError[] {
+  return arrival < today
+    ? [{ parameter: 'arrival', code: 'in_the_past', detail: `the property's today is ${today}` }]
+    : [];
+}
+
+/**
+ * The rule after the query's shape, for a query whose shape was refused: an arrival before the
+ * today of a property the channel sees, when both are well formed (a property it does not see is
+ * 404, not a failed rule).
+ */
+export async function quoteRuleErrors(
+  deps: Pick<ServiceDeps, 'orm' | 'clock'>,
+  channelId: string,
+  query: { property_id?: string | undefined; arrival?: string | undefined },
+): Promise<ParameterError[]> {
+  const { property_id: propertyId, arrival } = query;
+  if (propertyId === undefined || arrival === undefined || !isExternalId('property', propertyId)) return [];
+  const subject = await quoteSubject(deps.orm.em.fork(), channelId, propertyId);
+  return subject && seen(subject) ? arrivalErrors(arrival, localDate(deps.clock.now(), subject.timezone)) : [];
 }
 
 /**
@@ -34,13 +59,9 @@ export async function quoteStayFor(
   const subject = isExternalId('property', query.property_id)
     ? await quoteSubject(em, channelId, query.property_id)
     : null;
-  if (!subject || (subject.status !== 'active' && subject.status !== 'inactive')) throw new ProblemError('not_found');
-  const today = localDate(deps.clock.now(), subject.timezone);
-  if (query.arrival < today) {
-    throw invalidParameters([
-      { parameter: 'arrival', code: 'in_the_past', detail: `the property's today is ${today}` },
-    ]);
-  }
+  if (!subject || !seen(subject)) throw new ProblemError('not_found');
+  const errors = arrivalErrors(query.arrival, localDate(deps.clock.now(), subject.timezone));
+  if (errors.length > 0) throw invalidParameters(errors);
   if (query.departure > subject.horizonEnd) {
     throw new ProblemError('window_beyond_horizon', {
       horizon_end: subject.horizonEnd,

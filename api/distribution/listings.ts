@@ -9,14 +9,21 @@ import {
   normalisePublicListingUrl,
   REJECTION_REASON_PATTERN,
   REPORT_RULES_SCHEMA,
+  reportRuleErrors,
   STATS_DAYS_BACK,
 } from '../../domain/listings/report.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { toInstant } from '../../domain/time.ts';
-import { getListingReport, postListingStats, putListingReport } from '../../services/listings.ts';
+import {
+  getListingReport,
+  listingStatsRuleErrors,
+  postListingStats,
+  putListingReport,
+} from '../../services/listings.ts';
 import { PlainText } from '../schemas/common.ts';
 import { defineOperation } from '../operations.ts';
 import { ReadBackInstant } from '../read-back.ts';
+import { memberOf, tooLong, wellFormedFields } from '../validation.ts';
 
 const tags = ['Listing reports'];
 const scopes = ['write:listings' as const];
@@ -169,6 +176,8 @@ export const putListingReportOperation = defineOperation({
     readOnly: { updated_at: ReadBackInstant, received_at: ReadBackInstant },
     identity: { field: 'property_id', param: 'property_id' },
   },
+  // The rules between fields, over the fields whose own shape holds.
+  laterRules: ({ body }) => Promise.resolve(reportRuleErrors(wellFormedFields(ListingReportInput, body))),
   responses: { 200: { description: 'The report as stored', schema: ListingReport } },
   problems: ['invalid_parameters', 'not_found', 'insufficient_scope'],
   handler: async ({ params, body, caller, deps }) => ({
@@ -255,6 +264,17 @@ export const postListingStatsOperation = defineOperation({
   body: ListingStatsInput,
   // 1,000 entries with long counts are about 110 KiB: above the interface's 64 KiB.
   bodyLimit: 256 * 1024,
+  // The rules against the channel's properties, over each entry's well-formed `property_id` and
+  // `date`; not for a list of more entries than a request takes, refused for its length alone.
+  laterRules: ({ body, caller, deps }) => {
+    const data = memberOf(body, 'data');
+    if (!Array.isArray(data) || tooLong(ListingStatsInput.shape.data, data)) return Promise.resolve([]);
+    return listingStatsRuleErrors(
+      deps,
+      caller.channel.id,
+      data.map((entry: unknown) => wellFormedFields(StatsEntry, entry)),
+    );
+  },
   responses: {
     200: {
       description: 'Every day stored',

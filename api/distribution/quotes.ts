@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { daysBetween, MAX_WINDOW_NIGHTS } from '../../domain/availability/nights.ts';
-import { quoteStayFor } from '../../services/quotes.ts';
+import { quoteRuleErrors, quoteStayFor } from '../../services/quotes.ts';
 import { defineOperation } from '../operations.ts';
 import { Money } from '../schemas/records.ts';
 import { matching, openEnum } from '../schemas/common.ts';
+import { wellFormedFields } from '../validation.ts';
 
 const MAX_GUESTS = 30;
 const MAX_CHILD_AGE = 17;
@@ -131,6 +132,8 @@ export const getQuote = defineOperation({
       schema: z.object({ data: z.array(Quote) }).meta({ id: 'QuoteList' }),
     },
   },
+  laterRules: ({ query, caller, deps }) =>
+    quoteRuleErrors(deps, caller.channel.id, wellFormedFields(QuoteQuery, query)),
   problems: ['invalid_parameters', 'window_beyond_horizon', 'not_found'],
   handler: async ({ query, caller, deps }) => ({
     body: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
-import { ProblemError } from '../../domain/problems.ts';
+import { ProblemError, type ParameterError } from '../../domain/problems.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
 import { getDelivery, listDeliveries } from '../../services/webhook-deliveries.ts';
 import {
@@ -13,7 +13,9 @@ import {
   rotateEndpointSecret,
 } from '../../services/webhooks.ts';
 import { deliveryErrorTable } from '../../domain/webhooks/delivery-errors.ts';
+import type { AppDeps } from '../context.ts';
 import { defineOperation } from '../operations.ts';
+import { wellFormedFields } from '../validation.ts';
 import { attemptRecord, deliveryRecord, endpointRecord, pingOutcomeRecord } from './webhook-records.ts';
 import {
   WebhookId,
@@ -28,6 +30,13 @@ import {
 
 const tags = ['Webhooks'];
 const scopes = ['manage:webhooks' as const];
+
+/** Whether the address is public is checked here, beyond the schema's pattern (`url_not_allowed`). */
+function webhookUrl(url: string, deps: AppDeps): { url: string; errors: ParameterError[] } {
+  const checked = checkWebhookUrl(url, { allowLoopback: deps.config.webhooks.allowLocal });
+  if (checked.ok) return { url: checked.url.href, errors: [] };
+  return { url, errors: [{ detail: checked.reason, code: 'url_not_allowed', pointer: '/url' }] };
+}
 
 export const createWebhook = defineOperation({
   operationId: 'createWebhook',
@@ -49,11 +58,13 @@ export const createWebhook = defineOperation({
     'webhooks_suspended_by_platform',
     'insufficient_scope',
   ],
+  laterRules: ({ body, deps }) => {
+    const { url } = wellFormedFields(CreateBody, body);
+    return Promise.resolve(url === undefined ? [] : webhookUrl(url, deps).errors);
+  },
   handler: async ({ body, caller, deps }) => {
-    const checked = checkWebhookUrl(body.url, { allowLoopback: deps.config.webhooks.allowLocal });
-    const errors = [...(checked.ok ? [] : [{ detail: checked.reason, code: 'url_not_allowed', pointer: '/url' }])];
+    const { url, errors } = webhookUrl(body.url, deps);
     if (errors.length > 0) throw new ProblemError('invalid_parameters', { errors });
-    const url = checked.ok ? checked.url.href : body.url;
     const { endpoint, secret } = await createEndpoint(deps, caller, {
       url,
       events: body.events,

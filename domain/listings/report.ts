@@ -92,30 +92,35 @@ export const REPORT_RULES_SCHEMA = [
   },
 ];
 
-/** The rules tying the fields of a report together (each field's own shape is checked before). */
-export function reportRuleErrors(state: ReportedState): ReportRuleError[] {
+/**
+ * The rules tying the fields of a report together (each field's own shape is checked before). A
+ * field left out (absent from a report whose shape was refused there) is unknown: a rule that reads
+ * it is not checked, so a refusal names a broken field once, by its own rule.
+ */
+export function reportRuleErrors(state: Partial<ReportedState>): ReportRuleError[] {
   const errors: ReportRuleError[] = [];
-  if (state.status === 'published' && state.public_url === null) {
+  const { status, public_url: publicUrl, rejection, promoted, promoted_until: promotedUntil } = state;
+  if (status === 'published' && publicUrl === null) {
     errors.push({ pointer: '/public_url', code: 'required', detail: '`public_url` is required with `published`' });
   }
-  if (state.status !== 'published' && state.public_url !== null) {
+  if (status !== undefined && status !== 'published' && publicUrl !== undefined && publicUrl !== null) {
     errors.push({
       pointer: '/public_url',
       code: 'not_allowed',
       detail: '`public_url` is `null` unless the status is `published`',
     });
   }
-  if (state.status === 'rejected' && state.rejection === null) {
+  if (status === 'rejected' && rejection === null) {
     errors.push({ pointer: '/rejection', code: 'required', detail: '`rejection` is required with `rejected`' });
   }
-  if (state.status !== 'rejected' && state.rejection !== null) {
+  if (status !== undefined && status !== 'rejected' && rejection !== undefined && rejection !== null) {
     errors.push({
       pointer: '/rejection',
       code: 'not_allowed',
       detail: '`rejection` is refused unless the status is `rejected`',
     });
   }
-  if (!state.promoted && state.promoted_until !== null) {
+  if (promoted === false && promotedUntil !== undefined && promotedUntil !== null) {
     errors.push({
       pointer: '/promoted_until',
       code: 'not_allowed',

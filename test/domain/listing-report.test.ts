@@ -37,6 +37,24 @@ describe('listing report rules', () => {
     expect(reportRuleErrors({ ...base, ...fields }).map((e) => `${e.pointer} ${e.code}`)).toEqual(expected);
   });
 
+  test.each([
+    [
+      'no status: no rule reads it',
+      { public_url: 'https://a.example/1', rejection: { reason: 'photos', text: null } },
+      [],
+    ],
+    ['no public_url', { status: 'published' }, []],
+    ['no rejection', { status: 'rejected' }, []],
+    ['no promotion flag', { promoted_until: '2026-12-01T00:00:00Z' }, []],
+    [
+      'the rules that read only what is there',
+      { status: 'unpublished', public_url: 'https://a.example/1', promoted: false },
+      ['/public_url not_allowed'],
+    ],
+  ])('a field left out is not checked by the rules that read it: %s', (_name, fields, expected) => {
+    expect(reportRuleErrors(fields).map((e) => `${e.pointer} ${e.code}`)).toEqual(expected);
+  });
+
   test('the same state, whatever the order of receipt; any field differing is a change', () => {
     expect(sameReportedState(base, { ...base })).toBe(true);
     expect(sameReportedState(base, { ...base, promoted: true })).toBe(false);
