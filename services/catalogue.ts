@@ -22,19 +22,11 @@ import { countIntegrationMembers } from '../db/integration.ts';
 import { propertyIdsAtLocation } from '../db/catalogue/legal-status.ts';
 import { hasEndDates } from '../domain/catalogue/legal.ts';
 import { canonicalJson } from '../domain/catalogue/projection.ts';
-import {
-  propertySourceLanguageErrors,
-  propertyTextErrors,
-  unknownReference,
-} from '../domain/catalogue/source-rules.ts';
+import { propertyTextErrors } from '../domain/catalogue/source-rules.ts';
 import type { LocationInput, OrganizationInput, OwnerInput, PropertyInput } from '../domain/catalogue/source.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import { armCertificateExpiries } from './certificate-expiry.ts';
-import {
-  locationOrganizationErrors,
-  ownerOrganizationErrors,
-  propertyOrganizationErrors,
-} from './catalogue-organizations.ts';
+import { locationReferences, ownerReferences, propertyReferences } from './catalogue-rules.ts';
 import type { ServiceDeps } from './deps.ts';
 import { ensureHorizonRollsForZones, writeAndNotify } from './durable-processes.ts';
 
@@ -136,12 +128,9 @@ export function putOwner(deps: Deps, ref: string, input: OwnerInput): Promise<So
     ref,
     input,
     async (tx, existing) => {
-      const organization = await idOfRef(tx, 'organization', input.organization);
-      if (!organization)
-        throw invalidParameters([unknownReference('/organization', 'organization', input.organization)]);
-      const errors = await ownerOrganizationErrors(tx, { ownerId: existing?.id ?? null, organizationId: organization });
+      const { organizationId, errors } = await ownerReferences(tx, existing?.id ?? null, input);
       if (errors.length > 0) throw invalidParameters(errors);
-      return { organization_id: organization };
+      return { organization_id: organizationId };
     },
     async (id, tx) => ({ owners: [id], locations: await locationIdsOfOwner(tx, id) }),
   );
@@ -164,34 +153,12 @@ export async function putLocation(
     ref,
     input,
     async (tx, existing) => {
-      const organization = await idOfRef(tx, 'organization', input.organization);
-      const owner = await idOfRef(tx, 'owner', input.owner);
-      const errors = [
-        ...(organization ? [] : [unknownReference('/organization', 'organization', input.organization)]),
-        ...(owner ? [] : [unknownReference('/owner', 'owner', input.owner)]),
-      ];
-      const previousCountry = (existing?.content as LocationInput | undefined)?.address.country;
-      if (
-        existing &&
-        previousCountry !== input.address.country &&
-        (await countPropertiesAtLocation(tx, existing.id)) > 0
-      ) {
-        errors.push({
-          detail: 'the country of a location with properties cannot change: their texts and legal data follow it',
-          code: 'immutable',
-          pointer: '/address/country',
-        });
-      }
-      if (organization && owner)
-        errors.push(
-          ...(await locationOrganizationErrors(tx, {
-            organizationId: organization,
-            ownerId: owner,
-            locationId: existing?.id ?? null,
-          })),
-        );
+      const { organizationId, ownerId, errors } = await locationReferences(tx, existing, {
+        ...input,
+        country: input.address.country,
+      });
       if (errors.length > 0) throw invalidParameters(errors);
-      return { organization_id: organization, owner_id: owner };
+      return { organization_id: organizationId, owner_id: ownerId };
     },
     async (id, tx) => {
       await followLocationZone(tx, id, input.timezone);
@@ -202,24 +169,6 @@ export async function putLocation(
   // Its properties' legal dates fall at the midnights of its zone, which may have moved.
   await armCertificateExpiries(deps, { tell: await propertyIdsAtLocation(deps.orm.em.fork(), written.source.id) });
   return written;
-}
-
-/**
- * What a property's write needs of other records: its location (whose country gives the source
- * language its texts must hold) and owner. Plain reads: inside the write they run under its
- * transaction; before it (a refusal) they take no lock.
- */
-async function propertyReferences(em: EntityManager, input: PropertyInput) {
-  const location = await locationOfRef(em, input.location);
-  const owner = await idOfRef(em, 'owner', input.owner);
-  const errors = [
-    ...(location
-      ? propertySourceLanguageErrors(input, location.content.address.country)
-      : [unknownReference('/location', 'location', input.location)]),
-    ...(owner ? [] : [unknownReference('/owner', 'owner', input.owner)]),
-    ...(location && owner ? await propertyOrganizationErrors(em, { locationId: location.id, ownerId: owner }) : []),
-  ];
-  return { location, owner, errors };
 }
 
 /**

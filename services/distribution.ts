@@ -1,10 +1,11 @@
 import { reproject } from '../db/catalogue/projector.ts';
-import { channelIdsByName, distributionOf, setDistribution } from '../db/catalogue/distribution.ts';
+import { distributionOf, setDistribution } from '../db/catalogue/distribution.ts';
 import { findSource, idOfRef } from '../db/catalogue/sources.ts';
 import { canonicalJson } from '../domain/catalogue/projection.ts';
 import type { DistributionInput } from '../domain/catalogue/source.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { invalidParameters, projectorDeps } from './catalogue.ts';
+import { unknownChannelErrors } from './catalogue-rules.ts';
 import type { ServiceDeps } from './deps.ts';
 import { writeAndNotify } from './durable-processes.ts';
 
@@ -26,11 +27,9 @@ export function putDistribution(
   return writeAndNotify(deps, async (tx) => {
     const property = await findSource(tx, 'property', ref, { lock: true });
     if (!property) throw new ProblemError('not_found');
-    const known = await channelIdsByName(tx, input.channels);
-    const errors = input.channels.flatMap((name, i) =>
-      known.has(name)
-        ? []
-        : [{ detail: `no channel named "${name}"`, code: 'unknown_reference', pointer: `/channels/${i}` }],
+    const { known, errors } = await unknownChannelErrors(
+      tx,
+      input.channels.map((name, index) => ({ index, name })),
     );
     if (errors.length > 0) throw invalidParameters(errors);
     const before = await distributionOf(tx, property.id);

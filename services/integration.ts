@@ -20,7 +20,7 @@ import {
 import type { Guest, Installation, IntegrationToken, Organization } from '../db/entities/index.ts';
 import type { GuestInput } from '../domain/guests.ts';
 import { generateIntegrationToken, type IntegrationScope } from '../domain/integration-tokens.ts';
-import { ProblemError } from '../domain/problems.ts';
+import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import type { ServiceDeps } from './deps.ts';
 import { Refusal } from './refusal.ts';
 
@@ -53,13 +53,26 @@ async function withoutPersonalData<T>(what: string, work: () => Promise<T>): Pro
   }
 }
 
+const unknownOrganization = (ref: string, pointer: string): ParameterError => ({
+  detail: `no organization with reference "${ref}"`,
+  code: 'unknown_reference',
+  pointer,
+});
+
 async function organizationOf(deps: Deps, ref: string, pointer: string | null): Promise<Organization> {
   const organization = await findOrganizationByRef(deps.orm.em.fork(), ref);
   if (organization) return organization;
   if (pointer === null) throw new ProblemError('not_found');
-  throw new ProblemError('invalid_parameters', {
-    errors: [{ detail: `no organization with reference "${ref}"`, code: 'unknown_reference', pointer }],
-  });
+  throw new ProblemError('invalid_parameters', { errors: [unknownOrganization(ref, pointer)] });
+}
+
+/**
+ * For a write whose shape was refused: the organization it names at `/organization` (a guest, a
+ * host link), when well formed, is one the platform wrote.
+ */
+export async function organizationRuleErrors(deps: Deps, ref: string | undefined): Promise<ParameterError[]> {
+  if (ref === undefined || (await findOrganizationByRef(deps.orm.em.fork(), ref))) return [];
+  return [unknownOrganization(ref, '/organization')];
 }
 
 export async function createInstallation(

@@ -25,6 +25,7 @@ import {
   PropertyRecord,
   PropertyWithLegalStatus,
 } from './records.ts';
+import { catalogueRules } from './catalogue-rules.ts';
 import { hostSessionOperations } from './host-sessions.ts';
 import { integrationPlatformOperations } from './integration.ts';
 import { listingReadOperations } from './listings.ts';
@@ -103,6 +104,7 @@ export const putOwner = defineOperation({
   readBack: RECORD,
   params: RefParams,
   body: OwnerInput,
+  laterRules: catalogueRules.owner,
   responses: ok('The owner', OwnerRecord),
   problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putOwner(deps, params.ref, body)),
@@ -118,6 +120,7 @@ export const putLocation = defineOperation({
   readBack: RECORD,
   params: RefParams,
   body: LocationInput,
+  laterRules: catalogueRules.location,
   responses: ok('The location', LocationRecord),
   problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putLocation(deps, params.ref, body)),
@@ -133,6 +136,7 @@ export const putProperty = defineOperation({
   readBack: PROPERTY_RECORD,
   params: RefParams,
   body: PropertyInput,
+  laterRules: catalogueRules.property,
   responses: ok('The property', PropertyRecord),
   problems: [...problems],
   handler: async ({ params, body, deps }) => written(await catalogue.putProperty(deps, params.ref, body)),
@@ -272,6 +276,7 @@ export const putDistribution = defineOperation({
   readBack: { readOnly: {}, identity: { field: 'property', param: 'ref' } },
   params: RefParams,
   body: DistributionInput,
+  laterRules: catalogueRules.distribution,
   responses: { 200: { description: 'The distribution', schema: Distribution } },
   problems: [...problems],
   handler: async ({ params, body, deps }) => ({ body: await distribution.putDistribution(deps, params.ref, body) }),

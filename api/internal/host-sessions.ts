@@ -3,9 +3,11 @@ import { Ref } from '../../domain/catalogue/source.ts';
 import { LANGUAGE_TAG } from '../../domain/host-locale.ts';
 import { toInstant } from '../../domain/time.ts';
 import { createHostLink, HOST_LINK_SECONDS } from '../../services/host-sessions.ts';
+import { organizationRuleErrors } from '../../services/integration.ts';
 import { HOST_BASE } from '../host/paths.ts';
 import { Instant } from '../schemas/common.ts';
 import { defineOperation } from '../operations.ts';
+import { wellFormedFields } from '../validation.ts';
 
 /**
  * The platform vouches for a host: it asks for a one-time link to the host pages for one of its
@@ -47,6 +49,7 @@ export const createHostSession = defineOperation({
     'An organization the platform never wrote is `invalid_parameters` (`unknown_reference` at `/organization`).',
   ].join(' '),
   body: HostSessionInput,
+  laterRules: ({ body, deps }) => organizationRuleErrors(deps, wellFormedFields(HostSessionInput, body).organization),
   responses: { 201: { description: 'The link', schema: HostSessionLink } },
   problems: ['invalid_parameters', 'platform_token_invalid'],
   handler: async ({ body, deps, req }) => {

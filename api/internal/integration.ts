@@ -7,6 +7,7 @@ import * as integration from '../../services/integration.ts';
 import type { InstallationWithOrganization, StoredGuest } from '../../services/integration.ts';
 import { defineOperation } from '../operations.ts';
 import { ReadBackInstant } from '../read-back.ts';
+import { wellFormedFields } from '../validation.ts';
 import { Installation, IssuedToken, PlatformGuest } from './records.ts';
 
 /**
@@ -143,6 +144,8 @@ export const putGuest = defineOperation({
   },
   params: RefParams,
   body: GuestInput,
+  laterRules: ({ body, deps }) =>
+    integration.organizationRuleErrors(deps, wellFormedFields(GuestInput, body).organization),
   responses: {
     200: { description: 'The guest', schema: PlatformGuest },
     201: { description: 'The guest (created)', schema: PlatformGuest },

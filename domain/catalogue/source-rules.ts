@@ -13,7 +13,7 @@ export function unknownReference(pointer: string, what: string, ref: string): Pa
  * `country` null, every rule but the source language, so the check needs no database and runs
  * before any transaction opens.
  */
-export function propertyTextErrors(property: PropertyInput, country: string | null): ParameterError[] {
+export function propertyTextErrors(property: PropertyTexts, country: string | null): ParameterError[] {
   const language = country === null ? null : sourceLanguage(country);
   return textMaps(property).flatMap(([path, map]) =>
     textMapViolations(map, language).map((violation) => ({
@@ -28,7 +28,7 @@ export function propertyTextErrors(property: PropertyInput, country: string | nu
 }
 
 /** Only the source-language rule: each text map must hold the source language of the country. */
-export function propertySourceLanguageErrors(property: PropertyInput, country: string): ParameterError[] {
+export function propertySourceLanguageErrors(property: PropertyTexts, country: string): ParameterError[] {
   const language = sourceLanguage(country);
   return textMaps(property)
     .filter(([, map]) => typeof map === 'object' && map !== null && !Object.hasOwn(map, language))
@@ -39,13 +39,20 @@ export function propertySourceLanguageErrors(property: PropertyInput, country: s
     }));
 }
 
-function textMaps(property: PropertyInput): [PropertyKey[], unknown][] {
+/**
+ * The fields of a property that hold texts. Any may be left out (of a write whose shape was
+ * refused there): its texts are then not checked.
+ */
+export type PropertyTexts = Partial<Pick<PropertyInput, 'name' | 'description' | 'photos' | 'rate_plans'>>;
+
+function textMaps(property: PropertyTexts): [PropertyKey[], unknown][] {
   return [
-    [['name'], property.name],
-    [['description'], property.description],
-    ...property.photos.flatMap((photo, i): [PropertyKey[], unknown][] =>
+    ...(['name', 'description'] as const).flatMap((field): [PropertyKey[], unknown][] =>
+      property[field] === undefined ? [] : [[[field], property[field]]],
+    ),
+    ...(property.photos ?? []).flatMap((photo, i): [PropertyKey[], unknown][] =>
       photo.caption === null ? [] : [[['photos', i, 'caption'], photo.caption]],
     ),
-    ...property.rate_plans.map((plan, i): [PropertyKey[], unknown] => [['rate_plans', i, 'name'], plan.name]),
+    ...(property.rate_plans ?? []).map((plan, i): [PropertyKey[], unknown] => [['rate_plans', i, 'name'], plan.name]),
   ];
 }

@@ -75,6 +75,11 @@ describe("a property's distribution", () => {
     expect(platformDescriptionTakesBody('PUT', '/properties/{ref}/distribution', body)).toBe(false);
     const res = await host.call('PUT', '/properties/text-prop/distribution', body);
     expectProblem(res, 400, 'invalid_parameters', ['errors']);
-    expect(errorsOf(res)).toEqual(['/channels/1 duplicate']);
+    // No channel of that name exists in this file's database: the refusal names that too.
+    expect(errorsOf(res)).toEqual([
+      '/channels/1 duplicate',
+      '/channels/0 unknown_reference',
+      '/channels/1 unknown_reference',
+    ]);
   });
 });
