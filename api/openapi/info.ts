@@ -89,7 +89,7 @@ Every authenticated request counts against the channel's per-minute limit (at le
 
 ## Problem details
 
-Refusals are RFC 9457 problem details (\`application/problem+json\`, schema \`Problem\`). Branch on \`code\` or \`type\`, never on \`title\`, which follows \`Accept-Language\` (\`en\`, \`ro\`). \`type\` resolves to a page describing the problem; \`instance\` is \`urn:uuid:\` and the \`Request-Id\` that every answer carries. Each operation lists, per status, the codes it can answer (also as \`x-problem-codes\`). The list of codes is open: treat an unknown code by its status.
+Refusals are RFC 9457 problem details (\`application/problem+json\`, schema \`Problem\`). Branch on \`code\` or \`type\`, never on \`title\`, which follows \`Accept-Language\` (\`en\`, \`ro\`). \`type\` resolves to a page describing the problem; \`instance\` is \`urn:uuid:\` and the \`Request-Id\` that every answer carries. Each operation lists, per status, the codes it can answer (also as \`x-problem-codes\`). The list of codes is open: treat an unknown code by its status. A 400 \`invalid_parameters\` names every rule the request breaks at once, one \`errors\` entry each (a property the channel does not see beside a count out of range, a date outside its window beside an unknown field); only a rule that reads a field whose own shape is broken waits until that field is fixed. A refused write writes nothing.
 
 ## Compression
 

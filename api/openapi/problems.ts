@@ -52,10 +52,10 @@ export const Problem = z
           'Only with `insufficient_scope`, when one of `required_scopes` is enough (an operation that takes either of two scopes): `any`. Absent: every listed scope is needed. Open enum.',
         examples: ['any'],
       }),
-    errors: z
-      .array(ParameterError)
-      .optional()
-      .meta({ description: 'Only with `invalid_parameters`: one entry per failed rule.' }),
+    errors: z.array(ParameterError).optional().meta({
+      description:
+        'Only with `invalid_parameters`: one entry per failed rule, every rule the request breaks in one answer (query, path and body together, with the rules between fields and against stored data). A rule that reads a field whose own shape is broken is not checked: that field is named once. At most 100 entries; `detail` then says more failed.',
+    }),
     horizon_end: z.iso
       .date()
       .optional()
