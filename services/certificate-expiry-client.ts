@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { certificateExpiry } from '../workflows/certificate-expiry.ts';
 import type {
   certificateExpiryCatchUp,
@@ -6,16 +5,14 @@ import type {
 } from '../workflows/certificate-expiry-catch-up.ts';
 import { legalDatesChangedSignal } from '../workflows/definitions.ts';
 import { workflowIds } from '../workflows/ids.ts';
-import type * as workflows from '../workflows/index.ts';
 import { SA_PROPERTY } from '../workflows/search-attributes.ts';
 import { workflowSummaries as summary } from './workflow-summaries.ts';
+import { ignoreNotFound, workflowName as name, type WorkflowScope } from './workflow-scope.ts';
 
 // The certificate-expiry workflows (one per property) and their catch-up, as the workflow client
 // starts and signals them (services/workflow-client.ts).
 
-const name = <N extends keyof typeof workflows>(workflow: N): N => workflow;
-
-export function certificateExpiryClient({ connect, taskQueue }: { connect: () => Promise<Client>; taskQueue: string }) {
+export function certificateExpiryClient({ connect, taskQueue }: WorkflowScope) {
   return {
     /**
      * Arms a property's certificate-expiry workflow (`certificate-expiry:<property id>`): tells the
@@ -94,12 +91,4 @@ export function certificateExpiryClient({ connect, taskQueue }: { connect: () =>
         );
     },
   };
-}
-
-async function ignoreNotFound(call: Promise<unknown>): Promise<void> {
-  try {
-    await call;
-  } catch (error) {
-    if (!(error instanceof WorkflowNotFoundError)) throw error;
-  }
 }

@@ -8,6 +8,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { retryNowUpdate, retryNowUpdateId, type RetryNowAnswer } from '../workflows/definitions.ts';
 import { workflowIds } from '../workflows/ids.ts';
 import { POLLER_RECENT_MS, workflowTaskPollers } from './eager-start.ts';
+import type { WorkflowScope } from './workflow-scope.ts';
 
 // An operator's `delivery retry` as the workflow client makes it (services/workflow-client.ts).
 
@@ -23,7 +24,7 @@ export type RetryNowOutcome =
   /** No answer within the wait: a worker polls (the attempt is under way or queued), or none does. */
   | { unanswered: 'under_way' | 'no_worker' };
 
-export function deliveryRetryClient({ connect, taskQueue }: { connect: () => Promise<Client>; taskQueue: string }) {
+export function deliveryRetryClient({ connect, taskQueue }: WorkflowScope) {
   /** Whether a worker polls the task queue's workflow tasks (one that stopped is listed for minutes: not counted). */
   async function workerPolls(client: Client): Promise<boolean> {
     const now = Date.now();

@@ -1,6 +1,7 @@
-import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning } from '@temporalio/client';
 import type { housekeeping } from '../workflows/housekeeping.ts';
 import { workflowIds } from '../workflows/ids.ts';
+import type { WorkflowScope } from './workflow-scope.ts';
 
 /** How often the deployment's housekeeping runs. */
 export const HOUSEKEEPING_EVERY = '1 minute';
@@ -11,13 +12,7 @@ export const HOUSEKEEPING_EVERY = '1 minute';
  * (a start due while a pass runs is skipped), and a start missed while Temporal was away is made
  * only within the minute. Operators see it under Schedules in the Temporal UI, and may pause it.
  */
-export function housekeepingScheduleClient({
-  connect,
-  taskQueue,
-}: {
-  connect: () => Promise<Client>;
-  taskQueue: string;
-}) {
+export function housekeepingScheduleClient({ connect, taskQueue }: WorkflowScope) {
   return {
     /** Creates the schedule when it does not exist; one that does (paused by an operator, too) is left as it is. */
     async ensureHousekeepingSchedule(): Promise<void> {
