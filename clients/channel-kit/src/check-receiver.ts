@@ -1,54 +1,65 @@
-import { newId, newWebhookSecret, signedHeaders } from './signing.ts';
+import { receiverCases, ruleRemedy, type Case, type CaseId, type Delivery } from './check-receiver-cases.ts';
+import { NOT_OBSERVABLE, RECEIVER_RULES, type ReceiverRule } from './receiver-rules.ts';
+import { formatMs, transportError, type TransportError, type TransportKind } from './transport-error.ts';
 
 /**
- * `check-receiver`: the cases the contract's receiver rules imply, sent to a channel's own
- * webhook receiver, one verdict per case. It sees only the answers: what a receiver does after
- * answering is listed in the report as not observable.
+ * `check-receiver`: the cases the receiver rules imply, sent to a channel's own webhook receiver,
+ * one verdict per case. A correctly signed delivery goes first: until it is accepted no other
+ * case means anything, and none is sent. A request that got no HTTP answer is an error, never a
+ * pass. It sees only the answers: what a receiver does after answering is listed as not observable.
  */
 
-/** The rule a check holds a receiver to: the contract's receiver rules (Events, Delivery) and v1's growth. */
-export type ReceiverRule =
-  | 'answer' // rule 6: any 2xx within 10 seconds, the work afterwards
-  | 'raw-body' // rule 2: the signature is over the raw body exactly as received
-  | 'signature' // rule 3: accepted only when a v1 signature matches
-  | 'timestamp' // rule 1: a timestamp more than 5 minutes from the receiver's clock is refused
-  | 'rotation' // rule 3: while a secret rotates two signatures are sent; either matching is enough
-  | 'duplicates' // rule 4: at least once; a repeated webhook-id is answered, deduplicated
-  | 'unknown-types' // Versioning 2: new event types appear without a new version
-  | 'unknown-fields'; // Versioning 2: new fields appear without a new version
-
-export const RECEIVER_RULES: Record<ReceiverRule, string> = {
-  answer: 'receiver rule 6: answer any 2xx within 10 seconds and do the work afterwards',
-  'raw-body': 'receiver rule 2: compute the HMAC over the raw body exactly as received, before JSON parsing',
-  signature: 'receiver rule 3: accept only when a v1 signature matches',
-  timestamp: "receiver rule 1: reject a timestamp more than 5 minutes from the receiver's clock",
-  rotation: 'receiver rule 3: while a secret rotates two signatures are sent; accept when either matches',
-  duplicates: 'receiver rule 4: delivery is at least once; deduplicate on webhook-id',
-  'unknown-types': 'versioning rule 2: new event types appear without a new version; accept them',
-  'unknown-fields': 'versioning rule 2: new fields appear without a new version; accept them',
-};
+export type { CaseId } from './check-receiver-cases.ts';
+export { NOT_OBSERVABLE, RECEIVER_RULES, type ReceiverRule } from './receiver-rules.ts';
 
 export interface ReceiverAnswer {
+  /** The HTTP status, or null when no answer came (then `error` says why). */
   status: number | null;
   ms: number;
   error: string | null;
 }
 
+/** `pass`; `fail`, a wrong answer; `error`, no HTTP answer at all; `not_run`, not sent since the first case failed. */
+export type CheckVerdict = 'pass' | 'fail' | 'error' | 'not_run';
+
 export interface ReceiverCheck {
+  id: CaseId;
   rule: ReceiverRule;
   check: string;
   expected: 'accepted' | 'refused';
+  verdict: CheckVerdict;
+  /** `verdict === 'pass'`. */
   passed: boolean;
   answers: ReceiverAnswer[];
   detail: string;
 }
 
+/** Why the run stopped after its first, correctly signed, delivery. */
+export interface ReceiverStop {
+  reason: 'unreachable' | 'refused';
+  message: string;
+}
+
+/** A rule broken (`fail`), or a case that got no answer (`error`), with what to change. */
+export interface ReceiverFinding {
+  verdict: 'fail' | 'error';
+  rule: ReceiverRule;
+  /** The rule in a few words and where it is stated. */
+  statement: string;
+  checks: string[];
+  remedy: string;
+}
+
 export interface ReceiverReport {
   url: string;
   passed: boolean;
+  /** Set when the first delivery got no answer or was refused: the other checks are `not_run`. */
+  stopped: ReceiverStop | null;
   checks: ReceiverCheck[];
   /** The rules whose checks failed, the signature rule first. */
   failedRules: ReceiverRule[];
+  /** The failed rules, then the errors, each with its remedy; empty when the run stopped. */
+  findings: ReceiverFinding[];
   /** What the receiver must do that no request from outside can observe. */
   notObservable: string[];
 }
@@ -64,189 +75,189 @@ export interface CheckReceiverOptions {
   /** The contract's 10 seconds; lower it to leave headroom. */
   answerWithinMs?: number;
   fetch?: (input: Request) => Promise<Response>;
-  /** Called as each check completes. */
+  /** Called as each check completes, the answer check last; not called when the run stops at the first. */
   onCheck?: (check: ReceiverCheck) => void;
 }
 
-export const NOT_OBSERVABLE = [
-  'whether the work of a repeated webhook-id ran once (receiver rule 4)',
-  'whether the work runs after the answer rather than before it (receiver rule 6)',
-  'whether the named resource is read and applied only at a higher version (receiver rule 5)',
-  'whether signatures are compared in constant time (receiver rule 3)',
-];
-
-interface Delivery {
-  id: string;
-  body: string;
-  /** Unix seconds signed and sent. */
-  at: Date;
-  signature?: string | null;
+interface Sent {
+  answers: ReceiverAnswer[];
+  errors: TransportError[];
 }
-
-interface Case {
-  rule: ReceiverRule;
-  check: string;
-  expected: 'accepted' | 'refused';
-  deliveries: () => Delivery[];
-}
-
-const SIX_MINUTES = 6 * 60 * 1000;
 
 /** Sends every case in turn and judges each answer; resolves with the report, never throws for a failing receiver. */
 export async function checkReceiver(options: CheckReceiverOptions): Promise<ReceiverReport> {
   if (!options.secret.startsWith('whsec_')) throw new TypeError('checkReceiver: a secret starts with whsec_');
   const limit = options.answerWithinMs ?? 10_000;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const checks: ReceiverCheck[] = [];
-  let slowest: { ms: number; check: string } | undefined;
-
-  for (const scenario of cases(options)) {
-    const answers: ReceiverAnswer[] = [];
-    for (const delivery of scenario.deliveries()) answers.push(await deliver(send, options.url, delivery, limit));
-    for (const answer of answers) {
-      if (isAccepted(answer) && (!slowest || answer.ms > slowest.ms))
-        slowest = { ms: answer.ms, check: scenario.check };
-    }
-    const passed = answers.every((answer) => isAccepted(answer) === (scenario.expected === 'accepted'));
-    const { deliveries: _sent, ...about } = scenario;
-    const check = { ...about, passed, answers, detail: verdict(scenario.expected, answers) };
-    checks.push(check);
-    if (scenario.rule !== 'answer') options.onCheck?.(check);
-  }
-
-  // The answer rule is judged over every 2xx of the run: the first check's, and the slowest.
-  const answer = checks[0]!;
-  if (answer.passed && slowest && slowest.ms > limit) {
-    answer.passed = false;
-    answer.detail = `a 2xx came after ${formatMs(slowest.ms)} (${slowest.check}); the limit is ${formatMs(limit)}`;
-  } else if (answer.passed && slowest) {
-    answer.detail = `${answer.detail}; slowest 2xx of the run ${formatMs(slowest.ms)}`;
-  }
-  options.onCheck?.(answer);
-
-  const failedRules = [...new Set(checks.filter((check) => !check.passed).map((check) => check.rule))].sort(
-    (a, b) => Number(b === 'signature') - Number(a === 'signature'),
+  const [baseline, ...rest] = receiverCases(
+    options.secret,
+    options.previousSecret,
+    options.channel ?? 'channel-kit-check',
   );
-  return { url: options.url, passed: failedRules.length === 0, checks, failedRules, notObservable: NOT_OBSERVABLE };
+  const run = async (scenario: Case): Promise<Sent> => {
+    const sent: Sent = { answers: [], errors: [] };
+    for (const delivery of scenario.deliveries()) {
+      const { answer, error } = await deliver(send, options.url, delivery, limit);
+      sent.answers.push(answer);
+      if (error) sent.errors.push(error);
+    }
+    return sent;
+  };
+
+  const first = await run(baseline!);
+  const answer = judge(baseline!, first.answers);
+  if (answer.verdict !== 'pass') {
+    const notRun = rest.map((scenario) => ({
+      ...about(scenario),
+      verdict: 'not_run' as const,
+      passed: false,
+      answers: [],
+      detail: 'not sent: the correctly signed delivery before it was not accepted',
+    }));
+    const stopped = stop(answer, first.errors[0], options);
+    return finish(options.url, [answer, ...notRun], stopped, []);
+  }
+
+  const checks: ReceiverCheck[] = [answer];
+  const errors = new Map<ReceiverCheck, TransportError>();
+  let slowest = { ms: first.answers[0]!.ms, check: baseline!.check };
+  for (const scenario of rest) {
+    const sent = await run(scenario);
+    for (const said of sent.answers) {
+      if (isAccepted(said) && said.ms > slowest.ms) slowest = { ms: said.ms, check: scenario.check };
+    }
+    const check = judge(scenario, sent.answers);
+    if (sent.errors[0]) errors.set(check, sent.errors[0]);
+    checks.push(check);
+    options.onCheck?.(check);
+  }
+  // The answer rule is judged over every 2xx of the run: the first check's, and the slowest.
+  if (slowest.ms > limit) {
+    Object.assign(answer, {
+      verdict: 'fail',
+      passed: false,
+      detail: `a 2xx came after ${formatMs(slowest.ms)} (${slowest.check}); the limit is ${formatMs(limit)}`,
+    });
+  } else answer.detail = `${answer.detail}; slowest 2xx of the run ${formatMs(slowest.ms)}`;
+  options.onCheck?.(answer);
+  return finish(options.url, checks, null, findings(checks, errors));
 }
 
-function cases(options: CheckReceiverOptions): Case[] {
-  const channel = options.channel ?? 'channel-kit-check';
-  const secret = options.secret;
-  const stranger = newWebhookSecret();
-  const event = (type = 'property.updated', extra: Record<string, unknown> = {}, data: Record<string, unknown> = {}) =>
-    JSON.stringify({
-      id: newId('evt_'),
-      type,
-      occurred_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      channel,
-      data: { object: 'property', id: newId('prp_'), version: 2, ...data },
-      ...extra,
-    });
-  const signed = (body: string, secrets: string[] = [secret], at = new Date()): Delivery => {
-    const id = (JSON.parse(body) as { id: string }).id;
-    return { id, body, at, signature: signedHeaders(secrets, id, at, body)['webhook-signature'] };
+function about(scenario: Case): Pick<ReceiverCheck, 'id' | 'rule' | 'check' | 'expected'> {
+  return { id: scenario.id, rule: scenario.rule, check: scenario.check, expected: scenario.expected };
+}
+
+function finish(
+  url: string,
+  checks: ReceiverCheck[],
+  stopped: ReceiverStop | null,
+  found: ReceiverFinding[],
+): ReceiverReport {
+  const failedRules = [...new Set(checks.filter((check) => check.verdict === 'fail').map((check) => check.rule))].sort(
+    (a, b) => Number(b === 'signature') - Number(a === 'signature'),
+  );
+  const passed = checks.every((check) => check.verdict === 'pass');
+  return { url, passed, stopped, checks, failedRules, findings: found, notObservable: NOT_OBSERVABLE };
+}
+
+/** What the first delivery's failure means, and only that. */
+function stop(answer: ReceiverCheck, error: TransportError | undefined, options: CheckReceiverOptions): ReceiverStop {
+  const unsent = 'None of the other cases was sent: no verdict means anything until this delivery is accepted.';
+  if (error) {
+    return {
+      reason: 'unreachable',
+      message: `No answer from ${options.url}: ${error.text}${error.kind === 'timeout' ? ` after ${formatMs(answer.answers[0]!.ms)}` : ''}. ${UNREACHABLE[error.kind]} ${unsent}`,
+    };
+  }
+  const status = answer.answers[0]!.status!;
+  const extra =
+    status >= 300 && status < 400
+      ? ' A redirect is never followed: give the address it redirects to.'
+      : status === 404 || status === 405
+        ? ' Or does your receiver take POSTs at another path?'
+        : '';
+  return {
+    reason: 'refused',
+    message:
+      `Your receiver refused a delivery signed with the secret you gave (it answered ${status}): same secret? ` +
+      `The secret given ends in …${options.secret.slice(-4)}.${extra} ${unsent}`,
   };
-  const list: Case[] = [
-    {
-      rule: 'answer',
-      check: 'a valid delivery is answered 2xx in time',
-      expected: 'accepted',
-      deliveries: () => [signed(event())],
-    },
-    {
-      rule: 'raw-body',
-      check: 'a valid delivery laid out with spaces and another key order is accepted',
-      expected: 'accepted',
-      deliveries: () => {
-        const parsed = JSON.parse(event()) as Record<string, unknown>;
-        const reordered = { data: parsed.data, type: parsed.type, id: parsed.id };
-        const body = JSON.stringify({ ...reordered, occurred_at: parsed.occurred_at, channel }, null, 1) + '\n';
-        return [signed(body)];
-      },
-    },
-    {
-      rule: 'signature',
-      check: 'a delivery signed with another secret is refused',
-      expected: 'refused',
-      deliveries: () => [signed(event(), [stranger])],
-    },
-    {
-      rule: 'signature',
-      check: 'a delivery without webhook-signature is refused',
-      expected: 'refused',
-      deliveries: () => [{ ...signed(event()), signature: null }],
-    },
-    {
-      rule: 'signature',
-      check: 'a delivery whose body changed after signing is refused',
-      expected: 'refused',
-      deliveries: () => {
-        const delivery = signed(event());
-        return [{ ...delivery, body: delivery.body.replace('"version":2', '"version":3') }];
-      },
-    },
-    {
-      rule: 'timestamp',
-      check: 'a delivery signed six minutes ago is refused',
-      expected: 'refused',
-      deliveries: () => [signed(event(), [secret], new Date(Date.now() - SIX_MINUTES))],
-    },
-    {
-      rule: 'timestamp',
-      check: 'a delivery signed six minutes ahead is refused',
-      expected: 'refused',
-      deliveries: () => [signed(event(), [secret], new Date(Date.now() + SIX_MINUTES))],
-    },
-    {
-      rule: 'rotation',
-      check: 'two signatures, the second matching, are accepted',
-      expected: 'accepted',
-      deliveries: () => [signed(event(), [stranger, secret])],
-    },
-    {
-      rule: 'rotation',
-      check: 'two signatures, the first matching, are accepted',
-      expected: 'accepted',
-      deliveries: () => [signed(event(), [secret, stranger])],
-    },
-  ];
-  if (options.previousSecret) {
-    const previous = options.previousSecret;
-    list.push({
-      rule: 'rotation',
-      check: 'a delivery signed with the previous secret alone is accepted',
-      expected: 'accepted',
-      deliveries: () => [signed(event(), [previous])],
+}
+
+const UNREACHABLE: Record<TransportKind, string> = {
+  refused: 'Is your receiver running, listening at this address and port?',
+  closed:
+    'Something took the connection and closed it: is this the address of your receiver, http:// or https:// as it serves?',
+  timeout: 'A correctly signed delivery must be answered 2xx within 10 seconds, the work done afterwards.',
+  tls: 'For a development certificate give --ca FILE (or start Node with NODE_EXTRA_CA_CERTS=FILE); a receiver without TLS is http://.',
+  dns: 'Check the host name of the address.',
+  other: 'Is this the address of your receiver?',
+};
+
+const ERROR_REMEDY: Record<TransportKind, string> = {
+  refused:
+    'Nothing listened any more when this case was sent: did your receiver stop, or crash on a delivery before it?',
+  closed:
+    'Your receiver closed the connection without answering: answer every delivery with a status, 2xx to accept, 4xx to refuse.',
+  timeout:
+    'Your receiver gave no answer: answer every delivery with a status at once (4xx to refuse) and do the work afterwards.',
+  tls: 'The TLS handshake failed for this case alone: does your receiver serve one certificate to every request?',
+  dns: 'The host name stopped resolving during the run.',
+  other: 'No HTTP answer came: answer every delivery with a status, 2xx to accept, 4xx to refuse.',
+};
+
+function findings(checks: ReceiverCheck[], errors: Map<ReceiverCheck, TransportError>): ReceiverFinding[] {
+  const found: ReceiverFinding[] = [];
+  const failed = checks.filter((check) => check.verdict === 'fail');
+  const rules = [...new Set(failed.map((check) => check.rule))].sort(
+    (a, b) => Number(b === 'signature') - Number(a === 'signature'),
+  );
+  for (const rule of rules) {
+    const ofRule = failed.filter((check) => check.rule === rule);
+    const duplicate = ofRule.find((check) => check.id === 'duplicate');
+    const refusedSecond =
+      duplicate !== undefined && isAccepted(duplicate.answers[0]!) && !isAccepted(duplicate.answers[1]!);
+    found.push({
+      verdict: 'fail',
+      rule,
+      statement: RECEIVER_RULES[rule],
+      checks: ofRule.map((check) => check.check),
+      remedy: ruleRemedy(rule, new Set(ofRule.map((check) => check.id)), refusedSecond),
     });
   }
-  list.push(
-    {
-      rule: 'duplicates',
-      check: 'the same webhook-id delivered twice is answered 2xx both times',
-      expected: 'accepted',
-      deliveries: () => {
-        const body = event();
-        // The second is signed again, later, as a retry is.
-        return [signed(body), signed(body, [secret], new Date(Date.now() + 1000))];
-      },
-    },
-    {
-      rule: 'unknown-types',
-      check: 'an event type this receiver cannot know is accepted',
-      expected: 'accepted',
-      deliveries: () => [signed(event('listing.checked', {}, { object: 'listing' }))],
-    },
-    {
-      rule: 'unknown-fields',
-      check: 'an event with fields this receiver cannot know is accepted',
-      expected: 'accepted',
-      deliveries: () => [
-        signed(event('property.updated', { region: 'eu-1' }, { changed: ['name'], previous_version: 1 })),
-      ],
-    },
-  );
-  return list;
+  for (const [check, error] of errors) {
+    found.push({
+      verdict: 'error',
+      rule: check.rule,
+      statement: RECEIVER_RULES[check.rule],
+      checks: [check.check],
+      remedy: `${ERROR_REMEDY[error.kind]} (${error.text})`,
+    });
+  }
+  return found;
+}
+
+function judge(scenario: Case, answers: ReceiverAnswer[]): ReceiverCheck {
+  const said = answers
+    .map((answer) =>
+      answer.status === null
+        ? `${answer.error} after ${formatMs(answer.ms)}`
+        : `${answer.status} in ${formatMs(answer.ms)}`,
+    )
+    .join(', then ');
+  const wanted = scenario.expected === 'accepted';
+  const verdict: CheckVerdict = answers.some((answer) => answer.status === null)
+    ? 'error'
+    : answers.every((answer) => isAccepted(answer) === wanted)
+      ? 'pass'
+      : 'fail';
+  const detail =
+    verdict === 'error'
+      ? `${said}: no HTTP answer`
+      : verdict === 'pass'
+        ? said
+        : `${said}: ${wanted ? 'not accepted' : 'accepted, should be refused'}`;
+  return { ...about(scenario), verdict, passed: verdict === 'pass', answers, detail };
 }
 
 async function deliver(
@@ -254,7 +265,7 @@ async function deliver(
   url: string,
   delivery: Delivery,
   limit: number,
-): Promise<ReceiverAnswer> {
+): Promise<{ answer: ReceiverAnswer; error?: TransportError }> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'webhook-id': delivery.id,
@@ -263,7 +274,7 @@ async function deliver(
   if (delivery.signature) headers['webhook-signature'] = delivery.signature;
   const started = performance.now();
   try {
-    // A receiver slower than the limit is still waited for a while, to tell slow from refusing.
+    // A receiver slower than the limit is still waited for a while, to tell slow from not answering.
     const answer = await send(
       new Request(url, {
         method: 'POST',
@@ -274,32 +285,14 @@ async function deliver(
       }),
     );
     await answer.arrayBuffer();
-    return { status: answer.status, ms: Math.round(performance.now() - started), error: null };
-  } catch (error) {
+    return { answer: { status: answer.status, ms: Math.round(performance.now() - started), error: null } };
+  } catch (thrown) {
     const ms = Math.round(performance.now() - started);
-    if (error instanceof Error && error.name === 'TimeoutError') return { status: null, ms, error: 'no answer' };
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { status: null, ms, error: cause?.code ?? cause?.message ?? String(error) };
+    const error = transportError(thrown);
+    return { answer: { status: null, ms, error: error.text }, error };
   }
 }
 
 function isAccepted(answer: ReceiverAnswer): boolean {
   return answer.status !== null && answer.status >= 200 && answer.status < 300;
-}
-
-function verdict(expected: 'accepted' | 'refused', answers: ReceiverAnswer[]): string {
-  const said = answers
-    .map((answer) =>
-      answer.status === null
-        ? `${answer.error} after ${formatMs(answer.ms)}`
-        : `${answer.status} in ${formatMs(answer.ms)}`,
-    )
-    .join(', then ');
-  const wrong = answers.some((answer) => isAccepted(answer) !== (expected === 'accepted'));
-  if (!wrong) return said;
-  return expected === 'refused' ? `${said}: accepted, should be refused` : `${said}: not accepted`;
-}
-
-export function formatMs(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -1,13 +1,8 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import {
-  checkReceiver,
-  RECEIVER_RULES,
-  type ReceiverCheck,
-  type ReceiverReport,
-  type ReceiverRule,
-} from './check-receiver.ts';
+import { checkReceiver, type ReceiverCheck } from './check-receiver.ts';
+import { checkHeading, checkRow, checkSummary } from './check-receiver-text.ts';
 import { createChannelClient } from './client.ts';
 import { FileCursorStore } from './cursor-file.ts';
 import { KEY_IN_CLEAR, whyNotHttps } from './https-only.ts';
@@ -29,8 +24,9 @@ const USAGE = `channel-kit: the Distribution Service's tools for a channel's dev
 
   channel-kit check-receiver --url URL --secret whsec_… [--previous-secret whsec_…] [--ca FILE]
                              [--answer-within SECONDS] [--json]
-      Sends your receiver the cases the contract's receiver rules imply and prints one row per
-      case; exits 1 when any fails.
+      Sends your receiver a correctly signed delivery, then, once that is accepted, the cases
+      the receiver rules imply (docs/contract.md#receiving-webhooks), and prints one row per
+      case; exits 1 when any fails or gets no answer, or when nothing answers at all.
 
   --ca FILE trusts that certificate authority too (a development certificate).
 `;
@@ -169,24 +165,6 @@ function listenText(line: ListenLine, baseUrl: string): string {
   }
 }
 
-const ADVICE: Record<ReceiverRule, string> = {
-  signature:
-    'Your receiver accepts deliveries whose signature does not match: anyone who learns its URL can send it events. ' +
-    'Verify every delivery before anything else: verifyWebhook(rawBody, headers, secrets) of this kit, or any Standard Webhooks library.',
-  timestamp:
-    'Your receiver accepts deliveries signed more than 5 minutes from its clock: a captured delivery can be replayed at will. ' +
-    'Check webhook-timestamp (verifyWebhook does).',
-  'raw-body':
-    'Your receiver refuses a correctly signed body laid out differently: it verifies parsed and re-serialized JSON. ' +
-    'Verify the bytes as received (express.raw(), not express.json()).',
-  rotation: 'Your receiver refuses a delivery carrying two signatures: accept when any v1 signature matches.',
-  answer: 'Your receiver is slow or refuses a valid delivery: answer 2xx at once and do the work afterwards.',
-  duplicates:
-    'Your receiver refuses a repeated webhook-id: answer 2xx and deduplicate, the service delivers at least once.',
-  'unknown-types': 'Your receiver refuses an event type it does not know: answer 2xx and ignore it.',
-  'unknown-fields': 'Your receiver refuses fields it does not know: ignore them.',
-};
-
 async function runCheck(values: Values, trusting: TrustingFetch | undefined): Promise<number> {
   const url = required(values.url, 'url');
   const secret = secretOption(required(values.secret, 'secret', 'WEBHOOK_SECRET'), 'secret');
@@ -194,7 +172,7 @@ async function runCheck(values: Values, trusting: TrustingFetch | undefined): Pr
   const within = values['answer-within'] === undefined ? 10 : Number(values['answer-within']);
   if (!(within > 0 && within <= 10)) throw new UsageError('--answer-within is seconds, above 0 and at most 10');
   const json = values.json === true;
-  if (!json) console.log(`Checking ${url} against the contract's receiver rules\n`);
+  if (!json) console.log(checkHeading(url));
   const report = await checkReceiver({
     url,
     secret,
@@ -204,25 +182,8 @@ async function runCheck(values: Values, trusting: TrustingFetch | undefined): Pr
     ...(json ? {} : { onCheck: (check: ReceiverCheck) => console.log(checkRow(check)) }),
   });
   if (json) console.log(JSON.stringify(report, null, 2));
-  else console.log(summary(report));
+  else console.log(checkSummary(report));
   return report.passed ? 0 : 1;
-}
-
-function checkRow(check: ReceiverCheck): string {
-  return `  ${check.passed ? 'PASS' : 'FAIL'}  ${check.rule.padEnd(15)} ${check.check.padEnd(72)} ${check.detail}`;
-}
-
-function summary(report: ReceiverReport): string {
-  const failed = report.checks.filter((check) => !check.passed).length;
-  const lines = [
-    '',
-    'Not observable from outside, yours to make sure of:',
-    ...report.notObservable.map((item) => `  - ${item}`),
-    '',
-    `${report.checks.length} checks: ${report.checks.length - failed} passed, ${failed} failed`,
-  ];
-  for (const rule of report.failedRules) lines.push('', `FAILED ${RECEIVER_RULES[rule]}`, `  ${ADVICE[rule]}`);
-  return lines.join('\n');
 }
 
 main(process.argv.slice(2)).then(

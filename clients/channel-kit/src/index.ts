@@ -69,11 +69,15 @@ export {
   checkReceiver,
   NOT_OBSERVABLE,
   RECEIVER_RULES,
+  type CaseId,
   type CheckReceiverOptions,
+  type CheckVerdict,
   type ReceiverAnswer,
   type ReceiverCheck,
+  type ReceiverFinding,
   type ReceiverReport,
   type ReceiverRule,
+  type ReceiverStop,
 } from './check-receiver.ts';
 export { newId, newWebhookSecret, signedHeaders } from './signing.ts';
 export type { components, operations, paths, webhooks } from './generated/schema.ts';
