@@ -1,12 +1,7 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { DISTRIBUTION_BASE } from '../../api/distribution/index.ts';
 import {
   listen,
   newWebhookSecret,
@@ -16,51 +11,26 @@ import {
   type ListenLine,
   type ListenOptions,
 } from '../../clients/channel-kit/src/index.ts';
-import { fetchTrusting, kitClient, startKitService } from '../support/channel-kit.ts';
+import { fetchTrusting, startListenBed } from '../support/channel-kit.ts';
 import { onCleanup } from '../support/cleanup.ts';
-import { channelWithKey } from '../support/fixtures.ts';
-import { runNode } from '../support/processes.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 
 /**
  * `listen` against the real service: the channel's event log, read with its key, forwarded to an
- * HTTPS receiver on this machine, signed so that the kit's verifier accepts each event.
+ * HTTPS receiver on this machine, signed so that the kit's verifier accepts each event. The
+ * command around it is listen-command.test.ts.
  */
 
-const CLI = path.resolve(import.meta.dirname, '../../clients/channel-kit/src/cli.ts');
-
-let service: Awaited<ReturnType<typeof startKitService>>;
-let key: string;
+let bed: Awaited<ReturnType<typeof startListenBed>>;
 let client: ChannelClient;
-let writes = 0;
 
 beforeAll(async () => {
-  service = await startKitService('channel-kit-listen');
-  const made = await channelWithKey(service.ctx, { scopes: ['read:catalog', 'read:ari'] });
-  key = made.key.key;
-  client = kitClient(service.api, key, { fetch: service.fetch });
-  await service.host.organization('kl-org');
-  await service.host.owner('kl-own', { organization: 'kl-org' });
-  await service.host.location('kl-loc', { organization: 'kl-org', owner: 'kl-own' });
-  await service.host.property('kl-p1', { location: 'kl-loc', owner: 'kl-own' });
-  await service.host.distribute('kl-p1', [made.channel.name]);
+  bed = await startListenBed('channel-kit-listen', 'kl');
+  client = bed.client;
 });
 
-/** A change the channel sees: one `property.updated` in its log. */
-async function change(): Promise<void> {
-  writes++;
-  await service.host.property('kl-p1', {
-    location: 'kl-loc',
-    owner: 'kl-own',
-    name: { ro: `Ascultat ${writes}`, en: `Listened ${writes}` },
-  });
-}
-
-async function logEvents() {
-  const events = [];
-  for await (const event of client.paginate('/events')) events.push(event);
-  return events;
-}
+const change = () => bed.change();
+const logEvents = () => bed.logEvents();
 
 class MemoryCursors implements CursorStore {
   cursor: string | undefined;
@@ -135,11 +105,11 @@ describe('channel-kit listen', () => {
     expect(run.lines.filter((line) => line.kind === 'forwarded')).toHaveLength(expected.length);
   });
 
-  test('from the latest, only what comes next is forwarded; a second run resumes where the first stopped', async () => {
+  test('with no position saved and no from, only what comes next is forwarded; a second run resumes where the first stopped', async () => {
     const receiver = await httpsReceiver();
     const secret = newWebhookSecret();
     const cursors = new MemoryCursors();
-    const options = { secret, from: 'latest' as const, cursorStore: cursors, forwardFetch: fetchTrusting(receiver.ca) };
+    const options = { secret, cursorStore: cursors, forwardFetch: fetchTrusting(receiver.ca) };
     const first = listening(receiver.url, options);
     await first.until('start');
     expect(first.lines[0]).toMatchObject({ kind: 'skipped' });
@@ -162,6 +132,49 @@ describe('channel-kit listen', () => {
     expect(all).toHaveLength(3);
     const ids = all.map((request) => request.headers['webhook-id']);
     expect(new Set(ids).size).toBe(3);
+  });
+
+  test('an explicit from or cursor wins over a saved position, naming the one it replaces; without either the saved one is resumed', async () => {
+    await change();
+    const expected = await logEvents();
+    const receiver = await httpsReceiver();
+    const secret = newWebhookSecret();
+    const forwardFetch = fetchTrusting(receiver.ca);
+    // A run that stopped at the log's end saved its position there.
+    const cursors = new MemoryCursors();
+    const saved = await bed.logEnd();
+    cursors.cursor = saved;
+
+    const oldest = listening(receiver.url, { secret, from: 'oldest', cursorStore: cursors, forwardFetch });
+    const received = await receiver.waitFor(expected.length);
+    await oldest.stop();
+    expect(oldest.lines[0]).toEqual({
+      kind: 'start',
+      from: 'oldest',
+      cursor: null,
+      forwardTo: receiver.url,
+      replaced: saved,
+    });
+    expect(received.map((request) => request.headers['webhook-id'])).toEqual(expected.map((event) => event.id));
+
+    // No flag: the position this run saved is resumed, and only what comes next is forwarded.
+    const position = cursors.cursor;
+    const resumed = listening(receiver.url, { secret, cursorStore: cursors, forwardFetch });
+    await resumed.until('start');
+    await change();
+    const all = await receiver.waitFor(expected.length + 1);
+    await resumed.stop();
+    expect(resumed.lines[0]).toMatchObject({ kind: 'start', from: 'saved', cursor: position, replaced: null });
+    expect(all).toHaveLength(expected.length + 1);
+    expect(verifyWebhook(all.at(-1)!.body, all.at(-1)!.headers, secret)).toMatchObject({ type: 'property.updated' });
+
+    // A cursor given wins too, naming the saved position it sets aside.
+    const advanced = cursors.cursor;
+    expect(advanced).not.toBe(saved);
+    const given = listening(receiver.url, { secret, cursor: saved, cursorStore: cursors, forwardFetch });
+    await given.until('start');
+    await given.stop();
+    expect(given.lines[0]).toMatchObject({ kind: 'start', from: 'cursor', cursor: saved, replaced: advanced });
   });
 
   test('a forward answered 500 is tried again quickly and passed over; the events after it still arrive', async () => {
@@ -225,115 +238,4 @@ describe('channel-kit listen', () => {
     expect(run.lines.filter((line) => line.kind === 'receiver_down')).toHaveLength(1);
     expect(JSON.parse(bodies[0]!)).toMatchObject({ type: 'property.updated' });
   });
-
-  test('the command prints its generated secret and one line per event, stops on SIGINT and resumes from its state file', async () => {
-    // A developer's receiver on plain HTTP; --ca trusts the service's development certificate.
-    const receiver = await startReceiver({ tls: false });
-    onCleanup(() => receiver.close());
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'channel-kit-listen-'));
-    const bundle = path.join(dir, 'localhost.crt');
-    await writeFile(bundle, service.api.ca);
-    const state = path.join(dir, 'listen.json');
-    const args = [
-      CLI,
-      'listen',
-      '--json',
-      '--base-url',
-      `${service.api.url}${DISTRIBUTION_BASE}`,
-      '--forward-to',
-      receiver.url,
-      '--ca',
-      bundle,
-      '--state',
-      state,
-    ];
-
-    const first = command([...args, '--from', 'oldest']);
-    const secretLine = await first.next((line) => line.kind === 'secret');
-    const secret = secretLine.secret as string;
-    expect(secret).toMatch(/^whsec_/);
-    const expected = await logEvents();
-    await first.next((line) => line.kind === 'forwarded' && (line.event as { id: string }).id === expected.at(-1)!.id);
-    const firstExit = await first.interrupt();
-    expect(firstExit.code).toBe(0);
-    expect(firstExit.lines.at(-1)).toMatchObject({ kind: 'stopped', forwarded: expected.length, failed: 0 });
-    const received = receiver.received.map((request) => verifyWebhook(request.body, request.headers, secret));
-    expect(received).toEqual(expected);
-
-    const saved = await readFile(state, 'utf8');
-    expect(saved).not.toContain(key);
-    expect(Object.values(JSON.parse(saved) as Record<string, { cursor: string }>)[0]!.cursor).toBeTruthy();
-
-    // The next run, with the same secret, forwards the change made while it was stopped, and only that.
-    await change();
-    const second = command([...args, '--secret', secret]);
-    const forwarded = await second.next((line) => line.kind === 'forwarded');
-    const secondExit = await second.interrupt();
-    expect(secondExit.code).toBe(0);
-    expect(secondExit.lines[0]).toMatchObject({ kind: 'start', from: 'saved' });
-    expect(secondExit.lines.some((line) => line.kind === 'secret')).toBe(false);
-    expect(receiver.received).toHaveLength(expected.length + 1);
-    expect(forwarded).toMatchObject({ status: 204, event: { type: 'property.updated' } });
-  });
-  test('the command refuses a base URL that is not https://, from --base-url or DISTRIBUTION_API_URL, before sending anything', async () => {
-    // What a plain-HTTP address would reach: nothing may arrive here, the key least of all.
-    const arrived: string[] = [];
-    const plain = http.createServer((req, res) => {
-      arrived.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
-      res.writeHead(401, { 'content-type': 'application/problem+json' }).end('{"status":401}');
-    });
-    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
-    onCleanup(() => new Promise((resolve) => plain.close(resolve)));
-    const plainBase = `http://127.0.0.1:${(plain.address() as AddressInfo).port}${DISTRIBUTION_BASE}`;
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'channel-kit-plain-'));
-    const args = ['listen', '--json', '--forward-to', 'http://127.0.0.1:9/hooks', '--state', path.join(dir, 'l.json')];
-
-    for (const [given, extraArgs, extraEnv] of [
-      ['--base-url', ['--base-url', plainBase], {}],
-      ['DISTRIBUTION_API_URL', [], { DISTRIBUTION_API_URL: plainBase }],
-    ] as const) {
-      const exit = await runNode(CLI, [...args, ...extraArgs], { DISTRIBUTION_API_KEY: key, ...extraEnv }, 30_000);
-      expect(exit.code, given).toBe(2);
-      expect(exit.stderr.split('\n')[0], given).toMatch(/^channel-kit: --base-url .*https:\/\/.*compromised/);
-      expect(exit.stdout, given).toBe('');
-    }
-    expect(arrived).toEqual([]);
-  });
 });
-
-/** The CLI as a child process with the channel's key in its environment, its stdout as JSON lines. */
-function command(args: string[]) {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, DISTRIBUTION_API_KEY: key },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  onCleanup(() => child.kill('SIGKILL'));
-  const lines: Record<string, unknown>[] = [];
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const waiters: (() => void)[] = [];
-  createInterface({ input: child.stdout }).on('line', (text) => {
-    lines.push(JSON.parse(text) as Record<string, unknown>);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    next: async (match: (line: Record<string, unknown>) => boolean) => {
-      for (let i = 0; i < 300; i++) {
-        const found = lines.find(match);
-        if (found) return found;
-        if (child.exitCode !== null) break;
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 100);
-        });
-      }
-      throw new Error(`no such line; the command printed ${JSON.stringify(lines)} ${stderr}`);
-    },
-    interrupt: async () => {
-      child.kill('SIGINT');
-      const code = await exited;
-      return { code, lines, stderr };
-    },
-  };
-}

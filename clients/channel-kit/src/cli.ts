@@ -19,8 +19,9 @@ const USAGE = `channel-kit: the Distribution Service's tools for a channel's dev
       The key may come from DISTRIBUTION_API_KEY, the base URL from DISTRIBUTION_API_URL, the
       secret from WEBHOOK_SECRET. The base URL is https:// only: a key sent over plain HTTP is
       to be treated as compromised. The position is saved in --state (default
-      .channel-kit/listen.json) and the next run resumes from it; without one, --from latest
-      (the default) forwards only events that come next, --from oldest the whole kept log.
+      .channel-kit/listen.json) and the next run resumes from it. --from oldest forwards the
+      whole kept log, --from latest only events that come next; given, it wins over the saved
+      position, which that run replaces. Without a flag or a saved position: latest.
 
   channel-kit check-receiver --url URL --secret whsec_… [--previous-secret whsec_…] [--ca FILE]
                              [--answer-within SECONDS] [--json]
@@ -97,8 +98,10 @@ async function runListen(values: Values, trusting: TrustingFetch | undefined): P
   const key = required(values.key, 'key', 'DISTRIBUTION_API_KEY');
   const forwardTo = required(values['forward-to'], 'forward-to');
   if (!/^https?:\/\//.test(forwardTo)) throw new UsageError('--forward-to must be an http:// or https:// address');
-  const from = values.from ?? 'latest';
-  if (from !== 'latest' && from !== 'oldest') throw new UsageError('--from is latest or oldest');
+  const from = values.from;
+  if (from !== undefined && from !== 'latest' && from !== 'oldest') throw new UsageError('--from is latest or oldest');
+  if (from !== undefined && values.cursor)
+    throw new UsageError('--cursor and --from each name where to start: give one');
   const givenSecret = values.secret ?? process.env.WEBHOOK_SECRET;
   const secret = givenSecret ? secretOption(givenSecret, 'secret') : newWebhookSecret();
   const json = values.json === true;
@@ -119,7 +122,7 @@ async function runListen(values: Values, trusting: TrustingFetch | undefined): P
       client: createChannelClient({ baseUrl, key, ...(trusting ? { fetch: trusting } : {}) }),
       forwardTo,
       secret,
-      from,
+      ...(from ? { from } : {}),
       ...(values.cursor ? { cursor: values.cursor } : {}),
       ...(values.events ? { events: values.events.split(',').map((pattern) => pattern.trim()) } : {}),
       cursorStore: new FileCursorStore(values.state ?? '.channel-kit/listen.json', baseUrl, key),
@@ -148,7 +151,11 @@ function listenText(line: ListenLine, baseUrl: string): string {
         oldest: "from the log's oldest kept event",
         latest: "from the log's end",
       }[line.from];
-      return `Forwarding the events of ${baseUrl} to ${line.forwardTo}, ${where}. Ctrl-C stops.`;
+      const replaced =
+        line.replaced === null
+          ? ''
+          : `; the saved position (${shortCursor(line.replaced)}, where the last run stopped) is replaced`;
+      return `Forwarding the events of ${baseUrl} to ${line.forwardTo}, starting ${where}${replaced}. Ctrl-C stops.`;
     }
     case 'skipped':
       return `${line.events} earlier events passed over (--from oldest forwards them).`;
@@ -163,6 +170,10 @@ function listenText(line: ListenLine, baseUrl: string): string {
     case 'api_unreachable':
       return `The interface is unreachable (${line.error}); trying again in ${line.retryInSeconds} s.`;
   }
+}
+
+function shortCursor(cursor: string): string {
+  return cursor.length > 16 ? `cursor ${cursor.slice(0, 12)}…` : `cursor ${cursor}`;
 }
 
 async function runCheck(values: Values, trusting: TrustingFetch | undefined): Promise<number> {

@@ -19,7 +19,14 @@ export interface CursorStore {
 
 /** What `listen` reports, one record per line of its output. */
 export type ListenLine =
-  | { kind: 'start'; from: 'cursor' | 'saved' | 'oldest' | 'latest'; cursor: string | null; forwardTo: string }
+  | {
+      kind: 'start';
+      from: 'cursor' | 'saved' | 'oldest' | 'latest';
+      cursor: string | null;
+      forwardTo: string;
+      /** The saved position an explicit `cursor` or `from` set aside: this run saves its own over it. */
+      replaced: string | null;
+    }
   | { kind: 'skipped'; events: number }
   | { kind: 'forwarded'; event: EventSummary; status: number; ms: number; tries: number }
   | { kind: 'failed'; event: EventSummary; status: number | null; error: string | null; tries: number }
@@ -39,9 +46,13 @@ export interface ListenOptions {
   forwardTo: string;
   /** The secret forwarded events are signed with (`whsec_…`); the receiver verifies with it. */
   secret: string;
-  /** Start at this `next_cursor` rather than where the store says. */
+  /** Start at this `next_cursor` rather than where the store says (the start line names what it replaces). */
   cursor?: string;
-  /** With no cursor given or saved: forward the log from its oldest kept event, or only what comes next (default). */
+  /**
+   * Forward the log from its oldest kept event, or only what comes next. Given, it wins over a
+   * saved position, which this run replaces (the start line names it); not given, a saved
+   * position is resumed, and without one the run starts at the log's end.
+   */
   from?: 'oldest' | 'latest';
   cursorStore?: CursorStore;
   /** Forward only events these patterns match: `*`, `property.*`, an exact type (default all). */
@@ -90,14 +101,23 @@ export async function listen(options: ListenOptions): Promise<ListenResult> {
   const pollMs = (options.pollSeconds ?? 2) * 1000;
   const result: ListenResult = { forwarded: 0, failed: 0, cursor: null };
 
+  // An explicit starting point (a cursor, or `from`) wins over a saved one, and names it; the
+  // saved one is resumed only when none is given.
+  const saved = await options.cursorStore?.load();
   let cursor = options.cursor;
   let from: Extract<ListenLine, { kind: 'start' }>['from'] = 'cursor';
+  let replaced = cursor !== undefined && saved !== cursor ? (saved ?? null) : null;
   if (cursor === undefined) {
-    cursor = await options.cursorStore?.load();
-    from = cursor === undefined ? (options.from ?? 'latest') : 'saved';
+    if (options.from !== undefined) {
+      from = options.from;
+      replaced = saved ?? null;
+    } else if (saved !== undefined) {
+      cursor = saved;
+      from = 'saved';
+    } else from = 'latest';
   }
   if (cursor === undefined && from === 'latest') cursor = await logEnd(client, report, signal);
-  report({ kind: 'start', from, cursor: cursor ?? null, forwardTo: options.forwardTo });
+  report({ kind: 'start', from, cursor: cursor ?? null, forwardTo: options.forwardTo, replaced });
   result.cursor = cursor ?? null;
 
   let unreachable = 0;
