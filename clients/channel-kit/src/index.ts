@@ -79,6 +79,7 @@ export {
   type ReceiverRule,
   type ReceiverStop,
 } from './check-receiver.ts';
+export { isFullRecord, isTombstone, type FullRecord, type Tombstone, type TombstoneOf } from './records.ts';
 export { newId, newWebhookSecret, signedHeaders } from './signing.ts';
 export type { components, operations, paths, webhooks } from './generated/schema.ts';
 import type { components } from './generated/schema.ts';
