@@ -142,7 +142,7 @@ function checkClaims(payload: JWTPayload, nowSeconds: number): OwnerConnectClaim
   if (typeof jti !== 'string' || !JTI_128_BITS.test(jti)) throw refuse('jti', 'jti is not 128 bits in hex');
   const propertyIds = payload.property_ids;
   if (typeof sub !== 'string' || !Array.isArray(propertyIds) || propertyIds.some((id) => typeof id !== 'string'))
-    throw refuse('claims', "sub or property_ids is not of the contract's type");
+    throw refuse('claims', 'sub is not a string, or property_ids not an array of strings');
   if (payload.locale !== undefined && typeof payload.locale !== 'string')
     throw refuse('claims', 'locale is not a string');
   return payload as unknown as OwnerConnectClaims;
