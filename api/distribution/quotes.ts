@@ -55,6 +55,8 @@ export const QuoteQuery = z
   })
   .strict()
   .superRefine((query, ctx) => {
+    // Judged between two dates only: a malformed one is named once, by its own rule.
+    if (!LocalDate.safeParse(query.arrival).success || !LocalDate.safeParse(query.departure).success) return;
     if (query.departure <= query.arrival)
       ctx.addIssue({
         code: 'custom',

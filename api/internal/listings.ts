@@ -37,6 +37,8 @@ const StatsQuery = z
   })
   .strict()
   .superRefine((query, ctx) => {
+    // Judged between two dates only: a malformed one is named once, by its own rule.
+    if (!LocalDate.safeParse(query.from).success || !LocalDate.safeParse(query.to).success) return;
     if (query.to <= query.from)
       ctx.addIssue({ code: 'custom', path: ['to'], message: '`to` is after `from`', params: { code: 'range' } });
     else if (daysBetween(query.from, query.to) > MAX_STATS_RANGE_DAYS)

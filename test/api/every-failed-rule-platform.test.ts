@@ -37,12 +37,17 @@ async function place() {
 }
 
 describe('one refusal names every rule a platform write breaks', () => {
-  test('the path and the body are checked together', async () => {
+  test('the path is checked with the body or the query; a malformed date is named once', async () => {
     const res = await host.call('PUT', '/organizations/bad%20ref', { name: 'X', country: 'Romania' });
     expect(entries(res)).toEqual(['/country regex', 'ref regex'].sort());
     expect(entries(await host.call('GET', '/organizations/bad%20ref'))).toEqual(['ref regex']);
     const query = await host.call('GET', '/properties/bad%20ref/stats?from=2026-11-01&to=yesterday');
     expect(entries(query)).toEqual(['ref regex', 'to date_format'].sort());
+    // A malformed date is named once: the range between the two is not judged on it.
+    const { property } = await place();
+    expect(entries(await host.call('GET', `/properties/${property}/stats?from=2026-13-01&to=2026-12-01`))).toEqual([
+      'from date_format',
+    ]);
   });
 
   test('PUT /owners/{ref}: an unknown organization beside a broken field; the owner is not written', async () => {

@@ -155,7 +155,7 @@ describe('one refusal names every rule a request breaks', () => {
     ]);
   });
 
-  test("GET /quotes: an arrival before the property's today beside the query's other broken rules", async () => {
+  test("GET /quotes: an arrival before the property's today beside the query's other broken rules; a malformed arrival is named once", async () => {
     const { key, id } = await setup(['read:ari']);
     const stay = `property_id=${id}&arrival=2026-11-20&departure=2026-11-23`;
     const res = await call(key, 'GET', `/quotes?${stay}&adults=0&children=x`);
@@ -165,5 +165,9 @@ describe('one refusal names every rule a request breaks', () => {
     const unseen = `property_id=prp_0aaaaaaaaaaaaaaaaaaaaaaaaa&arrival=2026-11-20&departure=2026-11-23`;
     expect(entries(await call(key, 'GET', `/quotes?${unseen}&adults=0`))).toEqual(['adults min']);
     expectProblem(await call(key, 'GET', `/quotes?${unseen}&adults=2`), 404, 'not_found');
+    // A malformed arrival is named once: the range between the two dates is not judged on it.
+    expect(
+      entries(await call(key, 'GET', `/quotes?property_id=${id}&arrival=2026-13-01&departure=2026-12-01&adults=2`)),
+    ).toEqual(['arrival date_format']);
   });
 });
