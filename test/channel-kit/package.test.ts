@@ -5,17 +5,36 @@ import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
 
 const run = promisify(execFile);
-const KIT = path.resolve(import.meta.dirname, '../../clients/channel-kit');
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const KIT = path.join(ROOT, 'clients/channel-kit');
 
 /**
- * `npm pack` builds the kit (its `prepack`: tsc into dist/) and packs the JavaScript, the
- * declarations, the README and the manifest, and nothing else; the JavaScript runs on a Node that
- * strips no types, as Node 20 does not.
+ * The command the kit's README gives for its tarball, run as written from the repository's root:
+ * its `prepack` builds the kit (tsc into dist/), and the tarball, with the JavaScript, the
+ * declarations, the README and the manifest and nothing else, lands in the root's dist/. The
+ * JavaScript runs on a Node that strips no types, as Node 20 does not.
  */
-test('npm pack builds the kit and packs exactly its JavaScript, declarations, README and manifest; its command runs built', async () => {
-  const { stdout } = await run('npm', ['pack', '--dry-run', '--json'], { cwd: KIT, maxBuffer: 16 * 1024 * 1024 });
-  const [packed] = JSON.parse(stdout) as { files: { path: string }[]; entryCount: number; size: number }[];
-  const files = packed!.files.map((file) => file.path).sort();
+test("the README's pack command builds the kit and leaves its tarball in dist/, exactly its JavaScript, declarations, README and manifest; its command runs built", async () => {
+  const readme = readFileSync(path.join(KIT, 'README.md'), 'utf8');
+  const command = readme.split('\n').find((line) => line.includes('npm pack '));
+  expect(command).toBe('mkdir -p dist && npm pack --workspace clients/channel-kit --pack-destination dist');
+  const { stdout } = await run('sh', ['-c', `${command!} --json`], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const [packed] = JSON.parse(stdout) as {
+    filename: string;
+    files: { path: string }[];
+    entryCount: number;
+    size: number;
+  }[];
+  const manifest = JSON.parse(readFileSync(path.join(KIT, 'package.json'), 'utf8')) as Record<string, unknown>;
+  expect(packed!.filename).toBe(`distribution-service-channel-kit-${manifest.version as string}.tgz`);
+  expect(readme).toContain('dist/distribution-service-channel-kit-<version>.tgz');
+  const tarball = path.join(ROOT, 'dist', packed!.filename);
+  const { stdout: listing } = await run('tar', ['-tzf', tarball]);
+  const files = listing
+    .trim()
+    .split('\n')
+    .map((file) => file.replace(/^package\//, ''))
+    .sort();
   // Every source file, as JavaScript and its declarations; the generated types as declarations only.
   const sources = readdirSync(path.join(KIT, 'src'))
     .filter((name) => name.endsWith('.ts'))
@@ -29,9 +48,9 @@ test('npm pack builds the kit and packs exactly its JavaScript, declarations, RE
       ...sources.flatMap((name) => [`dist/${name}.js`, `dist/${name}.d.ts`]),
     ].sort(),
   );
+  expect(packed!.files.map((file) => file.path).sort()).toEqual(files);
   console.log(`channel kit tarball: ${packed!.entryCount} files, ${(packed!.size / 1024).toFixed(1)} KiB`);
 
-  const manifest = JSON.parse(readFileSync(path.join(KIT, 'package.json'), 'utf8')) as Record<string, unknown>;
   expect(manifest).toMatchObject({
     type: 'module',
     engines: { node: '>=20' },
