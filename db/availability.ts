@@ -14,6 +14,7 @@ import {
   type PlanShape,
 } from '../domain/availability/nights.ts';
 import { conformNight, defaultChildPrices, noteUnpriced, type UnpricedRate } from '../domain/availability/conform.ts';
+import { publishedHorizonEnd, rangesBefore, rolledRange } from '../domain/availability/horizon.ts';
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import type { Clock } from '../domain/clock.ts';
 import { localDate, wholeSeconds } from '../domain/time.ts';
@@ -127,8 +128,8 @@ async function announce(
 
 /**
  * A property the channel can see from now on (newly distributed, coming back, or publishable
- * again): its whole horizon is announced to that channel, under the channel's log lock the
- * caller holds, and its availability is stamped no earlier than that lock's stamp, so
+ * again): its whole published horizon is announced to that channel, under the channel's log lock
+ * the caller holds, and its availability is stamped no earlier than that lock's stamp, so
  * `updated_since` lists it. Other channels that see it read a higher version of the same nights.
  *
  * In the same statement every channel that sees the property is raised to its new stamp where its
@@ -148,11 +149,8 @@ export async function announceNowVisible(
   const ari = await ariRow(tx, propertyId, true);
   if (!ari) return;
   const today = localDate(clock.now(), ari.timezone);
-  await log.append(
-    'availability.updated',
-    () => ({ object: 'property', id: externalId, from: today, to: ari.horizon_end }),
-    clock,
-  );
+  const to = publishedHorizonEnd(ari.horizon_end, today);
+  await log.append('availability.updated', () => ({ object: 'property', id: externalId, from: today, to }), clock);
   await tx.execute(
     `with stamped as (
        update ari_property set version = version + 1, updated_at = greatest(updated_at, ?) where property_id = ?
@@ -169,7 +167,8 @@ export async function announceNowVisible(
  * Brings a property's nights in line with its current shape after a platform write: creates the
  * availability of a new property (every night of the horizon at its defaults), and re-renders
  * the nights when its rate plans, currency, capacity or age bands changed (`conformNight`: prices
- * that no longer fit are dropped or the rate closed). Announces the nights that changed.
+ * that no longer fit are dropped or the rate closed). Announces the nights that changed within
+ * the published horizon (the spare night past it is announced by the roll that publishes it).
  */
 export async function syncPropertyAvailability(tx: EntityManager, property: PropertyAri, clock: Clock): Promise<void> {
   const today = localDate(clock.now(), property.timezone);
@@ -205,10 +204,11 @@ export async function syncPropertyAvailability(tx: EntityManager, property: Prop
     if (!sameStoredNight(rerendered, body)) changed.set(date, rerendered);
   }
   await writeNights(tx, property.propertyId, changed);
-  if (changed.size > 0) await announce(tx, property.propertyId, contiguousRanges([...changed.keys()]), clock);
+  const ranges = rangesBefore(contiguousRanges([...changed.keys()]), publishedHorizonEnd(existing.horizon_end, today));
+  if (ranges.length > 0) await announce(tx, property.propertyId, ranges, clock);
 }
 
-/** What a batch did to one property: the nights it changed and their ranges, as announced. */
+/** What a batch did to one property: the nights it changed and their ranges. */
 export interface UpdateOutcome {
   /** The platform's reference. */
   property: string;
@@ -223,7 +223,8 @@ export interface UpdateOutcome {
  * or from its horizon end are not kept and are ignored). Child prices left out take their
  * defaults (`defaultChildPrices`); where none can be known nothing is written and the rates are
  * answered in `unpriced`. Unchanged nights are not written; the changed ones are announced as
- * contiguous ranges, one event each.
+ * contiguous ranges, one event each, up to the published horizon (the spare night past it is
+ * written now and announced by the roll that publishes it).
  */
 export async function applyAvailabilityUpdates(
   tx: EntityManager,
@@ -268,7 +269,8 @@ export async function applyAvailabilityUpdates(
   }
   await writeNights(tx, property.propertyId, changed);
   const ranges = contiguousRanges([...changed.keys()]);
-  if (ranges.length > 0) await announce(tx, property.propertyId, ranges, clock);
+  const announced = rangesBefore(ranges, publishedHorizonEnd(ari.horizon_end, today));
+  if (announced.length > 0) await announce(tx, property.propertyId, announced, clock);
   return { property: property.ref, changedNights: changed.size, ranges, unpriced: [] };
 }
 
@@ -297,8 +299,10 @@ export async function rollInBatches(
 
 /**
  * The daily roll of the zone's next `limit` properties after `after` (by id; null: from the
- * first): for each, drops the nights before its today, adds the nights up to the new horizon at
- * their defaults, and announces the added range. A property already rolled for this local date
+ * first): for each, drops the nights before its today, adds the nights up to the new stored
+ * horizon at their defaults, and announces the nights published since its last roll
+ * (`rolledRange`: the night its local midnight added, which the previous roll stored as its
+ * spare night; more after an outage). A property already rolled for this local date
  * only loses nights past, so a batch run again (or a roll run again) changes nothing. Answers the
  * last property looked at, where the next batch starts.
  */
@@ -333,7 +337,7 @@ export async function rollZoneBatch(
       added.set(date, renderFor(defaultNight(date, property!.content.units, plans), property!.content, plans));
     await writeNights(tx, row.property_id, added);
     await tx.execute('update ari_property set horizon_end = ?::date where property_id = ?', [end, row.property_id]);
-    await announce(tx, row.property_id, [{ from: start, to: end }], clock);
+    await announce(tx, row.property_id, [rolledRange(row.horizon_end, today)!], clock);
     rolled += 1;
   }
   return { properties: due.length, rolled, last: due.at(-1)?.property_id ?? null };

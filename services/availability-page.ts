@@ -4,14 +4,17 @@ import {
   type CandidateFilter,
 } from '../db/availability-candidates.ts';
 import { streamNightsOfSlices } from '../db/availability-nights.ts';
-import { horizonEnd, horizonFallsShort, MAX_PAGE_NIGHTS } from '../domain/availability/nights.ts';
-import { propertyWindow, windowNights } from '../domain/availability/window.ts';
+import { zonesInUse } from '../db/availability-zones.ts';
+import { listingHorizon, publishedHorizonEnd } from '../domain/availability/horizon.ts';
+import { HORIZON_NIGHTS, horizonFallsShort, MAX_PAGE_NIGHTS } from '../domain/availability/nights.ts';
+import { propertyWindow, windowNights, windowRefusal } from '../domain/availability/window.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
 import { ProblemError } from '../domain/problems.ts';
 import { addDays, localDate, toInstant } from '../domain/time.ts';
 import { rollHorizon } from './availability.ts';
 import { RecordWriter } from './availability-records.ts';
+import { invalidParameters } from './catalogue.ts';
 import type { ServiceDeps } from './deps.ts';
 
 type PageDeps = Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>;
@@ -53,6 +56,8 @@ interface PagePosition {
 
 interface Slice {
   property: AvailabilityCandidate;
+  /** The property's published `horizon_end`. */
+  horizonEnd: string;
   start: string;
   to: string;
   take: number;
@@ -98,7 +103,31 @@ async function nextCandidates(
  */
 function nightsPerPropertyGuess(query: AvailabilityPageQuery, now: Date): number {
   const today = localDate(now, 'UTC');
-  return Math.max(1, windowNights(propertyWindow(query, today, horizonEnd(today))) - 1);
+  return Math.max(1, windowNights(propertyWindow(query, today, addDays(today, HORIZON_NIGHTS))) - 1);
+}
+
+/** A window refused, as the answer says it. */
+function refusal(code: 'max_nights' | 'window_beyond_horizon', horizonEnd: string, detail: string): ProblemError {
+  if (code === 'max_nights')
+    return invalidParameters([
+      { parameter: 'to', code: 'max_nights', detail: 'at most 365 nights after from, or after today when later' },
+    ]);
+  return new ProblemError('window_beyond_horizon', { horizon_end: horizonEnd, detail });
+}
+
+/**
+ * A listing's window against the latest horizon of the zones properties are in (horizon.ts,
+ * `listingHorizon`): the window may end at the latest `horizon_end` any property has, properties
+ * in zones whose dates are a day behind stopping at their own. A query without `from` and `to`,
+ * or for one property (held to its own horizon, `planSlice`), reads no zones.
+ */
+async function checkListingWindow(deps: PageDeps, query: AvailabilityPageQuery, now: Date): Promise<void> {
+  if (query.property_id !== undefined || (query.from === undefined && query.to === undefined)) return;
+  const horizon = listingHorizon(now, await zonesInUse(deps.orm.em.fork()));
+  if (!horizon) return;
+  const refused = windowRefusal(query, horizon.today, horizon.horizonEnd);
+  if (refused)
+    throw refusal(refused, horizon.horizonEnd, `every property's nights end by ${horizon.horizonEnd} (exclusive)`);
 }
 
 /**
@@ -125,6 +154,7 @@ export async function availabilityPage(
   const after = query.cursor === undefined ? null : await readCursor(query.cursor, hash, deps);
   // After the cursor: a bad cursor is the request's own mistake, which a resync would not mend.
   if (since && since.getTime() < now.getTime() - RETENTION_MS) throw new ProblemError('sync_window_expired');
+  await checkListingWindow(deps, query, now);
   const filter = {
     ...(since ? { since } : {}),
     ...(query.property_id !== undefined ? { externalId: query.property_id } : {}),
@@ -174,11 +204,11 @@ export async function availabilityPage(
   let count = 0;
   let last: string | null = null;
   const close = () => {
-    const { property, start, to, take } = slices[open]!;
+    const { property, horizonEnd, start, to, take } = slices[open]!;
     nights += count;
     const recordTo = last ? addDays(last, 1) : start;
-    identity.push(`${property.externalId}@${property.version}:${start}/${recordTo}`);
-    writer.end(recordHead(property, start, recordTo));
+    identity.push(`${property.externalId}@${property.version}:${start}/${recordTo}<${horizonEnd}`);
+    writer.end(recordHead(property, horizonEnd, start, recordTo));
     if (open < slices.length - 1) return;
     const cut = recordTo < to && count === take && take > 0 && nights >= MAX_PAGE_NIGHTS;
     if (cut || following)
@@ -200,8 +230,8 @@ export async function availabilityPage(
           open = piece.slice;
           count = 0;
           last = null;
-          const { property, start } = slices[open]!;
-          writer.begin(recordHead(property, start, start), property.internalId, piece.plans ?? '');
+          const { property, horizonEnd, start } = slices[open]!;
+          writer.begin(recordHead(property, horizonEnd, start, start), property.internalId, piece.plans ?? '');
         }
         if (piece.data !== null && piece.count > 0) writer.piece(piece.data);
         count += piece.count;
@@ -219,16 +249,19 @@ export async function availabilityPage(
 }
 
 /** A record up to its nights: `"data":[` closes it. Every value but the ids is fixed width. */
-function recordHead(property: AvailabilityCandidate, from: string, to: string): string {
+function recordHead(property: AvailabilityCandidate, horizonEnd: string, from: string, to: string): string {
   return (
     `{"property_id":${JSON.stringify(property.externalId)},"currency":${JSON.stringify(property.currency)},"version":${property.version},` +
-    `"updated_at":"${toInstant(property.updatedAt)}","from":"${from}","to":"${to}","horizon_end":"${property.horizonEnd}","data":[`
+    `"updated_at":"${toInstant(property.updatedAt)}","from":"${from}","to":"${to}","horizon_end":"${horizonEnd}","data":[`
   );
 }
 
 /**
- * A property's part of the page: its window, from the night its nights continue when the page
- * resumes it unchanged, and as many of its nights as the page has room for.
+ * A property's part of the page: its window within its published horizon, from the night its
+ * nights continue when the page resumes it unchanged, and as many of its nights as the page has
+ * room for. One property asked for by `property_id` is held to its own horizon; in a listing,
+ * each property's nights stop at its own `horizon_end` (the window was held to the listing's,
+ * `checkListingWindow`).
  */
 function planSlice(
   property: AvailabilityCandidate,
@@ -237,13 +270,11 @@ function planSlice(
   resumed: PagePosition | null,
   room: number,
 ): Slice {
-  const window = propertyWindow(query, localDate(now, property.timezone), property.horizonEnd);
-  if (window.to > property.horizonEnd || window.from >= property.horizonEnd) {
-    throw new ProblemError('window_beyond_horizon', {
-      horizon_end: property.horizonEnd,
-      detail: `${property.externalId} has nights up to ${property.horizonEnd} (exclusive)`,
-    });
-  }
+  const today = localDate(now, property.timezone);
+  const horizonEnd = publishedHorizonEnd(property.horizonEnd, today);
+  const refused = query.property_id === undefined ? null : windowRefusal(query, today, horizonEnd);
+  if (refused) throw refusal(refused, horizonEnd, `${property.externalId} has nights up to ${horizonEnd} (exclusive)`);
+  const window = propertyWindow(query, today, horizonEnd);
   const continues =
     resumed !== null &&
     resumed.d !== '' &&
@@ -251,5 +282,11 @@ function planSlice(
     resumed.v === String(property.version) &&
     resumed.d > window.from;
   const start = continues ? resumed.d : window.from;
-  return { property, start, to: window.to, take: Math.min(windowNights({ from: start, to: window.to }), room) };
+  return {
+    property,
+    horizonEnd,
+    start,
+    to: window.to,
+    take: Math.min(windowNights({ from: start, to: window.to }), room),
+  };
 }

@@ -1,5 +1,6 @@
 import { nightsForQuote, quoteSubject, replaceVatSchedule, vatSchedule } from '../db/quotes.ts';
 import { writeTransaction } from '../db/sql.ts';
+import { publishedHorizonEnd } from '../domain/availability/horizon.ts';
 import { PLACEHOLDER_IN_JSON } from '../domain/availability/nights.ts';
 import { isExternalId } from '../domain/catalogue/ids.ts';
 import type { Fee } from '../domain/pricing/fee.ts';
@@ -62,10 +63,12 @@ export async function quoteStayFor(
   if (!subject || !seen(subject)) throw new ProblemError('not_found');
   const errors = arrivalErrors(query.arrival, localDate(deps.clock.now(), subject.timezone));
   if (errors.length > 0) throw invalidParameters(errors);
-  if (query.departure > subject.horizonEnd) {
+  // The horizon channels read (domain/availability/horizon.ts), not the spare night stored past it.
+  const horizonEnd = publishedHorizonEnd(subject.horizonEnd, localDate(deps.clock.now(), subject.timezone));
+  if (query.departure > horizonEnd) {
     throw new ProblemError('window_beyond_horizon', {
-      horizon_end: subject.horizonEnd,
-      detail: `${query.property_id} has nights up to ${subject.horizonEnd} (exclusive)`,
+      horizon_end: horizonEnd,
+      detail: `${query.property_id} has nights up to ${horizonEnd} (exclusive)`,
     });
   }
   // An inactive property cannot be sold: no plan admits a stay.

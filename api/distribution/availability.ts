@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { daysBetween, MAX_WINDOW_NIGHTS } from '../../domain/availability/nights.ts';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { availabilityPage } from '../../services/availability-page.ts';
 import { chargeMore } from '../middleware/rate-limit.ts';
@@ -14,12 +13,12 @@ export const AvailabilityQuery = z
   .object({
     from: LocalDate.optional().meta({
       description:
-        "First night, in each property's local dates; the property's today when earlier (earlier nights are not kept). Default: the property's today, or with `to` alone the 365th night before `to` when that is later.",
+        "First night, in each property's local dates; the property's today when earlier (earlier nights are not kept). Default: the property's today.",
     }),
     to: LocalDate.optional().meta({
       description:
-        "Exclusive, so after `from` (`to` equal to or before `from`: 400 `invalid_parameters`); at most 365 nights after `from` and not beyond the property's `horizon_end` (else 400 `window_beyond_horizon`). Default: 365 nights after the window's first night, or `horizon_end` when sooner. " +
-        "Alone, it ends a window of at most 365 nights: `to=horizon_end` reads the nights up to the horizon's last.",
+        "Exclusive, so after `from` (`to` equal to or before `from`: 400 `invalid_parameters`); at most 365 nights after the first night (`from`, or the property's today when later; else 400 `invalid_parameters`, rule `max_nights`) and not beyond `horizon_end` (else 400 `window_beyond_horizon`). Default: `horizon_end`. " +
+        "With `property_id`, the property's own `horizon_end`; in a listing, where properties in zones a day apart have horizons a day apart, the latest `horizon_end` of any property: each property's nights stop at its own (its record's `to`).",
     }),
     property_id: z
       .string()
@@ -43,17 +42,10 @@ export const AvailabilityQuery = z
     }),
   })
   .strict()
+  // `max_nights` needs the first night, `from` or the property's today: services/availability-page.ts.
   .superRefine((query, ctx) => {
     if (query.from && query.to && query.from >= query.to)
       ctx.addIssue({ code: 'custom', path: ['to'], message: '`to` is after `from`', params: { code: 'range' } });
-    else if (query.from && query.to && daysBetween(query.from, query.to) > MAX_WINDOW_NIGHTS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['to'],
-        message: `at most ${MAX_WINDOW_NIGHTS} nights after from`,
-        params: { code: 'max_nights' },
-      });
-    }
   });
 
 const Money = z.object({ amount: z.int(), currency: z.string() });
@@ -104,7 +96,10 @@ const AvailabilityRecord = z
     updated_at: Instant,
     from: z.string(),
     to: z.string().meta({ description: 'Exclusive: the nights of this record are `from` up to `to`.' }),
-    horizon_end: z.string(),
+    horizon_end: z.string().meta({
+      description:
+        "Exclusive: 365 nights after the property's today, the longest window. It moves at the property's local midnight.",
+    }),
     data: z.array(Night),
   })
   .meta({
@@ -122,11 +117,11 @@ export const listAvailability = defineOperation({
   path: '/availability',
   summary: 'Nightly availability, prices and restrictions',
   description:
-    "Every night from each property's today (its own zone) up to `horizon_end`, at least 365 nights ahead, is present; a night a plan has no price for carries that plan `closed`. " +
+    "Every night from each property's today (its own zone) up to `horizon_end` is present; a night a plan has no price for carries that plan `closed`. " +
     'A page ends at `limit` properties or 5,000 nights, whichever comes first, whatever the window, and costs `max(1, ceil(nights / 1000))` rate-limit units.\n\n' +
-    "A window spans at most 365 nights, and the horizon holds 366 once the property's day has rolled (today through `horizon_end` minus one), so a pull from today leaves out the horizon's last night. " +
-    'Read it with a window that ends at `horizon_end`: `from` set to the night after today (365 nights), `from` set to the last night itself (one night, `horizon_end` minus one), or `to=horizon_end` alone. ' +
-    "Dates are each property's own, so properties in zones a day apart have horizons a day apart (`property_id` reads one property's). The daily roll announces each new last night (`availability.updated` with that range), which a channel following events reads with that `from` and `to`.\n\n" +
+    "`horizon_end` is exactly 365 nights after the property's today, the longest window: a pull without `from` and `to` reads every property's whole horizon, and every range an `availability.updated` names is read with its own `from` and `to`. " +
+    "`horizon_end` moves at the property's local midnight, and the daily roll that follows announces the night it added. " +
+    "Dates are each property's own, so properties in zones a day apart have horizons a day apart: one window from the earliest today to the latest `horizon_end` reads them all, each record stopping at its property's own `horizon_end`.\n\n" +
     'Properties are listed in the order their availability last changed, full listings too: a property that changes while a channel pages through the list moves behind it and is listed again. ' +
     'With `updated_since`, send the largest `updated_at` received as the next `updated_since`: nothing that changed is skipped. ' +
     "A property cut at 5,000 nights continues on the next page from the night after, unless it changed in between: then it is listed again from its window's first night, with its new `version`.",
@@ -144,8 +139,9 @@ export const listAvailability = defineOperation({
     // The first unit was counted on arrival; a page of many nights costs more.
     const units = Math.max(1, Math.ceil(page.nights / NIGHTS_PER_UNIT));
     if (units > 1) await chargeMore(deps, res, units - 1);
-    // A page is fully named by its records' ids, availability versions and night ranges (every
-    // change to a night moves the version; plan ids never change), so the ETag hashes that.
+    // A page is fully named by its records' ids, availability versions, night ranges and horizons
+    // (every change to a night moves the version; plan ids never change; `horizon_end` moves at
+    // local midnight), so the ETag hashes that.
     return {
       jsonChunks: ['{"data":[', page.records, `],"next_cursor":${JSON.stringify(page.nextCursor)}}`],
       etagBasis: `availability|${page.identity.join(',')}|${page.nextCursor ?? ''}`,

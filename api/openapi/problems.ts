@@ -56,10 +56,10 @@ export const Problem = z
       description:
         'Only with `invalid_parameters`: one entry per failed rule, every rule the request breaks in one answer (query, path and body together, with the rules between fields and against stored data). A rule that reads a field whose own shape is broken is not checked: that field is named once. At most 100 entries; `detail` then says more failed.',
     }),
-    horizon_end: z.iso
-      .date()
-      .optional()
-      .meta({ description: "Only with `window_beyond_horizon`: the property's `horizon_end`." }),
+    horizon_end: z.iso.date().optional().meta({
+      description:
+        "Only with `window_beyond_horizon`: the property's `horizon_end`; for a listing of several properties, the latest `horizon_end` of any.",
+    }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details, served as `application/problem+json`.' });
 

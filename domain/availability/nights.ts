@@ -215,9 +215,10 @@ export function* datesIn(from: string, to: string): Generator<string> {
 }
 
 /**
- * The horizon's end (exclusive) as a roll leaves it for a property whose local date is `today`:
- * 366 nights are kept, today through today + 365. The spare night keeps `horizon_end` at least
- * 365 nights past the property's today between its local midnight and the roll that follows.
+ * The horizon's end (exclusive) as a roll stores it for a property whose local date is `today`:
+ * 366 nights are kept, today through today + 365. The spare night is stored, not published: it
+ * keeps the published horizon (horizon.ts, `publishedHorizonEnd`) 365 nights long between the
+ * property's local midnight and the roll that follows.
  */
 export function horizonEnd(today: string): string {
   return addDays(today, HORIZON_NIGHTS + 1);

@@ -1,4 +1,3 @@
-import { addDays } from '../time.ts';
 import { daysBetween, MAX_WINDOW_NIGHTS } from './nights.ts';
 
 /** The nights a query asks of one property: `from` inclusive, `to` exclusive. */
@@ -7,29 +6,41 @@ export interface NightWindow {
   to: string;
 }
 
+/** A query's `from` and `to`, either of which may be absent. */
+export interface WindowQuery {
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const clamp = (date: string, min: string, max: string) => (date < min ? min : date > max ? max : date);
+
 /**
- * One property's window for a query's `from` and `to` (either may be absent), given its today and
- * `horizon_end`. Nights before its today are not kept, so the window starts there at the
- * earliest. Without `to` it ends 365 nights after its start, or at `horizon_end` if sooner. With
- * `to` alone it is the (at most) 365 nights before `to`: the query window never passes 365
- * nights, and `to=horizon_end` reaches the horizon's last night, which a window from today
- * (366 nights before `horizon_end` once the day's roll ran) leaves out.
+ * One property's window for a query, given its today and its published `horizon_end`: from its
+ * today (earlier nights are not kept) or `from` when later, up to `horizon_end` or `to` when
+ * sooner. The published horizon is 365 nights, so a window holds at most 365. A property with no
+ * night in the query's range has an empty window (`from` equal to `to`), within its horizon.
  */
-export function propertyWindow(
-  query: { from?: string | undefined; to?: string | undefined },
+export function propertyWindow(query: WindowQuery, today: string, horizonEnd: string): NightWindow {
+  const to = clamp(query.to ?? horizonEnd, today, horizonEnd);
+  return { from: clamp(query.from ?? today, today, to), to };
+}
+
+/**
+ * Why a window is refused against a horizon (`today` up to `horizonEnd`), or null:
+ * `max_nights` when `to` is more than 365 nights after the window's first night (`from`, or
+ * `today` when later: nights before it are not kept), else `window_beyond_horizon` when `to` is
+ * past `horizonEnd` or `from` at or past it. One property is held to its own today and
+ * `horizon_end`; a listing to the latest of its zones (horizon.ts, `listingHorizon`).
+ */
+export function windowRefusal(
+  query: WindowQuery,
   today: string,
   horizonEnd: string,
-): NightWindow {
-  if (query.to !== undefined && query.from === undefined) {
-    const earliest = addDays(query.to, -MAX_WINDOW_NIGHTS);
-    return { from: earliest > today ? earliest : today, to: query.to };
-  }
-  const from = query.from !== undefined && query.from > today ? query.from : today;
-  if (query.to !== undefined) return { from, to: query.to };
-  return {
-    from,
-    to: daysBetween(from, horizonEnd) > MAX_WINDOW_NIGHTS ? addDays(from, MAX_WINDOW_NIGHTS) : horizonEnd,
-  };
+): 'max_nights' | 'window_beyond_horizon' | null {
+  const first = query.from !== undefined && query.from > today ? query.from : today;
+  if (query.to !== undefined && daysBetween(first, query.to) > MAX_WINDOW_NIGHTS) return 'max_nights';
+  if ((query.to !== undefined && query.to > horizonEnd) || first >= horizonEnd) return 'window_beyond_horizon';
+  return null;
 }
 
 /** Nights of a window; none when it ends before it starts. */

@@ -9,7 +9,7 @@ import { expectMatchesDescription } from '../support/openapi-validator.ts';
 
 const BASE = '/api/v1/distribution';
 const TODAY = '2026-11-22';
-const HORIZON_END = '2027-11-23';
+const HORIZON_END = '2027-11-22';
 const PROPERTIES = 18;
 let api: TestApi;
 let key: string;
@@ -98,7 +98,7 @@ describe('GET /availability page sizes and costs by window', () => {
     ['neither from nor to: 365 nights from today', '', TODAY, 365],
     ['only to: from today', `to=${addDays(TODAY, 300)}`, TODAY, 300],
     ['only to, a month: every property on one page', `to=${addDays(TODAY, 30)}`, TODAY, 30],
-    ['only from: up to horizon_end', `from=${addDays(TODAY, 66)}`, addDays(TODAY, 66), 300],
+    ['only from: up to horizon_end', `from=${addDays(TODAY, 65)}`, addDays(TODAY, 65), 300],
     ["only from, the horizon's last night", `from=${addDays(HORIZON_END, -1)}`, addDays(HORIZON_END, -1), 1],
     ['from and to', `from=${addDays(TODAY, 10)}&to=${addDays(TODAY, 310)}`, addDays(TODAY, 10), 300],
     ['from before today and to: from today', `from=${addDays(TODAY, -65)}&to=${addDays(TODAY, 300)}`, TODAY, 300],
@@ -109,8 +109,11 @@ describe('GET /availability page sizes and costs by window', () => {
     for (const dates of nights.values()) expect(dates).toEqual(datesFrom(first, perProperty));
   });
 
-  test("only to: at most 365 nights before it, so to=horizon_end reads the horizon's last night", async () => {
-    const { nights } = await pull(`to=${HORIZON_END}`);
-    for (const dates of nights.values()) expect(dates).toEqual(datesFrom(addDays(TODAY, 1), 365));
+  test('to=horizon_end alone, and from today to horizon_end, read the whole horizon', async () => {
+    for (const query of [`to=${HORIZON_END}`, `from=${TODAY}&to=${HORIZON_END}`]) {
+      const { nights } = await pull(query);
+      expect(nights.size).toBe(PROPERTIES);
+      for (const dates of nights.values()) expect(dates).toEqual(datesFrom(TODAY, 365));
+    }
   });
 });

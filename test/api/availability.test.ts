@@ -64,8 +64,8 @@ describe('GET /availability', () => {
     const res = await get(key, '/availability');
     expect(res.status).toBe(200);
     const [record] = res.json.data;
-    // One spare night beyond the 365 (today + 365): a window of 365 nights from today ends before it.
-    expect(record).toMatchObject({ currency: 'RON', from: TODAY, horizon_end: '2027-11-23', to: '2027-11-22' });
+    // Exactly 365 nights: the whole horizon is one window.
+    expect(record).toMatchObject({ currency: 'RON', from: TODAY, horizon_end: '2027-11-22', to: '2027-11-22' });
     expect(record.property_id).toMatch(ID_PATTERNS.property);
     expect(record.data).toHaveLength(365);
     expect(record.data[0]).toMatchObject({ date: TODAY, units_available: 1, closed_to_arrival: false, min_stay: 1 });
@@ -87,13 +87,12 @@ describe('GET /availability', () => {
     // No maximum stay is 365, the longest stay one query window covers.
     expect(record.data[0].max_stay).toBe(365);
     expect(nullsIn(record)).toEqual([]);
-    // The horizon's last night is served to a window that asks for it.
-    const tail = await get(key, '/availability?from=2027-11-19&to=2027-11-23');
+    // The horizon's last nights, to horizon_end.
+    const tail = await get(key, '/availability?from=2027-11-19&to=2027-11-22');
     expect(tail.json.data[0].data.map((n: { date: string }) => n.date)).toEqual([
       '2027-11-19',
       '2027-11-20',
       '2027-11-21',
-      '2027-11-22',
     ]);
     // Rate plan ids are the ones the property record shows.
     const property = (await get(key, `/properties/${record.property_id}`)).json;
@@ -229,7 +228,10 @@ describe('GET /availability', () => {
     expect(long.json.errors).toEqual([expect.objectContaining({ parameter: 'to', code: 'max_nights' })]);
     const beyond = await get(key, '/availability?from=2027-01-01&to=2027-12-01');
     expectProblem(beyond, 400, 'window_beyond_horizon', ['horizon_end']);
-    expect(beyond.json.horizon_end).toBe('2027-11-23');
+    expect(beyond.json.horizon_end).toBe('2027-11-22');
+    expectProblem(await get(key, '/availability?from=2027-11-20&to=2027-11-23'), 400, 'window_beyond_horizon', [
+      'horizon_end',
+    ]);
     expectProblem(await get(key, '/availability?from=2027-12-01&to=2027-12-05'), 400, 'window_beyond_horizon', [
       'horizon_end',
     ]);
@@ -388,7 +390,7 @@ describe('GET /availability', () => {
     await host.distribute(refs[0]!, [first, second.channel.name]);
     const [propertyId] = (await get(key, '/properties')).json.data.map((p: { id: string }) => p.id);
     expect(await seen(since)).toEqual([propertyId]);
-    expect(await announced()).toEqual([{ object: 'property', id: propertyId, from: TODAY, to: '2027-11-23' }]);
+    expect(await announced()).toEqual([{ object: 'property', id: propertyId, from: TODAY, to: '2027-11-22' }]);
 
     clock.advance(5_000);
     await host.distribute(refs[0]!, [first]);
@@ -422,7 +424,7 @@ describe('GET /availability', () => {
     await host.property(refs[0]!, place);
     expect((await get(key, `/properties/${propertyId}`)).json.status).toBe('active');
     expect(await seen(publishable)).toEqual([propertyId]);
-    expect((await announced()).at(-1)).toEqual({ object: 'property', id: propertyId, from: TODAY, to: '2027-11-23' });
+    expect((await announced()).at(-1)).toEqual({ object: 'property', id: propertyId, from: TODAY, to: '2027-11-22' });
   });
 
   // Moves the clock days ahead: keep it last.

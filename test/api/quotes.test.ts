@@ -193,8 +193,10 @@ describe('GET /quotes (sandbox)', () => {
 
   test('a departure past the horizon is window_beyond_horizon; read:ari is needed', async () => {
     const { key, propertyId } = await setup();
-    const res = await quotes(key, `property_id=${propertyId}&arrival=2027-11-21&departure=2027-11-24&adults=2`);
+    const res = await quotes(key, `property_id=${propertyId}&arrival=2027-11-21&departure=2027-11-23&adults=2`);
     expectProblem(res, 400, 'window_beyond_horizon', ['horizon_end']);
+    // The horizon availability shows: 365 nights, the night a roll stores past it not quoted.
+    expect(res.json.horizon_end).toBe('2027-11-22');
     const catalogOnly = await channelWithKey(ctx, { scopes: ['read:catalog'] });
     expectProblem(
       await quotes(catalogOnly.key.key, `property_id=${propertyId}&arrival=2026-12-21&departure=2026-12-23&adults=2`),

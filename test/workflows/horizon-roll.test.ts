@@ -133,6 +133,9 @@ async function rolledTo(propertyId: string, today: string): Promise<Ari> {
   return state;
 }
 
+/** The `horizon_end` channels read on the local date `today`: 365 nights on (the roll stores one more). */
+const published = (today: string) => addDays(today, 365);
+
 /** The `availability.updated` ranges the channel was told for one property, in log order. */
 async function announced(externalId: string): Promise<{ from: string; to: string }[]> {
   const rows = await orm.em
@@ -231,15 +234,19 @@ describe('horizon roll workflow', () => {
       await ensureHorizonRolls(plain(), taskQueue, [zone]);
       await ensureHorizonRolls(plain(), taskQueue, [zone]); // idempotent: the same run
       await rolledTo(property.id, eve);
-      expect((await announced(property.externalId)).at(-1)).toEqual({ from: before.horizonEnd, to: horizonEnd(eve) });
+      // The nights published since the last roll announced its own: from its published end.
+      expect((await announced(property.externalId)).at(-1)).toEqual({
+        from: addDays(before.horizonEnd, -1),
+        to: published(eve),
+      });
       await sleeping(workflowId, 1);
 
       // Local midnight of the daylight-saving day.
       await sleepUntil(midnight + MINUTE);
       await rolledTo(property.id, dst.date);
       expect((await announced(property.externalId)).at(-1)).toEqual({
-        from: horizonEnd(eve),
-        to: horizonEnd(dst.date),
+        from: published(eve),
+        to: published(dst.date),
       });
       await sleeping(workflowId, 2);
 
@@ -248,8 +255,8 @@ describe('horizon roll workflow', () => {
       await sleepUntil(startOfLocalDay(next, zone) + MINUTE);
       await rolledTo(property.id, next);
       expect((await announced(property.externalId)).at(-1)).toEqual({
-        from: horizonEnd(dst.date),
-        to: horizonEnd(next),
+        from: published(dst.date),
+        to: published(next),
       });
       const { delays, fired } = await sleeping(workflowId, 3);
 
@@ -305,12 +312,12 @@ describe('horizon roll workflow', () => {
     expect((await ari(east.id)).first).toBe(addDays(day, 1));
     // Each property was told of its own catch-up roll, then of its one new night.
     expect((await announced(east.externalId)).slice(-2)).toEqual([
-      { from: expect.any(String), to: horizonEnd(day) },
-      { from: horizonEnd(day), to: horizonEnd(addDays(day, 1)) },
+      { from: expect.any(String), to: published(day) },
+      { from: published(day), to: published(addDays(day, 1)) },
     ]);
     expect((await announced(west.externalId)).slice(-2)).toEqual([
-      { from: expect.any(String), to: horizonEnd(addDays(day, -1)) },
-      { from: horizonEnd(addDays(day, -1)), to: horizonEnd(day) },
+      { from: expect.any(String), to: published(addDays(day, -1)) },
+      { from: published(addDays(day, -1)), to: published(day) },
     ]);
     // Each midnight's timer fired at 00:00 in its own zone.
     const eastFired = (await timers(workflowIds.horizonRoll(taskQueue, kiritimati))).fired;

@@ -152,9 +152,9 @@ export interface paths {
         };
         /**
          * Nightly availability, prices and restrictions
-         * @description Every night from each property's today (its own zone) up to `horizon_end`, at least 365 nights ahead, is present; a night a plan has no price for carries that plan `closed`. A page ends at `limit` properties or 5,000 nights, whichever comes first, whatever the window, and costs `max(1, ceil(nights / 1000))` rate-limit units.
+         * @description Every night from each property's today (its own zone) up to `horizon_end` is present; a night a plan has no price for carries that plan `closed`. A page ends at `limit` properties or 5,000 nights, whichever comes first, whatever the window, and costs `max(1, ceil(nights / 1000))` rate-limit units.
          *
-         *     A window spans at most 365 nights, and the horizon holds 366 once the property's day has rolled (today through `horizon_end` minus one), so a pull from today leaves out the horizon's last night. Read it with a window that ends at `horizon_end`: `from` set to the night after today (365 nights), `from` set to the last night itself (one night, `horizon_end` minus one), or `to=horizon_end` alone. Dates are each property's own, so properties in zones a day apart have horizons a day apart (`property_id` reads one property's). The daily roll announces each new last night (`availability.updated` with that range), which a channel following events reads with that `from` and `to`.
+         *     `horizon_end` is exactly 365 nights after the property's today, the longest window: a pull without `from` and `to` reads every property's whole horizon, and every range an `availability.updated` names is read with its own `from` and `to`. `horizon_end` moves at the property's local midnight, and the daily roll that follows announces the night it added. Dates are each property's own, so properties in zones a day apart have horizons a day apart: one window from the earliest today to the latest `horizon_end` reads them all, each record stopping at its property's own `horizon_end`.
          *
          *     Properties are listed in the order their availability last changed, full listings too: a property that changes while a channel pages through the list moves behind it and is listed again. With `updated_since`, send the largest `updated_at` received as the next `updated_since`: nothing that changed is skipped. A property cut at 5,000 nights continues on the next page from the night after, unless it changed in between: then it is listed again from its window's first night, with its new `version`.
          *
@@ -178,7 +178,7 @@ export interface paths {
         };
         /**
          * Exact price of a stay (stage 2)
-         * @description One quote per rate plan whose rules admit the stay (closed nights, units, `min_stay`, `max_stay`, `closed_to_arrival`, `closed_to_departure`, capacity, occupancy and age bands), cheapest first; plans at the same total keep the property's order. No plan admitting it is an empty list, as is an inactive property. The total is the property's own price, VAT included: VAT is rounded once over the whole stay at the rate in force on the departure date (contract, "Price of a stay" 6). **Served on the sandbox first**: marked planned and answered 501 `not_implemented` in production until it is released there. Scope `read:ari` (the contract leaves it unshown).
+         * @description One quote per rate plan whose rules admit the stay (closed nights, units, `min_stay`, `max_stay`, `closed_to_arrival`, `closed_to_departure`, capacity, occupancy and age bands), cheapest first; plans at the same total keep the property's order. No plan admitting it is an empty list, as is an inactive property. The total is the property's own price, VAT included: VAT is rounded once over the whole stay at the rate in force on the departure date. **Served on the sandbox first**: marked planned and answered 501 `not_implemented` in production until it is released there. Scope `read:ari` (the contract leaves it unshown).
          *
          *     **Authentication**: Needs a key with `read:ari`. The contract leaves this scope unshown; this revision chose it.
          */
@@ -798,11 +798,11 @@ export interface components {
              * @example any
              */
             required_scopes_match?: string;
-            /** @description Only with `invalid_parameters`: one entry per failed rule. */
+            /** @description Only with `invalid_parameters`: one entry per failed rule, every rule the request breaks in one answer (query, path and body together, with the rules between fields and against stored data). A rule that reads a field whose own shape is broken is not checked: that field is named once. At most 100 entries; `detail` then says more failed. */
             errors?: components["schemas"]["ParameterError"][];
             /**
              * Format: date
-             * @description Only with `window_beyond_horizon`: the property's `horizon_end`.
+             * @description Only with `window_beyond_horizon`: the property's `horizon_end`; for a listing of several properties, the latest `horizon_end` of any.
              */
             horizon_end?: string;
         };
@@ -1449,6 +1449,7 @@ export interface components {
             from: string;
             /** @description Exclusive: the nights of this record are `from` up to `to`. */
             to: string;
+            /** @description Exclusive: 365 nights after the property's today, the longest window. It moves at the property's local midnight. */
             horizon_end: string;
             data: {
                 date: string;
@@ -3475,9 +3476,9 @@ export interface operations {
     listAvailability: {
         parameters: {
             query?: {
-                /** @description First night, in each property's local dates; the property's today when earlier (earlier nights are not kept). Default: the property's today, or with `to` alone the 365th night before `to` when that is later. */
+                /** @description First night, in each property's local dates; the property's today when earlier (earlier nights are not kept). Default: the property's today. */
                 from?: string;
-                /** @description Exclusive, so after `from` (`to` equal to or before `from`: 400 `invalid_parameters`); at most 365 nights after `from` and not beyond the property's `horizon_end` (else 400 `window_beyond_horizon`). Default: 365 nights after the window's first night, or `horizon_end` when sooner. Alone, it ends a window of at most 365 nights: `to=horizon_end` reads the nights up to the horizon's last. */
+                /** @description Exclusive, so after `from` (`to` equal to or before `from`: 400 `invalid_parameters`); at most 365 nights after the first night (`from`, or the property's today when later; else 400 `invalid_parameters`, rule `max_nights`) and not beyond `horizon_end` (else 400 `window_beyond_horizon`). Default: `horizon_end`. With `property_id`, the property's own `horizon_end`; in a listing, where properties in zones a day apart have horizons a day apart, the latest `horizon_end` of any property: each property's nights stop at its own (its record's `to`). */
                 to?: string;
                 /** @description Only this property (`prp_` id); 404 when the channel does not see it. */
                 property_id?: string;
