@@ -131,6 +131,9 @@ async function announce(
  * again): its whole published horizon is announced to that channel, under the channel's log lock
  * the caller holds, and its availability is stamped no earlier than that lock's stamp, so
  * `updated_since` lists it. Other channels that see it read a higher version of the same nights.
+ * The version moves by 2: a channel shown the property's tombstone in the availability listing
+ * was shown the version then plus one (db/availability-candidates.ts), and the record that
+ * replaces it must be higher.
  *
  * In the same statement every channel that sees the property is raised to its new stamp where its
  * last stamp is earlier: the stamp came from this channel's lock, which may run ahead of the
@@ -153,7 +156,7 @@ export async function announceNowVisible(
   await log.append('availability.updated', () => ({ object: 'property', id: externalId, from: today, to }), clock);
   await tx.execute(
     `with stamped as (
-       update ari_property set version = version + 1, updated_at = greatest(updated_at, ?) where property_id = ?
+       update ari_property set version = version + 2, updated_at = greatest(updated_at, ?) where property_id = ?
        returning property_id, updated_at
      )
      update channel_log l set last_stamp = s.updated_at

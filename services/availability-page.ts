@@ -2,8 +2,8 @@ import {
   availabilityCandidates,
   type AvailabilityCandidate,
   type CandidateFilter,
+  type ListedAvailability,
 } from '../db/availability-candidates.ts';
-import { streamNightsOfSlices } from '../db/availability-nights.ts';
 import { zonesInUse } from '../db/availability-zones.ts';
 import { listingHorizon, publishedHorizonEnd } from '../domain/availability/horizon.ts';
 import { HORIZON_NIGHTS, horizonFallsShort, MAX_PAGE_NIGHTS } from '../domain/availability/nights.ts';
@@ -11,9 +11,9 @@ import { propertyWindow, windowNights, windowRefusal } from '../domain/availabil
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
 import { ProblemError } from '../domain/problems.ts';
-import { addDays, localDate, toInstant } from '../domain/time.ts';
+import { addDays, localDate } from '../domain/time.ts';
 import { rollHorizon } from './availability.ts';
-import { RecordWriter } from './availability-records.ts';
+import { writePage, type Entry, type PagePosition, type Slice } from './availability-page-write.ts';
 import { invalidParameters } from './catalogue.ts';
 import type { ServiceDeps } from './deps.ts';
 
@@ -43,26 +43,6 @@ export interface AvailabilityPage {
   nights: number;
 }
 
-/**
- * Where the previous page ended: the last property's stamp (`u`, as stored), id (`i`) and version
- * (`v`), and the night its nights continue from (`d`), or `''` when it was served whole.
- */
-interface PagePosition {
-  u: string;
-  i: string;
-  v: string;
-  d: string;
-}
-
-interface Slice {
-  property: AvailabilityCandidate;
-  /** The property's published `horizon_end`. */
-  horizonEnd: string;
-  start: string;
-  to: string;
-  take: number;
-}
-
 async function readCursor(cursor: string, hash: string, deps: PageDeps): Promise<PagePosition> {
   const decoded = await decodeCursor(cursor, hash, deps.secrets.ring);
   if (
@@ -86,10 +66,12 @@ async function nextCandidates(
   channelId: string,
   filter: CandidateFilter,
   now: Date,
-): Promise<AvailabilityCandidate[]> {
+): Promise<ListedAvailability[]> {
   const batch = await availabilityCandidates(deps.orm.em.fork(), channelId, filter);
   const overdue = new Set(
-    batch.filter((c) => horizonFallsShort(c.horizonEnd, localDate(now, c.timezone))).map((c) => c.timezone),
+    batch
+      .filter((c) => !c.tombstone && horizonFallsShort(c.horizonEnd, localDate(now, c.timezone)))
+      .map((c) => (c.tombstone ? '' : c.timezone)),
   );
   if (overdue.size === 0) return batch;
   for (const zone of [...overdue].sort()) await rollHorizon(deps, zone, deps.clock);
@@ -163,12 +145,12 @@ export async function availabilityPage(
 
   // Plan the page first: each property's window and how many of its nights fit (every night of a
   // horizon is stored, so a range's length is its count), then read it all in one round trip.
-  const slices: Slice[] = [];
+  const entries: Entry[] = [];
   let planned = 0;
   let position = after ? { stamp: after.u, externalId: after.i, inclusive: after.d !== '' } : undefined;
   let following = false;
   for (;;) {
-    const want = Math.min(query.limit - slices.length, Math.ceil((MAX_PAGE_NIGHTS - planned) / guess) + 1);
+    const want = Math.min(query.limit - entries.length, Math.ceil((MAX_PAGE_NIGHTS - planned) / guess) + 1);
     // One more than wanted tells whether the listing goes on.
     const batch = await nextCandidates(
       deps,
@@ -178,14 +160,19 @@ export async function availabilityPage(
     );
     if (query.property_id !== undefined && !since && !after && batch.length === 0) throw new ProblemError('not_found');
     let used = 0;
-    for (const property of batch.slice(0, want)) {
-      if (slices.length >= query.limit || planned >= MAX_PAGE_NIGHTS) break;
-      const slice = planSlice(property, query, now, slices.length === 0 ? after : null, MAX_PAGE_NIGHTS - planned);
-      slices.push(slice);
-      planned += slice.take;
+    for (const listed of batch.slice(0, want)) {
+      if (entries.length >= query.limit || planned >= MAX_PAGE_NIGHTS) break;
       used += 1;
+      if (listed.tombstone) {
+        entries.push({ tombstone: listed });
+        continue;
+      }
+      const resumed = entries.length === 0 ? after : null;
+      const slice = planSlice(listed, query, now, resumed, MAX_PAGE_NIGHTS - planned);
+      entries.push({ slice });
+      planned += slice.take;
     }
-    if (slices.length >= query.limit || planned >= MAX_PAGE_NIGHTS) {
+    if (entries.length >= query.limit || planned >= MAX_PAGE_NIGHTS) {
       following = batch.length > used;
       break;
     }
@@ -194,66 +181,15 @@ export async function availabilityPage(
     position = { stamp: last.stamp, externalId: last.externalId, inclusive: false };
   }
 
-  // The nights, copied into the page as they arrive (see `RecordWriter`); each record's head
-  // names its last night, so it is written once the record's pieces are in.
-  const writer = new RecordWriter();
-  const identity: string[] = [];
-  let nights = 0;
-  let next: PagePosition | null = null;
-  let open = -1;
-  let count = 0;
-  let last: string | null = null;
-  const close = () => {
-    const { property, horizonEnd, start, to, take } = slices[open]!;
-    nights += count;
-    const recordTo = last ? addDays(last, 1) : start;
-    identity.push(`${property.externalId}@${property.version}:${start}/${recordTo}<${horizonEnd}`);
-    writer.end(recordHead(property, horizonEnd, start, recordTo));
-    if (open < slices.length - 1) return;
-    const cut = recordTo < to && count === take && take > 0 && nights >= MAX_PAGE_NIGHTS;
-    if (cut || following)
-      next = { u: property.stamp, i: property.externalId, v: String(property.version), d: cut ? recordTo : '' };
+  const written = await writePage(deps, channelId, entries, following);
+  const nextCursor = written.next ? await encodeCursor({ ...written.next }, hash, deps.secrets.ring) : null;
+  return {
+    records: written.bytes,
+    release: written.release,
+    nextCursor,
+    identity: written.identity,
+    nights: written.nights,
   };
-  try {
-    await streamNightsOfSlices(
-      deps.orm.em.fork(),
-      channelId,
-      slices.map((slice) => ({
-        propertyId: slice.property.internalId,
-        start: slice.start,
-        to: slice.to,
-        take: slice.take,
-      })),
-      (piece) => {
-        if (piece.slice !== open) {
-          if (open !== -1) close();
-          open = piece.slice;
-          count = 0;
-          last = null;
-          const { property, horizonEnd, start } = slices[open]!;
-          writer.begin(recordHead(property, horizonEnd, start, start), property.internalId, piece.plans ?? '');
-        }
-        if (piece.data !== null && piece.count > 0) writer.piece(piece.data);
-        count += piece.count;
-        if (piece.last !== null) last = piece.last;
-      },
-    );
-    if (open !== -1) close();
-  } catch (error) {
-    writer.abandon();
-    throw error;
-  }
-  const nextCursor = next ? await encodeCursor({ ...(next as PagePosition) }, hash, deps.secrets.ring) : null;
-  const { bytes, release } = writer.finish();
-  return { records: bytes, release, nextCursor, identity, nights };
-}
-
-/** A record up to its nights: `"data":[` closes it. Every value but the ids is fixed width. */
-function recordHead(property: AvailabilityCandidate, horizonEnd: string, from: string, to: string): string {
-  return (
-    `{"property_id":${JSON.stringify(property.externalId)},"currency":${JSON.stringify(property.currency)},"version":${property.version},` +
-    `"updated_at":"${toInstant(property.updatedAt)}","from":"${from}","to":"${to}","horizon_end":"${horizonEnd}","data":[`
-  );
 }
 
 /**

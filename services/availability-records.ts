@@ -151,6 +151,15 @@ export class RecordWriter {
     this.#records += 1;
   }
 
+  /** Appends a whole record given as its JSON text (a tombstone), between two records. */
+  whole(json: string): void {
+    const bytes = Buffer.byteLength(json);
+    this.#room(bytes + 1);
+    if (this.#records > 0) this.#taken.buffer[this.#offset++] = COMMA;
+    this.#offset += this.#taken.buffer.write(json, this.#offset, 'utf8');
+    this.#records += 1;
+  }
+
   /** The bytes written, and the one way to give their buffer back: call it once nothing reads them. */
   finish(): { bytes: Buffer; release: () => void } {
     return { bytes: this.#taken.buffer.subarray(0, this.#offset), release: this.#taken.release };

@@ -4,6 +4,7 @@ import { availabilityPage } from '../../services/availability-page.ts';
 import { chargeMore } from '../middleware/rate-limit.ts';
 import { defineOperation } from '../operations.ts';
 import { Instant } from '../schemas/common.ts';
+import { Tombstone } from '../schemas/records.ts';
 
 const NIGHTS_PER_UNIT = 1000;
 
@@ -26,7 +27,7 @@ export const AvailabilityQuery = z
       .meta({ description: 'Only this property (`prp_` id); 404 when the channel does not see it.' }),
     updated_since: z.iso.datetime({ offset: true, message: 'an RFC 3339 instant' }).optional().meta({
       description:
-        'Only properties whose availability changed at or after this instant. Older than 35 days: 410 `sync_window_expired`.',
+        'Only properties whose availability changed at or after this instant, and, as tombstones, those withdrawn or deleted since. Older than 35 days: 410 `sync_window_expired`.',
     }),
     limit: z.coerce
       .number()
@@ -105,11 +106,14 @@ const AvailabilityRecord = z
   .meta({
     id: 'AvailabilityRecord',
     description:
-      "One property's nights; a property's nights may continue on the next page under the same `property_id`.",
+      "One property's nights; a property's nights may continue on the next page under the same `property_id`. A property withdrawn or deleted comes as a Tombstone under `updated_since`.",
   });
 const AvailabilityPage = z
-  .object({ data: z.array(AvailabilityRecord), next_cursor: z.string().nullable() })
-  .meta({ id: 'AvailabilityPage' });
+  .object({ data: z.array(z.union([AvailabilityRecord, Tombstone])), next_cursor: z.string().nullable() })
+  .meta({
+    id: 'AvailabilityPage',
+    description: 'A page of availability records; tombstones appear only with `updated_since`.',
+  });
 
 export const listAvailability = defineOperation({
   operationId: 'listAvailability',
@@ -124,13 +128,19 @@ export const listAvailability = defineOperation({
     "Dates are each property's own, so properties in zones a day apart have horizons a day apart: one window from the earliest today to the latest `horizon_end` reads them all, each record stopping at its property's own `horizon_end`.\n\n" +
     'Properties are listed in the order their availability last changed, full listings too: a property that changes while a channel pages through the list moves behind it and is listed again. ' +
     'With `updated_since`, send the largest `updated_at` received as the next `updated_since`: nothing that changed is skipped. ' +
+    'A property withdrawn or deleted since comes, in that order, as a Tombstone (`{id, status, version, updated_at}`): stop selling its nights. Its `version` is higher than any its nights were read at, and a withdrawn property that comes back is listed again with a higher one. ' +
     "A property cut at 5,000 nights continues on the next page from the night after, unless it changed in between: then it is listed again from its window's first night, with its new `version`.",
   tags: ['Availability'],
   scopes: ['read:ari'],
   readsCallerIdentityOnly: true,
   paged: true,
   query: AvailabilityQuery,
-  responses: { 200: { description: 'A page of availability records', schema: AvailabilityPage } },
+  responses: {
+    200: {
+      description: 'A page of availability records and, with `updated_since`, tombstones',
+      schema: AvailabilityPage,
+    },
+  },
   problems: ['invalid_parameters', 'invalid_cursor', 'window_beyond_horizon', 'sync_window_expired', 'not_found'],
   handler: async ({ query, caller, deps, res }) => {
     const page = await availabilityPage(deps, caller.channel.id, query);
@@ -141,7 +151,7 @@ export const listAvailability = defineOperation({
     if (units > 1) await chargeMore(deps, res, units - 1);
     // A page is fully named by its records' ids, availability versions, night ranges and horizons
     // (every change to a night moves the version; plan ids never change; `horizon_end` moves at
-    // local midnight), so the ETag hashes that.
+    // local midnight) and its tombstones' ids, versions and statuses, so the ETag hashes that.
     return {
       jsonChunks: ['{"data":[', page.records, `],"next_cursor":${JSON.stringify(page.nextCursor)}}`],
       etagBasis: `availability|${page.identity.join(',')}|${page.nextCursor ?? ''}`,

@@ -21,6 +21,31 @@ export const AriPropertySchema = defineEntity({
     // A zone's properties in the order its daily roll takes them, batch after batch (db/availability.ts).
     { name: 'ari_property_zone_order', properties: ['timezone', 'property'] },
   ],
+  // Keeps a deleted property's last version (`ari_property_gone`; the function is the migration AvailabilityTombstones').
+  triggers: [
+    {
+      name: 'ari_property_gone',
+      timing: 'after' as const,
+      events: ['delete' as const],
+      forEach: 'row' as const,
+      expression: `create trigger "ari_property_gone" after delete on "ari_property" for each row execute function "ari_property_gone_fn"()`,
+    },
+  ],
+});
+
+/**
+ * The last availability version of each property deleted for good, whose `ari_property` row went
+ * with it: a channel's `deleted` tombstone in the availability change listing is numbered past
+ * every version it could have read (db/availability-candidates.ts). Written by a trigger on
+ * `ari_property`, so every way a property is deleted keeps it.
+ */
+export const AriPropertyGoneSchema = defineEntity({
+  name: 'AriPropertyGone',
+  tableName: 'ari_property_gone',
+  properties: {
+    propertyId: p.uuid().primary(),
+    version: p.bigint('number'),
+  },
 });
 
 /**

@@ -129,6 +129,11 @@ export const ChannelResourceSchema = defineEntity({
       name: 'channel_resource_property_withdrawn',
       expression: `create index "channel_resource_property_withdrawn" on "channel_resource" ("internal_id") where "kind" = 'property' and "status" = 'withdrawn'`,
     },
+    // A channel's property tombstones in the availability change listing's order (db/availability-candidates.ts).
+    {
+      name: 'channel_resource_property_tombstone_order',
+      expression: `create index "channel_resource_property_tombstone_order" on "channel_resource" ("channel_id", "updated_at", "internal_id") where "kind" = 'property' and "status" in ('withdrawn', 'deleted')`,
+    },
   ],
   // Keep `channel_view_tally` (the function is the migration ChannelViewTally's).
   triggers: (['insert', 'update', 'delete'] as const).map((event) => ({

@@ -1,6 +1,6 @@
 import { AmenityReleaseSchema } from './amenity.ts';
 import { ApiKeySchema } from './api-key.ts';
-import { AriNightSchema, AriPropertySchema, VatRateSchema } from './availability.ts';
+import { AriNightSchema, AriPropertyGoneSchema, AriPropertySchema, VatRateSchema } from './availability.ts';
 import {
   ChannelIdSchema,
   ChannelLogSchema,
@@ -49,6 +49,7 @@ export const entities = [
   DispatchProgressSchema,
   AriPropertySchema,
   AriNightSchema,
+  AriPropertyGoneSchema,
   VatRateSchema,
   InstallationSchema,
   IntegrationTokenSchema,

@@ -26,6 +26,7 @@ import { Migration20261129090200RollZoneOrder } from './Migration20261129090200R
 import { Migration20261129090300EventPageIndexes } from './Migration20261129090300EventPageIndexes.ts';
 import { Migration20261129090400CertificateExpiryCatchUp } from './Migration20261129090400CertificateExpiryCatchUp.ts';
 import { Migration20261129090500DispatchStamp } from './Migration20261129090500DispatchStamp.ts';
+import { Migration20261129091000AvailabilityTombstones } from './Migration20261129091000AvailabilityTombstones.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -63,4 +64,5 @@ export const migrationsList = [
     class: Migration20261129090400CertificateExpiryCatchUp,
   },
   { name: 'Migration20261129090500DispatchStamp', class: Migration20261129090500DispatchStamp },
+  { name: 'Migration20261129091000AvailabilityTombstones', class: Migration20261129091000AvailabilityTombstones },
 ];

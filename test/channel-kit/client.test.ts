@@ -77,7 +77,7 @@ describe('reads', () => {
 
     const nights = [];
     for await (const record of client.paginate('/availability', { params: { query: { property_id: property.id } } }))
-      nights.push(...record.data);
+      if ('data' in record) nights.push(...record.data); // a tombstone comes only with updated_since
     expect(nights.length).toBeGreaterThanOrEqual(365);
 
     const arrival = nights[10]!.date;

@@ -38,6 +38,8 @@ export interface SyncStore {
   setWatermark(list: CatalogueList | 'availability', updatedAt: string | undefined): void | Promise<void>;
   /** A property's nights as read: each night replaces the one held for its date. */
   putNights(record: AvailabilityRecord): void | Promise<void>;
+  /** Forgets a property's nights: the availability listing showed its tombstone (withdrawn or deleted). */
+  dropNights?(propertyId: string): void | Promise<void>;
 }
 
 /** The copy in memory, for tests and small channels; `visible`, `all` and `nights` read it. */
@@ -70,6 +72,9 @@ export class MemorySyncStore implements SyncStore {
       this.#nights.set(record.property_id, nights);
     }
     for (const night of record.data) nights.set(night.date, night);
+  }
+  dropNights(propertyId: string): void {
+    this.#nights.delete(propertyId);
   }
 
   /** Shown (`active`, `inactive`) records held, by id. */

@@ -223,7 +223,7 @@ export class ChannelSync {
       const query = { property_id: propertyId, ...(start === undefined ? {} : { from: start, to: end }) };
       try {
         for await (const record of this.#client.paginate('/availability', { params: { query } }))
-          await this.store.putNights(record);
+          if ('property_id' in record) await this.store.putNights(record);
       } catch (error) {
         // A range past what is published now (rolled off, or beyond the horizon): read what is.
         if (start === undefined || !isProblem(error) || error.status !== 400) throw error;
@@ -249,7 +249,9 @@ export class ChannelSync {
     for await (const page of this.#client.pages('/availability', { params: { query } })) {
       report.requests += 1;
       for (const record of page.data) {
-        await this.store.putNights(record);
+        // A tombstone (`updated_since` only): the property is withdrawn or deleted, its nights not for sale.
+        if ('property_id' in record) await this.store.putNights(record);
+        else await this.store.dropNights?.(record.id);
         if (top === undefined || Date.parse(record.updated_at) > Date.parse(top)) top = record.updated_at;
       }
     }

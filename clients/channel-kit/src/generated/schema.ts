@@ -156,7 +156,7 @@ export interface paths {
          *
          *     `horizon_end` is exactly 365 nights after the property's today, the longest window: a pull without `from` and `to` reads every property's whole horizon, and every range an `availability.updated` names is read with its own `from` and `to`. `horizon_end` moves at the property's local midnight, and the daily roll that follows announces the night it added. Dates are each property's own, so properties in zones a day apart have horizons a day apart: one window from the earliest today to the latest `horizon_end` reads them all, each record stopping at its property's own `horizon_end`.
          *
-         *     Properties are listed in the order their availability last changed, full listings too: a property that changes while a channel pages through the list moves behind it and is listed again. With `updated_since`, send the largest `updated_at` received as the next `updated_since`: nothing that changed is skipped. A property cut at 5,000 nights continues on the next page from the night after, unless it changed in between: then it is listed again from its window's first night, with its new `version`.
+         *     Properties are listed in the order their availability last changed, full listings too: a property that changes while a channel pages through the list moves behind it and is listed again. With `updated_since`, send the largest `updated_at` received as the next `updated_since`: nothing that changed is skipped. A property withdrawn or deleted since comes, in that order, as a Tombstone (`{id, status, version, updated_at}`): stop selling its nights. Its `version` is higher than any its nights were read at, and a withdrawn property that comes back is listed again with a higher one. A property cut at 5,000 nights continues on the next page from the night after, unless it changed in between: then it is listed again from its window's first night, with its new `version`.
          *
          *     **Authentication**: Needs a key with `read:ari`.
          */
@@ -1432,11 +1432,12 @@ export interface components {
                 to?: string;
             };
         };
+        /** @description A page of availability records; tombstones appear only with `updated_since`. */
         AvailabilityPage: {
-            data: components["schemas"]["AvailabilityRecord"][];
+            data: (components["schemas"]["AvailabilityRecord"] | components["schemas"]["Tombstone"])[];
             next_cursor: string | null;
         };
-        /** @description One property's nights; a property's nights may continue on the next page under the same `property_id`. */
+        /** @description One property's nights; a property's nights may continue on the next page under the same `property_id`. A property withdrawn or deleted comes as a Tombstone under `updated_since`. */
         AvailabilityRecord: {
             property_id: string;
             currency: string;
@@ -3482,7 +3483,7 @@ export interface operations {
                 to?: string;
                 /** @description Only this property (`prp_` id); 404 when the channel does not see it. */
                 property_id?: string;
-                /** @description Only properties whose availability changed at or after this instant. Older than 35 days: 410 `sync_window_expired`. */
+                /** @description Only properties whose availability changed at or after this instant, and, as tombstones, those withdrawn or deleted since. Older than 35 days: 410 `sync_window_expired`. */
                 updated_since?: string;
                 /** @description Properties per page, 1 to 500; a page also ends at 5,000 nights. */
                 limit?: number;
@@ -3498,7 +3499,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of availability records */
+            /** @description A page of availability records and, with `updated_since`, tombstones */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
