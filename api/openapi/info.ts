@@ -2,7 +2,7 @@ import { SCOPES } from '../../domain/scopes.ts';
 import type { Operation } from '../operations.ts';
 
 /** Revision of the description; each one has an entry in `CHANGELOG.md`. */
-export const API_REVISION = '1.7.0';
+export const API_REVISION = '1.8.0';
 
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Channel: 'The calling channel, its environment and the key it used.',

@@ -36,6 +36,19 @@ const REVISION_EVENT_TYPES: Record<string, readonly EventType[]> = {
     'amenity.deleted',
     'availability.updated',
   ],
+  '1.8.0': [
+    'property.updated',
+    'property.withdrawn',
+    'property.distributed',
+    'property.deleted',
+    'location.updated',
+    'location.deleted',
+    'owner.updated',
+    'owner.deleted',
+    'amenity.updated',
+    'amenity.deleted',
+    'availability.updated',
+  ],
 };
 
 const CHANGELOG = readFileSync(path.resolve(import.meta.dirname, '../../api/openapi/CHANGELOG.md'), 'utf8');
