@@ -60,7 +60,7 @@ async function probe(input: { apiBaseUrl: string; apiKey: string; channel: strin
     const registered = data.owner_connect.redirect_url;
     if (!input.redirectUrl.startsWith('https:'))
       console.log(
-        'serving plain HTTP: a redirect URL is an https:// URL, so set TLS_CERT_FILE and TLS_KEY_FILE to receive hand-offs',
+        'owner connect: off (plain HTTP, and a redirect URL is https://); TLS_CERT_FILE and TLS_KEY_FILE serve HTTPS',
       );
     else if (registered !== input.redirectUrl)
       console.log(
