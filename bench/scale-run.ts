@@ -79,9 +79,11 @@ export interface CatchUpLeft {
  * Ends the certificate-expiry catch-up the worker's start asked for, once the start-up is timed.
  * On a fresh Temporal every property's workflow is new, and at 100x the pass makes them for hours
  * (about 15 a second here); a deployment's Temporal keeps them, so its restarts' passes find them
- * running. The cases measure the service, not that first pass: the figures say what it had left.
+ * running. The cases measure the service, not that first pass: the figures say what it had left
+ * (every property when the pass had not begun since `since`, the service's start; the build's
+ * own pass leaves a row behind).
  */
-export async function stopCatchUp(stand: BenchStand, sql: pg.Client): Promise<CatchUpLeft> {
+export async function stopCatchUp(stand: BenchStand, sql: pg.Client, since: Date): Promise<CatchUpLeft> {
   const handle = stand.temporal.client.workflow.getHandle(workflowIds.certificateExpiryCatchUp(TASK_QUEUE));
   for (let tries = 0; ; tries += 1) {
     try {
@@ -95,8 +97,8 @@ export async function stopCatchUp(stand: BenchStand, sql: pg.Client): Promise<Ca
   }
   const { rows } = await sql.query<{ total: string; remaining: number | null }>(
     `select (select count(*) from property) as total,
-            (select remaining from certificate_expiry_catch_up where task_queue = $1) as remaining`,
-    [TASK_QUEUE],
+            (select remaining from certificate_expiry_catch_up where task_queue = $1 and started_at >= $2) as remaining`,
+    [TASK_QUEUE, since],
   );
   const total = Number(rows[0]!.total);
   return { total, remaining: rows[0]!.remaining ?? total };

@@ -104,6 +104,7 @@ async function start(
   const probe = new https.Agent({ keepAlive: false, ca: tls.cert });
   say('starting the service');
   let service: RunningService;
+  const startedAt = new Date();
   try {
     service = await startService({
       databaseUrl: size.url,
@@ -134,7 +135,7 @@ async function start(
   if (service.startupMs === null) say(`not serving after ${run.startupTimeoutMs / 1000} s: no case runs`);
   else {
     say(`serving after ${(service.startupMs / 1000).toFixed(1)} s`);
-    catchUp = await stopCatchUp(stand, sql);
+    catchUp = await stopCatchUp(stand, sql, startedAt);
     say(
       `certificate-expiry catch-up stopped with ${catchUp.remaining} of ${catchUp.total} properties left; waiting until it is quiet`,
     );
