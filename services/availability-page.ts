@@ -7,10 +7,10 @@ import {
 import { zonesInUse } from '../db/availability-zones.ts';
 import { listingHorizon, publishedHorizonEnd } from '../domain/availability/horizon.ts';
 import { HORIZON_NIGHTS, horizonFallsShort, MAX_PAGE_NIGHTS } from '../domain/availability/nights.ts';
-import { propertyWindow, windowNights, windowRefusal } from '../domain/availability/window.ts';
+import { propertyWindow, windowNights, windowRefusal, type WindowQuery } from '../domain/availability/window.ts';
 import { decodeCursor, encodeCursor, hashQuery } from '../domain/catalogue/cursor.ts';
 import { RETENTION_MS } from '../domain/catalogue/retention.ts';
-import { ProblemError } from '../domain/problems.ts';
+import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import { addDays, localDate } from '../domain/time.ts';
 import { rollHorizon } from './availability.ts';
 import { writePage, type Entry, type PagePosition, type Slice } from './availability-page-write.ts';
@@ -88,13 +88,39 @@ function nightsPerPropertyGuess(query: AvailabilityPageQuery, now: Date): number
   return Math.max(1, windowNights(propertyWindow(query, today, addDays(today, HORIZON_NIGHTS))) - 1);
 }
 
+const MAX_NIGHTS: ParameterError = {
+  parameter: 'to',
+  code: 'max_nights',
+  detail: 'at most 365 nights after from, or after today when later',
+};
+
 /** A window refused, as the answer says it. */
 function refusal(code: 'max_nights' | 'window_beyond_horizon', horizonEnd: string, detail: string): ProblemError {
-  if (code === 'max_nights')
-    return invalidParameters([
-      { parameter: 'to', code: 'max_nights', detail: 'at most 365 nights after from, or after today when later' },
-    ]);
+  if (code === 'max_nights') return invalidParameters([MAX_NIGHTS]);
   return new ProblemError('window_beyond_horizon', { horizon_end: horizonEnd, detail });
+}
+
+/**
+ * The window's `max_nights` for a request whose schema refused something else (the operation's
+ * `laterRules`), so that one refusal names it too: the well-formed `from` and `to` against the
+ * listing's latest today or, with `property_id`, that property's (none for a property the channel
+ * does not see: that is 404). Reads only.
+ */
+export async function availabilityRuleErrors(
+  deps: PageDeps,
+  channelId: string,
+  query: WindowQuery & { property_id?: string | undefined },
+): Promise<ParameterError[]> {
+  if (query.to === undefined || (query.from !== undefined && query.from >= query.to)) return [];
+  const now = deps.clock.now();
+  let today: string | undefined;
+  if (query.property_id !== undefined) {
+    const filter = { externalId: query.property_id, limit: 1 };
+    const [listed] = await availabilityCandidates(deps.orm.em.fork(), channelId, filter);
+    if (listed && !listed.tombstone) today = localDate(now, listed.timezone);
+  } else today = listingHorizon(now, await zonesInUse(deps.orm.em.fork()))?.today;
+  if (today === undefined) return [];
+  return windowRefusal(query, today, addDays(today, HORIZON_NIGHTS)) === 'max_nights' ? [MAX_NIGHTS] : [];
 }
 
 /**

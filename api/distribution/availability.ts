@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
-import { availabilityPage } from '../../services/availability-page.ts';
+import { availabilityPage, availabilityRuleErrors } from '../../services/availability-page.ts';
 import { chargeMore } from '../middleware/rate-limit.ts';
 import { defineOperation } from '../operations.ts';
+import { wellFormedFields } from '../validation.ts';
 import { Instant } from '../schemas/common.ts';
 import { Tombstone } from '../schemas/records.ts';
 
@@ -141,6 +142,8 @@ export const listAvailability = defineOperation({
       schema: AvailabilityPage,
     },
   },
+  laterRules: ({ query, caller, deps }) =>
+    availabilityRuleErrors(deps, caller.channel.id, wellFormedFields(AvailabilityQuery, query)),
   problems: ['invalid_parameters', 'invalid_cursor', 'window_beyond_horizon', 'sync_window_expired', 'not_found'],
   handler: async ({ query, caller, deps, res }) => {
     const page = await availabilityPage(deps, caller.channel.id, query);

@@ -226,6 +226,12 @@ describe('GET /availability', () => {
     const long = await get(key, '/availability?from=2026-11-22&to=2027-11-23');
     expectProblem(long, 400, 'invalid_parameters', ['errors']);
     expect(long.json.errors).toEqual([expect.objectContaining({ parameter: 'to', code: 'max_nights' })]);
+    // With a rule the query's schema refuses, in the same answer.
+    const both = await get(key, '/availability?from=2026-11-22&to=2027-11-23&limit=1000');
+    expectProblem(both, 400, 'invalid_parameters', ['errors']);
+    expect(
+      both.json.errors.map((error: { parameter: string; code: string }) => `${error.parameter}:${error.code}`),
+    ).toEqual(expect.arrayContaining(['limit:max', 'to:max_nights']));
     const beyond = await get(key, '/availability?from=2027-01-01&to=2027-12-01');
     expectProblem(beyond, 400, 'window_beyond_horizon', ['horizon_end']);
     expect(beyond.json.horizon_end).toBe('2027-11-22');
