@@ -56,9 +56,10 @@ export const AvailabilityOutcome = z
       z.object({
         property: Ref,
         changed_nights: z.int().min(0),
-        ranges: z
-          .array(z.object({ from: z.iso.date(), to: z.iso.date().meta({ description: 'Exclusive.' }) }))
-          .meta({ description: 'The changed nights as contiguous ranges, each one `availability.updated` event.' }),
+        ranges: z.array(z.object({ from: z.iso.date(), to: z.iso.date().meta({ description: 'Exclusive.' }) })).meta({
+          description:
+            "The changed nights as contiguous ranges, each announced to channels as one `availability.updated` up to the horizon they read (365 nights from the property's today): a changed night past it is announced when it enters it.",
+        }),
       }),
     ),
   })
