@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Channel } from '../db/entities/index.ts';
+import type { Channel } from '../db/channels.ts';
 import { toInstant } from '../domain/time.ts';
 import * as channels from '../services/channels.ts';
 import { setChannelWebhooksSuspended } from '../services/webhooks.ts';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { IntegrationToken } from '../db/entities/index.ts';
+import type { IntegrationToken } from '../db/integration.ts';
 import { toInstant } from '../domain/time.ts';
 import * as integration from '../services/integration.ts';
 import type { InstallationWithOrganization } from '../services/integration.ts';

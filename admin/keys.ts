@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiKey } from '../db/entities/index.ts';
+import type { ApiKey } from '../db/api-keys.ts';
 import { GRANTABLE_SCOPES, isScope, type Scope } from '../domain/scopes.ts';
 import { toInstant } from '../domain/time.ts';
 import * as keys from '../services/keys.ts';

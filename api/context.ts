@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import type { ApiKey, Channel } from '../db/entities/index.ts';
+import type { ApiKey } from '../db/api-keys.ts';
+import type { Channel } from '../db/channels.ts';
 import type { ServiceDeps } from '../services/deps.ts';
 
 /** The API is built over the services' dependencies and adds nothing of its own. */

@@ -2,16 +2,56 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { windowAt } from './counters.ts';
 import { queryRows } from './sql.ts';
-import { ApiKeySchema, type ApiKey, type Channel } from './entities/index.ts';
+import type { ServiceEnvironment } from '../domain/api-keys.ts';
+import type { Channel, ChannelStatus } from './channels.ts';
+import { channelRecord } from './channels.ts';
+import { ApiKeySchema, type ApiKey as ApiKeyEntity } from './entities/index.ts';
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** An API key as it was read: a record, its channel by id. Only the hash of its secret is stored. */
+export interface ApiKey {
+  /** Public handle (`key_<ulid>`) used by operators to revoke; not a secret. */
+  id: string;
+  channelId: string;
+  environment: ServiceEnvironment;
+  secretHash: string;
+  last4: string;
+  scopes: string[];
+  createdAt: Date;
+  expiresAt: Date | null;
+  expiredAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** A key read with its channel as it was then. */
+export interface KeyWithChannel extends ApiKey {
+  channel: Channel;
+}
+
+function keyRecord(row: ApiKeyEntity): ApiKey {
+  return {
+    id: row.id,
+    channelId: row.channel.id,
+    environment: row.environment,
+    secretHash: row.secretHash,
+    last4: row.last4,
+    scopes: row.scopes,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt ?? null,
+    expiredAt: row.expiredAt ?? null,
+    revokedAt: row.revokedAt ?? null,
+    lastUsedAt: row.lastUsedAt ?? null,
+  };
+}
+
 /** Raw queries return timestamps as text. */
 interface KeyRow {
   id: string;
-  environment: ApiKey['environment'];
+  environment: ServiceEnvironment;
   secret_hash: string;
   last4: string;
   scopes: string[];
@@ -22,7 +62,7 @@ interface KeyRow {
   last_used_at: string | null;
   channel_id: string;
   channel_name: string;
-  channel_status: Channel['status'];
+  channel_status: ChannelStatus;
   rate_limit_per_minute: number;
   redirect_url: string | null;
   technical_contact_email: string | null;
@@ -37,7 +77,7 @@ function instant(text: string | null): Date | null {
 
 /** A key found by its secret, and the channel's count in this minute's window once this request is added. */
 export interface KeyAndCount {
-  key: ApiKey & { channel: Channel };
+  key: KeyWithChannel;
   /** null when the key is not usable (revoked or expired): nothing was counted against its channel. */
   count: number | null;
   /** Whole seconds (at least 1) until the window ends. */
@@ -71,7 +111,7 @@ export async function findKeyAndCount(em: EntityManager, secretHash: string, now
     [secretHash, windowStart, now],
   );
   if (!row || !timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), Buffer.from(secretHash, 'hex'))) return null;
-  const channel = {
+  const channel: Channel = {
     id: row.channel_id,
     name: row.channel_name,
     status: row.channel_status,
@@ -82,8 +122,9 @@ export async function findKeyAndCount(em: EntityManager, secretHash: string, now
     suspendedAt: instant(row.suspended_at),
     webhooksSuspendedAt: instant(row.webhooks_suspended_at),
   };
-  const key: ApiKey & { channel: Channel } = {
+  const key: KeyWithChannel = {
     id: row.id,
+    channelId: row.channel_id,
     channel,
     environment: row.environment,
     secretHash: row.secret_hash,
@@ -106,15 +147,15 @@ export function keyState(key: ApiKey, now: Date): KeyState {
   return 'usable';
 }
 
-/** Keys of `channel` in `environment` that are neither revoked nor expired at `now`. */
+/** Keys of the channel in `environment` that are neither revoked nor expired at `now`. */
 export function countLiveKeys(
   em: EntityManager,
-  channel: Channel,
-  environment: ApiKey['environment'],
+  channelId: string,
+  environment: ServiceEnvironment,
   now: Date,
 ): Promise<number> {
   return em.count(ApiKeySchema, {
-    channel,
+    channel: channelId,
     environment,
     revokedAt: null,
     expiredAt: null,
@@ -126,15 +167,24 @@ export type NewApiKey = Omit<ApiKey, 'expiredAt' | 'revokedAt' | 'lastUsedAt'>;
 
 /** Adds a key to the unit of work; it is written by the caller's flush or transaction. */
 export function addApiKey(em: EntityManager, key: NewApiKey): ApiKey {
-  return em.create(ApiKeySchema, { ...key, expiredAt: null, revokedAt: null, lastUsedAt: null });
+  const { channelId, ...fields } = key;
+  return keyRecord(
+    em.create(ApiKeySchema, { ...fields, channel: channelId, expiredAt: null, revokedAt: null, lastUsedAt: null }),
+  );
 }
 
-export function findApiKey(em: EntityManager, id: string): Promise<ApiKey | null> {
-  return em.findOne(ApiKeySchema, { id });
+/**
+ * Revokes the key at `now` unless it was revoked before (then its instant stays); the key as it
+ * is now, with its channel, or null when no key has that id.
+ */
+export async function revokeApiKey(em: EntityManager, id: string, now: Date): Promise<KeyWithChannel | null> {
+  await em.nativeUpdate(ApiKeySchema, { id, revokedAt: null }, { revokedAt: now });
+  const row = await em.findOne(ApiKeySchema, { id }, { populate: ['channel'] });
+  return row && { ...keyRecord(row), channel: channelRecord(row.channel) };
 }
 
-export function listApiKeys(em: EntityManager, channel: Channel): Promise<ApiKey[]> {
-  return em.find(ApiKeySchema, { channel }, { orderBy: { createdAt: 'desc' } });
+export async function listApiKeys(em: EntityManager, channelId: string): Promise<ApiKey[]> {
+  return (await em.find(ApiKeySchema, { channel: channelId }, { orderBy: { createdAt: 'desc' } })).map(keyRecord);
 }
 
 /** Marks the key expired unless it was revoked or marked already; true when this call marked it. */

@@ -1,20 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  HostLinkSchema,
-  HostSessionSchema,
-  OwnerSchema,
-  type HostLink,
-  type HostSession,
-  type Organization,
-} from './entities/index.ts';
+import { HostLinkSchema, HostSessionSchema, OwnerSchema, type HostLink, type HostSession } from './entities/index.ts';
 
 /** Host links and host sessions (the host pages' sign-in), and the reads the host pages show. */
 
+/** Adds a link to the unit of work, for the organization (a record: only its id is read). */
 export function addHostLink(
   em: EntityManager,
-  row: Omit<HostLink, 'organization' | 'usedAt'> & { organization: Organization },
-): HostLink {
-  return em.create(HostLinkSchema, { ...row, usedAt: null });
+  row: Omit<HostLink, 'organization' | 'usedAt'> & { organization: { id: string } },
+): void {
+  em.create(HostLinkSchema, { ...row, organization: row.organization.id, usedAt: null });
 }
 
 export type LinkUse =

@@ -1,16 +1,24 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { GuestSchema, InstallationSchema, IntegrationTokenSchema, OrganizationSchema } from './entities/index.ts';
 import {
-  GuestSchema,
-  InstallationSchema,
-  IntegrationTokenSchema,
-  OrganizationSchema,
+  guestRecord,
+  installationRecord,
+  installationWithOrganization,
+  organizationRecord,
+  tokenRecord,
   type Guest,
+  type GuestWithOrganization,
   type Installation,
+  type InstallationStatus,
+  type InstallationWithOrganization,
   type IntegrationToken,
   type Organization,
-} from './entities/index.ts';
+  type TokenWithInstallation,
+} from './integration-records.ts';
+
+export type * from './integration-records.ts';
 
 /** Installations, their tokens and the organizations' guests: every statement of the integration interface. */
 
@@ -18,65 +26,85 @@ export function hashIntegrationToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function findOrganizationByRef(em: EntityManager, ref: string): Promise<Organization | null> {
-  return em.findOne(OrganizationSchema, { ref });
+export async function findOrganizationByRef(em: EntityManager, ref: string): Promise<Organization | null> {
+  const row = await em.findOne(OrganizationSchema, { ref });
+  return row && organizationRecord(row);
 }
 
-export function findInstallation(
-  em: EntityManager,
-  id: string,
-): Promise<(Installation & { organization: Organization }) | null> {
-  return em.findOne(InstallationSchema, { id }, { populate: ['organization'] });
+export async function findInstallation(em: EntityManager, id: string): Promise<InstallationWithOrganization | null> {
+  const row = await em.findOne(InstallationSchema, { id }, { populate: ['organization'] });
+  return row && installationWithOrganization(row);
 }
 
 /** Locks the installation's row for the rest of the transaction: token issuers queue on it. */
-export function lockInstallation(em: EntityManager, id: string): Promise<Installation | null> {
-  return em.findOne(InstallationSchema, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+export async function lockInstallation(em: EntityManager, id: string): Promise<Installation | null> {
+  const row = await em.findOne(InstallationSchema, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  return row && installationRecord(row);
 }
 
-export function findInstallationOfApp(
+export async function installationOfAppExists(
   em: EntityManager,
-  organization: Organization,
+  organizationId: string,
   app: string,
-): Promise<Installation | null> {
-  return em.findOne(InstallationSchema, { organization, app });
+): Promise<boolean> {
+  return (await em.count(InstallationSchema, { organization: organizationId, app })) > 0;
 }
 
-export function addInstallation(
+/** Inserts the installation; a second of the app for the organization fails the unique constraint (23505). */
+export async function insertInstallation(
   em: EntityManager,
-  row: Omit<Installation, 'organization'> & { organization: Organization },
-): Installation {
-  return em.create(InstallationSchema, row);
+  installation: Omit<Installation, 'organizationId'> & { organization: Organization },
+): Promise<InstallationWithOrganization> {
+  const { organization, ...fields } = installation;
+  em.create(InstallationSchema, { ...fields, organization: organization.id });
+  await em.flush();
+  return { ...fields, organizationId: organization.id, organization };
 }
 
-export function listInstallations(
+/** Sets the installation's status (and `updated_at`) unless it has it; the installation as it is now. */
+export async function changeInstallationStatus(
+  em: EntityManager,
+  id: string,
+  status: InstallationStatus,
+  now: Date,
+): Promise<InstallationWithOrganization | null> {
+  const row = await em.findOne(InstallationSchema, { id }, { populate: ['organization'] });
+  if (!row) return null;
+  if (row.status !== status) {
+    row.status = status;
+    row.updatedAt = now;
+    await em.flush();
+  }
+  return installationWithOrganization(row);
+}
+
+export async function listInstallations(
   em: EntityManager,
   organizationRef?: string,
-): Promise<(Installation & { organization: Organization })[]> {
-  return em.find(InstallationSchema, organizationRef ? { organization: { ref: organizationRef } } : {}, {
+): Promise<InstallationWithOrganization[]> {
+  const rows = await em.find(InstallationSchema, organizationRef ? { organization: { ref: organizationRef } } : {}, {
     populate: ['organization'],
     orderBy: { createdAt: 'asc', id: 'asc' },
   });
+  return rows.map(installationWithOrganization);
 }
 
 /** The installation's live token, if any. */
-export function findLiveToken(em: EntityManager, installation: Installation): Promise<IntegrationToken | null> {
-  return em.findOne(IntegrationTokenSchema, { installation, revokedAt: null });
+export async function findLiveToken(em: EntityManager, installationId: string): Promise<IntegrationToken | null> {
+  const row = await em.findOne(IntegrationTokenSchema, { installation: installationId, revokedAt: null });
+  return row && tokenRecord(row);
 }
 
 /** Revokes every live token of the installation; the number revoked. */
-export function revokeTokensOf(em: EntityManager, installation: Installation, now: Date): Promise<number> {
-  return em.nativeUpdate(IntegrationTokenSchema, { installation, revokedAt: null }, { revokedAt: now });
+export function revokeTokensOf(em: EntityManager, installationId: string, now: Date): Promise<number> {
+  return em.nativeUpdate(IntegrationTokenSchema, { installation: installationId, revokedAt: null }, { revokedAt: now });
 }
 
-export function addIntegrationToken(
-  em: EntityManager,
-  row: Omit<IntegrationToken, 'revokedAt' | 'installation'> & { installation: Installation },
-): IntegrationToken {
-  return em.create(IntegrationTokenSchema, { ...row, revokedAt: null });
+/** Adds a token to the unit of work; it is written by the caller's flush or transaction. */
+export function addIntegrationToken(em: EntityManager, token: Omit<IntegrationToken, 'revokedAt'>): IntegrationToken {
+  const { installationId, ...fields } = token;
+  return tokenRecord(em.create(IntegrationTokenSchema, { ...fields, installation: installationId, revokedAt: null }));
 }
-
-export type TokenWithInstallation = IntegrationToken & { installation: Installation & { organization: Organization } };
 
 /** The token whose hash matches, with its installation; the final comparison is constant-time. */
 export async function findTokenBySecret(em: EntityManager, token: string): Promise<TokenWithInstallation | null> {
@@ -87,14 +115,12 @@ export async function findTokenBySecret(em: EntityManager, token: string): Promi
     { populate: ['installation', 'installation.organization'] },
   );
   if (!found || !timingSafeEqual(Buffer.from(found.secretHash, 'hex'), Buffer.from(hash, 'hex'))) return null;
-  return found;
+  return { ...tokenRecord(found), installation: installationWithOrganization(found.installation) };
 }
 
-export function findGuestByRef(
-  em: EntityManager,
-  ref: string,
-): Promise<(Guest & { organization: Organization }) | null> {
-  return em.findOne(GuestSchema, { ref }, { populate: ['organization'] });
+export async function findGuestByRef(em: EntityManager, ref: string): Promise<GuestWithOrganization | null> {
+  const row = await em.findOne(GuestSchema, { ref }, { populate: ['organization'] });
+  return row && { ...guestRecord(row), organization: organizationRecord(row.organization) };
 }
 
 /** What a guest write stores: the platform's fields, under the reference, for the organization. */
@@ -143,8 +169,13 @@ export async function deleteGuest(em: EntityManager, id: string): Promise<void> 
 }
 
 /** The organization's newest guests: by creation, then by insertion order for equal instants. */
-export function newestGuests(em: EntityManager, organizationId: string, limit: number): Promise<Guest[]> {
-  return em.find(GuestSchema, { organization: organizationId }, { orderBy: { createdAt: 'desc', seq: 'desc' }, limit });
+export async function newestGuests(em: EntityManager, organizationId: string, limit: number): Promise<Guest[]> {
+  const rows = await em.find(
+    GuestSchema,
+    { organization: organizationId },
+    { orderBy: { createdAt: 'desc', seq: 'desc' }, limit },
+  );
+  return rows.map(guestRecord);
 }
 
 /** Guests and installations keep an organization in use. */

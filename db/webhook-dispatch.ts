@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventRow } from './catalogue/reads.ts';
-import { DispatchProgressSchema, type Channel } from './entities/index.ts';
+import { channelRecord, type Channel } from './channels.ts';
+import { DispatchProgressSchema } from './entities/index.ts';
 
 // How far the dispatcher has turned each channel's event log into deliveries, and the events it
 // reads. The deliveries are in webhook-deliveries.ts.
@@ -21,8 +22,9 @@ export async function startDispatch(tx: EntityManager, channelId: string): Promi
 /** Every channel the dispatcher reads, in a stable order, with the position it has reached. */
 export async function dispatchPositions(
   em: EntityManager,
-): Promise<{ channel: Channel; position: number; stamp?: Date | null | undefined }[]> {
-  return em.find(DispatchProgressSchema, {}, { populate: ['channel'], orderBy: { channel: 'asc' } });
+): Promise<{ channel: Channel; position: number; stamp: Date | null }[]> {
+  const rows = await em.find(DispatchProgressSchema, {}, { populate: ['channel'], orderBy: { channel: 'asc' } });
+  return rows.map((row) => ({ channel: channelRecord(row.channel), position: row.position, stamp: row.stamp ?? null }));
 }
 
 /** An event of a channel's log, as the dispatcher reads it. */

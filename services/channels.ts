@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { addChannel, channelNameTaken, findChannelByName, listChannels as allChannels } from '../db/channels.ts';
-import type { Channel } from '../db/entities/index.ts';
+import {
+  changeChannel,
+  channelNameTaken,
+  insertChannel,
+  listChannels as allChannels,
+  type Channel,
+  type ChannelStatus,
+} from '../db/channels.ts';
 import type { ServiceDeps } from './deps.ts';
 import { Refusal } from './refusal.ts';
 
@@ -17,9 +23,7 @@ export async function createChannel(
 ): Promise<Channel> {
   const em = deps.orm.em.fork();
   if (await channelNameTaken(em, input.name)) throw new Refusal(`a channel named "${input.name}" exists`);
-  const channel = addChannel(em, { id: randomUUID(), ...input, createdAt: deps.clock.now() });
-  await em.flush();
-  return channel;
+  return insertChannel(em, { id: randomUUID(), ...input, createdAt: deps.clock.now() });
 }
 
 /** The settings `channel update` may change; an absent one is left as it is, null clears it. */
@@ -39,13 +43,8 @@ export async function updateChannel(
   name: string,
   settings: ChannelSettings,
 ): Promise<Channel> {
-  const em = deps.orm.em.fork();
-  const channel = await findChannelByName(em, name);
+  const channel = await changeChannel(deps.orm.em.fork(), name, settings);
   if (!channel) throw new Refusal(`no channel named "${name}"`);
-  if (settings.rateLimitPerMinute !== undefined) channel.rateLimitPerMinute = settings.rateLimitPerMinute;
-  if (settings.redirectUrl !== undefined) channel.redirectUrl = settings.redirectUrl;
-  if (settings.technicalContactEmail !== undefined) channel.technicalContactEmail = settings.technicalContactEmail;
-  await em.flush();
   return channel;
 }
 
@@ -53,14 +52,11 @@ export async function updateChannel(
 export async function setChannelStatus(
   deps: Pick<ServiceDeps, 'orm' | 'clock'>,
   name: string,
-  status: Channel['status'],
+  status: ChannelStatus,
 ): Promise<Channel> {
-  const em = deps.orm.em.fork();
-  const channel = await findChannelByName(em, name);
+  const suspendedAt = status === 'suspended' ? deps.clock.now() : null;
+  const channel = await changeChannel(deps.orm.em.fork(), name, { status, suspendedAt });
   if (!channel) throw new Refusal(`no channel named "${name}"`);
-  channel.status = status;
-  channel.suspendedAt = status === 'suspended' ? deps.clock.now() : null;
-  await em.flush();
   return channel;
 }
 

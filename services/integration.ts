@@ -1,23 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import {
-  addInstallation,
   addIntegrationToken,
+  changeInstallationStatus,
   deleteGuest as deleteGuestRow,
   findGuestByRef,
   findInstallation,
-  findInstallationOfApp,
   findLiveToken,
   findOrganizationByRef,
   findTokenBySecret,
   hashIntegrationToken,
+  insertInstallation,
+  installationOfAppExists,
   listInstallations,
   lockInstallation,
   newestGuests,
   revokeTokensOf,
   upsertGuest,
+  type Guest,
+  type GuestWithOrganization,
+  type InstallationStatus,
+  type InstallationWithOrganization,
+  type IntegrationToken,
+  type Organization,
   type TokenWithInstallation,
 } from '../db/integration.ts';
-import type { Guest, Installation, IntegrationToken, Organization } from '../db/entities/index.ts';
 import type { GuestInput } from '../domain/guests.ts';
 import { generateIntegrationToken, type IntegrationScope } from '../domain/integration-tokens.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
@@ -35,8 +41,7 @@ type Deps = Pick<ServiceDeps, 'orm' | 'clock'>;
 /** The most guests one answer of the guest list carries (the contract's limit). */
 export const GUEST_LIST_LIMIT = 50;
 
-export type InstallationStatus = Installation['status'];
-export type InstallationWithOrganization = Installation & { organization: Organization };
+export type { InstallationStatus, InstallationWithOrganization };
 
 /**
  * Runs a guest statement so that an unexpected failure reaches the log without its message: a
@@ -82,29 +87,27 @@ export async function createInstallation(
 ): Promise<InstallationWithOrganization> {
   const organization = await organizationOf(deps, organizationRef, null);
   const em = deps.orm.em.fork();
-  if (await findInstallationOfApp(em, organization, input.app)) {
+  if (await installationOfAppExists(em, organization.id, input.app)) {
     throw new ProblemError('installation_exists', {
       detail: `"${organizationRef}" already has an installation of "${input.app}"`,
     });
   }
   const now = deps.clock.now();
-  const installation = addInstallation(em, {
-    id: randomUUID(),
-    organization,
-    app: input.app,
-    scopes: [...new Set(input.scopes)],
-    status: 'active',
-    createdAt: now,
-    updatedAt: now,
-  });
   try {
-    await em.flush();
+    return await insertInstallation(em, {
+      id: randomUUID(),
+      organization,
+      app: input.app,
+      scopes: [...new Set(input.scopes)],
+      status: 'active',
+      createdAt: now,
+      updatedAt: now,
+    });
   } catch (error) {
     // A concurrent install of the same app won the unique constraint.
     if ((error as { code?: unknown }).code === '23505') throw new ProblemError('installation_exists');
     throw error;
   }
-  return installation;
 }
 
 export async function getInstallation(deps: Deps, id: string): Promise<InstallationWithOrganization> {
@@ -119,14 +122,8 @@ export async function setInstallationStatus(
   id: string,
   status: InstallationStatus,
 ): Promise<InstallationWithOrganization> {
-  const em = deps.orm.em.fork();
-  const installation = await findInstallation(em, id);
+  const installation = await changeInstallationStatus(deps.orm.em.fork(), id, status, deps.clock.now());
   if (!installation) throw new ProblemError('not_found');
-  if (installation.status !== status) {
-    installation.status = status;
-    installation.updatedAt = deps.clock.now();
-    await em.flush();
-  }
   return installation;
 }
 
@@ -153,10 +150,10 @@ export async function issueIntegrationToken(
     );
     if (errors.length > 0) throw new ProblemError('invalid_parameters', { errors });
     const now = deps.clock.now();
-    await revokeTokensOf(em, installation, now);
+    await revokeTokensOf(em, installation.id, now);
     addIntegrationToken(em, {
       id: randomUUID(),
-      installation,
+      installationId: installation.id,
       secretHash: hashIntegrationToken(secret),
       last4: secret.slice(-4),
       scopes: asked,
@@ -175,7 +172,7 @@ export async function revokeIntegrationToken(
   const em = deps.orm.em.fork();
   const installation = await findInstallation(em, installationId);
   if (!installation) throw new Refusal(`no installation with id "${installationId}"`);
-  return { installation, revoked: await revokeTokensOf(em, installation, deps.clock.now()) };
+  return { installation, revoked: await revokeTokensOf(em, installation.id, deps.clock.now()) };
 }
 
 export async function installationsWithTokens(
@@ -185,7 +182,7 @@ export async function installationsWithTokens(
   const em = deps.orm.em.fork();
   const installations = await listInstallations(em, organizationRef);
   return Promise.all(
-    installations.map(async (installation) => ({ installation, token: await findLiveToken(em, installation) })),
+    installations.map(async (installation) => ({ installation, token: await findLiveToken(em, installation.id) })),
   );
 }
 
@@ -207,7 +204,7 @@ export async function checkIntegrationToken(deps: Deps, token: string): Promise<
   return { outcome: 'accepted', installation, scopes: found.scopes as IntegrationScope[] };
 }
 
-export type StoredGuest = Guest & { organization: Organization };
+export type StoredGuest = GuestWithOrganization;
 
 /** Creates or replaces a guest under the platform's reference; an identical write changes nothing. */
 export async function putGuest(

@@ -1,7 +1,14 @@
 import { ulid } from 'ulid';
-import { addApiKey, countLiveKeys, findApiKey, hashApiKey, listApiKeys } from '../db/api-keys.ts';
-import { findChannelByName } from '../db/channels.ts';
-import type { ApiKey, Channel } from '../db/entities/index.ts';
+import {
+  addApiKey,
+  countLiveKeys,
+  hashApiKey,
+  listApiKeys,
+  revokeApiKey,
+  type ApiKey,
+  type KeyWithChannel,
+} from '../db/api-keys.ts';
+import { findChannelByName, type Channel } from '../db/channels.ts';
 import { generateApiKey } from '../domain/api-keys.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { toInstant } from '../domain/time.ts';
@@ -32,14 +39,14 @@ export async function issueKey(deps: ServiceDeps, input: IssueKeyInput): Promise
     // The channel row lock serialises issuers, so two cannot both pass the limit.
     const channel = await findChannelByName(em, input.channel, { lock: true });
     if (!channel) throw new Refusal(`no channel named "${input.channel}"`);
-    if ((await countLiveKeys(em, channel, environment, now)) >= MAX_LIVE_KEYS) {
+    if ((await countLiveKeys(em, channel.id, environment, now)) >= MAX_LIVE_KEYS) {
       throw new Refusal(
         `channel "${channel.name}" already holds ${MAX_LIVE_KEYS} keys in ${environment}; revoke one first`,
       );
     }
     const added = addApiKey(em, {
       id: `key_${ulid().toLowerCase()}`,
-      channel,
+      channelId: channel.id,
       environment,
       secretHash: hashApiKey(secret),
       last4: secret.slice(-4),
@@ -57,18 +64,14 @@ export async function issueKey(deps: ServiceDeps, input: IssueKeyInput): Promise
   return { secret, key };
 }
 
-async function revokeInDatabase(deps: Pick<ServiceDeps, 'orm' | 'clock'>, keyId: string): Promise<ApiKey> {
-  const em = deps.orm.em.fork();
-  const key = await findApiKey(em, keyId);
+async function revokeInDatabase(deps: Pick<ServiceDeps, 'orm' | 'clock'>, keyId: string): Promise<KeyWithChannel> {
+  const key = await revokeApiKey(deps.orm.em.fork(), keyId, deps.clock.now());
   if (!key) throw new Refusal(`no key with id "${keyId}"`);
-  key.revokedAt ??= deps.clock.now();
-  await em.flush();
-  await em.populate(key, ['channel']);
   return key;
 }
 
 /** Revokes at once in the database, then ends the key's lifecycle workflow. Idempotent. */
-export async function revokeKey(deps: ServiceDeps, keyId: string): Promise<ApiKey> {
+export async function revokeKey(deps: ServiceDeps, keyId: string): Promise<KeyWithChannel> {
   const key = await revokeInDatabase(deps, keyId);
   // An expired key's workflow has already ended; revocation still stands.
   await deps.workflows.signalApiKeyRevoked(keyId);
@@ -87,14 +90,17 @@ export interface LeakNotice {
  * technical contact is e-mailed (without the key, which the service never holds). The revocation
  * stands whether or not the mail goes out; the notice says which.
  */
-export async function revokeLeakedKey(deps: ServiceDeps, keyId: string): Promise<{ key: ApiKey; notice: LeakNotice }> {
+export async function revokeLeakedKey(
+  deps: ServiceDeps,
+  keyId: string,
+): Promise<{ key: KeyWithChannel; notice: LeakNotice }> {
   const key = await revokeInDatabase(deps, keyId);
   const notice = await tellTechnicalContact(deps, key);
   await deps.workflows.signalApiKeyRevoked(keyId);
   return { key, notice };
 }
 
-async function tellTechnicalContact(deps: ServiceDeps, key: ApiKey): Promise<LeakNotice> {
+async function tellTechnicalContact(deps: ServiceDeps, key: KeyWithChannel): Promise<LeakNotice> {
   const to = key.channel.technicalContactEmail ?? null;
   if (!to) {
     deps.log.warn('leaked key revoked; the channel has no technical contact to tell', {
@@ -140,5 +146,5 @@ export async function keysOfChannel(
   const em = deps.orm.em.fork();
   const channel = await findChannelByName(em, channelName);
   if (!channel) throw new Refusal(`no channel named "${channelName}"`);
-  return { channel, keys: await listApiKeys(em, channel) };
+  return { channel, keys: await listApiKeys(em, channel.id) };
 }

@@ -1,4 +1,4 @@
-import type { Channel } from '../db/entities/index.ts';
+import type { Channel } from '../db/channels.ts';
 import {
   deliveriesPage,
   deliveryAttempts,

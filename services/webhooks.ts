@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findChannelByName } from '../db/channels.ts';
-import type { ApiKey, Channel } from '../db/entities/index.ts';
+import type { ApiKey } from '../db/api-keys.ts';
+import { changeChannel, type Channel } from '../db/channels.ts';
 import { writeTransaction } from '../db/sql.ts';
 import {
   findEndpoint,
@@ -299,11 +299,10 @@ export async function setChannelWebhooksSuspended(
   name: string,
   suspended: boolean,
 ): Promise<Channel | null> {
-  const em = deps.orm.em.fork();
-  const channel = await findChannelByName(em, name);
+  const channel = await changeChannel(deps.orm.em.fork(), name, {
+    webhooksSuspendedAt: suspended ? deps.clock.now() : null,
+  });
   if (!channel) return null;
-  channel.webhooksSuspendedAt = suspended ? deps.clock.now() : null;
-  await em.flush();
   if (suspended) await cancelPendingDeliveries(deps, { channelId: channel.id });
   return channel;
 }

@@ -1,4 +1,4 @@
-import type { Channel } from '../../db/entities/index.ts';
+import type { Channel } from '../../db/channels.ts';
 import type { StoredDelivery, WebhookAttempt } from '../../db/webhook-deliveries.ts';
 import type { StoredEndpoint } from '../../db/webhook-endpoints.ts';
 import { toInstant } from '../../domain/time.ts';

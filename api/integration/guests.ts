@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Guest as GuestEntity } from '../../db/entities/index.ts';
+import type { Guest as GuestRecord } from '../../db/integration.ts';
 import { guestNames } from '../../domain/guests.ts';
 import type { IntegrationScope } from '../../domain/integration-tokens.ts';
 import { toInstant } from '../../domain/time.ts';
@@ -38,12 +38,11 @@ export const Guest = z
 
 export const GuestList = z.object({ data: z.array(Guest).max(GUEST_LIST_LIMIT) }).meta({ id: 'GuestList' });
 
-export function presentGuest(guest: GuestEntity & { organization: { id: string } | string }): z.infer<typeof Guest> {
-  const organizationId = typeof guest.organization === 'string' ? guest.organization : guest.organization.id;
+export function presentGuest(guest: GuestRecord): z.infer<typeof Guest> {
   const fields = { first_name: guest.firstName, last_name: guest.lastName };
   return {
     id: guest.id,
-    organization_id: organizationId,
+    organization_id: guest.organizationId,
     ...fields,
     email: guest.email,
     phone: guest.phone,

@@ -1,7 +1,7 @@
-import type { ApiKey, Channel } from '../../db/entities/index.ts';
+import type { KeyWithChannel } from '../../db/api-keys.ts';
 
 /** A key as last read from the database, with its channel. */
-export type KnownKey = ApiKey & { channel: Channel };
+export type KnownKey = KeyWithChannel;
 
 /**
  * The keys this process has seen lately, by the SHA-256 of their secret (the database's own index;

@@ -73,6 +73,20 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  test('no ORM entity leaves db/: nothing outside it imports db/entities, not even a type', () => {
+    // Repositories return records (db/channels.ts `Channel`, db/api-keys.ts `ApiKey`, …); the
+    // entities and their schemas are the unit of work's, and stay behind them.
+    const offenders = files
+      .filter((file) => top(file) !== 'db')
+      .flatMap((file) =>
+        [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/\bfrom\s+'(\.[^']+)'|\bimport\(\s*'(\.[^']+)'\s*\)/g)]
+          .map((match) => path.normalize(path.join(path.dirname(file), match[1] ?? match[2]!)))
+          .filter((target) => target.startsWith(path.join('db', 'entities')))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
   test('the workflow bundle reaches no zod: workflows and the domain rules they use import none', () => {
     const seen = new Set<string>();
     const withZod: string[] = [];
