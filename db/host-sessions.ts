@@ -176,13 +176,16 @@ export interface OwnerChannel {
   connectedAt: string | null;
   /** True when that channel is suspended (no connection can be confirmed meanwhile); null without a channel. */
   channelSuspended: boolean | null;
+  /** The zone of the owner's first property by reference (at a location of its organization); null without one. */
+  timezone: string | null;
 }
 
 /**
  * The organization's owners, each with every channel one of its properties is distributed to
  * and the owner's `connected_at` as that channel's view shows it (null before it was projected).
  * Only properties at a location of the owner's organization count: a row joining two
- * organizations shows neither of them the other's channels.
+ * organizations shows neither of them the other's channels. Each row carries the owner's zone,
+ * that of its first property by reference, for the times the page writes.
  */
 export async function ownersWithChannels(
   em: EntityManager,
@@ -196,10 +199,13 @@ export async function ownersWithChannels(
       channel: string | null;
       connected_at: string | null;
       channel_suspended: boolean | null;
+      timezone: string | null;
     }[]
   >(
     `select distinct o.ref as owner_ref, o.content->>'display_name' as display_name, c.name as channel,
-            cr.body->>'connected_at' as connected_at, c.status = 'suspended' as channel_suspended
+            cr.body->>'connected_at' as connected_at, c.status = 'suspended' as channel_suspended,
+            (select zl.content->>'timezone' from property zp join location zl on zl.id = zp.location_id
+              where zp.owner_id = o.id and zl.organization_id = o.organization_id order by zp.ref limit 1) as timezone
        from owner o
        left join (property p join location l on l.id = p.location_id) on p.owner_id = o.id and l.organization_id = o.organization_id
        left join distribution d on d.property_id = p.id
@@ -215,6 +221,7 @@ export async function ownersWithChannels(
     channel: row.channel,
     connectedAt: row.connected_at,
     channelSuspended: row.channel_suspended,
+    timezone: row.timezone,
   }));
 }
 

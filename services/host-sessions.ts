@@ -195,12 +195,19 @@ export interface HostOwner {
   displayName: string;
   /** Each channel one of the owner's properties is distributed to, by name. */
   channels: { name: string; connectedAt: string | null; suspended: boolean }[];
+  /** The zone the owner's times are written in: that of its first property by reference (UTC without one). */
+  timezone: string;
 }
 
 function groupOwners(pairs: readonly OwnerChannel[]): HostOwner[] {
   const owners = new Map<string, HostOwner>();
   for (const pair of pairs) {
-    const owner = owners.get(pair.ownerRef) ?? { ref: pair.ownerRef, displayName: pair.displayName, channels: [] };
+    const owner = owners.get(pair.ownerRef) ?? {
+      ref: pair.ownerRef,
+      displayName: pair.displayName,
+      channels: [],
+      timezone: pair.timezone ?? 'UTC',
+    };
     owners.set(pair.ownerRef, owner);
     if (pair.channel !== null)
       owner.channels.push({

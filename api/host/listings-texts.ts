@@ -120,15 +120,15 @@ const ro: TableOf<typeof en> = {
   'attention.title': 'De rezolvat',
   'attention.none': 'Nimic nu necesită atenția dumneavoastră acum.',
   'attention.withdrawn_certificate':
-    '{property} a fost retrasă de pe {channel}: certificatul de clasificare nu mai este valabil. Reînnoiți-l în platformă.',
+    'Proprietatea {property} a fost retrasă de pe {channel}: certificatul de clasificare nu mai este valabil. Reînnoiți-l în platformă.',
   'attention.withdrawn_other':
-    '{property} a fost retrasă de pe {channel}: nu poate fi publicată așa cum este. Verificați-o în platformă.',
+    'Proprietatea {property} a fost retrasă de pe {channel}: nu poate fi publicată așa cum este. Verificați-o în platformă.',
   'attention.expiring':
-    'Certificatul pentru {property} expiră pe {date}: atunci va fi retrasă de pe {channels}. Reînnoiți-l înainte de această dată.',
+    'Certificatul proprietății {property} expiră pe {date}: atunci proprietatea va fi retrasă de pe {channels}. Reînnoiți-l înainte de această dată.',
   'attention.not_connected': {
-    one: '{owner} nu este conectat la {channel}, care listează una dintre proprietățile sale. Conectați-l din pagina proprietarilor.',
+    one: 'Nu există încă o conexiune între {owner} și {channel}, care listează una dintre proprietățile acestui proprietar. Creați-o din pagina proprietarilor.',
     other:
-      '{owner} nu este conectat la {channel}, care listează {count} dintre proprietățile sale. Conectați-l din pagina proprietarilor.',
+      'Nu există încă o conexiune între {owner} și {channel}, care listează {count} dintre proprietățile acestui proprietar. Creați-o din pagina proprietarilor.',
   },
   'attention.owners_link': 'Proprietari și canale',
   'status.published': 'Publicat',

@@ -21,8 +21,8 @@ export const es: TableOf<EnglishMessages> = {
   'owners.channel': 'Canal',
   'owners.state': 'Conexión',
   'owners.action': 'Acción',
-  'owners.connected': 'Conectado desde el {when}',
-  'owners.not_connected': 'No conectado',
+  'owners.connected': 'Conexión activa desde el {when}',
+  'owners.not_connected': 'Sin conexión',
   'owners.connect': 'Conectar',
   'owners.connect_again': 'Volver a conectar',
   'owners.channel_suspended': '(canal suspendido: las conexiones están en pausa)',
@@ -103,15 +103,15 @@ export const esListings: TableOf<EnglishListingsTexts> = {
   'attention.title': 'Pendiente',
   'attention.none': 'Ahora mismo no hay nada que requiera su atención.',
   'attention.withdrawn_certificate':
-    '{property} se ha retirado de {channel}: su certificado de clasificación ya no es válido. Renuévelo en su plataforma.',
+    'El alojamiento {property} se ha retirado de {channel}: su certificado de clasificación ya no es válido. Renuévelo en su plataforma.',
   'attention.withdrawn_other':
-    '{property} se ha retirado de {channel}: no puede publicarse tal como está. Revíselo en su plataforma.',
+    'El alojamiento {property} se ha retirado de {channel}: no puede publicarse tal como está. Revíselo en su plataforma.',
   'attention.expiring':
-    'El certificado de {property} caduca el {date}: ese día se retirará de {channels}. Renuévelo antes.',
+    'El certificado del alojamiento {property} caduca el {date}: ese día el alojamiento se retirará de {channels}. Renuévelo antes.',
   'attention.not_connected': {
-    one: '{owner} no está conectado a {channel}, que publica uno de sus alojamientos. Conéctelo en la página de propietarios.',
+    one: 'Todavía no hay ninguna conexión entre {owner} y {channel}, que publica uno de los alojamientos del propietario. Créela en la página de propietarios.',
     other:
-      '{owner} no está conectado a {channel}, que publica {count} de sus alojamientos. Conéctelo en la página de propietarios.',
+      'Todavía no hay ninguna conexión entre {owner} y {channel}, que publica {count} de los alojamientos del propietario. Créela en la página de propietarios.',
   },
   'attention.owners_link': 'Propietarios y canales',
   'status.published': 'Publicado',

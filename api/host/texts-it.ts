@@ -21,13 +21,13 @@ export const it: TableOf<EnglishMessages> = {
   'owners.channel': 'Canale',
   'owners.state': 'Collegamento',
   'owners.action': 'Azione',
-  'owners.connected': 'Collegato dal {when}',
-  'owners.not_connected': 'Non collegato',
+  'owners.connected': 'Collegamento attivo dal {when}',
+  'owners.not_connected': 'Nessun collegamento',
   'owners.connect': 'Collega',
   'owners.connect_again': 'Collega di nuovo',
   'owners.channel_suspended': '(canale sospeso: i collegamenti sono in pausa)',
   'handoff.title': 'La stiamo portando su {channel}',
-  'signed_out.title': 'È uscito',
+  'signed_out.title': 'Ha chiuso la sessione',
   'signed_out.body': 'Per tornare, riapra le pagine per gli host dalla Sua piattaforma.',
   'link.used.title': 'Questo link è già stato usato',
   'link.used.body':
@@ -101,15 +101,15 @@ export const itListings: TableOf<EnglishListingsTexts> = {
   'attention.title': 'Da fare',
   'attention.none': 'Al momento non c’è nulla che richieda la Sua attenzione.',
   'attention.withdrawn_certificate':
-    '{property} è stata ritirata da {channel}: il suo certificato di classificazione non è più valido. Lo rinnovi sulla Sua piattaforma.',
+    'La struttura {property} è stata ritirata da {channel}: il suo certificato di classificazione non è più valido. Lo rinnovi sulla Sua piattaforma.',
   'attention.withdrawn_other':
-    '{property} è stata ritirata da {channel}: non può essere pubblicata così com’è. La verifichi sulla Sua piattaforma.',
+    'La struttura {property} è stata ritirata da {channel}: non può essere pubblicata così com’è. La verifichi sulla Sua piattaforma.',
   'attention.expiring':
-    'Il certificato di {property} scade il {date}: da quel giorno sarà ritirata da {channels}. Lo rinnovi prima di allora.',
+    'Il certificato della struttura {property} scade il {date}: da quel giorno la struttura sarà ritirata da {channels}. Lo rinnovi prima di allora.',
   'attention.not_connected': {
-    one: '{owner} non è collegato a {channel}, che pubblica una delle sue strutture. Lo colleghi dalla pagina dei proprietari.',
+    one: 'Non c’è ancora un collegamento tra {owner} e {channel}, che pubblica una delle strutture del proprietario. Lo crei dalla pagina dei proprietari.',
     other:
-      '{owner} non è collegato a {channel}, che pubblica {count} delle sue strutture. Lo colleghi dalla pagina dei proprietari.',
+      'Non c’è ancora un collegamento tra {owner} e {channel}, che pubblica {count} delle strutture del proprietario. Lo crei dalla pagina dei proprietari.',
   },
   'attention.owners_link': 'Proprietari e canali',
   'status.published': 'Pubblicato',

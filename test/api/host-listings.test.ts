@@ -118,6 +118,8 @@ describe('the dashboard pages', () => {
     expect(page.text).toContain('<html lang="ro">');
     expect(page.text).toContain('Publicat');
     expect(page.text).toContain('Rezervările venite de pe canale nu fac încă parte din acest serviciu.');
+    // The owner is named after the connection it lacks, never as a subject that would agree.
+    expect(page.text).toContain('Nu există încă o conexiune între <strong>Ana Popescu</strong> și');
   });
 
   test.each([

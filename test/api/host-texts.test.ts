@@ -144,3 +144,48 @@ describe("the owner-connect hand-off page speaks the host pages' languages", () 
     expect(page).toContain(`<h1>${title}</h1>`);
   });
 });
+
+describe('texts that name an owner or a property agree whatever the name', () => {
+  // Romanian, Italian and Spanish make a participle agree with its subject's gender: a name as the
+  // subject ("Giulia Rossi non è collegato") is wrong for half the names. Each such text puts the
+  // name after a noun phrase of its own ("La struttura {property} è stata ritirata") or says it
+  // without a subject that agrees ("Nu există o conexiune între {owner} și …").
+  test.each(['ro', 'it', 'es'] as const)('%s: no text starts with a name it makes agree', (locale) => {
+    const other = listingsTexts(locale);
+    for (const key of LISTINGS_TEXT_KEYS)
+      for (const count of [1, 2, 20]) {
+        const text = other(key, { count });
+        expect(text, `${locale} ${key}`).not.toMatch(/^\{(owner|property)\}/);
+      }
+  });
+
+  test.each([
+    [
+      'ro',
+      'Pensiunea Casa Bran',
+      'Nu există încă o conexiune între Pensiunea Casa Bran și demo-travel, care listează una dintre proprietățile acestui proprietar. Creați-o din pagina proprietarilor.',
+    ],
+    [
+      'it',
+      'Giulia Rossi',
+      'Non c’è ancora un collegamento tra Giulia Rossi e demo-travel, che pubblica una delle strutture del proprietario. Lo crei dalla pagina dei proprietari.',
+    ],
+    [
+      'es',
+      'Carmen Ortega',
+      'Todavía no hay ninguna conexión entre Carmen Ortega y demo-travel, que publica uno de los alojamientos del propietario. Créela en la página de propietarios.',
+    ],
+  ] as const)('%s: an owner not connected, %s', (locale, owner, text) => {
+    expect(listingsTexts(locale)('attention.not_connected', { count: 1, owner, channel: 'demo-travel' })).toBe(text);
+  });
+
+  test.each([
+    ['ro', 'Fără conexiune', 'Conexiune activă din 23 nov. 2026'],
+    ['it', 'Nessun collegamento', 'Collegamento attivo dal 23 nov 2026'],
+    ['es', 'Sin conexión', 'Conexión activa desde el 23 nov 2026'],
+  ] as const)("%s: the owners page's states are said of the connection, not of the owner", (locale, off, on) => {
+    const t = translator(locale);
+    expect(t('owners.not_connected')).toBe(off);
+    expect(t('owners.connected', { when: formatDate(locale, '2026-11-23') })).toBe(on);
+  });
+});

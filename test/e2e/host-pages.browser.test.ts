@@ -93,7 +93,7 @@ test("the pages render in Romanian from the platform's locale, and the host can 
   await page.goto(`${api.url}${(await hostLink(api, 'hp-org', 'ro-RO')).path}`);
   expect(await page.locator('html').getAttribute('lang')).toBe('ro');
   expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Proprietari și canale');
-  expect(await page.locator(`tr[data-channel="${channel}"] td`).first().textContent()).toBe('Neconectat');
+  expect(await page.locator(`tr[data-channel="${channel}"] td`).first().textContent()).toBe('Fără conexiune');
   expect(await page.getByRole('button', { name: /^Conectează/ }).count()).toBe(1);
   expect(
     await page.getByText('Nicio proprietate a acestui proprietar nu este încă distribuită pe un canal.').count(),
@@ -112,7 +112,7 @@ test.each([
     'it-IT',
     'it',
     'Proprietari e canali',
-    'Non collegato',
+    'Nessun collegamento',
     /^Collega/,
     'Nessuna struttura di questo proprietario è ancora distribuita su un canale.',
     'Lingua',
@@ -122,7 +122,7 @@ test.each([
     'es-ES',
     'es',
     'Propietarios y canales',
-    'No conectado',
+    'Sin conexión',
     /^Conectar/,
     'Ningún alojamiento de este propietario se distribuye todavía en un canal.',
     'Idioma',

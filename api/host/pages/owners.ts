@@ -12,6 +12,11 @@ export function connectPath(ownerRef: string, channel: string): string {
   return `${HOST_BASE}/owners/${encodeURIComponent(ownerRef)}/channels/${encodeURIComponent(channel)}/connect`;
 }
 
+/**
+ * An owner's section: each channel with the owner's connection there, its time on the clock of
+ * the owner's properties with the zone named (as the listings write a property's times), and a
+ * Connect button unless the channel is suspended.
+ */
 function ownerSection(owner: HostOwner, index: number, ctx: { t: Translate; locale: HostLocale; csrfToken: string }) {
   const { t, locale } = ctx;
   const heading = `owner-${index}`;
@@ -20,7 +25,7 @@ function ownerSection(owner: HostOwner, index: number, ctx: { t: Translate; loca
   }
   const rows = owner.channels.map((channel) => {
     const connection = channel.connectedAt
-      ? html`<span class="state-on">${fill(t('owners.connected'), { when: html`<time datetime="${channel.connectedAt}">${formatInstant(locale, channel.connectedAt, 'UTC')}</time>` })}</span>`
+      ? html`<span class="state-on">${fill(t('owners.connected'), { when: html`<time datetime="${channel.connectedAt}">${formatInstant(locale, channel.connectedAt, owner.timezone)}</time>` })}</span>`
       : html`<span class="state-off">${t('owners.not_connected')}</span>`;
     // A suspended channel could not confirm a connection: its row says so instead of offering one.
     const state = channel.suspended
