@@ -3,9 +3,9 @@ import { dashboardPropertiesOf, PROPERTY_COLUMNS, type DashboardPropertyRecord }
 
 /**
  * What the overview's "to act on" list reads across a whole organization. Only the properties
- * that can give an item are read whole, found through the indexes of the migration
- * HostOverviewIndexes (db/routines.ts lists a property's dates); the owners' connections are
- * counted in SQL. db/host-dashboard.ts holds the rows the pages show.
+ * that can give an item are read whole, found through the indexes of the migrations
+ * HostOverviewIndexes (db/routines.ts lists a property's dates) and ListingReportRejected; the
+ * owners' connections are counted in SQL. db/host-dashboard.ts holds the rows the pages show.
  */
 
 /** The organization's properties: at its locations and of its owners (a row joining two organizations shows in neither). */
@@ -13,10 +13,11 @@ const OF_ORGANIZATION = `from property p join location l on l.id = p.location_id
 const IN_ORGANIZATION = `l.organization_id = ? and o.organization_id = l.organization_id`;
 
 /**
- * The organization's properties, by reference, that may be on the list for a withdrawal or a
- * lapse: those withdrawn in the view of a channel they are distributed to, and those with a
- * certificate or an identifier valid through one of `dates`. The caller applies the rules to
- * these few rows.
+ * The organization's properties, by reference, that may be on the list for a withdrawal, a
+ * rejection or a lapse: those withdrawn in the view of a channel they are distributed to, those
+ * a channel they are distributed to last reported `rejected` (migration ListingReportRejected),
+ * and those with a certificate or an identifier valid through one of `dates`. The caller
+ * applies the rules to these few rows.
  */
 export async function attentionCandidates(
   em: EntityManager,
@@ -28,6 +29,10 @@ export async function attentionCandidates(
        select cr.internal_id as id from channel_resource cr
         where cr.kind = 'property' and cr.status = 'withdrawn'
           and exists (select 1 from distribution d where d.property_id = cr.internal_id and d.channel_id = cr.channel_id)
+       union
+       select r.property_id from listing_report r
+        where r.status = 'rejected'
+          and exists (select 1 from distribution d where d.property_id = r.property_id and d.channel_id = r.channel_id)
        union
        select id from property where legal_valid_until_dates(content->'legal') && ?::text[]
      )

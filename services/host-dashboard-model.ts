@@ -8,7 +8,7 @@ import { daysBetween } from '../domain/availability/nights.ts';
 /**
  * The listings dashboard's model built from the records db/host-dashboard.ts reads: per property
  * and channel the channel's last report and visibility, and the attention items (withdrawals,
- * lapsing certificates, owners not connected) in the order the host should act on them. No I/O:
+ * rejections, lapsing certificates, owners not connected) in the order the host should act on them. No I/O:
  * services/host-dashboard.ts reads.
  */
 
@@ -50,6 +50,15 @@ export type AttentionItem =
       propertyName: Record<string, string>;
       channel: string;
       reason: 'certificate' | 'other';
+    }
+  | {
+      kind: 'rejected';
+      property: string;
+      propertyName: Record<string, string>;
+      channel: string;
+      /** The channel's reason code, as it sent it (`photos`, `description`, … or a word of its own). */
+      reason: string;
+      text: string | null;
     }
   | {
       kind: 'expiring';
@@ -132,12 +141,17 @@ export function dashboardProperty(
 
 type NotConnectedItem = AttentionItem & { kind: 'not_connected' };
 
-/** The withdrawals of `properties`, then their certificates lapsing soon by date. */
-export function lapseItems(
+/**
+ * What `properties` themselves ask of the host: withdrawals, then listings a channel they are
+ * distributed to rejected (the one thing a channel asks the host to fix), then certificates
+ * lapsing soon by date.
+ */
+export function propertyItems(
   properties: readonly DashboardProperty[],
   records: ReadonlyMap<string, DashboardPropertyRecord>,
 ): AttentionItem[] {
   const withdrawn: AttentionItem[] = [];
+  const rejected: AttentionItem[] = [];
   const expiring: (AttentionItem & { kind: 'expiring' })[] = [];
   for (const property of properties) {
     const legal = legalProjection(legalSourceOf(records.get(property.ref)!), property.today);
@@ -149,6 +163,15 @@ export function lapseItems(
           propertyName: property.name,
           channel: channel.name,
           reason: legal.publishable ? 'other' : 'certificate',
+        });
+      } else if (channel.distributed && channel.visibility === 'shown' && channel.report?.status === 'rejected') {
+        rejected.push({
+          kind: 'rejected',
+          property: property.ref,
+          propertyName: property.name,
+          channel: channel.name,
+          reason: channel.report.rejection?.reason ?? '',
+          text: channel.report.rejection?.text ?? null,
         });
       }
     }
@@ -167,7 +190,7 @@ export function lapseItems(
     }
   }
   expiring.sort((a, b) => a.days - b.days);
-  return [...withdrawn, ...expiring];
+  return [...withdrawn, ...rejected, ...expiring];
 }
 
 /** Per owner and channel, the properties the channel shows while the owner is not connected to it; in the order the properties first name them. */
@@ -191,12 +214,12 @@ function notConnectedItems(properties: readonly DashboardProperty[]): NotConnect
   return [...owners.values()];
 }
 
-/** What the host should act on, most urgent first: withdrawals, then lapses by date, then connections. */
+/** What the host should act on, most urgent first: withdrawals, rejections, lapses by date, then connections. */
 export function attentionItems(
   properties: readonly DashboardProperty[],
   records: ReadonlyMap<string, DashboardPropertyRecord>,
 ): AttentionItem[] {
-  return [...lapseItems(properties, records), ...notConnectedItems(properties)];
+  return [...propertyItems(properties, records), ...notConnectedItems(properties)];
 }
 
 function groupByProperty(channels: readonly DashboardChannelRecord[]): Map<string, DashboardChannelRecord[]> {

@@ -19,7 +19,7 @@ import {
   type OverviewQuery,
   type DashboardOverview,
   dashboardProperty,
-  lapseItems,
+  propertyItems,
   attentionItems,
   propertiesOf,
 } from './host-dashboard-model.ts';
@@ -27,8 +27,8 @@ import {
 /**
  * The model of the host's listings dashboard, for one organization: per property and channel the
  * channel's last report, and what the host should act on (a property withdrawn from a channel, a
- * certificate about to lapse, an owner not connected to a channel that lists its properties). The
- * pages only present it (api/host/pages/listings.ts).
+ * listing a channel rejected, a certificate about to lapse, an owner not connected to a channel
+ * that lists its properties). The pages only present it (api/host/pages/listings.ts).
  */
 
 type Deps = Pick<ServiceDeps, 'orm' | 'clock'>;
@@ -43,8 +43,9 @@ function lapseWindow(now: Date): string[] {
 }
 
 /**
- * What to act on across the organization, every property looked at: the withdrawals and lapses
- * of the few properties that may have one, read whole; the owners' connections counted in SQL.
+ * What to act on across the organization, every property looked at: the withdrawals, rejections
+ * and lapses of the few properties that may have one, read whole; the owners' connections
+ * counted in SQL.
  */
 async function organizationAttention(deps: Deps, organizationId: string, now: Date): Promise<AttentionItem[]> {
   const [candidates, owners] = await Promise.all([
@@ -67,7 +68,7 @@ async function organizationAttention(deps: Deps, organizationId: string, now: Da
     properties: o.properties,
   }));
   return [
-    ...lapseItems(properties, new Map(candidates.map((candidate) => [candidate.ref, candidate]))),
+    ...propertyItems(properties, new Map(candidates.map((candidate) => [candidate.ref, candidate]))),
     ...notConnected,
   ];
 }

@@ -35,6 +35,7 @@ const en = {
     '{property} was withdrawn from {channel}: its classification certificate is no longer valid. Renew it on your platform.',
   'attention.withdrawn_other':
     '{property} was withdrawn from {channel}: it cannot be published as it is. Check it on your platform.',
+  'attention.rejected': '{channel} rejected the listing of {property}. Reason: {reason}. Correct it on your platform.',
   'attention.expiring':
     'The certificate of {property} lapses on {date}: it will then be withdrawn from {channels}. Renew it before then.',
   'attention.not_connected': {
@@ -60,6 +61,11 @@ const en = {
   'promotion.until': 'Promoted until {when}',
   'promotion.open': 'Promoted, no end date',
   'rejection.reason': 'Reason: {reason}',
+  'reason.photos': 'Photos',
+  'reason.description': 'Description',
+  'reason.legal': 'Legal data',
+  'reason.duplicate': 'Duplicate of another listing',
+  'reason.other': 'the channel’s code “{code}”',
   'rejection.no_text': 'The channel gave no explanation.',
   'updated.text': 'In this state since {since}; last report {received}',
   'visibility.withdrawn': 'Withdrawn from this channel',
@@ -123,6 +129,8 @@ const ro: TableOf<typeof en> = {
     'Proprietatea {property} a fost retrasă de pe {channel}: certificatul de clasificare nu mai este valabil. Reînnoiți-l în platformă.',
   'attention.withdrawn_other':
     'Proprietatea {property} a fost retrasă de pe {channel}: nu poate fi publicată așa cum este. Verificați-o în platformă.',
+  'attention.rejected':
+    '{channel} a respins anunțul proprietății {property}. Motiv: {reason}. Corectați-l în platformă.',
   'attention.expiring':
     'Certificatul proprietății {property} expiră pe {date}: atunci proprietatea va fi retrasă de pe {channels}. Reînnoiți-l înainte de această dată.',
   'attention.not_connected': {
@@ -148,6 +156,11 @@ const ro: TableOf<typeof en> = {
   'promotion.until': 'Promovat până la {when}',
   'promotion.open': 'Promovat, fără dată de încheiere',
   'rejection.reason': 'Motiv: {reason}',
+  'reason.photos': 'Fotografii',
+  'reason.description': 'Descriere',
+  'reason.legal': 'Date legale',
+  'reason.duplicate': 'Duplicat al altui anunț',
+  'reason.other': 'codul canalului „{code}”',
   'rejection.no_text': 'Canalul nu a dat nicio explicație.',
   'updated.text': 'În această stare din {since}; ultimul raport {received}',
   'visibility.withdrawn': 'Retrasă de pe acest canal',
@@ -198,4 +211,17 @@ export function listingsTexts(locale: HostLocale): ListingsTranslate {
 /** A property's name in the host's language, else English, else its first language, else its reference. */
 export function propertyName(name: Record<string, string> | null | undefined, locale: HostLocale, ref: string): string {
   return name?.[locale] ?? name?.en ?? Object.values(name ?? {})[0] ?? ref;
+}
+
+/** The reasons the served description names for a rejection (`rejection.reason`), each with a text of its own. */
+export const KNOWN_REJECTION_REASONS = ['photos', 'description', 'legal', 'duplicate'] as const;
+
+/**
+ * A rejection's reason in the host's language: a known code by its text, any other (the enum is
+ * open, a channel may send a word of its own) as the channel's code, quoted and said to be one.
+ */
+export function rejectionReason(code: string, tl: ListingsTranslate): string {
+  return (KNOWN_REJECTION_REASONS as readonly string[]).includes(code)
+    ? tl(`reason.${code}` as ListingsTextKey)
+    : tl('reason.other', { code });
 }

@@ -106,6 +106,8 @@ export const esListings: TableOf<EnglishListingsTexts> = {
     'El alojamiento {property} se ha retirado de {channel}: su certificado de clasificación ya no es válido. Renuévelo en su plataforma.',
   'attention.withdrawn_other':
     'El alojamiento {property} se ha retirado de {channel}: no puede publicarse tal como está. Revíselo en su plataforma.',
+  'attention.rejected':
+    '{channel} ha rechazado el anuncio del alojamiento {property}. Motivo: {reason}. Corríjalo en su plataforma.',
   'attention.expiring':
     'El certificado del alojamiento {property} caduca el {date}: ese día el alojamiento se retirará de {channels}. Renuévelo antes.',
   'attention.not_connected': {
@@ -131,6 +133,11 @@ export const esListings: TableOf<EnglishListingsTexts> = {
   'promotion.until': 'En promoción hasta el {when}',
   'promotion.open': 'En promoción, sin fecha de fin',
   'rejection.reason': 'Motivo: {reason}',
+  'reason.photos': 'Fotos',
+  'reason.description': 'Descripción',
+  'reason.legal': 'Datos legales',
+  'reason.duplicate': 'Duplicado de otro anuncio',
+  'reason.other': 'código del canal «{code}»',
   'rejection.no_text': 'El canal no ha dado ninguna explicación.',
   'updated.text': 'En este estado desde el {since}; último informe el {received}',
   'visibility.withdrawn': 'Retirado de este canal',

@@ -104,6 +104,8 @@ export const itListings: TableOf<EnglishListingsTexts> = {
     'La struttura {property} è stata ritirata da {channel}: il suo certificato di classificazione non è più valido. Lo rinnovi sulla Sua piattaforma.',
   'attention.withdrawn_other':
     'La struttura {property} è stata ritirata da {channel}: non può essere pubblicata così com’è. La verifichi sulla Sua piattaforma.',
+  'attention.rejected':
+    '{channel} ha rifiutato l’annuncio della struttura {property}. Motivo: {reason}. Lo corregga sulla Sua piattaforma.',
   'attention.expiring':
     'Il certificato della struttura {property} scade il {date}: da quel giorno la struttura sarà ritirata da {channels}. Lo rinnovi prima di allora.',
   'attention.not_connected': {
@@ -129,6 +131,11 @@ export const itListings: TableOf<EnglishListingsTexts> = {
   'promotion.until': 'In promozione fino al {when}',
   'promotion.open': 'In promozione, senza data di fine',
   'rejection.reason': 'Motivo: {reason}',
+  'reason.photos': 'Foto',
+  'reason.description': 'Descrizione',
+  'reason.legal': 'Dati legali',
+  'reason.duplicate': 'Duplicato di un altro annuncio',
+  'reason.other': 'codice del canale «{code}»',
   'rejection.no_text': 'Il canale non ha fornito spiegazioni.',
   'updated.text': 'In questo stato dal {since}; ultima segnalazione il {received}',
   'visibility.withdrawn': 'Ritirata da questo canale',

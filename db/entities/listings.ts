@@ -23,6 +23,13 @@ export const ListingReportSchema = defineEntity({
     receivedAt: p.datetime(),
   },
   primaryKeys: ['channel', 'property'],
+  indexes: [
+    // The few listings a channel rejected, for the host's "to act on" (migration ListingReportRejected).
+    {
+      name: 'listing_report_rejected',
+      expression: `create index "listing_report_rejected" on "listing_report" ("property_id", "channel_id") where "status" = 'rejected'`,
+    },
+  ],
 });
 
 /**

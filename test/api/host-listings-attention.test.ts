@@ -8,8 +8,9 @@ import { TestClock } from '../support/clock.ts';
 import { channelWithKey } from '../support/fixtures.ts';
 
 // What to act on across an organization, read from the few properties that can give an item
-// (withdrawn somewhere, or valid through a date near today) and counted in SQL for the owners:
-// the same list, in the same order, as the rules applied to every property.
+// (withdrawn somewhere, rejected by a channel they are distributed to, or valid through a date
+// near today) and counted in SQL for the owners: the same list, in the same order, as the rules
+// applied to every property.
 
 // 20:00 UTC: 22:00 on 22 November in Bucharest, already 10:00 on 23 November in Kiritimati (UTC+14).
 const NOW = '2026-11-22T20:00:00Z';
@@ -18,6 +19,7 @@ const KIRITIMATI_TODAY = '2026-11-23';
 
 let ctx: AdminContext;
 let channels: string[];
+let keys: Record<string, string>;
 let organizationId: string;
 
 const classification = (validUntil: string) => ({
@@ -33,7 +35,12 @@ beforeAll(async () => {
   const bed = await apiTestBed({ clock: new TestClock(NOW) });
   const { host, orm } = bed;
   ctx = bed.ctx;
-  channels = [(await channelWithKey(ctx)).channel.name, (await channelWithKey(ctx)).channel.name].sort();
+  const made = [
+    await channelWithKey(ctx, { scopes: ['read:catalog', 'write:listings'] }),
+    await channelWithKey(ctx, { scopes: ['read:catalog', 'write:listings'] }),
+  ];
+  channels = made.map((m) => m.channel.name).sort();
+  keys = Object.fromEntries(made.map((m) => [m.channel.name, m.key.key]));
   await host.organization('la-org');
   await host.owner('la-own-ana', { organization: 'la-org', display_name: 'Ana Popescu' });
   await host.owner('la-own-zeta', { organization: 'la-org', display_name: 'Zeta SRL' });
@@ -117,18 +124,55 @@ beforeAll(async () => {
     owner: 'la-own-ana',
     legal: { classification: classification(addDays(BUCHAREST_TODAY, -1)) },
   });
+  // Rejected by the first channel: two properties of the second page (listed whatever the page,
+  // one with a reason of the channel's own), and one no longer distributed there (not listed:
+  // nothing to fix for that channel). The second channel publishes one of them.
+  const [first, second] = channels as [string, string];
+  const report = async (channel: string, ref: string, body: unknown) => {
+    const [seen] = await orm.em.fork().execute<{ external_id: string }[]>(
+      `select cr.external_id from channel_resource cr join property p on p.id = cr.internal_id
+         join channel c on c.id = cr.channel_id where cr.kind = 'property' and p.ref = ? and c.name = ?`,
+      [ref, channel],
+    );
+    const res = await bed.api.call('PUT', `/api/v1/distribution/properties/${seen!.external_id}/listing`, {
+      key: keys[channel]!,
+      body,
+    });
+    expect(res.status, res.text).toBe(200);
+  };
+  const rejection = (reason: string) => ({ status: 'rejected', rejection: { reason, text: null } });
+  for (const ref of ['la-g-24', 'la-g-23']) await report(first, ref, rejection('photos'));
+  await report(first, 'la-g-22', rejection('blurry'));
+  await report(second, 'la-g-24', { status: 'published', public_url: 'https://b.example/stay/24' });
+  await host.distribute('la-g-23', [second]);
   const [row] = await orm.em.fork().execute<{ id: string }[]>("select id from organization where ref = 'la-org'");
   organizationId = row!.id;
 }, 180_000);
 
 describe('what to act on across the organization', () => {
-  test("withdrawals, then lapses within 30 days of each property's own today by date, then owners not connected in the order their properties first name them", async () => {
+  test("withdrawals, then rejections, then lapses within 30 days of each property's own today by date, then owners not connected in the order their properties first name them", async () => {
     const { attention } = await listingsOverview(ctx, organizationId, { page: 2 });
     const [first, second] = channels as [string, string];
     const shown = (ref: string) => ({ property: ref, channels });
     expect(attention).toEqual([
       expect.objectContaining({ kind: 'withdrawn', property: 'la-h-old', channel: first, reason: 'certificate' }),
       expect.objectContaining({ kind: 'withdrawn', property: 'la-h-old', channel: second, reason: 'certificate' }),
+      {
+        kind: 'rejected',
+        property: 'la-g-22',
+        propertyName: expect.any(Object),
+        channel: first,
+        reason: 'blurry',
+        text: null,
+      },
+      {
+        kind: 'rejected',
+        property: 'la-g-24',
+        propertyName: expect.any(Object),
+        channel: first,
+        reason: 'photos',
+        text: null,
+      },
       expect.objectContaining({ kind: 'expiring', ...shown('la-f-rome'), on: addDays(BUCHAREST_TODAY, 5), days: 5 }),
       expect.objectContaining({
         kind: 'expiring',
@@ -144,8 +188,8 @@ describe('what to act on across the organization', () => {
       }),
       { kind: 'not_connected', owner: 'la-own-zeta', ownerName: 'Zeta SRL', channel: first, properties: 1 },
       { kind: 'not_connected', owner: 'la-own-zeta', ownerName: 'Zeta SRL', channel: second, properties: 1 },
-      // Every property of Ana's the channels show: all but the withdrawn one.
-      { kind: 'not_connected', owner: 'la-own-ana', ownerName: 'Ana Popescu', channel: first, properties: 30 },
+      // Every property of Ana's the channels show: all but the withdrawn one (and, on the first, the one no longer distributed there).
+      { kind: 'not_connected', owner: 'la-own-ana', ownerName: 'Ana Popescu', channel: first, properties: 29 },
       { kind: 'not_connected', owner: 'la-own-ana', ownerName: 'Ana Popescu', channel: second, properties: 30 },
     ]);
   });
@@ -158,6 +202,6 @@ describe('what to act on across the organization', () => {
     });
     expect(first.pages).toBe(2);
     expect(filtered.attention).toEqual(first.attention);
-    expect(first.attention).toHaveLength(9);
+    expect(first.attention).toHaveLength(11);
   });
 });

@@ -8,6 +8,8 @@ import { TestClock } from '../support/clock.ts';
 import { dashboardScene } from '../support/host-dashboard.ts';
 import { hostRequest, openSession } from '../support/host-pages.ts';
 
+const BASE = '/api/v1/distribution';
+
 // The listings dashboard: its model (services/host-dashboard.ts) and its pages over real TLS.
 
 let api: TestApi;
@@ -57,6 +59,14 @@ describe('the dashboard model', () => {
         channel: [a, b].sort()[1],
         reason: 'certificate',
       }),
+      // Channel B rejected the upper house: the one thing a channel asks the host to fix.
+      expect.objectContaining({
+        kind: 'rejected',
+        property: scene.refs.upper,
+        channel: b,
+        reason: 'photos',
+        text: 'The photos show another house.',
+      }),
       expect.objectContaining({ kind: 'expiring', property: scene.refs.lower, on: '2026-12-02', days: 10 }),
       expect.objectContaining({
         kind: 'not_connected',
@@ -102,11 +112,16 @@ describe('the dashboard pages', () => {
       new RegExp(`data-channel="${a}">[\\s\\S]*?data-status="published"><span aria-hidden="true">✓</span>Published`),
     );
     expect(page.text).toContain('href="https://a.example/stay/upper"');
-    expect(page.text).toContain('data-rejection-reason="photos"');
+    expect(page.text).toContain('data-rejection-reason="photos">Reason: Photos</span>');
     expect(page.text).toContain('The photos show another house.');
     expect(page.text).toContain(`No report from ${b} yet.`);
     expect(page.text).toContain('Bookings from channels are not part of this service yet.');
     expect(page.text).toContain('data-attention="expiring"');
+    expect(page.text).toMatch(
+      new RegExp(
+        `<li data-attention="rejected" data-rejection-reason="photos"><strong>${b}</strong> rejected the listing of <a href="/host/listings/${scene.refs.upper}">Upper House</a>\\. Reason: <strong>Photos</strong>\\. Correct it on your platform\\. <q>The photos show another house\\.</q></li>`,
+      ),
+    );
     expect(page.text).toContain('Withdrawn from this channel');
     // No script, no asset from elsewhere.
     expect(page.text).not.toMatch(/<script|src="http/);
@@ -118,6 +133,10 @@ describe('the dashboard pages', () => {
     expect(page.text).toContain('<html lang="ro">');
     expect(page.text).toContain('Publicat');
     expect(page.text).toContain('Rezervările venite de pe canale nu fac încă parte din acest serviciu.');
+    expect(page.text).toContain('data-rejection-reason="photos">Motiv: Fotografii</span>');
+    expect(page.text).toContain(
+      `<strong>${scene.channels.b}</strong> a respins anunțul proprietății <a href="/host/listings/${scene.refs.upper}">Casa de Sus</a>. Motiv: <strong>Fotografii</strong>.`,
+    );
     // The owner is named after the connection it lacks, never as a subject that would agree.
     expect(page.text).toContain('Nu există încă o conexiune între <strong>Ana Popescu</strong> și');
   });
@@ -205,6 +224,25 @@ describe('the dashboard pages', () => {
     // Channel A's report came at 08:01 UTC: 10:01 in Bucharest.
     expect(page.text).toContain('<time datetime="2026-11-22T08:01:00Z">22 Nov 2026, 10:01 (Europe/Bucharest)</time>');
     expect(page.text).not.toMatch(/\d UTC</);
+  });
+
+  test("a reason of the channel's own shows as its code, said to be one; the history says each reason in words", async () => {
+    const listed = await api.call('GET', `${BASE}/properties?limit=10`, { key: scene.keys.b });
+    const upper = (listed.json.data as { id: string; name: { en: string } }[]).find((p) => p.name.en === 'Upper House');
+    const res = await api.call('PUT', `${BASE}/properties/${upper!.id}/listing`, {
+      key: scene.keys.b,
+      body: { status: 'rejected', rejection: { reason: 'blurry', text: null } },
+    });
+    expect(res.status, res.text).toBe(200);
+    const cookie = await openSession(api, scene.org);
+    const overview = await hostRequest(api, 'GET', '/host/listings', { cookie });
+    expect(overview.text).toContain('data-rejection-reason="blurry">Reason: the channel’s code “blurry”</span>');
+    expect(overview.text).toContain('Reason: <strong>the channel’s code “blurry”</strong>');
+    const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
+    const history = new RegExp(`data-history="${scene.channels.b}">([\\s\\S]*?)</table>`).exec(page.text)?.[1] ?? '';
+    expect(history).toContain('<td>the channel’s code “blurry”</td>');
+    expect(history).toContain('<td>Photos: The photos show another house.</td>');
+    expect(history).not.toMatch(/<td>(blurry|photos)/);
   });
 
   test("another organization's property and an unknown one are the same 404 page", async () => {

@@ -2,7 +2,13 @@ import { describe, expect, test } from 'vitest';
 import { formatDate, formatInstant, formatNumber } from '../../api/host/formats.ts';
 import { renderHandOffPage } from '../../api/owner-connect/hand-off-page.ts';
 import { formatMessage, MESSAGE_KEYS, translator } from '../../api/host/i18n.ts';
-import { LISTINGS_TEXT_KEYS, listingsTexts } from '../../api/host/listings-texts.ts';
+import {
+  KNOWN_REJECTION_REASONS,
+  LISTINGS_TEXT_KEYS,
+  listingsTexts,
+  rejectionReason,
+} from '../../api/host/listings-texts.ts';
+import { HOST_LOCALES } from '../../domain/host-locale.ts';
 
 // The host pages' texts: counts by the language's plural rules and number format, instants on
 // the clock of the place they concern.
@@ -116,6 +122,7 @@ describe('every language fills the same places as English', () => {
     clicks: '‹clicks›',
     days: '‹days›',
     max: '‹max›',
+    code: '‹code›',
   });
   const placesOf = (text: string) => [...new Set(text.match(/‹\w+›|\{\w+\}/g) ?? [])].sort();
   test.each(['ro', 'it', 'es'] as const)('%s', (locale) => {
@@ -187,5 +194,30 @@ describe('texts that name an owner or a property agree whatever the name', () =>
     const t = translator(locale);
     expect(t('owners.not_connected')).toBe(off);
     expect(t('owners.connected', { when: formatDate(locale, '2026-11-23') })).toBe(on);
+  });
+});
+
+describe("a rejection's reason is said in words", () => {
+  test.each([
+    ['en', 'Reason: Photos', 'Reason: the channel’s code “blurry”'],
+    ['ro', 'Motiv: Fotografii', 'Motiv: codul canalului „blurry”'],
+    ['it', 'Motivo: Foto', 'Motivo: codice del canale «blurry»'],
+    ['es', 'Motivo: Fotos', 'Motivo: código del canal «blurry»'],
+  ] as const)('%s: a known reason translated, an unknown one shown as the code it is', (locale, photos, unknown) => {
+    const tl = listingsTexts(locale);
+    expect(tl('rejection.reason', { reason: rejectionReason('photos', tl) })).toBe(photos);
+    expect(tl('rejection.reason', { reason: rejectionReason('blurry', tl) })).toBe(unknown);
+  });
+
+  test('every language has its own words for every reason the served description names', () => {
+    for (const locale of HOST_LOCALES) {
+      const tl = listingsTexts(locale);
+      const words = KNOWN_REJECTION_REASONS.map((code) => rejectionReason(code, tl));
+      expect(new Set(words).size, locale).toBe(KNOWN_REJECTION_REASONS.length);
+      for (const [i, code] of KNOWN_REJECTION_REASONS.entries()) {
+        expect(words[i], `${locale} ${code}`).not.toBe(code);
+        expect(words[i], `${locale} ${code}`).not.toBe(tl('reason.other', { code }));
+      }
+    }
   });
 });

@@ -78,7 +78,10 @@ test('the host link leads to the overview, whose badges say what each channel la
   ).toBe('https://a.example/stay/upper');
   expect(await upper.getByText('The photos show another house.').count()).toBe(1);
   const attention = page.getByRole('region', { name: 'To act on' });
-  expect(await attention.locator('li').count()).toBe(5);
+  expect(await attention.locator('li').count()).toBe(6);
+  expect(await attention.locator('li[data-attention="rejected"]').textContent()).toBe(
+    `${scene.channels.b} rejected the listing of Upper House. Reason: Photos. Correct it on your platform. The photos show another house.`,
+  );
   expect(
     await page
       .getByRole('region', { name: 'Bookings' })

@@ -10,7 +10,13 @@ import { fill, html, raw, type SafeHtml } from '../html.ts';
 import { formatDate, formatInstant } from '../formats.ts';
 import { channelChart } from '../listing-chart.ts';
 import { filterForm, overviewQuery, pager, showing } from '../overview-controls.ts';
-import { listingsTexts, propertyName, type ListingsTextKey, type ListingsTranslate } from '../listings-texts.ts';
+import {
+  listingsTexts,
+  propertyName,
+  rejectionReason,
+  type ListingsTextKey,
+  type ListingsTranslate,
+} from '../listings-texts.ts';
 import { definePage, notFoundPage } from '../page.ts';
 import { HOST_BASE } from '../paths.ts';
 
@@ -74,7 +80,7 @@ function reportFields(report: DashboardReport, channel: string, timeZone: string
       ? fill(tl('promotion.until'), { when: when(locale, report.promoted_until, timeZone) })
       : tl('promotion.open');
   const rejection = report.rejection
-    ? html`<span data-rejection-reason="${report.rejection.reason}">${tl('rejection.reason', { reason: report.rejection.reason })}</span><br>${report.rejection.text ?? tl('rejection.no_text')}`
+    ? html`<span data-rejection-reason="${report.rejection.reason}">${tl('rejection.reason', { reason: rejectionReason(report.rejection.reason, tl) })}</span><br>${report.rejection.text ?? tl('rejection.no_text')}`
     : null;
   return html`<dl>
 <dt>${tl('field.status')}</dt><dd>${badge(report.status, tl)}</dd>
@@ -111,6 +117,8 @@ function attentionList(items: readonly AttentionItem[], view: View): SafeHtml {
     switch (item.kind) {
       case 'withdrawn':
         return html`<li data-attention="withdrawn">${fill(tl(item.reason === 'certificate' ? 'attention.withdrawn_certificate' : 'attention.withdrawn_other'), { property: link(item.property, item.propertyName), channel: strong(item.channel) })}</li>`;
+      case 'rejected':
+        return html`<li data-attention="rejected" data-rejection-reason="${item.reason}">${fill(tl('attention.rejected'), { property: link(item.property, item.propertyName), channel: strong(item.channel), reason: strong(rejectionReason(item.reason, tl)) })}${item.text ? html` <q>${item.text}</q>` : ''}</li>`;
       case 'expiring':
         return html`<li data-attention="expiring">${fill(tl('attention.expiring'), { property: link(item.property, item.propertyName), date: html`<time datetime="${item.on}">${formatDate(locale, item.on)}</time>`, channels: strong(item.channels.join(', ')) })}</li>`;
       case 'not_connected':
@@ -167,7 +175,7 @@ function historySection(model: NonNullable<Awaited<ReturnType<typeof propertyDas
       return html`<h3>${channel.name}</h3><p class="empty" data-empty-report="${channel.name}">${tl('report.none', { channel: channel.name })}</p>`;
     const rows = listing.history.map(
       (change) =>
-        html`<tr><th scope="row">${when(locale, change.changed_at, model.property.timezone)}</th><td>${badge(change.status, tl)}</td><td>${change.rejection ? `${change.rejection.reason}${change.rejection.text ? `: ${change.rejection.text}` : ''}` : (change.public_url ?? '')}</td></tr>`,
+        html`<tr><th scope="row">${when(locale, change.changed_at, model.property.timezone)}</th><td>${badge(change.status, tl)}</td><td>${change.rejection ? `${rejectionReason(change.rejection.reason, tl)}${change.rejection.text ? `: ${change.rejection.text}` : ''}` : (change.public_url ?? '')}</td></tr>`,
     );
     return html`<h3 id="history-${index}">${channel.name}</h3>
 <table aria-labelledby="history-${index}" data-history="${channel.name}"><thead><tr><th scope="col">${tl('history.changed')}</th><th scope="col">${tl('field.status')}</th><th scope="col">${tl('field.url')} / ${tl('field.rejection')}</th></tr></thead><tbody>${rows}</tbody></table>`;
