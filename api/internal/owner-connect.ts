@@ -60,6 +60,7 @@ export const postOwnerConnect = defineOperation({
       html: renderHandOffPage({
         redirectUrl: handOff.redirect_url,
         token: handOff.token,
+        channel: body.channel,
         nonce,
         ...(body.locale === undefined ? {} : { locale: body.locale }),
       }),

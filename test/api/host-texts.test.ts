@@ -139,16 +139,37 @@ describe('every language fills the same places as English', () => {
   });
 });
 
-describe("the owner-connect hand-off page speaks the host pages' languages", () => {
+describe("the owner-connect hand-off page speaks the host pages' languages and names the channel", () => {
   test.each([
-    ['ro-RO', 'ro', 'Conectarea anunțurilor'],
-    ['it-IT', 'it', 'Collegamento dei Suoi annunci'],
-    ['es', 'es', 'Conexión de sus anuncios'],
-    ['de-DE', 'en', 'Connecting your listings'],
-  ])('%s → %s', (locale, lang, title) => {
-    const page = renderHandOffPage({ redirectUrl: 'https://partner.example/connect', token: 't', nonce: 'n', locale });
+    ['ro-RO', 'ro', 'Conectarea anunțurilor la demo-travel', 'Continuați către demo-travel'],
+    ['it-IT', 'it', 'Collegamento dei Suoi annunci a demo-travel', 'Continua verso demo-travel'],
+    ['es', 'es', 'Conexión de sus anuncios con demo-travel', 'Continuar a demo-travel'],
+    ['de-DE', 'en', 'Connecting your listings to demo-travel', 'Continue to demo-travel'],
+  ])('%s → %s', (locale, lang, title, button) => {
+    const page = renderHandOffPage({
+      redirectUrl: 'https://partner.example/connect',
+      token: 't',
+      channel: 'demo-travel',
+      nonce: 'n',
+      locale,
+    });
+    const text = (markup: string) => markup.replaceAll('<wbr>', '');
     expect(page).toContain(`<html lang="${lang}">`);
-    expect(page).toContain(`<h1>${title}</h1>`);
+    expect(page).toContain(`<title>${title}</title>`);
+    expect(text(page)).toContain(`<h1>${title}</h1>`);
+    expect(text(page)).toMatch(/<p>[^<]*demo-travel[^<]*<\/p>/);
+    expect(text(page)).toContain(`<button type="submit">${button}</button>`);
+  });
+
+  test("the channel's name is escaped, and a long one can break to fit a phone", () => {
+    const render = (channel: string) =>
+      renderHandOffPage({ redirectUrl: 'https://partner.example/connect', token: 't', channel, nonce: 'n' });
+    const hostile = render('x"><script>alert(1)</script>');
+    expect(hostile).not.toContain('<script>alert');
+    expect(hostile.replaceAll('<wbr>', '')).toContain('x&#34;&#62;&#60;script&#62;alert(1)&#60;/script&#62;');
+    const long = render('a'.repeat(40));
+    expect(long).toContain(`<h1>Connecting your listings to ${'a'.repeat(12)}<wbr>${'a'.repeat(12)}<wbr>`);
+    expect(long).toContain(`<title>Connecting your listings to ${'a'.repeat(40)}</title>`);
   });
 });
 

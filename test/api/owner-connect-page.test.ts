@@ -37,7 +37,14 @@ async function handOff(options: { javaScriptEnabled: boolean; policy: string; ht
         contentType: 'text/html; charset=utf-8',
         headers: { 'content-security-policy': options.policy },
         body:
-          options.html ?? renderHandOffPage({ redirectUrl: REDIRECT_URL, token: TOKEN, nonce: NONCE, locale: 'en' }),
+          options.html ??
+          renderHandOffPage({
+            redirectUrl: REDIRECT_URL,
+            token: TOKEN,
+            channel: 'partner',
+            nonce: NONCE,
+            locale: 'en',
+          }),
       });
     } else if (url === REDIRECT_URL) {
       received = route.request();
@@ -48,7 +55,7 @@ async function handOff(options: { javaScriptEnabled: boolean; policy: string; ht
   });
   // Not waiting for `load`: a form submission the policy blocks leaves the load pending.
   await page.goto(PAGE_URL, { waitUntil: 'commit' });
-  if (options.clickButton) await page.getByRole('button', { name: 'Continue to the channel' }).click();
+  if (options.clickButton) await page.getByRole('button', { name: 'Continue to partner' }).click();
   // Bounded: the POST arrives within a few hundred milliseconds when it arrives at all.
   for (let i = 0; i < 40 && !received; i += 1) await page.waitForTimeout(50);
   const buttonVisible = received ? undefined : await page.getByRole('button').isVisible();

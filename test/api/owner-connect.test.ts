@@ -181,7 +181,8 @@ describe('minting (POST /internal/v1/owners/{ref}/owner-connect)', () => {
     const token = /name="token" value="([^"]+)"/.exec(res.text)?.[1];
     expect(decodeJwt(token!).aud).toBe(a.name);
     expect(res.text).toContain('<form id="hand-off" method="post" action="https://partner.example/connect">');
-    expect(res.text).toContain('Continuați către canal');
+    // It names the channel the host is sent to.
+    expect(res.text).toContain(`<button type="submit">Continuați către ${a.name}</button>`);
     const nonce = /<script nonce="([^"]+)">/.exec(res.text)?.[1];
     expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
     expect(res.headers['content-security-policy']).toBe(

@@ -46,6 +46,7 @@ export const connectPage = definePage({
       html: renderHandOffPage({
         redirectUrl: handOff.redirect_url,
         token: handOff.token,
+        channel: params.channel!,
         locale: session.locale,
         nonce,
       }),
