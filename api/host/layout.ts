@@ -7,12 +7,14 @@ import { HOST_BASE } from './paths.ts';
 /**
  * The frame of every host page: language, skip link, banner with the organization, navigation
  * (pages, language switch, sign out), the page's main content and a footer. One inline style
- * block, allowed by the page's CSP nonce; nothing is loaded from anywhere.
+ * block, allowed by the page's CSP nonce; nothing is loaded from anywhere. Every page fits a
+ * phone's width (390 CSS px): a word longer than the line (an address, a reference, a name) breaks
+ * rather than widening the page.
  */
 
 const STYLE = `
 *,*::before,*::after{box-sizing:border-box}
-body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1b1b;background:#f6f7f9}
+body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1b1b;background:#f6f7f9;overflow-wrap:anywhere}
 a{color:#0b57d0}
 :focus-visible{outline:3px solid #e8710a;outline-offset:2px}
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem}
@@ -21,7 +23,7 @@ header{background:#123c69;color:#fff;padding:.75rem 1rem}
 header p{margin:0}
 .brand{font-weight:700;font-size:1.1rem}
 nav{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.5rem 1rem;background:#e3e9f1}
-nav form{display:flex;gap:.25rem;align-items:center;margin:0}
+nav form{display:flex;flex-wrap:wrap;gap:.25rem;align-items:center;margin:0}
 main{max-width:52rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}
 h2{font-size:1.2rem;margin:0 0 .5rem}
@@ -29,9 +31,9 @@ section.card{background:#fff;border:1px solid #d0d7e2;border-radius:.5rem;paddin
 table{width:100%;border-collapse:collapse}
 th,td{text-align:left;padding:.5rem .25rem;border-top:1px solid #e3e9f1;vertical-align:middle}
 th{font-weight:600}
-button{font:inherit;padding:.5rem 1rem;border-radius:.375rem;border:1px solid #0b57d0;background:#0b57d0;color:#fff;cursor:pointer;min-height:2.75rem}
+button{font:inherit;max-width:100%;white-space:normal;padding:.5rem 1rem;border-radius:.375rem;border:1px solid #0b57d0;background:#0b57d0;color:#fff;cursor:pointer;min-height:2.75rem}
 button.quiet{background:#fff;color:#0b57d0}
-select{font:inherit;padding:.4rem;min-height:2.75rem}
+select{font:inherit;max-width:100%;padding:.4rem;min-height:2.75rem}
 .state-on{color:#146c2e;font-weight:600}
 .state-off{color:#5f6368}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

@@ -203,7 +203,7 @@ describe('the dashboard pages', () => {
     const summaries = async (locale: string) => {
       const cookie = await openSession(api, scene.org, locale);
       const page = await hostRequest(api, 'GET', `/host/listings/${scene.refs.upper}`, { cookie });
-      return [...page.text.matchAll(/<figcaption>([^<]*)<\/figcaption>/g)].map((m) => m[1]);
+      return [...page.text.matchAll(/<figcaption[^>]*>([^<]*)<\/figcaption>/g)].map((m) => m[1]);
     };
     // Channel A reported 30 days (3,435 views, 85 clicks), channel B 12 days (1,266 views, 31 clicks).
     const en = await summaries('en');

@@ -8,7 +8,7 @@ import type {
 } from '../../../services/host-dashboard-model.ts';
 import { fill, html, raw, type SafeHtml } from '../html.ts';
 import { formatDate, formatInstant } from '../formats.ts';
-import { channelChart } from '../listing-chart.ts';
+import { CHART_STYLE, channelChart } from '../listing-chart.ts';
 import { filterForm, overviewQuery, pager, showing } from '../overview-controls.ts';
 import {
   listingsTexts,
@@ -44,7 +44,6 @@ const STYLE = `
 .attention li{margin:.25rem 0}
 .empty{color:#3c4043;font-style:italic}
 .note{border-left:4px solid #5f6368;padding-left:.75rem}
-figure.chart{margin:.5rem 0}
 details{margin:.25rem 0 1rem}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:0 0 1rem}
 .filters p{margin:0;display:flex;flex-direction:column}
@@ -199,7 +198,7 @@ export const listingPropertyPage = definePage({
     return {
       kind: 'page',
       title: name,
-      body: html`<style nonce="${nonce}">${raw(STYLE)}</style>
+      body: html`<style nonce="${nonce}">${raw(STYLE + CHART_STYLE)}</style>
 <p><a href="${LISTINGS_PATH}">${tl('property.back')}</a></p>
 <h1>${name}</h1>
 ${model.attention.length > 0 ? attentionList(model.attention, view) : ''}
