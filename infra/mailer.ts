@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { SMTPTransportOptions } from 'nodemailer';
+import { describeRetrySpan } from '../domain/webhooks/retry-schedule.ts';
 import type { SuspensionReason } from '../domain/webhooks/states.ts';
 
 export interface MailerConfig {
@@ -102,7 +103,7 @@ function displayUrl(raw: string): string {
 }
 
 const REASONS: Record<SuspensionReason, string> = {
-  failing: 'failing: every delivery attempt to this URL has failed for 3 days',
+  failing: `failing: every delivery attempt to this URL has failed for ${describeRetrySpan()}`,
   gone: 'gone: the endpoint answered 410 Gone, asking for deliveries to stop',
 };
 

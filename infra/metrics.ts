@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { RETRY_SPAN_MS } from '../domain/webhooks/retry-schedule.ts';
 import { capConnections, DEFAULT_LISTENER_LIMITS, listenerOptions, type ListenerLimits } from './listener-limits.ts';
 
 /**
@@ -94,8 +95,8 @@ export const webhookCommitToDelivery = new Histogram({
   name: 'svc_webhook_commit_to_delivery_seconds',
   help: "From an event's commit (its occurred_at, the stamp of the transaction that wrote it) to the recorded 2xx of its delivery to one endpoint, by attempt (first, retry)",
   labelNames: ['attempt'] as const,
-  // From a delivery that follows its commit at once to one retried for the contract's 3 days.
-  buckets: [0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 21600, 86400, 259200],
+  // From a delivery that follows its commit at once to one retried for the whole retry span.
+  buckets: [0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 21600, 86400, RETRY_SPAN_MS / 1000],
   registers: [registry],
 });
 

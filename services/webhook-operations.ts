@@ -93,7 +93,7 @@ export interface DeliveryRetried {
  *
  * A delivery still `pending` or `retrying` whose workflow has no running run (terminated, or lost
  * with its namespace) is driven again: a new run of its workflow makes the next attempt at once,
- * and the schedule goes on from it, within 3 days of that attempt. Refused for a delivery in any
+ * and the schedule goes on from it, within the retry span (`RETRY_SPAN_MS`) of that attempt. Refused for a delivery in any
  * other state, or whose workflow is not waiting (an attempt under way).
  */
 export async function retryDeliveryNow(

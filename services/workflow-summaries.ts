@@ -1,3 +1,4 @@
+import { describeRetrySpan, describeSchedule } from '../domain/webhooks/retry-schedule.ts';
 import type { ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
 import type { OwnerConnectInput } from '../workflows/owner-connect.ts';
 import type { DeliveryInput } from '../workflows/webhook-delivery.ts';
@@ -59,7 +60,7 @@ export const workflowSummaries = {
     staticDetails: [
       `Delivery \`${input.deliveryId}\` of event \`${input.eventId}\` (${input.eventType}) to endpoint`,
       `\`${input.endpointId}\` at ${host}, channel ${input.channel}.`,
-      'Retries after 1 m, 5 m, 30 m, 2 h, 6 h, then every 12 h, within 3 days of the first attempt;',
+      `Retries after ${describeSchedule('short')}, within ${describeRetrySpan()} of the first attempt;`,
       `\`npm run admin -- delivery retry ${input.deliveryId}\` makes a waiting retry now.`,
     ].join('\n'),
   }),

@@ -81,8 +81,8 @@ interface Wait {
 
 /**
  * One delivery of one event to one endpoint (workflow id `webhook-delivery:<endpoint>:<event>`).
- * Retries after 1 m, 5 m, 30 m, 2 h, 6 h, then every 12 h, each ±20 %, while the next attempt
- * falls within 3 days of the first; then the endpoint is suspended (`failing`) and its technical
+ * Retries on the contract's schedule (`planNextRetry`, domain/webhooks/retry-schedule.ts) while the
+ * next attempt falls within the retry span of the first; then the endpoint is suspended (`failing`) and its technical
  * contact e-mailed. A 410 suspends it at once (`gone`). Cancelled when the endpoint is deleted or
  * suspended by another delivery.
  *

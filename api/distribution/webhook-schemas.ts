@@ -5,6 +5,7 @@ import {
   MAX_EVENT_PATTERNS,
   EVENT_TYPES,
 } from '../../domain/events.ts';
+import { describeRetrySpan } from '../../domain/webhooks/retry-schedule.ts';
 import { SHOWN_SUSPENSION_REASONS } from '../../domain/webhooks/states.ts';
 import { Instant, matching, PlainText } from '../schemas/common.ts';
 
@@ -31,7 +32,7 @@ export const EndpointRecord = z
       .nullable()
       .meta({
         description:
-          'Why the endpoint is `inactive`; null while active. `failing` (every retry over 3 days failed) or `gone` (the endpoint answered 410): enable it after fixing the receiver. ' +
+          `Why the endpoint is \`inactive\`; null while active. \`failing\` (every retry over ${describeRetrySpan()} failed) or \`gone\` (the endpoint answered 410): enable it after fixing the receiver. ` +
           "`platform`: the service's operators hold every webhook of the channel; nothing is delivered, registering and enabling answer 409 `webhooks_suspended_by_platform`, and once they resume each endpoint reads its own status again (an endpoint that was `active` receives the events of changes made from then on; nothing held is replayed: read `GET /events`). Open enum.",
         examples: [...SHOWN_SUSPENSION_REASONS],
       }),

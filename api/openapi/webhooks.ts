@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ID_PATTERNS, ID_PREFIXES } from '../../domain/catalogue/ids.ts';
 import { EVENT_TYPES, eventKind, PING_EVENT_TYPE, type EventType } from '../../domain/events.ts';
+import { describeJitter, describeRetrySpan, describeSchedule } from '../../domain/webhooks/retry-schedule.ts';
 import { SIGNATURE_TOLERANCE_SECONDS, WEBHOOK_SECRET_PREFIX } from '../../domain/webhooks/signing.ts';
 import { Instant } from '../schemas/common.ts';
 import type { SchemaComponents } from './schemas.ts';
@@ -143,7 +144,8 @@ export function webhookEntries(schemas: SchemaComponents): Record<string, { post
         responses: {
           default: {
             description:
-              'Any 2xx within 10 seconds: delivered (answer first, do the work afterwards). A 410: the endpoint is suspended at once (`gone`). Anything else, a redirect, or no answer within 10 seconds: not delivered, retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 6 hours, then every 12 hours (each ±20 %) for 3 days, then the endpoint is suspended (`failing`).',
+              'Any 2xx within 10 seconds: delivered (answer first, do the work afterwards). A 410: the endpoint is suspended at once (`gone`). Anything else, a redirect, or no answer within 10 seconds: not delivered, ' +
+              `retried after ${describeSchedule('long')} (each ${describeJitter()}) for ${describeRetrySpan()}, then the endpoint is suspended (\`failing\`).`,
           },
         },
       },

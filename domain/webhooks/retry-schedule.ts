@@ -64,3 +64,37 @@ export function planRetries(random: () => number): number[] {
  * it (the attempt activity's start-to-close time). An operator's retry waits this long and a margin.
  */
 export const ATTEMPT_LIMIT_MS = 30_000;
+
+// The schedule in words, for every text that states it (the served description, the Temporal UI's
+// details, the suspension e-mail); test/domain/retry-schedule-text.test.ts checks the docs' and ops
+// files' sentences against the same constants.
+
+const UNITS = [
+  { ms: 24 * HOUR_MS, short: 'd', long: 'day' },
+  { ms: HOUR_MS, short: 'h', long: 'hour' },
+  { ms: MINUTE_MS, short: 'm', long: 'minute' },
+] as const;
+
+/** A whole number of days, hours or minutes in words: `short` "12 h", `long` "12 hours". */
+export function describeDuration(ms: number, style: 'short' | 'long'): string {
+  const unit = UNITS.find((u) => ms >= u.ms && ms % u.ms === 0);
+  if (unit === undefined) throw new RangeError(`${ms} ms is not a whole number of minutes`);
+  const count = ms / unit.ms;
+  return style === 'short' ? `${count} ${unit.short}` : `${count} ${unit.long}${count === 1 ? '' : 's'}`;
+}
+
+/** The delays in words: "1 m, 5 m, 30 m, 2 h, 6 h, then every 12 h" (`long`: "1 minute, … 12 hours"). */
+export function describeSchedule(style: 'short' | 'long'): string {
+  const delays = NOMINAL_DELAYS_MS.map((ms) => describeDuration(ms, style)).join(', ');
+  return `${delays}, then every ${describeDuration(STEADY_DELAY_MS, style)}`;
+}
+
+/** The retry span in words, always long: "3 days". */
+export function describeRetrySpan(): string {
+  return describeDuration(RETRY_SPAN_MS, 'long');
+}
+
+/** The jitter in words: "±20 %". */
+export function describeJitter(): string {
+  return `±${Math.round(JITTER_FRACTION * 100)} %`;
+}

@@ -39,7 +39,7 @@ export type DeliveryWorkflowState = (typeof DELIVERY_WORKFLOW_STATES)[number];
 export const ENDPOINT_STATUSES = ['active', 'inactive', 'deleted'] as const;
 export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
 
-/** Why an endpoint was made inactive: every retry over 3 days failed (`failing`) or it answered 410 (`gone`). */
+/** Why an endpoint was made inactive: every retry over the retry span (`RETRY_SPAN_MS`) failed (`failing`) or it answered 410 (`gone`). */
 export const SUSPENSION_REASONS = ['failing', 'gone'] as const;
 export type SuspensionReason = (typeof SUSPENSION_REASONS)[number];
 
