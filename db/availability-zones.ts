@@ -20,6 +20,15 @@ export interface BatchProperty {
   timezone: string;
 }
 
+/** The properties under these references, read without a lock (the rules of a refused batch). */
+export async function propertiesByRef(em: EntityManager, refs: readonly string[]): Promise<BatchProperty[]> {
+  return em.execute<BatchProperty[]>(
+    `select p.id, p.ref, p.content, l.content->>'timezone' as timezone from property p join location l on l.id = p.location_id
+      where p.ref = any(?::text[]) order by p.id`,
+    [pgArray(refs)],
+  );
+}
+
 /** The properties under these references, locked in id order for the rest of the transaction. */
 export async function lockPropertiesByRef(tx: EntityManager, refs: readonly string[]): Promise<BatchProperty[]> {
   return tx.execute<BatchProperty[]>(

@@ -346,4 +346,10 @@ export async function rollZoneBatch(
   return { properties: due.length, rolled, last: due.at(-1)?.property_id ?? null };
 }
 
-export { followLocationZone, lockPropertiesByRef, zonesInUse, type BatchProperty } from './availability-zones.ts';
+export {
+  followLocationZone,
+  lockPropertiesByRef,
+  propertiesByRef,
+  zonesInUse,
+  type BatchProperty,
+} from './availability-zones.ts';

@@ -1,14 +1,16 @@
 import {
   applyAvailabilityUpdates,
   lockPropertiesByRef,
+  propertiesByRef,
   ROLL_BATCH,
   rollInBatches,
   rollZoneBatch,
   zonesInUse,
+  type BatchProperty,
 } from '../db/availability.ts';
 import { writeTransaction } from '../db/sql.ts';
 import type { UnpricedRate } from '../domain/availability/conform.ts';
-import type { AvailabilityUpdate } from '../domain/availability/nights.ts';
+import type { AvailabilityUpdate, RatePatch } from '../domain/availability/nights.ts';
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import { unknownReference } from '../domain/catalogue/source-rules.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -40,29 +42,14 @@ export function postAvailability(
   return writeAndNotify(deps, async (tx) => {
     const rows = await lockPropertiesByRef(tx, [...new Set(batch.updates.map((u) => u.property))].sort());
     const byRef = new Map(rows.map((row) => [row.ref, row]));
-    const refused = batch.updates.map((update, i): ParameterError[] => {
-      const property = byRef.get(update.property);
-      if (!property) return [unknownReference(`/updates/${i}/property`, 'property', update.property)];
-      return (update.rates ?? []).flatMap((rate, j): ParameterError[] => {
-        const plan = property.content.rate_plans.find((candidate) => candidate.key === rate.rate_plan);
-        if (!plan)
-          return [
-            {
-              detail: `the property has no rate plan "${rate.rate_plan}"`,
-              code: 'unknown_reference',
-              pointer: `/updates/${i}/rates/${j}/rate_plan`,
-            },
-          ];
-        return priceListErrors(rate, {
-          maxAdults: property.content.capacity.max_adults,
-          bands: plan.child_age_bands,
-        }).map((error) => ({
-          detail: error.detail,
-          code: error.code,
-          pointer: jsonPointer(['updates', i, 'rates', j, ...error.path]),
-        }));
-      });
-    });
+    const refused = batch.updates.map((update, i) =>
+      updateRuleErrors(
+        i,
+        update.property,
+        (update.rates ?? []).map((rate, j) => ({ index: j, rate })),
+        byRef.get(update.property),
+      ),
+    );
     // Every property's updates are applied, those refused above too, so that a rate whose child
     // prices cannot be known on its nights is reported in the same answer as every other failed
     // rule; any refusal rolls the whole transaction back.
@@ -83,6 +70,57 @@ export function postAvailability(
     }
     if (refused.some((errors) => errors.length > 0)) throw invalidParameters(refused.flat());
     return { results };
+  });
+}
+
+/** One update of a batch as far as it is well formed: its property's reference, and its rates that are. */
+export interface WellFormedUpdate {
+  index: number;
+  property: string;
+  rates: { index: number; rate: RatePatch }[];
+}
+
+/**
+ * The rules between updates and the stored catalogue, for a batch whose shape was refused: over
+ * what of it is well formed, so that the one refusal names them too (the operation's
+ * `laterRules`). A plain read, no lock. The child prices a night cannot know are found only by
+ * applying the batch, so they come once its shape is taken.
+ */
+export async function availabilityRuleErrors(
+  deps: Pick<ServiceDeps, 'orm'>,
+  updates: readonly WellFormedUpdate[],
+): Promise<ParameterError[]> {
+  const rows = await propertiesByRef(deps.orm.em.fork(), [...new Set(updates.map((u) => u.property))].sort());
+  const byRef = new Map(rows.map((row) => [row.ref, row]));
+  return updates.flatMap((u) => updateRuleErrors(u.index, u.property, u.rates, byRef.get(u.property)));
+}
+
+/** The property an update names exists, and so does each rate plan its rates name; each price list fits. */
+function updateRuleErrors(
+  i: number,
+  ref: string,
+  rates: readonly { index: number; rate: RatePatch }[],
+  property: BatchProperty | undefined,
+): ParameterError[] {
+  if (!property) return [unknownReference(`/updates/${i}/property`, 'property', ref)];
+  return rates.flatMap(({ index: j, rate }): ParameterError[] => {
+    const plan = property.content.rate_plans.find((candidate) => candidate.key === rate.rate_plan);
+    if (!plan)
+      return [
+        {
+          detail: `the property has no rate plan "${rate.rate_plan}"`,
+          code: 'unknown_reference',
+          pointer: `/updates/${i}/rates/${j}/rate_plan`,
+        },
+      ];
+    return priceListErrors(rate, {
+      maxAdults: property.content.capacity.max_adults,
+      bands: plan.child_age_bands,
+    }).map((error) => ({
+      detail: error.detail,
+      code: error.code,
+      pointer: jsonPointer(['updates', i, 'rates', j, ...error.path]),
+    }));
   });
 }
 

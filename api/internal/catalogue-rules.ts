@@ -1,4 +1,6 @@
 import { DistributionInput, LocationInput, OwnerInput, PropertyInput, Ref } from '../../domain/catalogue/source.ts';
+import { AvailabilityBatch, AvailabilityUpdate, RatePatch } from '../../domain/availability/nights.ts';
+import * as availability from '../../services/availability.ts';
 import * as rules from '../../services/catalogue-rules.ts';
 import type { LaterRulesContext } from '../operations.ts';
 import { memberOf, tooLong, wellFormedFields, wellFormedItems } from '../validation.ts';
@@ -16,6 +18,22 @@ const refOf = (params: unknown) => {
 };
 
 export const catalogueRules = {
+  availability: ({ body, deps }: LaterRulesContext) => {
+    const updates = memberOf(body, 'updates');
+    if (tooLong(AvailabilityBatch.shape.updates, updates) || !Array.isArray(updates)) return Promise.resolve([]);
+    return availability.availabilityRuleErrors(
+      deps,
+      updates.flatMap((update: unknown, index) => {
+        const property = AvailabilityUpdate.shape.property.safeParse(memberOf(update, 'property'));
+        if (!property.success) return [];
+        const rates = memberOf(update, 'rates');
+        const wellFormed = tooLong(AvailabilityUpdate.shape.rates, rates) ? [] : wellFormedItems(RatePatch, rates);
+        return [
+          { index, property: property.data, rates: wellFormed.map(({ index: j, item }) => ({ index: j, rate: item })) },
+        ];
+      }),
+    );
+  },
   owner: ({ params, body, deps }: LaterRulesContext) =>
     rules.ownerRuleErrors(deps, refOf(params), wellFormedFields(OwnerInput, body)),
   location: ({ params, body, deps }: LaterRulesContext) =>

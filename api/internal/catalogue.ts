@@ -307,6 +307,7 @@ export const postAvailability = defineOperation({
   body: AvailabilityBatch,
   responses: { 200: { description: 'What changed, per property', schema: AvailabilityOutcome } },
   problems: ['invalid_parameters', 'platform_token_invalid'],
+  laterRules: catalogueRules.availability,
   handler: async ({ body, deps }) => ({ body: await availability.postAvailability(deps, body) }),
 });
 

@@ -108,6 +108,35 @@ describe('one refusal names every rule a platform write breaks', () => {
     ).toEqual(['/channels/0 unknown_reference']);
   });
 
+  test('POST /availability: unknown properties and rate plans and a short price list beside a malformed date', async () => {
+    const { property } = await place();
+    const res = await host.call('POST', '/availability', {
+      updates: [
+        {
+          property,
+          from: '2026-12-20',
+          to: 'soon',
+          rates: [
+            { rate_plan: 'flex', prices_by_occupancy: [{ adults: 1, amount: 10000 }] },
+            { rate_plan: 'no-such-plan', closed: true },
+            { rate_plan: 'flex', closed: 'yes' },
+          ],
+        },
+        { property: 'no-such-property', from: '2026-12-20', to: '2026-12-21' },
+      ],
+    });
+    expect(entries(res)).toEqual(
+      [
+        '/updates/0/to date_format',
+        '/updates/0/rates/2/closed type',
+        // The sample property takes up to 4 adults: one entry for each count without a price.
+        ...['2', '3', '4'].map(() => '/updates/0/rates/0/prices_by_occupancy adults_missing'),
+        '/updates/0/rates/1/rate_plan unknown_reference',
+        '/updates/1/property unknown_reference',
+      ].sort(),
+    );
+  });
+
   test('POST /host-sessions and PUT /guests/{ref}: an unknown organization beside a broken field', async () => {
     const session = await host.call('POST', '/host-sessions', { organization: 'no-such-org', locale: 'not a tag' });
     expect(entries(session)).toEqual(['/locale regex', '/organization unknown_reference'].sort());
