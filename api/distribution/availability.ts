@@ -46,6 +46,8 @@ export const AvailabilityQuery = z
   .strict()
   // `max_nights` needs the first night, `from` or the property's today: services/availability-page.ts.
   .superRefine((query, ctx) => {
+    // Judged between two dates only: a malformed one is named once, by its own rule.
+    if (!LocalDate.safeParse(query.from).success || !LocalDate.safeParse(query.to).success) return;
     if (query.from && query.to && query.from >= query.to)
       ctx.addIssue({ code: 'custom', path: ['to'], message: '`to` is after `from`', params: { code: 'range' } });
   });

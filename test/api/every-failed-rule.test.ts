@@ -170,4 +170,12 @@ describe('one refusal names every rule a request breaks', () => {
       entries(await call(key, 'GET', `/quotes?property_id=${id}&arrival=2026-13-01&departure=2026-12-01&adults=2`)),
     ).toEqual(['arrival date_format']);
   });
+
+  test('GET /availability: a malformed from is named once, the range between the dates not judged on it', async () => {
+    const { key } = await setup(['read:ari']);
+    expect(entries(await call(key, 'GET', '/availability?from=2026-13-01&to=2026-12-01'))).toEqual([
+      'from date_format',
+    ]);
+    expect(entries(await call(key, 'GET', '/availability?from=2026-12-05&to=2026-12-01'))).toEqual(['to range']);
+  });
 });
