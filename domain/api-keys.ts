@@ -5,6 +5,8 @@ export type ServiceEnvironment = 'sandbox' | 'production';
 
 const PREFIX = { production: 'svc_live_', sandbox: 'svc_test_' } as const satisfies Record<ServiceEnvironment, string>;
 export const API_KEY_LENGTH = 63;
+/** Live keys a channel may hold in one environment: one in use and its replacement (docs/contract.md#limits). */
+export const MAX_LIVE_KEYS = 2;
 const CHECKSUM_LENGTH = 6; // 62^6 > 2^32, so every CRC-32 fits
 const SECRET_LENGTH = API_KEY_LENGTH - PREFIX.production.length - CHECKSUM_LENGTH; // 48 base62 chars, ~285 bits
 const KEY_PATTERN = /^svc_(live|test)_([0-9A-Za-z]{48})([0-9A-Za-z]{6})$/;

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import type { LookupFunction, Socket } from 'node:net';
 import tls from 'node:tls';
 import type { DeliveryError } from '../domain/webhooks/delivery-errors.ts';
+import { RECEIVER_ANSWER_MS } from '../domain/webhooks/sending.ts';
 import { checkWebhookUrl, isAllowedAddress, type WebhookReach } from '../domain/webhooks/url-safety.ts';
 import { clip, excerptOf, oneLine, socketFailure, statusVerdict, type Failure } from './webhook-answer.ts';
 import { caresLookup, normaliseAnswer } from './webhook-dns.ts';
@@ -39,7 +40,7 @@ export interface WebhookResponse {
   excerpt: string | null;
 }
 
-export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = RECEIVER_ANSWER_MS;
 export const USER_AGENT = 'distribution-service-webhooks/1';
 /** Response bytes read at most; reading stops there and the connection is closed. */
 const MAX_READ_BYTES = 64 * 1024;

@@ -9,15 +9,14 @@ import {
   type KeyWithChannel,
 } from '../db/api-keys.ts';
 import { findChannelByName, type Channel } from '../db/channels.ts';
-import { generateApiKey } from '../domain/api-keys.ts';
+import { generateApiKey, MAX_LIVE_KEYS } from '../domain/api-keys.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { toInstant } from '../domain/time.ts';
 import { createMailer, leakedKeyMail } from '../infra/mailer.ts';
 import type { ServiceDeps } from './deps.ts';
 import { Refusal } from './refusal.ts';
 
-/** During a rotation a channel holds the old key and the new one; never more. */
-export const MAX_LIVE_KEYS = 2;
+export { MAX_LIVE_KEYS };
 
 export interface IssueKeyInput {
   channel: string;

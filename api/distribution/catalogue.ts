@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { ViewKind } from '../../db/catalogue/projector.ts';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { RESOURCE_STATUSES, type ResourceStatus } from '../../domain/catalogue/status.ts';
+import { RETENTION_DAYS } from '../../domain/catalogue/retention.ts';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../domain/pages.ts';
 import { findProperty, listAmenities as amenityPage, listView, readEvents } from '../../services/catalogue-reads.ts';
 import { defineOperation, type Operation } from '../operations.ts';
 import { AmenityPage } from '../schemas/amenities.ts';
@@ -12,9 +14,9 @@ const Limit = z.coerce
   .number()
   .int()
   .min(1)
-  .max(500)
-  .default(100)
-  .meta({ description: 'Items per page, 1 to 500; above 500 is refused.' });
+  .max(PAGE_LIMIT_MAX)
+  .default(PAGE_LIMIT_DEFAULT)
+  .meta({ description: `Items per page, 1 to ${PAGE_LIMIT_MAX}; above ${PAGE_LIMIT_MAX} is refused.` });
 
 const Cursor = z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({
   pattern: CURSOR_PATTERN,
@@ -57,8 +59,7 @@ const UpdatedSince = z.iso
   })
   .optional()
   .meta({
-    description:
-      'Inclusive. Send back the largest `updated_at` received; tombstones are listed too. Older than 35 days: 410 `sync_window_expired`.',
+    description: `Inclusive. Send back the largest \`updated_at\` received; tombstones are listed too. Older than ${RETENTION_DAYS} days: 410 \`sync_window_expired\`.`,
   });
 
 export const ListQuery = z
@@ -156,8 +157,7 @@ export const EventQuery = z
     limit: Limit,
     cursor: Cursor.meta({
       pattern: CURSOR_PATTERN,
-      description:
-        'The `next_cursor` of the previous page. Without it the log is read from its oldest kept event (35 days). Any other value is refused with 400 `invalid_cursor`.',
+      description: `The \`next_cursor\` of the previous page. Without it the log is read from its oldest kept event (${RETENTION_DAYS} days). Any other value is refused with 400 \`invalid_cursor\`.`,
     }),
   })
   .strict();
@@ -171,7 +171,7 @@ export const listEventsOperation = defineOperation({
     "The channel's events in the order their changes committed: a reader that resumes from `next_cursor` never misses an event that committed after it read. " +
     "Only the kinds the key's scopes cover are listed (`read:catalog`: property, location, owner and amenity events; `read:ari`: `availability.updated`). " +
     '`next_cursor` is always present: keep it and poll with it; `has_more` says whether the next page is already waiting. ' +
-    'A cursor older than 35 days is answered 410 `event_cursor_expired`. ' +
+    `A cursor older than ${RETENTION_DAYS} days is answered 410 \`event_cursor_expired\`. ` +
     "So is a cursor whose position the log no longer holds: the service's data was restored from a backup taken before it, and the positions after the backup went to new events; replace what you hold with a full listing and read the log again without a cursor.",
   tags: ['Events'],
   scopes: [],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../domain/pages.ts';
 import { ProblemError, type ParameterError } from '../../domain/problems.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
 import { getDelivery, listDeliveries } from '../../services/webhook-deliveries.ts';
@@ -193,7 +194,7 @@ export const rotateWebhookSecret = defineOperation({
 
 const DeliveriesQuery = z
   .object({
-    limit: z.coerce.number().int().min(1).max(500).default(100),
+    limit: z.coerce.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
     cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional().meta({
       pattern: CURSOR_PATTERN,
       description: 'The `next_cursor` of the previous page; any other value: 400 `invalid_cursor`.',

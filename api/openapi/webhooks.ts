@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ID_PATTERNS, ID_PREFIXES } from '../../domain/catalogue/ids.ts';
 import { EVENT_TYPES, eventKind, PING_EVENT_TYPE, type EventType } from '../../domain/events.ts';
 import { describeJitter, describeRetrySpan, describeSchedule } from '../../domain/webhooks/retry-schedule.ts';
+import { RECEIVER_ANSWER_MS } from '../../domain/webhooks/sending.ts';
 import { SIGNATURE_TOLERANCE_SECONDS, WEBHOOK_SECRET_PREFIX } from '../../domain/webhooks/signing.ts';
 import { Instant } from '../schemas/common.ts';
 import type { SchemaComponents } from './schemas.ts';
@@ -15,8 +16,7 @@ import type { OperationObject, ParameterObject } from './types.ts';
  */
 
 export const WEBHOOK_TAG = 'Webhook events';
-export const WEBHOOK_TAG_DESCRIPTION =
-  "What the service POSTs to a channel's webhook endpoints: one thin notification per event, signed the Standard Webhooks way. Verify the signature over the raw body before parsing it, answer any 2xx within 10 seconds, deduplicate on `webhook-id`, then read the resource it names. Event types are added within v1: accept and ignore one you do not know.";
+export const WEBHOOK_TAG_DESCRIPTION = `What the service POSTs to a channel's webhook endpoints: one thin notification per event, signed the Standard Webhooks way. Verify the signature over the raw body before parsing it, answer any 2xx within ${RECEIVER_ANSWER_MS / 1000} seconds, deduplicate on \`webhook-id\`, then read the resource it names. Event types are added within v1: accept and ignore one you do not know.`;
 
 /** Every type a channel's endpoint can receive, in the order the description lists them. */
 export const WEBHOOK_EVENT_TYPES: readonly string[] = [...EVENT_TYPES, PING_EVENT_TYPE];
@@ -144,7 +144,7 @@ export function webhookEntries(schemas: SchemaComponents): Record<string, { post
         responses: {
           default: {
             description:
-              'Any 2xx within 10 seconds: delivered (answer first, do the work afterwards). A 410: the endpoint is suspended at once (`gone`). Anything else, a redirect, or no answer within 10 seconds: not delivered, ' +
+              `Any 2xx within ${RECEIVER_ANSWER_MS / 1000} seconds: delivered (answer first, do the work afterwards). A 410: the endpoint is suspended at once (\`gone\`). Anything else, a redirect, or no answer within ${RECEIVER_ANSWER_MS / 1000} seconds: not delivered, ` +
               `retried after ${describeSchedule('long')} (each ${describeJitter()}) for ${describeRetrySpan()}, then the endpoint is suspended (\`failing\`).`,
           },
         },

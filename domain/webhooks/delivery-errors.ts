@@ -1,3 +1,5 @@
+import { RECEIVER_ANSWER_MS } from './sending.ts';
+
 /**
  * Why an attempt failed, as a channel is told it: a fixed set of reasons without addresses, names
  * or TLS details, so a channel cannot use its endpoint to probe the service's network or DNS. The
@@ -8,7 +10,7 @@ export const DELIVERY_ERRORS = {
   dns_failure: 'the host name did not resolve (no answer, no address, or the resolver failed)',
   address_not_allowed: 'the host name resolved to, or the connection reached, an address that is not public',
   connection_failed: 'no TCP connection could be made, or it was closed before an answer (refused, reset, unreachable)',
-  timeout: 'no answer within 10 seconds, name resolution included',
+  timeout: `no answer within ${RECEIVER_ANSWER_MS / 1000} seconds, name resolution included`,
   tls_failure: 'the TLS handshake failed (certificate, host name or protocol)',
   invalid_response: 'the answer was not valid HTTP',
   redirect_not_followed: 'the answer was a redirect (3xx); redirects are never followed',

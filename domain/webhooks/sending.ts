@@ -3,6 +3,9 @@ import { toInstant } from '../time.ts';
 
 // What a webhook carries, and who is sent it: which channels, which of their endpoints.
 
+/** How long a receiver has to answer a delivery, name resolution included (docs/contract.md#limits). */
+export const RECEIVER_ANSWER_MS = 10_000;
+
 export interface WebhookEvent {
   id: string;
   type: string;
