@@ -1,3 +1,4 @@
+import { HOUR_MS, PUBLICATION_LEAD_MS, RETIRED_OVERLAP_MS } from '../domain/owner-connect-keys.ts';
 import { describeRetrySpan, describeSchedule } from '../domain/webhooks/retry-schedule.ts';
 import type { ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
 import type { OwnerConnectInput } from '../workflows/owner-connect.ts';
@@ -46,7 +47,7 @@ export const workflowSummaries = {
   ownerConnectKeyRotation: (taskQueue: string, rotationDays: number): WorkflowSummary => ({
     staticSummary: `Owner-connect signing key rotation of task queue ${taskQueue}, every ${rotationDays} days`,
     staticDetails:
-      'Publishes the next signing key, switches to it 24 h later and destroys the retired private part 24 h ' +
+      `Publishes the next signing key, switches to it ${PUBLICATION_LEAD_MS / HOUR_MS} h later and destroys the retired private part ${RETIRED_OVERLAP_MS / HOUR_MS} h ` +
       'after that; `npm run admin -- owner-connect rotate-key` rotates early. Continues as new.',
   }),
 

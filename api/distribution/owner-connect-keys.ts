@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { KEY_SET_MAX_AGE_SECONDS } from '../../domain/owner-connect-keys.ts';
+import {
+  HOUR_MS,
+  KEY_SET_MAX_AGE_SECONDS,
+  PUBLICATION_LEAD_MS,
+  RETIRED_OVERLAP_MS,
+} from '../../domain/owner-connect-keys.ts';
 import { publishedKeySet } from '../../services/owner-connect/signing-keys.ts';
 import { defineOperation } from '../operations.ts';
 
@@ -33,11 +38,11 @@ export const getOwnerConnectKeys = defineOperation({
   path: '/owner-connect/keys',
   summary: 'JWKS of the owner-connect token signing keys',
   description: [
-    'The public keys that verify owner-connect tokens: the key that signs now, the next key (published at least 24 hours before it signs) and a retired key for 24 hours after it stopped signing.',
+    `The public keys that verify owner-connect tokens: the key that signs now, the next key (published at least ${PUBLICATION_LEAD_MS / HOUR_MS} hours before it signs) and a retired key for ${RETIRED_OVERLAP_MS / HOUR_MS} hours after it stopped signing.`,
     '',
     `**No key needed**: the set holds public keys only, like any JWKS at a well-known address, so a JOSE library can fetch it with no headers (e.g. jose's \`createRemoteJWKSet\`); it is not rate limited per channel. It is the same for every channel of this environment (sandbox and production have their own keys).`,
     '',
-    `**Caching**: answered with \`Cache-Control: public, max-age=${KEY_SET_MAX_AGE_SECONDS}\`, well under the 24 hours a new key is published before it signs, so a channel that caches the set by that header sees every key before its first token; and with a weak \`ETag\` (\`If-None-Match\` answers 304). On a token whose \`kid\` is not in the cached set, fetch the set again (the contract's rule): after a compromised key is withdrawn the service signs with a new key at once.`,
+    `**Caching**: answered with \`Cache-Control: public, max-age=${KEY_SET_MAX_AGE_SECONDS}\`, well under the ${PUBLICATION_LEAD_MS / HOUR_MS} hours a new key is published before it signs, so a channel that caches the set by that header sees every key before its first token; and with a weak \`ETag\` (\`If-None-Match\` answers 304). On a token whose \`kid\` is not in the cached set, fetch the set again (the contract's rule): after a compromised key is withdrawn the service signs with a new key at once.`,
   ].join('\n'),
   tags: ['Owner connect'],
   scopes: null,

@@ -35,8 +35,7 @@ export const QuoteQuery = z
       .meta({ description: 'The property (`prp_` id); 404 when the channel does not see it.' }),
     arrival: LocalDate.meta({ description: "First night, the property's local date; not before its today." }),
     departure: LocalDate.meta({
-      description:
-        "Exclusive: the morning the party leaves; after `arrival`, at most 365 nights later and not beyond the property's `horizon_end` (else 400 `window_beyond_horizon`).",
+      description: `Exclusive: the morning the party leaves; after \`arrival\`, at most ${MAX_WINDOW_NIGHTS} nights later and not beyond the property's \`horizon_end\` (else 400 \`window_beyond_horizon\`).`,
     }),
     adults: z.coerce
       .number()

@@ -5,6 +5,7 @@ import {
   MAX_EVENT_PATTERNS,
   EVENT_TYPES,
 } from '../../domain/events.ts';
+import { DELIVERY_RETENTION_DAYS } from '../../domain/webhooks/deliveries.ts';
 import { describeRetrySpan } from '../../domain/webhooks/retry-schedule.ts';
 import { SHOWN_SUSPENSION_REASONS } from '../../domain/webhooks/states.ts';
 import { Instant, matching, PlainText } from '../schemas/common.ts';
@@ -63,7 +64,10 @@ export const DeliveryRecord = z
     next_attempt_at: Instant.nullable(),
     completed_at: Instant.nullable(),
   })
-  .meta({ id: 'WebhookDelivery', description: 'One event sent to one endpoint, with its retries. Kept 35 days.' });
+  .meta({
+    id: 'WebhookDelivery',
+    description: `One event sent to one endpoint, with its retries. Kept ${DELIVERY_RETENTION_DAYS} days.`,
+  });
 
 const Attempt = z.object({
   number: z.int(),

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../domain/pages.ts';
 import { ProblemError, type ParameterError } from '../../domain/problems.ts';
+import { DELIVERY_RETENTION_DAYS } from '../../domain/webhooks/deliveries.ts';
+import { SECRET_OVERLAP_HOURS } from '../../domain/webhooks/endpoints.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
 import { getDelivery, listDeliveries } from '../../services/webhook-deliveries.ts';
 import {
@@ -176,8 +178,7 @@ export const rotateWebhookSecret = defineOperation({
   method: 'post',
   path: '/webhooks/{webhook_id}/rotate-secret',
   summary: 'Issue a new signing secret',
-  description:
-    'The new secret is shown only in this answer. The previous one keeps signing beside it for 24 hours (`previous_secret_expires_at`), unless `expire_immediately` is true.',
+  description: `The new secret is shown only in this answer. The previous one keeps signing beside it for ${SECRET_OVERLAP_HOURS} hours (\`previous_secret_expires_at\`), unless \`expire_immediately\` is true.`,
   tags,
   scopes,
   params: IdParams,
@@ -207,7 +208,7 @@ export const listWebhookDeliveries = defineOperation({
   method: 'get',
   path: '/webhooks/{webhook_id}/deliveries',
   summary: 'Deliveries of an endpoint, newest first',
-  description: 'Deliveries of the last 35 days, newest first, paged with `limit` and `cursor`.',
+  description: `Deliveries of the last ${DELIVERY_RETENTION_DAYS} days, newest first, paged with \`limit\` and \`cursor\`.`,
   tags,
   scopes,
   paged: true,

@@ -21,8 +21,9 @@ export function outcomeOf(answer: { statusCode: number | null }): AnswerOutcome 
   return answer.statusCode === 410 ? 'gone' : 'failed';
 }
 
-/** Deliveries are kept 35 days; a deleted endpoint as long as a delivery names it, and as long after its deletion. */
-export const DELIVERY_RETENTION_MS = 35 * 24 * 3600 * 1000;
+/** Deliveries are kept this many days; a deleted endpoint as long as a delivery names it, and as long after its deletion. */
+export const DELIVERY_RETENTION_DAYS = 35;
+export const DELIVERY_RETENTION_MS = DELIVERY_RETENTION_DAYS * 24 * 3600 * 1000;
 
 /** Deliveries created before this instant are dropped, and endpoints deleted before it once no delivery names them. */
 export function retentionCutoff(now: Date): Date {

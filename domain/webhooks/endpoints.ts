@@ -3,7 +3,8 @@
 export const MAX_ENDPOINTS = 5;
 
 /** The previous secret signs beside the new one this long after a rotation. */
-export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
+export const SECRET_OVERLAP_HOURS = 24;
+export const SECRET_OVERLAP_MS = SECRET_OVERLAP_HOURS * 3600 * 1000;
 
 /**
  * Why `url` may not be registered beside the channel's live endpoints (a URL once per channel, at

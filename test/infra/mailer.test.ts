@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { createMailer, suspensionMail, type Mailer } from '../../infra/mailer.ts';
+import { describeRetrySpan } from '../../domain/webhooks/retry-schedule.ts';
 
 // A real SMTP server on loopback receives what the mailer sends: plain SMTP, no TLS, no AUTH
 // (a local relay, allowed explicitly).
@@ -135,7 +136,7 @@ test('the suspension notice reaches the technical contact over SMTP', async () =
     'wh_01JDX4Q0S1AB2CD3EF4GH5JK6M',
     'https://partner.example/hook',
     'failing',
-    '3 days',
+    describeRetrySpan(),
     '2026-11-25T10:00:00Z',
     'POST /webhooks/wh_01JDX4Q0S1AB2CD3EF4GH5JK6M/enable',
     'not replayed',
