@@ -1,3 +1,5 @@
+import { CONFIRMATION_WINDOW_SECONDS } from './owner-connect.ts';
+
 /**
  * Every refusal the service gives, in one table. `type` is `{problem_base}/<slug>`; titles follow
  * Accept-Language (English fallback); `code`, `status` and `type` never change with the language.
@@ -166,7 +168,7 @@ export const PROBLEMS = {
   owner_connect_token_expired: {
     status: 410,
     title: { en: 'Owner-connect token expired', ro: 'Token de conectare expirat' },
-    description: 'The token was not confirmed within 3600 seconds of its `iat`. The host starts again.',
+    description: `The token was not confirmed within ${CONFIRMATION_WINDOW_SECONDS} seconds of its \`iat\`. The host starts again.`,
   },
   payload_too_large: {
     status: 413,

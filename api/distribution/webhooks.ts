@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { CURSOR_PATTERN, MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../domain/pages.ts';
 import { ProblemError, type ParameterError } from '../../domain/problems.ts';
+import { MAX_EVENT_PATTERNS } from '../../domain/events.ts';
 import { DELIVERY_RETENTION_DAYS } from '../../domain/webhooks/deliveries.ts';
-import { SECRET_OVERLAP_HOURS } from '../../domain/webhooks/endpoints.ts';
+import { MAX_ENDPOINTS, SECRET_OVERLAP_HOURS } from '../../domain/webhooks/endpoints.ts';
 import { checkWebhookUrl } from '../../domain/webhooks/url-safety.ts';
 import { getDelivery, listDeliveries } from '../../services/webhook-deliveries.ts';
 import {
@@ -47,9 +48,9 @@ export const createWebhook = defineOperation({
   path: '/webhooks',
   summary: 'Register a webhook endpoint',
   description:
-    'The answer carries the signing `secret`, shown only here. At most 5 endpoints per channel; no two with the same URL. `url` is a public HTTPS address on port 443 ' +
+    `The answer carries the signing \`secret\`, shown only here. At most ${MAX_ENDPOINTS} endpoints per channel; no two with the same URL. \`url\` is a public HTTPS address on port 443 ` +
     '(private, loopback, link-local, CGNAT, multicast, reserved and unspecified addresses are refused in every spelling with `url_not_allowed`; the address is checked again at every delivery). ' +
-    "`events` holds 1 to 20 distinct types or patterns (`*`, `<kind>.*`, exact types, types v1 has not added yet included), each covered by the key's scopes. An endpoint receives the events of changes made after it was registered.",
+    `\`events\` holds 1 to ${MAX_EVENT_PATTERNS} distinct types or patterns (\`*\`, \`<kind>.*\`, exact types, types v1 has not added yet included), each covered by the key's scopes. An endpoint receives the events of changes made after it was registered.`,
   tags,
   scopes,
   body: CreateBody,

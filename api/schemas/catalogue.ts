@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PRECISION_M, PRECISION_RADII } from '../../domain/catalogue/geo.ts';
 import { ID_PATTERNS } from '../../domain/catalogue/ids.ts';
 import { Instant, openEnum } from './common.ts';
 import {
@@ -65,9 +66,12 @@ export const Location = z
           .int()
           .optional()
           .meta({
-            description:
-              'Radius in metres, present only when the address is approximate: 200, 500 (default) or 1000. For a given radius the point is the same on every read.',
-            examples: [200, 500, 1000],
+            description: `Radius in metres, present only when the address is approximate: ${PRECISION_RADII.map((r) =>
+              r === DEFAULT_PRECISION_M ? `${r} (default)` : `${r}`,
+            )
+              .slice(0, -1)
+              .join(', ')} or ${PRECISION_RADII.at(-1)}. For a given radius the point is the same on every read.`,
+            examples: [...PRECISION_RADII],
           }),
       })
       .meta({ description: 'The exact point, or a displaced one when approximate.' }),
