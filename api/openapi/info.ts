@@ -1,3 +1,4 @@
+import { API_KEY_LENGTH } from '../../domain/api-keys.ts';
 import { SCOPES } from '../../domain/scopes.ts';
 import type { Operation } from '../operations.ts';
 
@@ -71,7 +72,7 @@ export function infoDescription(operations: readonly Operation[], base: string):
 
 ## Authentication
 
-Every operation except this description and its changelog needs the channel's key, sent as \`Authorization: Bearer <API_KEY>\`. A key belongs to one channel and one environment: production keys start \`svc_live_\`, sandbox keys \`svc_test_\`. A key is 63 characters and ends in a CRC32 checksum, so a mistyped, truncated or other-environment key is refused before any lookup. A refused key is answered 401 (\`missing_api_key\`, \`invalid_api_key\`, \`api_key_wrong_environment\`, \`api_key_expired\`, \`api_key_revoked\`) with a \`WWW-Authenticate\` challenge; a suspended channel 403 \`partner_suspended\`; repeated failures from one address 429 \`too_many_failed_authentications\`.
+Every operation except this description and its changelog needs the channel's key, sent as \`Authorization: Bearer <API_KEY>\`. A key belongs to one channel and one environment: production keys start \`svc_live_\`, sandbox keys \`svc_test_\`. A key is ${API_KEY_LENGTH} characters and ends in a CRC32 checksum, so a mistyped, truncated or other-environment key is refused before any lookup. A refused key is answered 401 (\`missing_api_key\`, \`invalid_api_key\`, \`api_key_wrong_environment\`, \`api_key_expired\`, \`api_key_revoked\`) with a \`WWW-Authenticate\` challenge; a suspended channel 403 \`partner_suspended\`; repeated failures from one address 429 \`too_many_failed_authentications\`.
 
 The interface is served over HTTPS only (TLS 1.2 or later). Plain HTTP is refused with 403 \`https_required\` and never redirected: treat a key sent that way as compromised and roll it.
 
