@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { ANSWER_WITHIN_MS } from '../../clients/channel-kit/src/receiver-rules.ts';
+import {
+  CLOCK_SKEW_SECONDS as KIT_CLOCK_SKEW_SECONDS,
+  MAX_LIFETIME_SECONDS as KIT_MAX_LIFETIME_SECONDS,
+} from '../../clients/channel-kit/src/owner-connect.ts';
 import { API_KEY_LENGTH, MAX_LIVE_KEYS } from '../../domain/api-keys.ts';
 import { HORIZON_NIGHTS, MAX_PAGE_NIGHTS, MAX_WINDOW_NIGHTS } from '../../domain/availability/nights.ts';
 import { MAX_CURSOR_LENGTH } from '../../domain/catalogue/cursor.ts';
@@ -66,4 +71,16 @@ function limitsTable(): Record<string, string> {
 
 test("docs/contract.md's limits table states every limit as the constants enforce it, and no other", () => {
   expect(limitsTable()).toEqual(EXPECTED);
+});
+
+test("the channel kit's copies of the contract's limits are the service's", () => {
+  expect({
+    answerWithinMs: ANSWER_WITHIN_MS,
+    tokenLifetimeSeconds: KIT_MAX_LIFETIME_SECONDS,
+    clockSkewSeconds: KIT_CLOCK_SKEW_SECONDS,
+  }).toEqual({
+    answerWithinMs: RECEIVER_ANSWER_MS,
+    tokenLifetimeSeconds: TOKEN_LIFETIME_SECONDS,
+    clockSkewSeconds: CLOCK_SKEW_SECONDS,
+  });
 });

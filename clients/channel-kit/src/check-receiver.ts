@@ -1,5 +1,5 @@
 import { receiverCases, ruleRemedy, type Case, type CaseId, type Delivery } from './check-receiver-cases.ts';
-import { NOT_OBSERVABLE, RECEIVER_RULES, type ReceiverRule } from './receiver-rules.ts';
+import { ANSWER_WITHIN_MS, NOT_OBSERVABLE, RECEIVER_RULES, type ReceiverRule } from './receiver-rules.ts';
 import { formatMs, transportError, type TransportError, type TransportKind } from './transport-error.ts';
 
 /**
@@ -87,7 +87,7 @@ interface Sent {
 /** Sends every case in turn and judges each answer; resolves with the report, never throws for a failing receiver. */
 export async function checkReceiver(options: CheckReceiverOptions): Promise<ReceiverReport> {
   if (!options.secret.startsWith('whsec_')) throw new TypeError('checkReceiver: a secret starts with whsec_');
-  const limit = options.answerWithinMs ?? 10_000;
+  const limit = options.answerWithinMs ?? ANSWER_WITHIN_MS;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const [baseline, ...rest] = receiverCases(
     options.secret,

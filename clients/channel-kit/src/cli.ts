@@ -6,6 +6,7 @@ import { checkHeading, checkRow, checkSummary } from './check-receiver-text.ts';
 import { createChannelClient } from './client.ts';
 import { FileCursorStore } from './cursor-file.ts';
 import { KEY_IN_CLEAR, whyNotHttps } from './https-only.ts';
+import { ANSWER_WITHIN_MS } from './receiver-rules.ts';
 import { listen, type ListenLine } from './listen.ts';
 import { newWebhookSecret } from './signing.ts';
 import { fetchTrusting, type TrustingFetch } from './trusting-fetch.ts';
@@ -180,8 +181,9 @@ async function runCheck(values: Values, trusting: TrustingFetch | undefined): Pr
   const url = required(values.url, 'url');
   const secret = secretOption(required(values.secret, 'secret', 'WEBHOOK_SECRET'), 'secret');
   const previous = values['previous-secret'];
-  const within = values['answer-within'] === undefined ? 10 : Number(values['answer-within']);
-  if (!(within > 0 && within <= 10)) throw new UsageError('--answer-within is seconds, above 0 and at most 10');
+  const most = ANSWER_WITHIN_MS / 1000;
+  const within = values['answer-within'] === undefined ? most : Number(values['answer-within']);
+  if (!(within > 0 && within <= most)) throw new UsageError(`--answer-within is seconds, above 0 and at most ${most}`);
   const json = values.json === true;
   if (!json) console.log(checkHeading(url));
   const report = await checkReceiver({

@@ -1,6 +1,7 @@
 import type { ChannelClient } from './client.ts';
 import type { components } from './generated/schema.ts';
 import { isProblem, ProblemError } from './problem.ts';
+import { ANSWER_WITHIN_MS } from './receiver-rules.ts';
 import { signedHeaders } from './signing.ts';
 
 /**
@@ -212,7 +213,7 @@ async function forward(
           body,
           // A redirect is not a delivery, as at the service.
           redirect: 'manual',
-          signal: AbortSignal.timeout(options.answerWithinMs ?? 10_000),
+          signal: AbortSignal.timeout(options.answerWithinMs ?? ANSWER_WITHIN_MS),
         }),
       );
       await answer.arrayBuffer();

@@ -92,8 +92,9 @@ export interface OwnerConnectOptions {
 }
 
 export const OWNER_CONNECT_TYP = 'owner-connect+jwt';
-const CLOCK_SKEW_SECONDS = 60;
-const MAX_LIFETIME_SECONDS = 300;
+/** The contract's owner-connect limits; test/domain/contract-limits.test.ts holds them to the service's. */
+export const CLOCK_SKEW_SECONDS = 60;
+export const MAX_LIFETIME_SECONDS = 300;
 const JTI_128_BITS = /^[0-9a-f]{32}$/;
 
 const defaultStore = new MemoryJtiStore();

@@ -4,6 +4,9 @@
  * README states them too): what `check-receiver` holds a receiver to and prints.
  */
 
+/** How long a receiver has to answer a delivery (rule 6); test/domain/contract-limits.test.ts holds it to the service's. */
+export const ANSWER_WITHIN_MS = 10_000;
+
 /** Where the receiver rules are stated, numbered 1 to 6. */
 export const RECEIVING_WEBHOOKS = 'docs/contract.md#receiving-webhooks';
 /** Where v1's growth is stated: rule 2, new fields and event types without a new version. */
@@ -22,7 +25,7 @@ export type ReceiverRule =
 
 /** Each rule in a few words, with where it is stated: `…  (docs/contract.md#receiving-webhooks, rule 3)`. */
 export const RECEIVER_RULES: Record<ReceiverRule, string> = {
-  answer: `answer any 2xx within 10 seconds and do the work afterwards (${RECEIVING_WEBHOOKS}, rule 6)`,
+  answer: `answer any 2xx within ${ANSWER_WITHIN_MS / 1000} seconds and do the work afterwards (${RECEIVING_WEBHOOKS}, rule 6)`,
   'raw-body': `compute the HMAC over the raw body exactly as received, before JSON parsing (${RECEIVING_WEBHOOKS}, rule 2)`,
   signature: `accept a delivery only when one of its v1 signatures matches (${RECEIVING_WEBHOOKS}, rule 3)`,
   timestamp: `refuse a webhook-timestamp more than 5 minutes from your clock (${RECEIVING_WEBHOOKS}, rule 1)`,
