@@ -23,7 +23,7 @@ import { Refusal } from './refusal.ts';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** `delivery list` without `--since`: the last 7 days (the 3-day retry span, and room for an outage). */
+/** `delivery list` without `--since`: the last 7 days (the retry span, `RETRY_SPAN_MS`, and room for an outage). */
 export const LIST_SINCE_DEFAULT_MS = 7 * DAY_MS;
 export const LIST_LIMIT_DEFAULT = 100;
 export const LIST_LIMIT_MAX = 1_000;

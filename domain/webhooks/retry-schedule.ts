@@ -75,7 +75,7 @@ const UNITS = [
   { ms: MINUTE_MS, short: 'm', long: 'minute' },
 ] as const;
 
-/** A whole number of days, hours or minutes in words: `short` "12 h", `long` "12 hours". */
+/** A whole number of days, hours or minutes in words, e.g. `short` "12 h", `long` "12 hours". */
 export function describeDuration(ms: number, style: 'short' | 'long'): string {
   const unit = UNITS.find((u) => ms >= u.ms && ms % u.ms === 0);
   if (unit === undefined) throw new RangeError(`${ms} ms is not a whole number of minutes`);
@@ -83,18 +83,18 @@ export function describeDuration(ms: number, style: 'short' | 'long'): string {
   return style === 'short' ? `${count} ${unit.short}` : `${count} ${unit.long}${count === 1 ? '' : 's'}`;
 }
 
-/** The delays in words: "1 m, 5 m, 30 m, 2 h, 6 h, then every 12 h" (`long`: "1 minute, … 12 hours"). */
+/** The delays in words, e.g. "1 m, 5 m, then every 12 h" (`long`: "1 minute, 5 minutes, then every 12 hours"). */
 export function describeSchedule(style: 'short' | 'long'): string {
   const delays = NOMINAL_DELAYS_MS.map((ms) => describeDuration(ms, style)).join(', ');
   return `${delays}, then every ${describeDuration(STEADY_DELAY_MS, style)}`;
 }
 
-/** The retry span in words, always long: "3 days". */
+/** The retry span in words, always long, e.g. "3 days". */
 export function describeRetrySpan(): string {
   return describeDuration(RETRY_SPAN_MS, 'long');
 }
 
-/** The jitter in words: "±20 %". */
+/** The jitter in words, e.g. "±20 %". */
 export function describeJitter(): string {
   return `±${Math.round(JITTER_FRACTION * 100)} %`;
 }
