@@ -346,10 +346,4 @@ export async function rollZoneBatch(
   return { properties: due.length, rolled, last: due.at(-1)?.property_id ?? null };
 }
 
-export {
-  followLocationZone,
-  lockPropertiesByRef,
-  propertiesByRef,
-  zonesInUse,
-  type BatchProperty,
-} from './availability-zones.ts';
+export { followLocationZone, lockPropertiesByRef, zonesInUse, type BatchProperty } from './availability-zones.ts';

@@ -1,13 +1,13 @@
 import {
   applyAvailabilityUpdates,
   lockPropertiesByRef,
-  propertiesByRef,
   ROLL_BATCH,
   rollInBatches,
   rollZoneBatch,
   zonesInUse,
   type BatchProperty,
 } from '../db/availability.ts';
+import { propertiesByRef } from '../db/availability-zones.ts';
 import { writeTransaction } from '../db/sql.ts';
 import type { UnpricedRate } from '../domain/availability/conform.ts';
 import type { AvailabilityUpdate, RatePatch } from '../domain/availability/nights.ts';
