@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { internalOperations } from '../../api/internal/catalogue.ts';
+import { PLATFORM_REVISION } from '../../api/internal/info.ts';
+import { platformDocument } from '../../api/internal/openapi.ts';
+import { API_REVISION, openApiDocument } from '../../api/openapi/document.ts';
+
+// A served description changes only with its revision. Each description's digest (its JSON as
+// served under one origin) is written down for the revision that serves it: a change of a schema,
+// an operation or a sentence fails the first tests until the revision (api/openapi/info.ts,
+// api/internal/info.ts) names a new one, its CHANGELOG has the entry, and its row is added here
+// with the digest the failure prints. The platform's rows also list its operations: an operation
+// a revision adds is named (by its path) in that revision's entry, and in docs/platform.md.
+const ORIGIN = 'https://svc.example';
+
+const DISTRIBUTION_DIGESTS: Record<string, { production: string; sandbox: string }> = {
+  '1.8.0': {
+    production: 'c8ee37376534273976359e878f941842366d998184fa870ba1ba47b5445f9ab3',
+    sandbox: '0da48ada1bc6d432ac7252ec199db4f385383201cd479de6c6247ef611b9b140',
+  },
+};
+
+const PLATFORM_REVISIONS: Record<string, { digest: string; operations: readonly string[] }> = {
+  '1.2.0': {
+    digest: '60bb8c71d2ac4221a6be7a41a55648d9b6354cf63589842e547a6be51815f15e',
+    operations: [
+      'PUT /organizations/{ref}',
+      'GET /organizations/{ref}',
+      'DELETE /organizations/{ref}',
+      'PUT /owners/{ref}',
+      'GET /owners/{ref}',
+      'DELETE /owners/{ref}',
+      'PUT /locations/{ref}',
+      'GET /locations/{ref}',
+      'DELETE /locations/{ref}',
+      'PUT /properties/{ref}',
+      'GET /properties/{ref}',
+      'DELETE /properties/{ref}',
+      'PUT /properties/{ref}/distribution',
+      'GET /properties/{ref}/distribution',
+      'POST /availability',
+      'POST /owners/{ref}/owner-connect',
+      'POST /organizations/{ref}/installations',
+      'GET /installations/{id}',
+      'PATCH /installations/{id}',
+      'POST /installations/{id}/token',
+      'PUT /guests/{ref}',
+      'GET /guests/{ref}',
+      'DELETE /guests/{ref}',
+      'PUT /vat-rates/{country}',
+      'GET /vat-rates/{country}',
+      'GET /properties/{ref}/listings',
+      'GET /properties/{ref}/stats',
+      'POST /host-sessions',
+    ],
+  },
+};
+
+const digest = (document: unknown) => createHash('sha256').update(JSON.stringify(document)).digest('hex');
+const read = (file: string) => readFileSync(path.resolve(import.meta.dirname, '../..', file), 'utf8');
+
+/** The text of a revision's entry in a changelog, from its `## x.y.z` heading to the next. */
+function changelogEntry(changelog: string, revision: string): string | undefined {
+  return changelog
+    .split(/^## /m)
+    .slice(1)
+    .find((section) => section.split('\n')[0]!.trim() === revision);
+}
+
+const platformOperations = internalOperations.map((op) => `${op.method.toUpperCase()} ${op.path}`);
+
+describe('the distribution description changes only with its revision', () => {
+  test.each(['production', 'sandbox'] as const)('%s: its digest is the one written down for API_REVISION', (env) => {
+    const row = DISTRIBUTION_DIGESTS[API_REVISION];
+    expect(row, `revision ${API_REVISION} (api/openapi/info.ts) has no row here`).toBeDefined();
+    expect(
+      digest(openApiDocument(ORIGIN, env)),
+      `the description differs from revision ${API_REVISION}'s: bump API_REVISION, write its entry in api/openapi/CHANGELOG.md, and add the revision's row here with this digest`,
+    ).toBe(row![env]);
+  });
+});
+
+describe('the platform description changes only with its revision', () => {
+  const row = PLATFORM_REVISIONS[PLATFORM_REVISION];
+
+  test('its digest is the one written down for PLATFORM_REVISION', () => {
+    expect(row, `revision ${PLATFORM_REVISION} (api/internal/info.ts) has no row here`).toBeDefined();
+    expect(
+      digest(platformDocument(ORIGIN)),
+      `the description differs from revision ${PLATFORM_REVISION}'s: bump PLATFORM_REVISION, write its entry in api/internal/CHANGELOG.md, and add the revision's row here with this digest`,
+    ).toBe(row!.digest);
+  });
+
+  test('its operations are the ones written down for PLATFORM_REVISION', () => {
+    expect(
+      [...platformOperations].sort(),
+      `the platform's operations differ from revision ${PLATFORM_REVISION}'s: bump PLATFORM_REVISION and add its row here`,
+    ).toEqual([...row!.operations].sort());
+  });
+
+  test("each revision's changelog entry names the operations it adds", () => {
+    const changelog = read('api/internal/CHANGELOG.md');
+    const revisions = Object.keys(PLATFORM_REVISIONS);
+    expect(
+      changelogEntry(changelog, PLATFORM_REVISION),
+      `api/internal/CHANGELOG.md has no ## ${PLATFORM_REVISION}`,
+    ).toBeDefined();
+    for (const [i, revision] of revisions.entries()) {
+      if (i === 0) continue;
+      const before = new Set(PLATFORM_REVISIONS[revisions[i - 1]!]!.operations);
+      const entry = changelogEntry(changelog, revision) ?? '';
+      for (const added of PLATFORM_REVISIONS[revision]!.operations.filter((op) => !before.has(op)))
+        expect(entry, `the ${revision} entry of api/internal/CHANGELOG.md names ${added}`).toContain(
+          added.split(' ')[1],
+        );
+    }
+  });
+
+  test('docs/platform.md names every operation, as `METHOD /path` (methods may share a path: `PUT/GET /x`)', () => {
+    const named = new Set<string>();
+    for (const [, methods, opPath] of read('docs/platform.md').matchAll(/`([A-Z]+(?:\/[A-Z]+)*) (\/[^`?\s]*)/g))
+      for (const method of methods!.split('/')) named.add(`${method} ${opPath}`);
+    expect(platformOperations.filter((op) => !named.has(op))).toEqual([]);
+  });
+});
