@@ -124,16 +124,7 @@ export async function findGuestByRef(em: EntityManager, ref: string): Promise<Gu
 }
 
 /** What a guest write stores: the platform's fields, under the reference, for the organization. */
-export interface GuestWrite {
-  id: string;
-  ref: string;
-  organizationId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  now: Date;
-}
+export type GuestWrite = Omit<Guest, 'createdAt' | 'updatedAt'> & { now: Date };
 
 /**
  * Inserts or replaces the guest under its reference in one statement, so concurrent writes of a

@@ -4,7 +4,7 @@ import type { AdminContext } from '../../admin/context.ts';
 import type { PropertyInput } from '../../domain/catalogue/source.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
-import { NONREF_PLAN, sampleProperty, type Platform } from '../support/catalogue.ts';
+import { adults, NONREF_PLAN, sampleProperty, TWO_ADULTS, type Platform } from '../support/catalogue.ts';
 import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
@@ -25,16 +25,6 @@ beforeAll(async () => {
 });
 
 type Plan = z.input<typeof PropertyInput>['rate_plans'][number];
-const CAPACITY = {
-  max_guests: 3,
-  max_adults: 2,
-  max_children: 1,
-  max_infants: 1,
-  bedrooms: 1,
-  bathrooms: 1,
-  beds: [{ type: 'double', count: 1 }],
-};
-const adults = (...amounts: number[]) => amounts.map((amount, i) => ({ adults: i + 1, amount }));
 const bands = (young: number, older: number) => [
   { age_from: 0, age_to: 5, amount: young },
   { age_from: 6, age_to: 12, amount: older },
@@ -58,7 +48,7 @@ async function setup() {
     host.property(ref, {
       location: `${prefix}-loc`,
       owner: `${prefix}-own`,
-      capacity: CAPACITY,
+      capacity: TWO_ADULTS,
       rate_plans: [...(base.rate_plans as Plan[]), nonref],
     });
   await put(NONREF_PLAN);

@@ -4,7 +4,7 @@ import type { AdminContext } from '../../admin/context.ts';
 import type { PropertyInput } from '../../domain/catalogue/source.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
-import { NONREF_PLAN, sampleProperty, type Platform } from '../support/catalogue.ts';
+import { adults, NONREF_PLAN, sampleProperty, TWO_ADULTS, type Platform } from '../support/catalogue.ts';
 import { channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
 import { expectProblem } from '../support/problems.ts';
@@ -30,18 +30,8 @@ type Plan = PropertyBody['rate_plans'][number];
 
 const NONREF: Plan = NONREF_PLAN;
 
-/** A property for two adults (`flex` without age bands, `nonref` with two) shown to a channel. */
-const TWO_ADULTS: Capacity = {
-  max_guests: 3,
-  max_adults: 2,
-  max_children: 1,
-  max_infants: 1,
-  bedrooms: 1,
-  bathrooms: 1,
-  beds: [{ type: 'double', count: 1 }],
-};
-
 let counter = 0;
+/** A property for two adults (`flex` without age bands, `nonref` with two) shown to a channel. */
 async function setup(count = 1, capacity: Capacity = TWO_ADULTS) {
   counter += 1;
   const { channel, key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'read:ari'] });
@@ -66,7 +56,6 @@ async function setup(count = 1, capacity: Capacity = TWO_ADULTS) {
   return { key: key.key, refs, ids, prefix };
 }
 
-const adults = (...amounts: number[]) => amounts.map((amount, i) => ({ adults: i + 1, amount }));
 const children = [
   { age_from: 0, age_to: 5, amount: 0 },
   { age_from: 6, age_to: 12, amount: 4000 },

@@ -99,6 +99,20 @@ export function sampleLocation(organization: string, owner: string): Record<stri
   };
 }
 
+/** A sample property's capacity cut to two adults, a child and an infant (`flex` then prices two adults). */
+export const TWO_ADULTS: z.input<typeof PropertyInput>['capacity'] = {
+  max_guests: 3,
+  max_adults: 2,
+  max_children: 1,
+  max_infants: 1,
+  bedrooms: 1,
+  bathrooms: 1,
+  beds: [{ type: 'double', count: 1 }],
+};
+
+/** A `prices_by_occupancy` list: the amounts for 1, 2, … adults. */
+export const adults = (...amounts: number[]) => amounts.map((amount, i) => ({ adults: i + 1, amount }));
+
 /** A second rate plan for a sample property, beside its `flex`: non-refundable, with two child age bands. */
 export const NONREF_PLAN: z.input<typeof PropertyInput>['rate_plans'][number] = {
   key: 'nonref',
