@@ -1,5 +1,6 @@
 import { apiKeyActivities } from './api-keys.ts';
 import { availabilityActivities } from './availability.ts';
+import { catalogueReprojectionActivities } from './catalogue-reprojection.ts';
 import { certificateExpiryActivities } from './certificate-expiry.ts';
 import { housekeepingActivities } from './housekeeping.ts';
 import { ownerConnectActivities } from './owner-connect.ts';
@@ -14,6 +15,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...apiKeyActivities(deps),
     ...availabilityActivities(deps),
+    ...catalogueReprojectionActivities(deps),
     ...certificateExpiryActivities(deps),
     ...housekeepingActivities(deps),
     ...ownerConnectActivities(deps),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { REPROJECTION_RATE_DEFAULT } from '../domain/catalogue/projection-revision.ts';
 import type { ListenerLimits } from '../infra/listener-limits.ts';
 import { LISTENER_LIMIT_VARIABLES, listenerLimits } from './listener-config.ts';
 
@@ -82,6 +83,8 @@ const environmentSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** Days between two switches of the owner-connect token signing key (the next key is published a day before). */
   OWNER_CONNECT_KEY_ROTATION_DAYS: z.coerce.number().int().min(2).max(365).default(30),
+  /** Properties a second a catalogue re-projection after a deploy visits at most. */
+  REPROJECTION_RATE: z.coerce.number().positive().max(10_000).default(REPROJECTION_RATE_DEFAULT),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   /** A local relay without TLS: allows `smtp://` without STARTTLS (otherwise required). */
   SMTP_ALLOW_PLAIN: booleanFlag,
@@ -148,6 +151,8 @@ export interface ServiceConfig {
   horizonRollsFromApi: boolean;
   /** Days between two switches of the owner-connect signing key. */
   ownerConnectKeyRotationDays: number;
+  /** Properties a second a catalogue re-projection visits at most (workflows/catalogue-reprojection.ts). */
+  reprojectionRate: number;
   mail: { smtpUrl: string | undefined; from: string; allowPlain: boolean };
   logLevel: Environment['LOG_LEVEL'];
   /** Listeners of the process's metrics; a port undefined: not served. */
@@ -265,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, allowPlain: e.SMTP_ALLOW_PLAIN },
     horizonRollsFromApi: e.HORIZON_ROLLS_FROM_API,
     ownerConnectKeyRotationDays: e.OWNER_CONNECT_KEY_ROTATION_DAYS,
+    reprojectionRate: e.REPROJECTION_RATE,
     logLevel: e.LOG_LEVEL,
     metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT, temporalPort: e.TEMPORAL_METRICS_PORT },
     embedded: {

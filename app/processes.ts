@@ -11,6 +11,7 @@ import { createWebhookSender } from '../infra/webhook-sender.ts';
 import { connectTemporalClient, temporalClient, temporalConnectionOptions } from '../infra/temporal.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
+import { startCatalogueReprojection } from '../services/catalogue-reprojection.ts';
 import { startCertificateExpiryCatchUp } from '../services/certificate-expiry-catch-up.ts';
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
 import { createWorker } from './worker.ts';
@@ -110,6 +111,9 @@ export async function startWorkerProcess(
   // And the certificate-expiry workflow of every property with an end date ahead: a catch-up pass
   // that runs beside the service (one request to Temporal here, whatever the catalogue holds).
   await startCertificateExpiryCatchUp({ workflows, log });
+  // And the catalogue's re-projection when this code projects otherwise than the database's
+  // records were (a field added): paced, beside the service, resumed by the next start if stopped.
+  await startCatalogueReprojection({ orm, workflows, log, secrets, clock: systemClock }, config.reprojectionRate);
   // And the housekeeping schedule: retention and re-sealing, one pass a minute for the deployment
   // (best effort: a worker that cannot create it logs why, and the next start tries again).
   await workflows

@@ -2,6 +2,7 @@
  * Operator CLI: `npm run admin -- <command>`. Each command prints one JSON document on stdout;
  * a refusal prints one line on stderr and exits 2, having changed nothing.
  */
+import { catalogueCommands } from '../admin/catalogue-reprojection.ts';
 import { channelCommands } from '../admin/cli-channel.ts';
 import { deliveryCommands, endpointCommands } from '../admin/deliveries.ts';
 import { openAdminContext } from '../app/admin-context.ts';
@@ -24,6 +25,7 @@ const USAGE = `usage: npm run admin -- <command>
   installation list [--organization REF] | installation revoke-token <installation-id>
   owner-connect list-keys | owner-connect rotate-key [--compromised [--kid KID]]
   host-session list --organization REF | host-session end --organization REF
+  catalogue reproject [--rate N] [--again] | catalogue reprojection
   seed demo`;
 
 type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>>['ctx']) => Promise<unknown>;
@@ -35,6 +37,7 @@ const commands: Record<string, Record<string, Handler>> = {
   installation: installationCommands,
   'owner-connect': ownerConnectCommands,
   'host-session': hostSessionCommands,
+  catalogue: catalogueCommands,
   seed: { demo: (_args, ctx) => seedDemo(ctx) },
 };
 

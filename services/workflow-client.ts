@@ -2,6 +2,7 @@ import type { ApiKeyLifecycleInput, apiKeyLifecycle } from '../workflows/api-key
 import { apiKeyRevokedSignal } from '../workflows/definitions.ts';
 import type { horizonRoll } from '../workflows/horizon-roll.ts';
 import { workflowIds } from '../workflows/ids.ts';
+import { catalogueReprojectionClient } from './catalogue-reprojection-client.ts';
 import { certificateExpiryClient } from './certificate-expiry-client.ts';
 import { deliveryRetryClient } from './delivery-retry-client.ts';
 import { housekeepingScheduleClient } from './housekeeping-schedule.ts';
@@ -36,6 +37,8 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
     ...apiKeyLifecycleClient(scope),
     /** The certificate-expiry workflows and their catch-up: services/certificate-expiry-client.ts. */
     ...certificateExpiryClient(scope),
+    /** The catalogue's re-projection after a deploy: services/catalogue-reprojection-client.ts. */
+    ...catalogueReprojectionClient(scope),
     ...horizonRollClient(scope),
     /** The dispatcher, deliveries and secret rotations: services/webhook-workflows-client.ts. */
     ...webhookWorkflowsClient(scope, dispatchPollSeconds),

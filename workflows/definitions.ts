@@ -95,3 +95,6 @@ export const OTHER_ATTEMPT_DUE = 'delivery_other_attempt_due';
  * starts and an operator's drive again (`delivery retry` of a delivery whose run is gone).
  */
 export const CURRENT_DELIVERY = { attempts: 'local', state: 'always' } as const satisfies Partial<DeliveryInput>;
+
+/** An operator's new pace for a catalogue re-projection under way: properties a second. */
+export const reprojectionRateSignal = defineSignal<[number]>('reprojectionRate');

@@ -10,6 +10,8 @@ export const workflowIds = {
   certificateExpiry: (propertyId: string) => `certificate-expiry:${propertyId}`,
   /** One per task queue: the worker start's pass that starts the certificate-expiry workflows missing. */
   certificateExpiryCatchUp: (taskQueue: string) => `certificate-expiry-catch-up:${taskQueue}`,
+  /** One per (task queue, projection revision): the re-projection of the catalogue after a deploy. */
+  catalogueReprojection: (taskQueue: string, revision: number) => `catalogue-reprojection:${taskQueue}:${revision}`,
   /** One per (endpoint, event): a replayed dispatch starts nothing twice. */
   webhookDelivery: (endpointId: string, eventId: string) => `webhook-delivery:${endpointId}:${eventId}`,
   /** One per owner-connect token (its `jti`, 128 random bits): the confirmation window and the single-use rule. */

@@ -8,3 +8,4 @@ export { webhookDelivery } from './webhook-delivery.ts';
 export { webhookSecretRotation } from './webhook-secret-rotation.ts';
 export { ownerConnect } from './owner-connect.ts';
 export { housekeeping } from './housekeeping.ts';
+export { catalogueReprojection } from './catalogue-reprojection.ts';

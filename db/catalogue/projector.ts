@@ -51,7 +51,7 @@ export interface ProjectorDeps {
  * version, the lock's stamp as `updated_at`, and its event in the same transaction; an identical
  * body changes nothing.
  */
-export async function reproject(tx: EntityManager, affected: Affected, deps: ProjectorDeps): Promise<void> {
+export async function reproject(tx: EntityManager, affected: Affected, deps: ProjectorDeps): Promise<number> {
   const locationIds = new Set(affected.locations ?? []);
   const ownerIds = new Set(affected.owners ?? []);
   const propertyIds = new Set(affected.properties ?? []);
@@ -77,15 +77,17 @@ export async function reproject(tx: EntityManager, affected: Affected, deps: Pro
     affected.channelId === undefined
       ? channels
       : channels.filter((channel) => channel.channel_id === affected.channelId);
-  if (concerned.length === 0) return;
+  if (concerned.length === 0) return 0;
   const now = wholeSeconds(deps.clock.now());
+  let written = 0;
   for (const channel of concerned) {
     // The lock comes before any read of the view or the source, so what follows sees every
     // earlier writer of this channel committed.
-    await withChannelLog(tx, channel.channel_id, now, (log) =>
+    written += await withChannelLog(tx, channel.channel_id, now, (log) =>
       new ChannelWriter(tx, log, channel.name, deps).run(propertyIds, locationIds, ownerIds),
     );
   }
+  return written;
 }
 
 class ChannelWriter {
@@ -94,6 +96,8 @@ class ChannelWriter {
   private readonly channelId: string;
   private readonly channelName: string;
   private readonly deps: ProjectorDeps;
+  /** Records whose body changed: each got a new version and its event. */
+  private written = 0;
 
   constructor(tx: EntityManager, log: LockedChannelLog, channelName: string, deps: ProjectorDeps) {
     this.tx = tx;
@@ -103,7 +107,8 @@ class ChannelWriter {
     this.deps = deps;
   }
 
-  async run(propertyIds: Set<string>, locationIds: Set<string>, ownerIds: Set<string>): Promise<void> {
+  /** Answers the records it wrote. */
+  async run(propertyIds: Set<string>, locationIds: Set<string>, ownerIds: Set<string>): Promise<number> {
     // Locations and owners the channel's rows named before this change may lose a property.
     for (const view of (await this.views([...propertyIds])).values()) {
       if (view.location_id) locationIds.add(view.location_id);
@@ -125,6 +130,7 @@ class ChannelWriter {
       await this.property(id, source, views.get(`property:${id}`), distributed.has(id));
     for (const id of [...locationIds].sort()) await this.aggregate('location', id, source, views.get(`location:${id}`));
     for (const id of [...ownerIds].sort()) await this.aggregate('owner', id, source, views.get(`owner:${id}`));
+    return this.written;
   }
 
   private async views(ids: string[]): Promise<Map<string, ViewRow>> {
@@ -275,6 +281,7 @@ class ChannelWriter {
       );
       return;
     }
+    this.written += 1;
     // The event's position is the record's new version.
     const version = await this.log.append(
       eventType(kind, view?.status ?? null, body.status),

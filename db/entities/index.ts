@@ -13,6 +13,7 @@ import {
   OwnerSchema,
   PropertySchema,
 } from './catalogue.ts';
+import { CatalogueReprojectionSchema } from './catalogue-reprojection.ts';
 import { CertificateExpiryCatchUpSchema } from './certificate-expiry-catch-up.ts';
 import { ChannelSchema } from './channel.ts';
 import { HostLinkSchema, HostSessionSchema } from './host-session.ts';
@@ -64,12 +65,14 @@ export const entities = [
   OwnerConnectTokenSchema,
   OwnerConnectionSchema,
   CertificateExpiryCatchUpSchema,
+  CatalogueReprojectionSchema,
 ];
 
 export * from './amenity.ts';
 export * from './api-key.ts';
 export * from './availability.ts';
 export * from './catalogue.ts';
+export * from './catalogue-reprojection.ts';
 export * from './certificate-expiry-catch-up.ts';
 export * from './channel.ts';
 export * from './host-session.ts';
