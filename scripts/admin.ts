@@ -10,6 +10,7 @@ import { keyCommands } from '../admin/cli-key.ts';
 import { hostSessionCommands } from '../admin/host-sessions.ts';
 import { installationCommands } from '../admin/installations.ts';
 import { ownerConnectCommands } from '../admin/owner-connect.ts';
+import { sandboxCommands } from '../admin/sandbox.ts';
 import { seedDemo } from '../admin/seed.ts';
 import { Refusal } from '../services/refusal.ts';
 
@@ -26,7 +27,8 @@ const USAGE = `usage: npm run admin -- <command>
   owner-connect list-keys | owner-connect rotate-key [--compromised [--kid KID]]
   host-session list --organization REF | host-session end --organization REF
   catalogue reproject [--rate N] [--again] | catalogue reprojection
-  seed demo`;
+  seed demo
+  sandbox generate [--seed N] [--properties 1000] [--channel NAME ...]   (sandbox only)`;
 
 type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>>['ctx']) => Promise<unknown>;
 const commands: Record<string, Record<string, Handler>> = {
@@ -39,6 +41,7 @@ const commands: Record<string, Record<string, Handler>> = {
   'host-session': hostSessionCommands,
   catalogue: catalogueCommands,
   seed: { demo: (_args, ctx) => seedDemo(ctx) },
+  sandbox: sandboxCommands,
 };
 
 const [group = '', action = '', ...rest] = process.argv.slice(2);
