@@ -83,6 +83,13 @@ const environmentSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** Days between two switches of the owner-connect token signing key (the next key is published a day before). */
   OWNER_CONNECT_KEY_ROTATION_DAYS: z.coerce.number().int().min(2).max(365).default(30),
+  /** A sandbox deployment's first start with an empty catalogue generates one from this seed (services/sandbox-catalogue.ts); ignored in production. */
+  SVC_SANDBOX_CATALOGUE_SEED: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
   /** Properties a second a catalogue re-projection after a deploy visits at most. */
   REPROJECTION_RATE: z.coerce.number().positive().max(10_000).default(REPROJECTION_RATE_DEFAULT),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
@@ -151,6 +158,8 @@ export interface ServiceConfig {
   horizonRollsFromApi: boolean;
   /** Days between two switches of the owner-connect signing key. */
   ownerConnectKeyRotationDays: number;
+  /** Seed of the catalogue a sandbox generates at its first start when its catalogue is empty; undefined: none. */
+  sandboxCatalogueSeed: number | undefined;
   /** Properties a second a catalogue re-projection visits at most (workflows/catalogue-reprojection.ts). */
   reprojectionRate: number;
   mail: { smtpUrl: string | undefined; from: string; allowPlain: boolean };
@@ -270,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, allowPlain: e.SMTP_ALLOW_PLAIN },
     horizonRollsFromApi: e.HORIZON_ROLLS_FROM_API,
     ownerConnectKeyRotationDays: e.OWNER_CONNECT_KEY_ROTATION_DAYS,
+    sandboxCatalogueSeed: e.SVC_SANDBOX_CATALOGUE_SEED,
     reprojectionRate: e.REPROJECTION_RATE,
     logLevel: e.LOG_LEVEL,
     metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT, temporalPort: e.TEMPORAL_METRICS_PORT },

@@ -13,6 +13,7 @@ import { loadTlsMaterial } from '../infra/tls.ts';
 import { serviceDeps } from '../services/deps.ts';
 import { startCatalogueReprojection } from '../services/catalogue-reprojection.ts';
 import { startCertificateExpiryCatchUp } from '../services/certificate-expiry-catch-up.ts';
+import { generateSandboxAtFirstStart } from '../services/sandbox-catalogue-first-start.ts';
 import { ensureHorizonRollsInUse } from '../services/durable-processes.ts';
 import { createWorker } from './worker.ts';
 import { watchWorkerDatabase } from './observability.ts';
@@ -57,6 +58,8 @@ export async function startApiProcess(
     limits: config.http.limits,
     ...(internal ? { internal } : {}),
   });
+  // A sandbox set to generate its catalogue does it beside serving, once across processes.
+  void generateSandboxAtFirstStart(deps);
   return {
     ...listening,
     tls,
