@@ -17,6 +17,7 @@ import type { ResourceStatus } from '../domain/catalogue/status.ts';
 import { EVENT_TYPES, scopeForEventType } from '../domain/events.ts';
 import { ProblemError } from '../domain/problems.ts';
 import type { Scope } from '../domain/scopes.ts';
+import type { EventRecord } from '../domain/webhooks/sending.ts';
 import type { ServiceDeps } from './deps.ts';
 
 /**
@@ -164,7 +165,7 @@ export function readableEventTypes(scopes: readonly string[]): string[] {
 }
 
 export interface EventPage {
-  events: Record<string, unknown>[];
+  events: EventRecord[];
   /** Always present: the reader keeps it and polls with it. */
   nextCursor: string;
   hasMore: boolean;
@@ -271,7 +272,8 @@ export async function readEvents(
       type: event.type,
       occurred_at: toInstant(event.occurredAt),
       channel: channel.name,
-      data: event.data,
+      // The log's JSON, written with these fields by its writers (`StoredEventData`).
+      data: event.data as EventRecord['data'],
     })),
     nextCursor: next,
     hasMore: page.hasMore,

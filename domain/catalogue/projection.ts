@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { Location, Owner, Property } from '../../api/schemas/catalogue.ts';
+import type { Tombstone } from '../../api/schemas/records.ts';
 import { cancellationText } from './cancellation.ts';
 import { defaultAddressVisibility, DEFAULT_PRECISION_M, displacePoint, type GeoPoint } from './geo.ts';
 import { legalProjection, type LegalRefusal } from './legal.ts';
@@ -14,7 +17,28 @@ import { isLanguageTag } from './text.ts';
  */
 
 export type LiveStatus = Extract<ResourceStatus, 'active' | 'inactive'>;
-export type ProjectedBody = { id: string; status: ResourceStatus } & Record<string, unknown>;
+
+/**
+ * A record's body as its schema in the description states it (`api/schemas/catalogue.ts`, a type
+ * import: the schemas are the contract, and a body that drops, misnames or mistypes a field of
+ * theirs does not compile), less what the writer stamps, with one of our live statuses.
+ */
+type BodyOf<Schema extends z.ZodType> = Omit<z.output<Schema>, 'status' | 'version' | 'updated_at'> & {
+  status: LiveStatus;
+};
+export type PropertyBody = BodyOf<typeof Property>;
+export type LocationBody = BodyOf<typeof Location>;
+export type OwnerBody = BodyOf<typeof Owner>;
+/** A record the channel no longer sees: its id and status only (a `Tombstone` once stamped). */
+export interface TombstoneBody {
+  id: string;
+  status: Exclude<ResourceStatus, LiveStatus>;
+}
+/** What the projector stores for one record of a channel's view. */
+export type ProjectedBody = PropertyBody | LocationBody | OwnerBody | TombstoneBody;
+/** A record as served, stamped (`presentResource`): one of the shapes the description's reads answer. */
+export type PresentedResource =
+  z.output<typeof Property> | z.output<typeof Location> | z.output<typeof Owner> | z.output<typeof Tombstone>;
 
 /** The channel's ids for one property and everything it names. */
 export interface PropertyIds {
@@ -36,7 +60,7 @@ export interface PropertyContext {
 }
 
 export type PropertyProjection =
-  { publishable: true; body: ProjectedBody } | { publishable: false; reason: LegalRefusal };
+  { publishable: true; body: PropertyBody } | { publishable: false; reason: LegalRefusal };
 
 /** Languages a text map carries: well-formed tags only, in a stable order. */
 function textMap(map: Readonly<Record<string, string>>): Record<string, string> {
@@ -59,7 +83,7 @@ export function projectProperty(source: PropertyInput, context: PropertyContext)
   if (!legal.publishable) return legal;
   const { ids } = context;
   const ownExtension = ownValue(source.extensions, context.channel);
-  const body: ProjectedBody = {
+  const body: PropertyBody = {
     id: ids.property,
     status: source.status,
     location_id: ids.location,
@@ -116,7 +140,7 @@ export function projectProperty(source: PropertyInput, context: PropertyContext)
  */
 export interface PublishedPlace {
   address_visibility: 'exact' | 'approximate';
-  address: Record<string, string>;
+  address: LocationBody['address'];
   geo: GeoPoint & { precision_m?: number };
 }
 
@@ -142,8 +166,8 @@ export function projectLocation(
   location: LocationInput,
   place: PublishedPlace,
   id: string,
-  status: ResourceStatus,
-): ProjectedBody {
+  status: LiveStatus,
+): LocationBody {
   return {
     id,
     status,
@@ -156,12 +180,7 @@ export function projectLocation(
   };
 }
 
-export function projectOwner(
-  owner: OwnerInput,
-  id: string,
-  status: ResourceStatus,
-  connectedAt: string | null,
-): ProjectedBody {
+export function projectOwner(owner: OwnerInput, id: string, status: LiveStatus, connectedAt: string | null): OwnerBody {
   return {
     id,
     status,
@@ -183,10 +202,11 @@ export function derivedStatus(propertyStatuses: readonly ResourceStatus[]): Reso
   return 'withdrawn';
 }
 
-function compact(values: Record<string, string | undefined>): Record<string, string> {
+/** The fields that hold a value: each of them, optional. */
+function compact<T extends Record<string, string | undefined>>(values: T): { [K in keyof T]?: string } {
   return Object.fromEntries(
     Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
+  ) as { [K in keyof T]?: string };
 }
 
 /**
@@ -205,7 +225,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The served record: `id`, `status`, `version`, `updated_at` first; a tombstone is exactly those four. */
-export function presentResource(body: ProjectedBody, version: number, updatedAt: string): Record<string, unknown> {
+export function presentResource(body: ProjectedBody, version: number, updatedAt: string): PresentedResource {
   const { id, status, ...rest } = body;
   if (status === 'withdrawn' || status === 'deleted') return { id, status, version, updated_at: updatedAt };
   return { id, status, version, updated_at: updatedAt, ...rest };

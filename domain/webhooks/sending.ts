@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { Event } from '../../api/schemas/events.ts';
 import { matchesAnyEventPattern } from '../events.ts';
 import { toInstant } from '../time.ts';
 
@@ -12,18 +14,28 @@ export interface WebhookEvent {
   occurredAt: Date;
   /** The channel's name. */
   channel: string;
-  data: Record<string, unknown>;
+  data: StoredEventData;
 }
+
+/** An event as a channel reads it, in a webhook and on `GET /events`: the description's `Event` (a type import). */
+export type EventRecord = z.output<typeof Event>;
+
+/**
+ * An event's `data` as the log stores it: JSON its writers give `EventRecord['data']`'s fields
+ * (`LockedChannelLog.append`, db/catalogue/channel-log.ts), read back untyped.
+ */
+export type StoredEventData = Record<string, unknown>;
 
 /** The exact body of a webhook, an event of the log or a ping alike. */
 export function webhookBody(event: WebhookEvent): string {
-  return JSON.stringify({
+  const body: Omit<EventRecord, 'data'> & { data: StoredEventData } = {
     id: event.id,
     type: event.type,
     occurred_at: toInstant(event.occurredAt),
     channel: event.channel,
     data: event.data,
-  });
+  };
+  return JSON.stringify(body);
 }
 
 /**
