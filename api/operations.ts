@@ -9,9 +9,15 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
 export type DeploymentEnvironment = 'sandbox' | 'production';
 
-export interface OperationResult {
+/**
+ * What a handler answers. `body` is typed by the operation's answers (`AnswerBody`), so a handler
+ * that drops or misnames a field of its schema does not compile. `json`, `jsonChunks` and `html`
+ * are text already written: their shape is checked where the text is made (a catalogue record's
+ * stored body is typed by its schema, `domain/catalogue/projection.ts`), not here.
+ */
+export interface OperationResult<Body = unknown> {
   status?: number;
-  body?: unknown;
+  body?: Body;
   /** The body already serialised, for large answers assembled from stored JSON text. */
   json?: string;
   /** The body as pieces to write one after the other (a page of records), never joined. */
@@ -59,11 +65,37 @@ export interface OperationResponse {
   alternatives?: Record<string, z.ZodType>;
 }
 
+export type OperationResponses = Record<number, OperationResponse>;
+
+/** The JSON schema of one answer: its own unless it has another media type, or its JSON alternative. */
+type JsonSchemaOf<A> = A extends { mediaType: string }
+  ? A extends { alternatives: { 'application/json': infer S extends z.ZodType } }
+    ? S
+    : never
+  : A extends { schema: infer S extends z.ZodType }
+    ? S
+    : never;
+
+/**
+ * The `body` a handler may answer: one of its answers' JSON schemas as the description states it
+ * (`z.output`, the side `api/openapi/` describes answers by). An answer without a schema (204,
+ * 304) has no body. Answers not known (an operation as its registry holds it): any body.
+ */
+export type AnswerBody<R extends OperationResponses> = OperationResponses extends R
+  ? unknown
+  : z.output<JsonSchemaOf<R[keyof R]>>;
+
 /**
  * One operation of an interface: the single source for its route, its validation and its entry
  * in the machine-readable description.
  */
-export interface Operation<Q = unknown, P = unknown, B = unknown, S extends string = Scope> {
+export interface Operation<
+  Q = unknown,
+  P = unknown,
+  B = unknown,
+  S extends string = Scope,
+  R extends OperationResponses = OperationResponses,
+> {
   operationId: string;
   method: HttpMethod;
   /** OpenAPI-style path relative to the interface's base, e.g. `/properties/{property_id}`. */
@@ -90,7 +122,8 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
    * lists every failed rule. They only read. A request the schemas take is checked by the service.
    */
   laterRules?: (ctx: LaterRulesContext) => Promise<ParameterError[]>;
-  responses: Record<number, OperationResponse>;
+  /** Each status's answer; the handler's `body` is typed by their schemas (`AnswerBody`). */
+  responses: R;
   /** A body cap of its own in bytes, above the interface's (a batch whose largest allowed body needs more). */
   bodyLimit?: number;
   problems: ProblemCode[];
@@ -111,25 +144,29 @@ export interface Operation<Q = unknown, P = unknown, B = unknown, S extends stri
   readsCallerIdentityOnly?: boolean;
   /** Carries the `Deprecation` and `Sunset` headers on every answer, ahead of a v2. */
   deprecation?: { deprecatedAt: Date; sunsetAt: Date; link?: string };
-  handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult>;
+  handler?: (ctx: OperationContext<Q, P, B>) => Promise<OperationResult<AnswerBody<R>>>;
 }
 
 /**
- * An operation as an interface's registry holds it: its query, path and body types erased, so
- * declarations of any shape sit in one list (`Operation<Q, P, B, S>` is invariant in them, since
- * its handler takes what its schemas give).
+ * An operation as an interface's registry holds it: its query, path, body and answer types
+ * erased, so declarations of any shape sit in one list (`Operation<Q, P, B, S, R>` is invariant
+ * in them, since its handler takes what its schemas give and answers what its responses state).
  */
-export type RoutedOperation<S extends string = Scope> = Operation<unknown, unknown, unknown, S>;
+export type RoutedOperation<S extends string = Scope> = Operation<unknown, unknown, unknown, S, OperationResponses>;
 
 /**
  * The declaration as routed and described: a read-back's fields are folded into the body schema
- * here, once. The handler's input types are erased here and only here: the router parses query,
- * path and body with the declaration's own schemas before it calls the handler, so what the
- * handler receives is what its types say.
+ * here, once. The handler's input and answer types are erased here and only here: the router
+ * parses query, path and body with the declaration's own schemas before it calls the handler, so
+ * what the handler receives is what its types say, and it writes the body the handler answered.
  */
-export function defineOperation<Q = undefined, P = undefined, B = undefined, S extends string = Scope>(
-  operation: Operation<Q, P, B, S>,
-): RoutedOperation<S> {
+export function defineOperation<
+  Q = undefined,
+  P = undefined,
+  B = undefined,
+  S extends string = Scope,
+  R extends OperationResponses = OperationResponses,
+>(operation: Operation<Q, P, B, S, R>): RoutedOperation<S> {
   const routed = operation as unknown as RoutedOperation<S>;
   if (!routed.readBack) return routed;
   if (!routed.body) throw new Error(`${routed.operationId}: a read-back needs a body`);

@@ -5,7 +5,7 @@ import { RESOURCE_STATUSES, type ResourceStatus } from '../../domain/catalogue/s
 import { RETENTION_DAYS } from '../../domain/catalogue/retention.ts';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../domain/pages.ts';
 import { findProperty, listAmenities as amenityPage, listView, readEvents } from '../../services/catalogue-reads.ts';
-import { defineOperation, type Operation } from '../operations.ts';
+import { defineOperation, type RoutedOperation } from '../operations.ts';
 import { AmenityPage } from '../schemas/amenities.ts';
 import { LocationPage, OwnerPage, PropertyOrTombstone, PropertyPage } from '../schemas/catalogue.ts';
 import { EventPage } from '../schemas/events.ts';
@@ -66,13 +66,13 @@ export const ListQuery = z
   .object({ limit: Limit, cursor: Cursor, updated_since: UpdatedSince, status: StatusList })
   .strict();
 export const AmenityQuery = z.object({ limit: Limit, cursor: Cursor, updated_since: UpdatedSince }).strict();
-function listOperation(
+function listOperation<Schema extends z.ZodType>(
   kind: ViewKind,
   path: string,
   operationId: string,
   summary: string,
-  schema: z.ZodType,
-): Operation {
+  schema: Schema,
+): RoutedOperation {
   return defineOperation({
     operationId,
     method: 'get',

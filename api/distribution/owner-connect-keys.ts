@@ -51,6 +51,11 @@ export const getOwnerConnectKeys = defineOperation({
   problems: [],
   handler: async ({ deps }) => {
     const { keys, maxAgeSeconds } = await publishedKeySet(deps, deps.clock.now());
-    return { body: { keys }, headers: { 'Cache-Control': `public, max-age=${maxAgeSeconds}` } };
+    // jose types every JWK member as optional; a published key is the public half of a P-256 pair
+    // generated for ES256, with the members `publicJwkOf` writes.
+    return {
+      body: { keys: keys as z.output<typeof PublicKey>[] },
+      headers: { 'Cache-Control': `public, max-age=${maxAgeSeconds}` },
+    };
   },
 });

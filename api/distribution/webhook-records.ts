@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Channel } from '../../db/channels.ts';
 import type { StoredDelivery, WebhookAttempt } from '../../db/webhook-deliveries.ts';
 import type { StoredEndpoint } from '../../db/webhook-endpoints.ts';
@@ -6,8 +7,9 @@ import { publicDeliveryError } from '../../domain/webhooks/delivery-errors.ts';
 import { previousSecretLive } from '../../domain/webhooks/endpoints.ts';
 import { PLATFORM_SUSPENDED_REASON } from '../../domain/webhooks/states.ts';
 import type { PingOutcome } from '../../services/webhooks.ts';
+import type { Attempt, DeliveryRecord, EndpointRecord, PingOutcome as PingOutcomeSchema } from './webhook-schemas.ts';
 
-// Webhook endpoints, deliveries and pings as the channel sees them.
+// Webhook endpoints, deliveries and pings as the channel sees them: each record is its schema's type.
 
 /**
  * `secret` only when just created or rotated. While the operators hold the channel's webhooks
@@ -19,7 +21,7 @@ export function endpointRecord(
   now: Date,
   channel: Pick<Channel, 'webhooksSuspendedAt'>,
   secret?: string,
-): Record<string, unknown> {
+): z.output<typeof EndpointRecord> {
   const heldByPlatform = channel.webhooksSuspendedAt != null;
   return {
     id: endpoint.id,
@@ -37,7 +39,7 @@ export function endpointRecord(
 
 const instantOrNull = (value: Date | null) => (value === null ? null : toInstant(value));
 
-export function deliveryRecord(delivery: StoredDelivery): Record<string, unknown> {
+export function deliveryRecord(delivery: StoredDelivery): z.output<typeof DeliveryRecord> {
   return {
     id: delivery.id,
     event_id: delivery.eventId,
@@ -51,7 +53,7 @@ export function deliveryRecord(delivery: StoredDelivery): Record<string, unknown
   };
 }
 
-export function attemptRecord(attempt: WebhookAttempt): Record<string, unknown> {
+export function attemptRecord(attempt: WebhookAttempt): z.output<typeof Attempt> {
   return {
     number: attempt.number,
     attempted_at: toInstant(attempt.attemptedAt),
@@ -62,7 +64,7 @@ export function attemptRecord(attempt: WebhookAttempt): Record<string, unknown> 
   };
 }
 
-export function pingOutcomeRecord(outcome: PingOutcome): Record<string, unknown> {
+export function pingOutcomeRecord(outcome: PingOutcome): z.output<typeof PingOutcomeSchema> {
   return {
     delivered: outcome.delivered,
     status_code: outcome.statusCode,

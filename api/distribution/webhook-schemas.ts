@@ -69,7 +69,7 @@ export const DeliveryRecord = z
     description: `One event sent to one endpoint, with its retries. Kept ${DELIVERY_RETENTION_DAYS} days.`,
   });
 
-const Attempt = z.object({
+export const Attempt = z.object({
   number: z.int(),
   attempted_at: Instant,
   status_code: z

@@ -52,14 +52,14 @@ export function presentGuest(guest: GuestRecord): z.infer<typeof Guest> {
   };
 }
 
-export const listGuests = defineOperation<Record<string, never>, undefined, undefined, IntegrationScope>({
+export const listGuests = defineOperation({
   operationId: 'listGuests',
   method: 'get',
   path: '/guests',
   summary: "The installing organization's newest guests",
   description: `At most ${GUEST_LIST_LIMIT} guests of the organization that installed the app, most recently created first (ties by the order the platform wrote them). Never a guest of another organization; a guest the platform removed is absent from the next answer. Takes no parameters. Answers carry \`Cache-Control: no-store\`: they hold personal data.`,
   tags: ['Guests'],
-  scopes: ['guests.read'],
+  scopes: ['guests.read'] as IntegrationScope[],
   query: z.object({}).strict(),
   responses: { 200: { description: 'The newest guests', schema: GuestList } },
   problems: [],

@@ -8,11 +8,10 @@ import {
   PropertyInput,
   Ref,
 } from '../../domain/catalogue/source.ts';
-import { toInstant } from '../../domain/time.ts';
 import * as availability from '../../services/availability.ts';
 import * as catalogue from '../../services/catalogue.ts';
 import { getPropertyWithLegalStatus } from '../../services/certificate-expiry.ts';
-import type { SourceWrite, StoredSource } from '../../services/catalogue.ts';
+import type { SourceWrite } from '../../services/catalogue.ts';
 import * as distribution from '../../services/distribution.ts';
 import { defineOperation, type OperationResult } from '../operations.ts';
 import { ReadBackInstant, type ReadBack } from '../read-back.ts';
@@ -24,6 +23,8 @@ import {
   OwnerRecord,
   PropertyRecord,
   PropertyWithLegalStatus,
+  platformRecord,
+  type SourceKind,
 } from './records.ts';
 import { catalogueRules } from './catalogue-rules.ts';
 import { hostSessionOperations } from './host-sessions.ts';
@@ -56,25 +57,15 @@ const PROPERTY_RECORD: ReadBack = {
   },
 };
 
-/** A record as the platform wrote it, with its reference and when it was created and last changed. */
-function record(source: StoredSource): Record<string, unknown> {
-  return {
-    ref: source.ref,
-    ...source.content,
-    created_at: toInstant(source.createdAt),
-    updated_at: toInstant(source.updatedAt),
-  };
+function written<K extends SourceKind>(kind: K, { created, source }: SourceWrite) {
+  return { status: created ? 201 : 200, body: platformRecord(kind, source) };
 }
 
-function written({ created, source }: SourceWrite): OperationResult {
-  return { status: created ? 201 : 200, body: record(source) };
-}
-
-const deleted: OperationResult = { status: 204 };
+const deleted: OperationResult<never> = { status: 204 };
 
 const tags = ['Platform'];
 const problems = ['invalid_parameters', 'platform_token_invalid', 'not_found'] as const;
-const ok = (description: string, schema: z.ZodType) => ({
+const ok = <T extends z.ZodType>(description: string, schema: T) => ({
   200: { description, schema },
   201: { description: `${description} (created)`, schema },
 });
@@ -91,7 +82,8 @@ export const putOrganization = defineOperation({
   body: OrganizationInput,
   responses: ok('The organization', OrganizationRecord),
   problems: [...problems],
-  handler: async ({ params, body, deps }) => written(await catalogue.putOrganization(deps, params.ref, body)),
+  handler: async ({ params, body, deps }) =>
+    written('organization', await catalogue.putOrganization(deps, params.ref, body)),
 });
 
 export const putOwner = defineOperation({
@@ -107,7 +99,7 @@ export const putOwner = defineOperation({
   laterRules: catalogueRules.owner,
   responses: ok('The owner', OwnerRecord),
   problems: [...problems],
-  handler: async ({ params, body, deps }) => written(await catalogue.putOwner(deps, params.ref, body)),
+  handler: async ({ params, body, deps }) => written('owner', await catalogue.putOwner(deps, params.ref, body)),
 });
 
 export const putLocation = defineOperation({
@@ -123,7 +115,7 @@ export const putLocation = defineOperation({
   laterRules: catalogueRules.location,
   responses: ok('The location', LocationRecord),
   problems: [...problems],
-  handler: async ({ params, body, deps }) => written(await catalogue.putLocation(deps, params.ref, body)),
+  handler: async ({ params, body, deps }) => written('location', await catalogue.putLocation(deps, params.ref, body)),
 });
 
 export const putProperty = defineOperation({
@@ -139,7 +131,7 @@ export const putProperty = defineOperation({
   laterRules: catalogueRules.property,
   responses: ok('The property', PropertyRecord),
   problems: [...problems],
-  handler: async ({ params, body, deps }) => written(await catalogue.putProperty(deps, params.ref, body)),
+  handler: async ({ params, body, deps }) => written('property', await catalogue.putProperty(deps, params.ref, body)),
 });
 
 export const deleteOrganization = defineOperation({
@@ -216,7 +208,9 @@ export const getOrganization = defineOperation({
   params: RefParams,
   responses: { 200: { description: 'The organization', schema: OrganizationRecord } },
   problems: [...problems],
-  handler: async ({ params, deps }) => ({ body: record(await catalogue.getSource(deps, 'organization', params.ref)) }),
+  handler: async ({ params, deps }) => ({
+    body: platformRecord('organization', await catalogue.getSource(deps, 'organization', params.ref)),
+  }),
 });
 export const getOwner = defineOperation({
   operationId: 'getOwner',
@@ -228,7 +222,9 @@ export const getOwner = defineOperation({
   params: RefParams,
   responses: { 200: { description: 'The owner', schema: OwnerRecord } },
   problems: [...problems],
-  handler: async ({ params, deps }) => ({ body: record(await catalogue.getSource(deps, 'owner', params.ref)) }),
+  handler: async ({ params, deps }) => ({
+    body: platformRecord('owner', await catalogue.getSource(deps, 'owner', params.ref)),
+  }),
 });
 export const getLocation = defineOperation({
   operationId: 'getLocation',
@@ -240,7 +236,9 @@ export const getLocation = defineOperation({
   params: RefParams,
   responses: { 200: { description: 'The location', schema: LocationRecord } },
   problems: [...problems],
-  handler: async ({ params, deps }) => ({ body: record(await catalogue.getSource(deps, 'location', params.ref)) }),
+  handler: async ({ params, deps }) => ({
+    body: platformRecord('location', await catalogue.getSource(deps, 'location', params.ref)),
+  }),
 });
 export const getSourceProperty = defineOperation({
   operationId: 'getSourceProperty',
@@ -262,7 +260,7 @@ export const getSourceProperty = defineOperation({
   problems: [...problems],
   handler: async ({ params, deps }) => {
     const { source, legalStatus } = await getPropertyWithLegalStatus(deps, params.ref);
-    return { body: { ...record(source), legal_status: legalStatus } };
+    return { body: { ...platformRecord('property', source), legal_status: legalStatus } };
   },
 });
 

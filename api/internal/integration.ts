@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Ref } from '../../domain/catalogue/source.ts';
 import { GuestInput } from '../../domain/guests.ts';
-import { INTEGRATION_SCOPES } from '../../domain/integration-tokens.ts';
+import { INTEGRATION_SCOPES, type IntegrationScope } from '../../domain/integration-tokens.ts';
 import { toInstant } from '../../domain/time.ts';
 import * as integration from '../../services/integration.ts';
 import type { InstallationWithOrganization, StoredGuest } from '../../services/integration.ts';
@@ -33,19 +33,20 @@ const InstallationInput = z
   })
   .strict();
 
-function presentInstallation(installation: InstallationWithOrganization) {
+function presentInstallation(installation: InstallationWithOrganization): z.output<typeof Installation> {
   return {
     id: installation.id,
     organization: installation.organization.ref,
     app: installation.app,
-    scopes: installation.scopes,
+    // Stored as text, written only through `Scopes` (an installation's write and its tokens').
+    scopes: installation.scopes as IntegrationScope[],
     status: installation.status,
     created_at: toInstant(installation.createdAt),
     updated_at: toInstant(installation.updatedAt),
   };
 }
 
-function presentGuest(guest: StoredGuest) {
+function presentGuest(guest: StoredGuest): z.output<typeof PlatformGuest> {
   return {
     ref: guest.ref,
     id: guest.id,

@@ -8,6 +8,8 @@ import {
   Ref,
 } from '../../domain/catalogue/source.ts';
 import { INTEGRATION_SCOPES } from '../../domain/integration-tokens.ts';
+import { toInstant } from '../../domain/time.ts';
+import type { StoredSource } from '../../services/catalogue.ts';
 import { Instant } from '../schemas/common.ts';
 
 /**
@@ -21,6 +23,31 @@ const stored = {
   created_at: Instant.meta({ description: 'When the platform first wrote the record.' }),
   updated_at: Instant.meta({ description: 'When a write last changed it; an identical write keeps it.' }),
 };
+
+/** What each kind of record holds as the platform wrote it: its write's schema, parsed before it was stored. */
+interface Written {
+  organization: z.output<typeof OrganizationInput>;
+  owner: z.output<typeof OwnerInput>;
+  location: z.output<typeof LocationInput>;
+  property: z.output<typeof PropertyInput>;
+}
+export type SourceKind = keyof Written;
+
+/**
+ * A record as the platform wrote it, with its reference and when it was created and last changed.
+ * Its content is the stored JSON of what its write's schema parsed, read back as that schema's type.
+ */
+export function platformRecord<K extends SourceKind>(
+  _kind: K,
+  source: StoredSource,
+): { ref: string } & Written[K] & { created_at: string; updated_at: string } {
+  return {
+    ref: source.ref,
+    ...(source.content as Written[K]),
+    created_at: toInstant(source.createdAt),
+    updated_at: toInstant(source.updatedAt),
+  };
+}
 
 export const OrganizationRecord = OrganizationInput.safeExtend(stored).meta({ id: 'PlatformOrganization' });
 export const OwnerRecord = OwnerInput.safeExtend(stored).meta({ id: 'PlatformOwner' });
