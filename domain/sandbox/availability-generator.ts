@@ -35,7 +35,7 @@ export function sandboxAvailability(
   const lastPlan = property.rate_plans.at(-1)!.key;
   const high = stream.int(20, 200);
   return [
-    { ...range(high, stream.int(30, 75)), rates: highSeason },
+    { ...range(high, stream.int(14, 35)), rates: highSeason },
     { ...range(stream.int(5, 330), stream.int(2, 5)), units_available: 0 },
     { ...range(stream.int(5, 330), 3), rates: [{ rate_plan: lastPlan, closed: true }] },
     { ...range(high, 21), min_stay: 3 },

@@ -38,7 +38,7 @@ export interface SandboxCatalogue {
 }
 
 export const SANDBOX_REF_PREFIX = 'sbx-';
-/** Locations of one country per organization. */
+/** Locations of one country per organization: even, so an owner's two locations share one. */
 const LOCATIONS_PER_ORGANIZATION = 12;
 /** Address visibility by `location index % 5`: the owner type's default, exact, then each radius. */
 const VISIBILITIES = [null, 'exact', 200, 500, 1000] as const;
@@ -46,10 +46,10 @@ const VISIBILITIES = [null, 'exact', 200, 500, 1000] as const;
 type OwnerBody = z.input<typeof OwnerInput>;
 type LocationBody = z.input<typeof LocationInput>;
 
-function owner(j: number, country: Country, organization: string, stream: Stream): OwnerBody {
+function owner(k: number, country: Country, organization: string, stream: Stream): OwnerBody {
   const surname = stream.pick(country.surnames);
   const city = stream.pick(country.cities);
-  if (j % 3 !== 0)
+  if (k % 3 !== 0)
     return {
       organization,
       type: 'individual',
@@ -119,7 +119,7 @@ function location(
 export function generateSandboxCatalogue(options: SandboxOptions): SandboxCatalogue {
   const { seed, channels } = options;
   const organizations: [string, z.input<typeof OrganizationInput>][] = [];
-  const owners: [string, OwnerBody][] = [];
+  const ownerBodies = new Map<string, OwnerBody>();
   const locations: [string, LocationBody][] = [];
   const properties: [string, PropertyBody][] = [];
   const distributions: [string, z.input<typeof DistributionInput>][] = [];
@@ -135,9 +135,12 @@ export function generateSandboxCatalogue(options: SandboxOptions): SandboxCatalo
         organization,
         { name: `Sandbox ${country.code} Stays ${organizations.length + 1}`, country: country.code },
       ]);
-    const ownerRef = `${SANDBOX_REF_PREFIX}own-${j}`;
-    const ownerBody = owner(j, country, organization, stream);
-    owners.push([ownerRef, ownerBody]);
+    // An owner has two locations of one organization (LOCATIONS_PER_ORGANIZATION is even).
+    const ownerKey = Math.floor(countryLocation / 2);
+    const ownerRef = `${SANDBOX_REF_PREFIX}own-${country.code.toLowerCase()}-${ownerKey}`;
+    if (countryLocation % 2 === 0)
+      ownerBodies.set(ownerRef, owner(ownerKey, country, organization, streamOf(seed, `owner:${ownerRef}`)));
+    const ownerBody = ownerBodies.get(ownerRef)!;
     const kind = LOCATION_KINDS[countryLocation % LOCATION_KINDS.length]!;
     const locationRef = `${SANDBOX_REF_PREFIX}loc-${j}`;
     const locationBody = location(j, country, { organization, owner: ownerRef }, ownerBody, kind.category, stream);
@@ -172,7 +175,7 @@ export function generateSandboxCatalogue(options: SandboxOptions): SandboxCatalo
   return {
     writes: [
       ...writes('putOrganization', organizations),
-      ...writes('putOwner', owners),
+      ...writes('putOwner', [...ownerBodies]),
       ...writes('putLocation', locations),
       ...writes('putProperty', properties),
       ...writes('putDistribution', distributions),

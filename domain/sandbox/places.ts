@@ -118,9 +118,9 @@ export const COUNTRIES: readonly Country[] = [
 
 /** What a location is, and the property types (room types) it sells. */
 export const LOCATION_KINDS = [
-  { category: 'guesthouse', types: ['guesthouse_room'], rooms: [2, 4] },
-  { category: 'hotel', types: ['hotel_room'], rooms: [2, 4] },
-  { category: 'building', types: ['apartment', 'studio'], rooms: [1, 2] },
+  { category: 'guesthouse', types: ['guesthouse_room'], rooms: [2, 5] },
+  { category: 'hotel', types: ['hotel_room'], rooms: [3, 6] },
+  { category: 'building', types: ['apartment', 'studio'], rooms: [1, 3] },
   { category: 'house', types: ['house', 'villa', 'cabin'], rooms: [1, 1] },
 ] as const;
 
