@@ -6,12 +6,15 @@ import { housekeepingActivities } from './housekeeping.ts';
 import { ownerConnectActivities } from './owner-connect.ts';
 import { ownerConnectKeyActivities } from './owner-connect-keys.ts';
 import { webhookActivities } from './webhooks.ts';
+import { serviceStores } from '../services/stores/index.ts';
 import type { ActivityDeps } from './deps.ts';
 
 export type { ActivityDeps } from './deps.ts';
 
 /** Every activity the worker registers, built around injected dependencies. */
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(given: ActivityDeps) {
+  // The services reach the database through their ports (services/stores/): here, db/ itself.
+  const deps = { ...given, stores: serviceStores(given.orm) };
   return {
     ...apiKeyActivities(deps),
     ...availabilityActivities(deps),

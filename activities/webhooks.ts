@@ -5,9 +5,10 @@ import { inAttemptSpan, type SpanOutcome } from '../infra/tracing.ts';
 import * as attempts from '../services/webhook-attempts.ts';
 import { dispatchEvents } from '../services/webhook-dispatch.ts';
 import { cancelPendingDeliveries } from '../services/webhooks.ts';
+import type { ServiceDeps } from '../services/deps.ts';
 import type { ActivityDeps } from './deps.ts';
 
-export function webhookActivities(deps: ActivityDeps) {
+export function webhookActivities(deps: ActivityDeps & Pick<ServiceDeps, 'stores'>) {
   const { orm, clock } = deps;
 
   return {

@@ -58,6 +58,7 @@ export async function openAdminContext(): Promise<{ ctx: AdminContext; close: ()
   return {
     ctx,
     close: async () => {
+      ctx.mailer.close();
       await temporal?.close();
       await orm.close();
     },

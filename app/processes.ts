@@ -65,6 +65,7 @@ export async function startApiProcess(
     tls,
     stop: async () => {
       await listening.close();
+      deps.mailer.close();
       await temporal.close();
       await orm.close();
     },
@@ -89,7 +90,7 @@ export async function startWorkerProcess(
   const secrets = await loadSecrets(config);
   const mailer = createMailer(config.mail);
   const { taskQueue } = config.temporal;
-  const { workflows } = serviceDeps({ orm, temporal: client, config, clock: systemClock, log, secrets });
+  const { workflows } = serviceDeps({ orm, temporal: client, config, clock: systemClock, log, secrets, mailer });
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,

@@ -12,6 +12,7 @@ import { createScratchDatabase } from '../db/scratch.ts';
 import { singleKeyRing } from '../domain/key-ring.ts';
 import { sha256 } from '../infra/secrets.ts';
 import { publishedKeySet, signingKeyForToken, verificationKey } from '../services/owner-connect/signing-keys.ts';
+import { serviceStores } from '../services/stores/index.ts';
 import { machine } from './machine.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 500);
@@ -22,6 +23,7 @@ const scratch = await createScratchDatabase(
 const orm = await openDatabase(scratch.url);
 const deps = {
   orm,
+  stores: serviceStores(orm),
   secrets: {
     ring: singleKeyRing(new TextEncoder().encode('bench-server-secret-0123456789abcdefghij')),
     platformTokenHash: sha256('unused'),

@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  changeChannel,
-  channelNameTaken,
-  insertChannel,
-  listChannels as allChannels,
-  type Channel,
-  type ChannelStatus,
-} from '../db/channels.ts';
+import type { Channel, ChannelStatus } from '../db/channels.ts';
 import type { ServiceDeps } from './deps.ts';
 import { Refusal } from './refusal.ts';
 
@@ -18,12 +11,12 @@ export interface CreateChannelInput {
 }
 
 export async function createChannel(
-  deps: Pick<ServiceDeps, 'orm' | 'clock'>,
+  deps: Pick<ServiceDeps, 'stores' | 'clock'>,
   input: CreateChannelInput,
 ): Promise<Channel> {
-  const em = deps.orm.em.fork();
-  if (await channelNameTaken(em, input.name)) throw new Refusal(`a channel named "${input.name}" exists`);
-  return insertChannel(em, { id: randomUUID(), ...input, createdAt: deps.clock.now() });
+  const store = deps.stores.channels;
+  if (await store.channelNameTaken(input.name)) throw new Refusal(`a channel named "${input.name}" exists`);
+  return store.insertChannel({ id: randomUUID(), ...input, createdAt: deps.clock.now() });
 }
 
 /** The settings `channel update` may change; an absent one is left as it is, null clears it. */
@@ -39,27 +32,27 @@ export interface ChannelSettings {
  * The next request sees them: the rate limit applies from the current minute's count.
  */
 export async function updateChannel(
-  deps: Pick<ServiceDeps, 'orm'>,
+  deps: Pick<ServiceDeps, 'stores'>,
   name: string,
   settings: ChannelSettings,
 ): Promise<Channel> {
-  const channel = await changeChannel(deps.orm.em.fork(), name, settings);
+  const channel = await deps.stores.channels.changeChannel(name, settings);
   if (!channel) throw new Refusal(`no channel named "${name}"`);
   return channel;
 }
 
 /** A suspended channel is refused on every operation (`partner_suspended`) and sent nothing. */
 export async function setChannelStatus(
-  deps: Pick<ServiceDeps, 'orm' | 'clock'>,
+  deps: Pick<ServiceDeps, 'stores' | 'clock'>,
   name: string,
   status: ChannelStatus,
 ): Promise<Channel> {
   const suspendedAt = status === 'suspended' ? deps.clock.now() : null;
-  const channel = await changeChannel(deps.orm.em.fork(), name, { status, suspendedAt });
+  const channel = await deps.stores.channels.changeChannel(name, { status, suspendedAt });
   if (!channel) throw new Refusal(`no channel named "${name}"`);
   return channel;
 }
 
-export function listChannels(deps: Pick<ServiceDeps, 'orm'>): Promise<Channel[]> {
-  return allChannels(deps.orm.em.fork());
+export function listChannels(deps: Pick<ServiceDeps, 'stores'>): Promise<Channel[]> {
+  return deps.stores.channels.listChannels();
 }

@@ -1,18 +1,10 @@
 import { ulid } from 'ulid';
-import {
-  addApiKey,
-  countLiveKeys,
-  hashApiKey,
-  listApiKeys,
-  revokeApiKey,
-  type ApiKey,
-  type KeyWithChannel,
-} from '../db/api-keys.ts';
-import { findChannelByName, type Channel } from '../db/channels.ts';
+import { hashApiKey, type ApiKey, type KeyWithChannel } from '../db/api-keys.ts';
+import type { Channel } from '../db/channels.ts';
 import { generateApiKey, MAX_LIVE_KEYS } from '../domain/api-keys.ts';
 import type { Scope } from '../domain/scopes.ts';
 import { toInstant } from '../domain/time.ts';
-import { createMailer, leakedKeyMail } from '../infra/mailer.ts';
+import { leakedKeyMail } from '../infra/mailer.ts';
 import type { ServiceDeps } from './deps.ts';
 import { Refusal } from './refusal.ts';
 
@@ -29,21 +21,24 @@ export interface IssueKeyInput {
  * the workflow has started, so a key never lives without the process that expires it. The
  * secret is returned once and only its hash is stored.
  */
-export async function issueKey(deps: ServiceDeps, input: IssueKeyInput): Promise<{ secret: string; key: ApiKey }> {
+export async function issueKey(
+  deps: Pick<ServiceDeps, 'stores' | 'clock' | 'config' | 'workflows'>,
+  input: IssueKeyInput,
+): Promise<{ secret: string; key: ApiKey }> {
   const now = deps.clock.now();
   if (input.expiresAt && input.expiresAt <= now) throw new Refusal('expires-at is in the past');
   const { environment } = deps.config;
   const secret = generateApiKey(environment);
-  const key = await deps.orm.em.fork().transactional(async (em) => {
+  const key = await deps.stores.keys.transaction(async (tx) => {
     // The channel row lock serialises issuers, so two cannot both pass the limit.
-    const channel = await findChannelByName(em, input.channel, { lock: true });
+    const channel = await tx.findChannelByName(input.channel, { lock: true });
     if (!channel) throw new Refusal(`no channel named "${input.channel}"`);
-    if ((await countLiveKeys(em, channel.id, environment, now)) >= MAX_LIVE_KEYS) {
+    if ((await tx.countLiveKeys(channel.id, environment, now)) >= MAX_LIVE_KEYS) {
       throw new Refusal(
         `channel "${channel.name}" already holds ${MAX_LIVE_KEYS} keys in ${environment}; revoke one first`,
       );
     }
-    const added = addApiKey(em, {
+    const added = await tx.insertApiKey({
       id: `key_${ulid().toLowerCase()}`,
       channelId: channel.id,
       environment,
@@ -53,7 +48,6 @@ export async function issueKey(deps: ServiceDeps, input: IssueKeyInput): Promise
       createdAt: now,
       expiresAt: input.expiresAt,
     });
-    await em.flush();
     await deps.workflows.startApiKeyLifecycle({
       keyId: added.id,
       expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
@@ -63,14 +57,16 @@ export async function issueKey(deps: ServiceDeps, input: IssueKeyInput): Promise
   return { secret, key };
 }
 
-async function revokeInDatabase(deps: Pick<ServiceDeps, 'orm' | 'clock'>, keyId: string): Promise<KeyWithChannel> {
-  const key = await revokeApiKey(deps.orm.em.fork(), keyId, deps.clock.now());
+type RevokeDeps = Pick<ServiceDeps, 'stores' | 'clock' | 'workflows' | 'log'>;
+
+async function revokeInDatabase(deps: Pick<ServiceDeps, 'stores' | 'clock'>, keyId: string): Promise<KeyWithChannel> {
+  const key = await deps.stores.keys.revokeApiKey(keyId, deps.clock.now());
   if (!key) throw new Refusal(`no key with id "${keyId}"`);
   return key;
 }
 
 /** Revokes at once in the database, then ends the key's lifecycle workflow. Idempotent. */
-export async function revokeKey(deps: ServiceDeps, keyId: string): Promise<KeyWithChannel> {
+export async function revokeKey(deps: RevokeDeps, keyId: string): Promise<KeyWithChannel> {
   const key = await revokeInDatabase(deps, keyId);
   // An expired key's workflow has already ended; revocation still stands.
   await deps.workflows.signalApiKeyRevoked(keyId);
@@ -90,7 +86,7 @@ export interface LeakNotice {
  * stands whether or not the mail goes out; the notice says which.
  */
 export async function revokeLeakedKey(
-  deps: ServiceDeps,
+  deps: RevokeDeps & Pick<ServiceDeps, 'mailer'>,
   keyId: string,
 ): Promise<{ key: KeyWithChannel; notice: LeakNotice }> {
   const key = await revokeInDatabase(deps, keyId);
@@ -99,7 +95,10 @@ export async function revokeLeakedKey(
   return { key, notice };
 }
 
-async function tellTechnicalContact(deps: ServiceDeps, key: KeyWithChannel): Promise<LeakNotice> {
+async function tellTechnicalContact(
+  deps: Pick<ServiceDeps, 'mailer' | 'log'>,
+  key: KeyWithChannel,
+): Promise<LeakNotice> {
   const to = key.channel.technicalContactEmail ?? null;
   if (!to) {
     deps.log.warn('leaked key revoked; the channel has no technical contact to tell', {
@@ -108,7 +107,6 @@ async function tellTechnicalContact(deps: ServiceDeps, key: KeyWithChannel): Pro
     });
     return { to, sent: false, error: 'the channel has no technical contact (channel update <name> --contact EMAIL)' };
   }
-  const mailer = createMailer(deps.config.mail);
   try {
     const mail = leakedKeyMail({
       to,
@@ -118,7 +116,7 @@ async function tellTechnicalContact(deps: ServiceDeps, key: KeyWithChannel): Pro
       last4: key.last4,
       revokedAt: toInstant(key.revokedAt!),
     });
-    const { sent } = await mailer.send(mail);
+    const { sent } = await deps.mailer.send(mail);
     if (!sent)
       deps.log.warn('leaked key revoked; no SMTP configured to tell the technical contact', {
         keyId: key.id,
@@ -133,17 +131,14 @@ async function tellTechnicalContact(deps: ServiceDeps, key: KeyWithChannel): Pro
       error: message,
     });
     return { to, sent: false, error: message };
-  } finally {
-    mailer.close();
   }
 }
 
 export async function keysOfChannel(
-  deps: ServiceDeps,
+  deps: Pick<ServiceDeps, 'stores'>,
   channelName: string,
 ): Promise<{ channel: Channel; keys: ApiKey[] }> {
-  const em = deps.orm.em.fork();
-  const channel = await findChannelByName(em, channelName);
+  const channel = await deps.stores.keys.findChannelByName(channelName);
   if (!channel) throw new Refusal(`no channel named "${channelName}"`);
-  return { channel, keys: await listApiKeys(em, channel.id) };
+  return { channel, keys: await deps.stores.keys.listApiKeys(channel.id) };
 }

@@ -1,12 +1,11 @@
-import * as deliveryStore from '../db/webhook-deliveries.ts';
-import * as endpointStore from '../db/webhook-endpoints.ts';
 import { toInstant } from '../domain/time.ts';
 import { attemptStart, outcomeOf } from '../domain/webhooks/deliveries.ts';
 import type { DeliveryOutcome, SuspensionReason } from '../domain/webhooks/states.ts';
-import { suspensionMail, type Mailer } from '../infra/mailer.ts';
+import { suspensionMail } from '../infra/mailer.ts';
 import { countChannelAttempt, observeCommitToDelivery } from '../infra/metrics.ts';
 import type { WebhookSender } from '../infra/webhook-sender.ts';
 import type { ServiceDeps } from './deps.ts';
+import type { ServiceStores } from './stores/index.ts';
 import { cancelPendingDeliveries } from './webhooks.ts';
 
 // What a delivery workflow's activities do: one attempt, and when an endpoint is given up on, its
@@ -23,12 +22,12 @@ export interface AttemptResult {
 
 /** One attempt: signs with every live secret, POSTs, records the attempt (one read, one write). */
 export async function attemptDelivery(
-  deps: Pick<ServiceDeps, 'orm' | 'clock' | 'log'> & { webhookSender: WebhookSender },
+  deps: Pick<ServiceDeps, 'clock' | 'log'> & { stores: Pick<ServiceStores, 'attempts'>; webhookSender: WebhookSender },
   deliveryId: string,
 ): Promise<AttemptResult> {
   const { clock } = deps;
-  const em = deps.orm.em.fork();
-  const context = await deliveryStore.attemptContext(em, deliveryId);
+  const store = deps.stores.attempts;
+  const context = await store.attemptContext(deliveryId);
   if (!context) return { outcome: 'cancelled', statusCode: null, attempt: 0 };
   const { delivery, endpoint, channel, eventOccurredAt } = context;
   const start = attemptStart(delivery, endpoint, channel);
@@ -39,7 +38,7 @@ export async function attemptDelivery(
       attempt: delivery.attempts,
     };
   if (start !== 'send' || !endpoint) {
-    await deliveryStore.finishDelivery(em, deliveryId, 'cancelled', clock.now());
+    await store.finishDelivery(deliveryId, 'cancelled', clock.now());
     return { outcome: 'cancelled', statusCode: null, attempt: delivery.attempts };
   }
   const attemptedAt = clock.now();
@@ -58,7 +57,7 @@ export async function attemptDelivery(
       detail: response.detail,
     });
   const deliveredAt = outcome === 'delivered' ? clock.now() : null;
-  await deliveryStore.recordAttempt(em, {
+  await store.recordAttempt({
     deliveryId,
     number,
     attemptedAt,
@@ -82,12 +81,12 @@ export async function attemptDelivery(
  * True when this call suspended it (so only one delivery e-mails the contact).
  */
 export async function suspendEndpoint(
-  deps: Pick<ServiceDeps, 'orm' | 'clock' | 'log' | 'workflows'>,
+  deps: Pick<ServiceDeps, 'stores' | 'clock' | 'log' | 'workflows'>,
   endpointId: string,
   reason: SuspensionReason,
   exceptDeliveryId: string,
 ): Promise<boolean> {
-  const suspended = await endpointStore.suspendEndpoint(deps.orm.em.fork(), endpointId, reason, deps.clock.now());
+  const suspended = await deps.stores.attempts.suspendEndpoint(endpointId, reason, deps.clock.now());
   await cancelPendingDeliveries(deps, { endpointId, except: exceptDeliveryId });
   if (suspended) deps.log.warn('webhook endpoint suspended', { endpointId, reason });
   return suspended;
@@ -95,12 +94,12 @@ export async function suspendEndpoint(
 
 /** E-mails the channel's technical contact; without a contact or SMTP it is logged for operators. */
 export async function notifyTechnicalContact(
-  deps: Pick<ServiceDeps, 'orm' | 'clock' | 'log'> & { mailer: Mailer },
+  deps: Pick<ServiceDeps, 'clock' | 'log' | 'mailer'> & { stores: Pick<ServiceStores, 'attempts'> },
   endpointId: string,
   reason: SuspensionReason,
 ): Promise<{ sent: boolean }> {
   const { log } = deps;
-  const contact = await endpointStore.endpointContact(deps.orm.em.fork(), endpointId);
+  const contact = await deps.stores.attempts.endpointContact(endpointId);
   if (!contact?.email) {
     log.warn('webhook endpoint suspended; the channel has no technical contact to tell', { endpointId, reason });
     return { sent: false };

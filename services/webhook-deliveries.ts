@@ -18,7 +18,7 @@ export interface DeliveryPage {
 
 /** A page of an endpoint's deliveries, newest first; the cursor is bound to the endpoint. */
 export async function listDeliveries(
-  deps: Pick<ServiceDeps, 'orm' | 'secrets'>,
+  deps: Pick<ServiceDeps, 'orm' | 'stores' | 'secrets'>,
   channel: Channel,
   webhookId: string,
   query: { limit: number; cursor?: string | undefined },
@@ -44,7 +44,7 @@ export async function listDeliveries(
 
 /** One delivery of one of the channel's endpoints, with every attempt. */
 export async function getDelivery(
-  deps: Pick<ServiceDeps, 'orm'>,
+  deps: Pick<ServiceDeps, 'orm' | 'stores'>,
   channel: Channel,
   webhookId: string,
   deliveryId: string,

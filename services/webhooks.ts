@@ -1,19 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKey } from '../db/api-keys.ts';
-import { changeChannel, type Channel } from '../db/channels.ts';
-import { writeTransaction } from '../db/sql.ts';
-import {
-  findEndpoint,
-  insertEndpoint,
-  listEndpoints,
-  lockChannelEndpoints,
-  markEndpointDeleted,
-  reactivateEndpoint,
-  replaceSecret,
-  type StoredEndpoint,
-} from '../db/webhook-endpoints.ts';
-import { cancelPendingDeliveryRows, type PendingDeliveries } from '../db/webhook-deliveries.ts';
-import { startDispatch } from '../db/webhook-dispatch.ts';
+import type { Channel } from '../db/channels.ts';
+import type { StoredEndpoint } from '../db/webhook-endpoints.ts';
+import type { PendingDeliveries } from '../db/webhook-deliveries.ts';
 import { isExternalId, newExternalId } from '../domain/catalogue/ids.ts';
 import { PING_EVENT_TYPE, scopesForPatterns } from '../domain/events.ts';
 import { ProblemError } from '../domain/problems.ts';
@@ -24,26 +12,12 @@ import { missingScopes } from '../domain/scopes.ts';
 import { webhookBody } from '../domain/webhooks/sending.ts';
 import { generateWebhookSecret } from '../domain/webhooks/signing.ts';
 import { webhookSecretBox, webhookSecretContext } from '../infra/secret-box.ts';
-import { createWebhookSender, type WebhookSender } from '../infra/webhook-sender.ts';
 import type { ServiceDeps } from './deps.ts';
+import type { EndpointOperations, EndpointStore } from './stores/webhooks.ts';
 
-type SenderDeps = Pick<ServiceDeps, 'secrets' | 'clock' | 'config' | 'log'>;
-
-/** One sender per app: it reads the optional extra CA file once, not on every ping. */
-const senders = new WeakMap<SenderDeps, WebhookSender>();
-function sender(deps: SenderDeps): WebhookSender {
-  let found = senders.get(deps);
-  if (!found) {
-    found = createWebhookSender({
-      secrets: deps.secrets,
-      clock: deps.clock,
-      settings: deps.config.webhooks,
-      kind: 'ping',
-    });
-    senders.set(deps, found);
-  }
-  return found;
-}
+/** The endpoints' port (services/stores/webhooks.ts), and nothing else of the database. */
+type Stores = { stores: { endpoints: EndpointStore } };
+type SenderDeps = Pick<ServiceDeps, 'pingSender' | 'clock' | 'log'>;
 
 function sealSecret(deps: Pick<ServiceDeps, 'secrets'>, endpointId: string, secret: string): string {
   return webhookSecretBox(deps.secrets.ring).seal(secret, webhookSecretContext(endpointId));
@@ -54,21 +28,14 @@ function refuseIfSuspended(channel: Channel): void {
 }
 
 /** A live endpoint of the channel; any other id, well-formed or not, is `not_found`. */
-export async function findChannelEndpoint(
-  deps: Pick<ServiceDeps, 'orm'>,
-  channel: Channel,
-  id: string,
-): Promise<StoredEndpoint> {
-  const found = isExternalId('webhook', id) ? await findEndpoint(deps.orm.em.fork(), channel.id, id) : null;
+export async function findChannelEndpoint(deps: Stores, channel: Channel, id: string): Promise<StoredEndpoint> {
+  const found = isExternalId('webhook', id) ? await deps.stores.endpoints.findEndpoint(channel.id, id) : null;
   if (!found) throw new ProblemError('not_found');
   return found;
 }
 
-export async function listChannelEndpoints(
-  deps: Pick<ServiceDeps, 'orm'>,
-  channel: Channel,
-): Promise<StoredEndpoint[]> {
-  return listEndpoints(deps.orm.em.fork(), channel.id);
+export async function listChannelEndpoints(deps: Stores, channel: Channel): Promise<StoredEndpoint[]> {
+  return deps.stores.endpoints.listEndpoints(channel.id);
 }
 
 export interface NewEndpointInput {
@@ -85,7 +52,7 @@ export interface NewEndpointInput {
  * channel's dispatch there.
  */
 export async function createEndpoint(
-  deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets'>,
+  deps: Stores & Pick<ServiceDeps, 'clock' | 'secrets'>,
   caller: { channel: Channel; key: Pick<ApiKey, 'scopes'> },
   input: NewEndpointInput,
 ): Promise<{ endpoint: StoredEndpoint; secret: string }> {
@@ -100,15 +67,15 @@ export async function createEndpoint(
   const secret = generateWebhookSecret();
   const id = newExternalId('webhook', deps.clock.now().getTime());
   const now = deps.clock.now();
-  const endpoint = await writeTransaction(deps.orm.em, async (tx) => {
-    await lockChannelEndpoints(tx, channel.id);
-    const existing = await listEndpoints(tx, channel.id);
+  const endpoint = await deps.stores.endpoints.transaction(async (tx) => {
+    await tx.lockChannelEndpoints(channel.id);
+    const existing = await tx.listEndpoints(channel.id);
     const refusal = registrationRefusal(
       existing.map((endpoint) => endpoint.url),
       input.url,
     );
     if (refusal) throw new ProblemError(refusal);
-    await insertEndpoint(tx, {
+    await tx.insertEndpoint({
       id,
       channelId: channel.id,
       url: input.url,
@@ -117,21 +84,21 @@ export async function createEndpoint(
       sealedSecret: sealSecret(deps, id, secret),
       now,
     });
-    await startDispatch(tx, channel.id);
-    return (await findEndpoint(tx, channel.id, id))!;
+    await tx.startDispatch(channel.id);
+    return (await tx.findEndpoint(channel.id, id))!;
   });
   return { endpoint, secret };
 }
 
 /** Deletes the endpoint with its secrets, and cancels its pending deliveries. */
 export async function deleteEndpoint(
-  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>,
+  deps: Stores & Pick<ServiceDeps, 'workflows' | 'clock'>,
   channel: Channel,
   id: string,
 ): Promise<void> {
   const endpoint = await findChannelEndpoint(deps, channel, id);
   await cancelPendingDeliveries(deps, { endpointId: endpoint.id }, (tx) =>
-    markEndpointDeleted(tx, endpoint.id, deps.clock.now()),
+    tx.markEndpointDeleted(endpoint.id, deps.clock.now()),
   );
 }
 
@@ -173,7 +140,7 @@ async function ping(deps: SenderDeps, channel: Channel, endpoint: StoredEndpoint
       channel: channel.name,
       data: { object: 'webhook', id: endpoint.id },
     });
-    const response = await sender(deps).send(endpoint, { id: eventId, body });
+    const response = await deps.pingSender.send(endpoint, { id: eventId, body });
     if (response.error !== null)
       deps.log.info('webhook ping failed', {
         eventId,
@@ -196,11 +163,7 @@ async function ping(deps: SenderDeps, channel: Channel, endpoint: StoredEndpoint
   }
 }
 
-export async function pingEndpoint(
-  deps: SenderDeps & Pick<ServiceDeps, 'orm'>,
-  channel: Channel,
-  id: string,
-): Promise<PingOutcome> {
+export async function pingEndpoint(deps: SenderDeps & Stores, channel: Channel, id: string): Promise<PingOutcome> {
   return ping(deps, channel, await findChannelEndpoint(deps, channel, id));
 }
 
@@ -208,11 +171,7 @@ export async function pingEndpoint(
  * Makes an inactive endpoint active again after a ping it accepts. It resumes at the end of the
  * log: what happened while it was inactive is not replayed. An active endpoint is answered as it is.
  */
-export async function enableEndpoint(
-  deps: SenderDeps & Pick<ServiceDeps, 'orm'>,
-  channel: Channel,
-  id: string,
-): Promise<StoredEndpoint> {
+export async function enableEndpoint(deps: SenderDeps & Stores, channel: Channel, id: string): Promise<StoredEndpoint> {
   const endpoint = await findChannelEndpoint(deps, channel, id);
   refuseIfSuspended(channel);
   if (endpoint.status === 'active') return endpoint;
@@ -221,10 +180,10 @@ export async function enableEndpoint(
     throw new ProblemError('webhook_endpoint_still_failing', {
       detail: `The ping was not accepted: ${outcome.error ?? 'no answer'}`,
     });
-  return writeTransaction(deps.orm.em, async (tx) => {
+  return deps.stores.endpoints.transaction(async (tx) => {
     // The endpoint's own resume point moves; the channel's dispatch, which its other endpoints share, does not.
-    await reactivateEndpoint(tx, channel.id, endpoint.id, deps.clock.now());
-    return (await findEndpoint(tx, channel.id, endpoint.id))!;
+    await tx.reactivateEndpoint(channel.id, endpoint.id, deps.clock.now());
+    return (await tx.findEndpoint(channel.id, endpoint.id))!;
   });
 }
 
@@ -236,23 +195,22 @@ export async function enableEndpoint(
  * fails destroys nothing (it names a generation that never existed, or is replaced by the next start).
  */
 export async function rotateEndpointSecret(
-  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock' | 'secrets'>,
+  deps: Stores & Pick<ServiceDeps, 'workflows' | 'clock' | 'secrets'>,
   channel: Channel,
   id: string,
   options: { expireImmediately: boolean },
 ): Promise<{ endpoint: StoredEndpoint; secret: string }> {
   const secret = generateWebhookSecret();
   const now = deps.clock.now();
-  const endpoint = await writeTransaction(deps.orm.em, async (tx) => {
-    const current = await findEndpoint(tx, channel.id, id, { lock: true });
+  const endpoint = await deps.stores.endpoints.transaction(async (tx) => {
+    const current = await tx.findEndpoint(channel.id, id, { lock: true });
     if (!current) throw new ProblemError('not_found');
     const previousExpiresAt = previousSecretExpiry({
       hadSecret: current.secret !== null,
       expireImmediately: options.expireImmediately,
       now,
     });
-    await replaceSecret(
-      tx,
+    await tx.replaceSecret(
       current.id,
       {
         sealed: sealSecret(deps, current.id, secret),
@@ -261,7 +219,7 @@ export async function rotateEndpointSecret(
       },
       now,
     );
-    const rotated = (await findEndpoint(tx, channel.id, current.id))!;
+    const rotated = (await tx.findEndpoint(channel.id, current.id))!;
     if (rotated.previousSecret !== null) {
       await deps.workflows.startSecretRotation(
         { endpointId: rotated.id, generation: rotated.secretGeneration, overlapMs: SECRET_OVERLAP_MS },
@@ -278,13 +236,13 @@ export async function rotateEndpointSecret(
  * cancellation (an endpoint's deletion); the workflows are cancelled once it has committed.
  */
 export async function cancelPendingDeliveries(
-  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>,
+  deps: Stores & Pick<ServiceDeps, 'workflows' | 'clock'>,
   pending: PendingDeliveries,
-  alongside?: (tx: EntityManager) => Promise<void>,
+  alongside?: (tx: EndpointOperations) => Promise<void>,
 ): Promise<number> {
-  const cancelled = await writeTransaction(deps.orm.em, async (tx) => {
+  const cancelled = await deps.stores.endpoints.transaction(async (tx) => {
     await alongside?.(tx);
-    return cancelPendingDeliveryRows(tx, pending, deps.clock.now());
+    return tx.cancelPendingDeliveryRows(pending, deps.clock.now());
   });
   await deps.workflows.cancelWebhookDeliveries(cancelled);
   return cancelled.length;
@@ -295,11 +253,11 @@ export async function cancelPendingDeliveries(
  * stopping cancels every pending delivery. Null when no channel has that name.
  */
 export async function setChannelWebhooksSuspended(
-  deps: Pick<ServiceDeps, 'orm' | 'workflows' | 'clock'>,
+  deps: Stores & Pick<ServiceDeps, 'workflows' | 'clock'>,
   name: string,
   suspended: boolean,
 ): Promise<Channel | null> {
-  const channel = await changeChannel(deps.orm.em.fork(), name, {
+  const channel = await deps.stores.endpoints.changeChannel(name, {
     webhooksSuspendedAt: suspended ? deps.clock.now() : null,
   });
   if (!channel) return null;

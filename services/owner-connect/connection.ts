@@ -1,14 +1,3 @@
-import { reproject } from '../../db/catalogue/projector.ts';
-import {
-  deleteConnection,
-  expireToken,
-  findToken,
-  lockConnection,
-  ownerOfExternalId,
-  putConnection,
-  setTokenState,
-} from '../../db/owner-connect.ts';
-import { writeTransaction } from '../../db/sql.ts';
 import { confirmationRefusal } from '../../domain/owner-connect.ts';
 import { ProblemError } from '../../domain/problems.ts';
 import { toInstant, wholeSeconds } from '../../domain/time.ts';
@@ -42,20 +31,20 @@ const VISIBLE = new Set(['active', 'inactive']);
  * Nothing is written on a refusal.
  */
 export async function confirmOwnerConnection(
-  deps: ServiceDeps,
+  deps: Pick<ServiceDeps, 'stores' | 'clock' | 'config' | 'workflows'>,
   caller: ChannelCaller,
   ownerId: string,
   token: string,
 ): Promise<OwnerConnection> {
   const claims = await verifyOwnerConnectToken(deps, token, { channel: caller.channelName, ownerId });
-  const em = deps.orm.em.fork();
-  const owner = await ownerOfExternalId(em, caller.channelId, ownerId);
+  const store = deps.stores.ownerConnections;
+  const owner = await store.ownerOfExternalId(caller.channelId, ownerId);
   if (!owner) throw new ProblemError('not_found');
   if (!VISIBLE.has(owner.status))
     throw new ProblemError('owner_not_distributed', {
       detail: 'no property of the owner is distributed to the channel now',
     });
-  const record = await findToken(em, claims.jti);
+  const record = await store.findToken(claims.jti);
   if (!record || record.channelId !== caller.channelId || record.ownerExternalId !== ownerId)
     throw new ProblemError('invalid_owner_connect_token', { detail: 'no such token was issued' });
   const early = confirmationRefusal(record.state, deps.clock.now() <= record.confirmUntil);
@@ -65,7 +54,7 @@ export async function confirmOwnerConnection(
   if ('refused' in outcome) throw new ProblemError(outcome.refused as 'owner_connect_token_used');
   if ('closed' in outcome) {
     // The window closed by the workflow's clock: the record says how it ended.
-    const closed = await findToken(deps.orm.em.fork(), claims.jti);
+    const closed = await store.findToken(claims.jti);
     throw new ProblemError(confirmationRefusal(closed?.state ?? 'expired', false) ?? 'owner_connect_token_expired');
   }
   return {
@@ -84,28 +73,28 @@ export async function confirmOwnerConnection(
  * connection. Refuses with a ProblemError when the record moved on.
  */
 export async function bindOwnerConnection(
-  deps: Pick<ServiceDeps, 'orm' | 'clock' | 'secrets' | 'workflows' | 'log'>,
+  deps: Pick<ServiceDeps, 'stores' | 'clock' | 'secrets' | 'workflows' | 'log'>,
   jti: string,
 ): Promise<{ connected_at: string }> {
   let replaced: string | null = null;
-  const connectedAt = await writeTransaction(deps.orm.em, async (tx) => {
+  const connectedAt = await deps.stores.ownerConnections.transaction(async (tx) => {
     replaced = null;
-    const record = await findToken(tx, jti, { lock: true });
+    const record = await tx.findToken(jti, { lock: true });
     if (!record) throw new ProblemError('invalid_owner_connect_token', { detail: 'no such token was issued' });
     if (record.state === 'confirmed' && record.connectedAt) return record.connectedAt;
     const refusal = confirmationRefusal(record.state, true);
     if (refusal) throw new ProblemError(refusal);
-    const owner = await ownerOfExternalId(tx, record.channelId, record.ownerExternalId);
+    const owner = await tx.ownerOfExternalId(record.channelId, record.ownerExternalId);
     if (!owner || !VISIBLE.has(owner.status)) throw new ProblemError('owner_not_distributed');
-    const previous = await lockConnection(tx, record.channelId, record.ownerId);
+    const previous = await tx.lockConnection(record.channelId, record.ownerId);
     const now = wholeSeconds(deps.clock.now());
-    await putConnection(tx, record.channelId, record.ownerId, jti, now);
-    await setTokenState(tx, jti, 'confirmed', now);
+    await tx.putConnection(record.channelId, record.ownerId, jti, now);
+    await tx.setTokenState(jti, 'confirmed', now);
     if (previous && previous.jti !== jti) {
-      await setTokenState(tx, previous.jti, 'revoked');
+      await tx.setTokenState(previous.jti, 'revoked');
       replaced = previous.jti;
     }
-    await reproject(tx, { owners: [record.ownerId], channelId: record.channelId }, projectorDeps(deps));
+    await tx.reproject({ owners: [record.ownerId], channelId: record.channelId }, projectorDeps(deps));
     return now;
   });
   notifyDispatcher(deps);
@@ -118,15 +107,20 @@ export async function bindOwnerConnection(
  * (`owner.updated`) and the token that made it is never accepted again. No connection, or an owner
  * the channel does not know, changes nothing: the answer is the same 204.
  */
-export async function removeOwnerConnection(deps: ServiceDeps, caller: ChannelCaller, ownerId: string): Promise<void> {
-  const owner = await ownerOfExternalId(deps.orm.em.fork(), caller.channelId, ownerId);
+export async function removeOwnerConnection(
+  deps: Pick<ServiceDeps, 'stores' | 'clock' | 'secrets' | 'workflows' | 'log'>,
+  caller: ChannelCaller,
+  ownerId: string,
+): Promise<void> {
+  const store = deps.stores.ownerConnections;
+  const owner = await store.ownerOfExternalId(caller.channelId, ownerId);
   if (!owner) return;
-  const removed = await writeTransaction(deps.orm.em, async (tx) => {
-    const existing = await lockConnection(tx, caller.channelId, owner.ownerId);
+  const removed = await store.transaction(async (tx) => {
+    const existing = await tx.lockConnection(caller.channelId, owner.ownerId);
     if (!existing) return null;
-    await deleteConnection(tx, caller.channelId, owner.ownerId);
-    await setTokenState(tx, existing.jti, 'revoked');
-    await reproject(tx, { owners: [owner.ownerId], channelId: caller.channelId }, projectorDeps(deps));
+    await tx.deleteConnection(caller.channelId, owner.ownerId);
+    await tx.setTokenState(existing.jti, 'revoked');
+    await tx.reproject({ owners: [owner.ownerId], channelId: caller.channelId }, projectorDeps(deps));
     return existing.jti;
   });
   if (!removed) return;
@@ -135,8 +129,8 @@ export async function removeOwnerConnection(deps: ServiceDeps, caller: ChannelCa
 }
 
 /** The workflow's window closed unconfirmed (activity `expireOwnerConnectToken`). */
-export async function expireOwnerConnectToken(deps: Pick<ServiceDeps, 'orm'>, jti: string): Promise<void> {
-  await expireToken(deps.orm.em.fork(), jti);
+export async function expireOwnerConnectToken(deps: Pick<ServiceDeps, 'stores'>, jti: string): Promise<void> {
+  await deps.stores.ownerConnections.expireToken(jti);
 }
 
 /** Best effort: the record already refuses the token; the signal only ends its workflow early. */

@@ -5,7 +5,6 @@ import {
   activeKey,
   allKeys,
   insertKey,
-  keyByKid,
   lockKeySet,
   publishedKeys,
   type SigningKey,
@@ -104,11 +103,11 @@ export async function signingKeyForToken(deps: Deps, at: Date): Promise<{ kid: s
 
 /** A public key that verifies tokens at `at` (published and not past its 24 h after retirement), or undefined. */
 export async function verificationKey(
-  deps: Pick<ServiceDeps, 'orm'>,
+  deps: Pick<ServiceDeps, 'stores'>,
   kid: string,
   at: Date,
 ): Promise<CryptoKey | undefined> {
-  const key = await keyByKid(deps.orm.em.fork(), kid);
+  const key = await deps.stores.ownerConnections.keyByKid(kid);
   if (!key || !isPublishedAt(keyTimes(key), at)) return undefined;
   return (await importJWK(JSON.parse(key.publicJwk) as JWK, OWNER_CONNECT_ALG)) as CryptoKey;
 }

@@ -27,7 +27,7 @@ export interface Expected {
  * channel's redirect page, so it is checked for shape here, not against the clock.
  */
 export async function verifyOwnerConnectToken(
-  deps: ServiceDeps,
+  deps: Pick<ServiceDeps, 'stores' | 'clock' | 'config'>,
   token: string,
   expected: Expected,
 ): Promise<OwnerConnectClaims> {

@@ -4,6 +4,7 @@ import { deliveriesPage, upsertDeliveries } from '../../db/webhook-deliveries.ts
 import { insertEndpoint } from '../../db/webhook-endpoints.ts';
 import { newExternalId } from '../../domain/catalogue/ids.ts';
 import { createChannel } from '../../services/channels.ts';
+import { serviceStores } from '../../services/stores/index.ts';
 import { freshDatabase } from '../support/database.ts';
 import { uniqueChannelName } from '../support/fixtures.ts';
 import { readCosts, statementsOf, type Cost } from '../support/statement-costs.ts';
@@ -23,7 +24,7 @@ let endpointId: string;
 beforeAll(async () => {
   ({ orm } = await freshDatabase());
   const channel = await createChannel(
-    { orm, clock: { now: () => CREATED } },
+    { stores: serviceStores(orm), clock: { now: () => CREATED } },
     { name: uniqueChannelName(), rateLimitPerMinute: 600, redirectUrl: null, technicalContactEmail: null },
   );
   endpointId = newExternalId('webhook', CREATED.getTime());

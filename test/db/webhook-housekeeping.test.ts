@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createChannel } from '../../services/channels.ts';
+import { serviceStores } from '../../services/stores/index.ts';
 import { dropDeletedEndpoints, endpointById, insertEndpoint, markEndpointDeleted } from '../../db/webhook-endpoints.ts';
 import { keepAllPartitions } from '../support/partitions.ts';
 import { newExternalId } from '../../domain/catalogue/ids.ts';
@@ -21,7 +22,7 @@ beforeAll(async () => {
 
 async function endpoint(sealedWith: ReturnType<typeof parseKeyRing>, now: Date) {
   const channel = await createChannel(
-    { orm, clock: { now: () => now } },
+    { stores: serviceStores(orm), clock: { now: () => now } },
     { name: uniqueChannelName(), rateLimitPerMinute: 600, redirectUrl: null, technicalContactEmail: null },
   );
   const id = newExternalId('webhook', now.getTime());
