@@ -20,7 +20,12 @@ export default defineConfig({
           name: 'unit',
           include: selfCheck
             ? ['test/self-check/*.unit.ts']
-            : ['test/domain/**/*.test.ts', 'test/architecture/**/*.test.ts', 'test/workflows-unit/**/*.test.ts'],
+            : [
+                'test/domain/**/*.test.ts',
+                'test/architecture/**/*.test.ts',
+                'test/workflows-unit/**/*.test.ts',
+                'test/services-unit/**/*.test.ts',
+              ],
           // The workflow tests' code, bundled once for the run (no database, no Temporal server).
           ...(selfCheck ? {} : { globalSetup: ['test/support/workflow-bundle.ts'] }),
         },
@@ -29,7 +34,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: selfCheck ? ['test/self-check/*.integration.ts'] : ['test/**/*.test.ts'],
-          exclude: ['test/domain/**', 'test/architecture/**', 'test/workflows-unit/**'],
+          exclude: ['test/domain/**', 'test/architecture/**', 'test/workflows-unit/**', 'test/services-unit/**'],
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/cleanup.ts'],
           testTimeout: 120_000,
