@@ -284,7 +284,7 @@ class ChannelWriter {
     this.written += 1;
     // The event's position is the record's new version.
     const version = await this.log.append(
-      eventType(kind, view?.status ?? null, body.status),
+      eventType(kind, view?.body ?? null, body),
       (position) => ({ object: kind, id: body.id, version: position }),
       this.deps.clock,
     );

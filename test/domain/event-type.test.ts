@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { eventType, VIEW_KINDS, type ViewKind } from '../../domain/catalogue/event-type.ts';
+import type { ProjectedBody } from '../../domain/catalogue/projection.ts';
 import { RESOURCE_STATUSES, type ResourceStatus } from '../../domain/catalogue/status.ts';
 import { EVENT_TYPES, type EventType } from '../../domain/events.ts';
 
@@ -40,13 +41,16 @@ const CHOSEN_ELSEWHERE: Partial<Record<EventType, string>> = {
   'availability.updated': 'db/availability.ts (nights written or rolled)',
 };
 
+/** A body of the status: the rules of this table read nothing else of it. */
+const shown = (status: ResourceStatus) => ({ id: 'prp_shown', status }) as ProjectedBody;
+
 const cases = VIEW_KINDS.flatMap((kind) =>
   TABLE[kind].flatMap(([before, answers]) => AFTER.map((after, i) => ({ kind, before, after, expected: answers[i]! }))),
 );
 
 describe('eventType', () => {
   test.each(cases)('$kind from $before to $after is $expected', ({ kind, before, after, expected }) => {
-    expect(eventType(kind, before, after)).toBe(expected);
+    expect(eventType(kind, before === null ? null : shown(before), shown(after))).toBe(expected);
   });
 
   test('the table holds every kind, every status before (and never shown) and every status after', () => {
