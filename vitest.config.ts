@@ -25,6 +25,8 @@ export default defineConfig({
                 'test/architecture/**/*.test.ts',
                 'test/workflows-unit/**/*.test.ts',
                 'test/services-unit/**/*.test.ts',
+                // Reads files only: the kit's generated types and version against the description.
+                'test/channel-kit/generated.test.ts',
               ],
           // The workflow tests' code, bundled once for the run (no database, no Temporal server).
           ...(selfCheck ? {} : { globalSetup: ['test/support/workflow-bundle.ts'] }),
@@ -34,7 +36,13 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: selfCheck ? ['test/self-check/*.integration.ts'] : ['test/**/*.test.ts'],
-          exclude: ['test/domain/**', 'test/architecture/**', 'test/workflows-unit/**', 'test/services-unit/**'],
+          exclude: [
+            'test/domain/**',
+            'test/architecture/**',
+            'test/workflows-unit/**',
+            'test/services-unit/**',
+            'test/channel-kit/generated.test.ts',
+          ],
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/cleanup.ts'],
           testTimeout: 120_000,

@@ -80,6 +80,13 @@ describe('the distribution description changes only with its revision', () => {
       `the description differs from revision ${API_REVISION}'s: bump API_REVISION, write its entry in api/openapi/CHANGELOG.md, and add the revision's row here with this digest`,
     ).toBe(row![env]);
   });
+
+  test('API_REVISION has its entry in api/openapi/CHANGELOG.md', () => {
+    expect(
+      changelogEntry(read('api/openapi/CHANGELOG.md'), API_REVISION),
+      `api/openapi/CHANGELOG.md has no ## ${API_REVISION}`,
+    ).toBeDefined();
+  });
 });
 
 describe('the platform description changes only with its revision', () => {
