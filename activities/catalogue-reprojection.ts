@@ -8,7 +8,7 @@ export function catalogueReprojectionActivities(deps: ActivityDeps) {
   const { log } = deps;
   return {
     /** A re-projection begins or goes on: where it stands. */
-    async beginCatalogueReprojection(revision: number, again: boolean): Promise<reprojection.ReprojectionState> {
+    async beginCatalogueReprojection(revision: string, again: boolean): Promise<reprojection.ReprojectionState> {
       return reprojection.beginCatalogueReprojection(deps, revision, again);
     },
 
@@ -16,7 +16,7 @@ export function catalogueReprojectionActivities(deps: ActivityDeps) {
      * One batch of a re-projection. It heartbeats after each transaction commits, and stops when
      * Temporal cancels it (its heartbeat timed out: the batch already runs elsewhere).
      */
-    async reprojectCatalogueBatch(step: { revision: number; limit: number }): Promise<reprojection.ReprojectionBatch> {
+    async reprojectCatalogueBatch(step: { revision: string; limit: number }): Promise<reprojection.ReprojectionBatch> {
       const context = asyncLocalStorage.getStore();
       const batch = await reprojection.reprojectCatalogueBatch(deps, step, {
         ...(context ? { committed: () => context.heartbeat(), signal: context.cancellationSignal } : {}),

@@ -1,12 +1,11 @@
 import { parseArgs } from 'node:util';
-import { PROJECTION_REVISION } from '../domain/catalogue/projection-revision.ts';
 import { toInstant } from '../domain/time.ts';
-import { catalogueReprojectionStatus } from '../services/catalogue-reprojection.ts';
+import { catalogueReprojectionStatus, projectionRevision } from '../services/catalogue-reprojection.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError } from './errors.ts';
 
 /** Where the revision's re-projection stands, as the operator reads it. */
-async function statusDocument(ctx: AdminContext, revision: number) {
+async function statusDocument(ctx: AdminContext, revision: string) {
   const status = await catalogueReprojectionStatus(ctx, revision);
   return {
     revision,
@@ -40,7 +39,7 @@ export const catalogueCommands = {
       options: { rate: { type: 'string' }, again: { type: 'boolean', default: false } },
     });
     const rate = rateOf(values.rate);
-    const revision = PROJECTION_REVISION;
+    const revision = await projectionRevision();
     const running = await ctx.workflows.catalogueReprojectionRunning(revision);
     if (running && values.again) throw new AdminError('a re-projection runs; let it finish before --again');
     if (running) {
@@ -57,6 +56,6 @@ export const catalogueCommands = {
   /** `catalogue reprojection`: where this code's re-projection stands. */
   reprojection: async (args: string[], ctx: AdminContext) => {
     parseArgs({ args, strict: true, options: {} });
-    return statusDocument(ctx, PROJECTION_REVISION);
+    return statusDocument(ctx, await projectionRevision());
   },
 };

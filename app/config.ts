@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { REPROJECTION_RATE_DEFAULT } from '../domain/catalogue/projection-revision.ts';
+import { REPROJECTION_RATE_DEFAULT } from '../domain/catalogue/projection-digest.ts';
 import type { ListenerLimits } from '../infra/listener-limits.ts';
 import { LISTENER_LIMIT_VARIABLES, listenerLimits } from './listener-config.ts';
 

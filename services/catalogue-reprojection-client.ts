@@ -11,7 +11,7 @@ import { workflowName as name, type WorkflowScope } from './workflow-scope.ts';
 export function catalogueReprojectionClient({ connect, taskQueue }: WorkflowScope) {
   return {
     /**
-     * Starts the revision's pass (`catalogue-reprojection:<task queue>:<revision>`); one under way
+     * Starts the revision's pass (`catalogue-reprojection:<task queue>:<revision's first 12 digits>`); one under way
      * is left as it is (`USE_EXISTING`).
      */
     async startCatalogueReprojection(input: CatalogueReprojectionInput): Promise<void> {
@@ -26,7 +26,7 @@ export function catalogueReprojectionClient({ connect, taskQueue }: WorkflowScop
     },
 
     /** The pass's new pace, when one runs; false when none runs. */
-    async setCatalogueReprojectionRate(revision: number, rate: number): Promise<boolean> {
+    async setCatalogueReprojectionRate(revision: string, rate: number): Promise<boolean> {
       const client = await connect();
       try {
         await client.workflow
@@ -40,7 +40,7 @@ export function catalogueReprojectionClient({ connect, taskQueue }: WorkflowScop
     },
 
     /** Whether the revision's pass runs now. */
-    async catalogueReprojectionRunning(revision: number): Promise<boolean> {
+    async catalogueReprojectionRunning(revision: string): Promise<boolean> {
       const client = await connect();
       try {
         const described = await client.workflow

@@ -4,17 +4,19 @@ import {
   lockReprojection,
   propertiesLeft,
   propertyIdsAfter,
+  recordBaseline,
   recordReprojection,
   reprojectionState,
   type ReprojectionState,
 } from '../db/catalogue/reprojection.ts';
-import { PROJECTION_REVISION } from '../domain/catalogue/projection-revision.ts';
+import { projectionDigest } from '../domain/catalogue/projection-digest.ts';
 import { writeAndNotify } from './durable-processes.ts';
 import type { ServiceDeps } from './deps.ts';
 
 /**
- * The re-projection of the catalogue after a deploy that changed what channels are shown
- * (domain/catalogue/projection-revision.ts). It walks every property by id and projects it again
+ * The re-projection of the catalogue after a deploy that changed what channels are shown (its
+ * projection revision, domain/catalogue/projection-digest.ts, is not the one the database last
+ * re-projected for). It walks every property by id and projects it again
  * for every channel, as a platform write would: a record whose body changed gets a new `version`,
  * its `updated_at` and its event (`property.updated`, and its location's and owner's), in the
  * batch's transaction; an unchanged one is left as it is, so a pass over an up-to-date catalogue
@@ -31,17 +33,30 @@ export type { ReprojectionState };
 /** Properties one transaction re-projects: short enough that a channel's writers wait for one of them only. */
 export const REPROJECTION_TRANSACTION = 10;
 
+let revision: Promise<string> | undefined;
+
+/** This code's projection revision: the digest of its projections, worked out once per process. */
+export function projectionRevision(): Promise<string> {
+  revision ??= projectionDigest();
+  return revision;
+}
+
 /**
  * At worker start: when this code's projection revision has not finished re-projecting, asks
- * Temporal for its pass (one per revision; one under way is left as it is). Best effort: logged,
- * never fatal; the next worker start asks again.
+ * Temporal for its pass (one per revision; one under way is left as it is). A database with no
+ * re-projection at all takes this revision as its baseline instead: its records were written by
+ * the code of before, which projected as this does. Best effort: logged, never fatal; the next
+ * worker start asks again.
  */
 export async function startCatalogueReprojection(deps: Deps, rate: number): Promise<void> {
   try {
-    const found = await reprojectionState(deps.orm.em.fork(), PROJECTION_REVISION);
+    const current = await projectionRevision();
+    const em = deps.orm.em.fork();
+    if (await recordBaseline(em, current, deps.clock.now())) return;
+    const found = await reprojectionState(em, current);
     if (found?.finishedAt) return;
-    await deps.workflows.startCatalogueReprojection({ revision: PROJECTION_REVISION, rate });
-    deps.log.info('catalogue re-projection started', { revision: PROJECTION_REVISION, rate });
+    await deps.workflows.startCatalogueReprojection({ revision: current, rate });
+    deps.log.info('catalogue re-projection started', { revision: current, rate });
   } catch (error) {
     deps.log.warn('could not start the catalogue re-projection; the next worker start will', {
       error: String(error),
@@ -52,7 +67,7 @@ export async function startCatalogueReprojection(deps: Deps, rate: number): Prom
 /** A pass begins or goes on: where it stands. `again` starts a finished or stopped one over. */
 export async function beginCatalogueReprojection(
   deps: Pick<ServiceDeps, 'orm' | 'clock'>,
-  revision: number,
+  revision: string,
   again = false,
 ): Promise<ReprojectionState> {
   return beginReprojection(deps.orm.em.fork(), revision, deps.clock.now(), again);
@@ -72,7 +87,7 @@ export interface ReprojectionBatch {
  */
 export async function reprojectCatalogueBatch(
   deps: Deps,
-  step: { revision: number; limit: number },
+  step: { revision: string; limit: number },
   options: { committed?: () => void; signal?: AbortSignal } = {},
 ): Promise<ReprojectionBatch> {
   let visited = 0;
@@ -108,7 +123,7 @@ function projectorDeps(deps: Deps) {
 /** The revision's pass as an operator reads it: where it stands and how many properties it has left. */
 export async function catalogueReprojectionStatus(
   deps: Pick<ServiceDeps, 'orm'>,
-  revision = PROJECTION_REVISION,
+  revision: string,
 ): Promise<(ReprojectionState & { left: number }) | null> {
   const em = deps.orm.em.fork();
   const state = await reprojectionState(em, revision);

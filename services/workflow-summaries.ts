@@ -37,8 +37,8 @@ export const workflowSummaries = {
       'ahead that has none running; started by each worker start. `svc_certificate_expiry_catch_up_remaining_properties` says what is left.',
   }),
 
-  catalogueReprojection: (revision: number): WorkflowSummary => ({
-    staticSummary: `Catalogue re-projection, projection revision ${revision}`,
+  catalogueReprojection: (revision: string): WorkflowSummary => ({
+    staticSummary: `Catalogue re-projection, projection revision ${revision.slice(0, 12)}`,
     staticDetails:
       'Projects every property again for every channel after a deploy that changed what channels are shown; ' +
       'a changed record gets a new version and its event. Paced by its rate (signal `reprojectionRate`); ' +

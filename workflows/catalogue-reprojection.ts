@@ -13,8 +13,8 @@ const { beginCatalogueReprojection, reprojectCatalogueBatch } = proxyActivities<
 });
 
 export interface CatalogueReprojectionInput {
-  /** The projection revision whose pass this is (domain/catalogue/projection-revision.ts). */
-  revision: number;
+  /** The projection revision whose pass this is: the digest of domain/catalogue/projection-digest.ts. */
+  revision: string;
   /** Properties re-projected per second at most; `reprojectionRate` changes it while it runs. */
   rate: number;
   /** A new pass from the first property, even over a finished one (an operator's `--again`). */
@@ -29,7 +29,7 @@ export const REPROJECTION_BATCHES_PER_RUN = 200;
 
 /**
  * One pass of a projection revision over the catalogue (workflow id
- * `catalogue-reprojection:<task queue>:<revision>`), started by a worker start while the revision
+ * `catalogue-reprojection:<task queue>:<revision's first 12 digits>`), started by a worker start while the revision
  * has not finished, or by an operator (`npm run admin -- catalogue reproject`). Batches of about a
  * second's worth of the rate, each followed by a timer that keeps the pass at or under the rate
  * on average. Answers the properties the pass visited in all.

@@ -11,7 +11,8 @@ export const workflowIds = {
   /** One per task queue: the worker start's pass that starts the certificate-expiry workflows missing. */
   certificateExpiryCatchUp: (taskQueue: string) => `certificate-expiry-catch-up:${taskQueue}`,
   /** One per (task queue, projection revision): the re-projection of the catalogue after a deploy. */
-  catalogueReprojection: (taskQueue: string, revision: number) => `catalogue-reprojection:${taskQueue}:${revision}`,
+  catalogueReprojection: (taskQueue: string, revision: string) =>
+    `catalogue-reprojection:${taskQueue}:${revision.slice(0, 12)}`,
   /** One per (endpoint, event): a replayed dispatch starts nothing twice. */
   webhookDelivery: (endpointId: string, eventId: string) => `webhook-delivery:${endpointId}:${eventId}`,
   /** One per owner-connect token (its `jti`, 128 random bits): the confirmation window and the single-use rule. */

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 // (services/catalogue-reprojection.ts), and the walk over the properties by id.
 
 export interface ReprojectionState {
-  revision: number;
+  revision: string;
   /** The last property re-projected (by id); null: none yet. */
   after: string | null;
   visited: number;
@@ -15,7 +15,7 @@ export interface ReprojectionState {
 }
 
 interface Row {
-  revision: number;
+  revision: string;
   after: string | null;
   visited: number;
   written: number;
@@ -37,7 +37,7 @@ function state(row: Row): ReprojectionState {
 }
 
 /** The revision's re-projection, or null when none began. */
-export async function reprojectionState(em: EntityManager, revision: number): Promise<ReprojectionState | null> {
+export async function reprojectionState(em: EntityManager, revision: string): Promise<ReprojectionState | null> {
   const [row] = await em.execute<Row[]>(`select ${COLUMNS} from catalogue_reprojection where revision = ?`, [revision]);
   return row ? state(row) : null;
 }
@@ -48,7 +48,7 @@ export async function reprojectionState(em: EntityManager, revision: number): Pr
  */
 export async function beginReprojection(
   em: EntityManager,
-  revision: number,
+  revision: string,
   at: Date,
   again = false,
 ): Promise<ReprojectionState> {
@@ -71,7 +71,7 @@ export async function beginReprojection(
  * The revision's row, locked until the transaction ends: a batch reads its cursor under the lock,
  * so two runs of one batch (a lost worker's and its retry) never both count it.
  */
-export async function lockReprojection(tx: EntityManager, revision: number): Promise<ReprojectionState | null> {
+export async function lockReprojection(tx: EntityManager, revision: string): Promise<ReprojectionState | null> {
   const [row] = await tx.execute<Row[]>(`select ${COLUMNS} from catalogue_reprojection where revision = ? for update`, [
     revision,
   ]);
@@ -98,6 +98,21 @@ export async function recordReprojection(
     'update catalogue_reprojection set after = ?, visited = ?, written = ?, finished_at = ? where revision = ?',
     [progress.after, progress.visited, progress.written, progress.finishedAt, progress.revision],
   );
+}
+
+/**
+ * The first worker start that finds no re-projection at all records its own revision as finished:
+ * the records were written by the code of before, taken to project as it does. False when a row
+ * already exists.
+ */
+export async function recordBaseline(em: EntityManager, revision: string, at: Date): Promise<boolean> {
+  const rows = await em.execute<{ revision: string }[]>(
+    `insert into catalogue_reprojection (revision, after, visited, written, started_at, finished_at)
+     select ?, null, 0, 0, ?, ? where not exists (select 1 from catalogue_reprojection)
+     on conflict do nothing returning revision`,
+    [revision, at, at],
+  );
+  return rows.length > 0;
 }
 
 /** Properties after the cursor: what the pass has left (an index-only count of the rest of the key). */

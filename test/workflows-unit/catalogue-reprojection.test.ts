@@ -14,11 +14,12 @@ beforeAll(async () => {
 afterAll(() => worker?.stop());
 
 const at = new Date('2026-11-28T00:00:00Z');
+const REVISION = 'f'.repeat(64);
 
 /** Stand-ins over `total` properties: each batch moves the shared cursor by its limit. */
 function catalogueOf(total: number, start: Partial<ReprojectionState> = {}) {
   const state: ReprojectionState = {
-    revision: 2,
+    revision: REVISION,
     after: null,
     visited: 0,
     written: 0,
@@ -30,7 +31,7 @@ function catalogueOf(total: number, start: Partial<ReprojectionState> = {}) {
     state,
     standIns: {
       beginCatalogueReprojection: () => ({ ...state }),
-      reprojectCatalogueBatch: ({ limit }: { revision: number; limit: number }) => {
+      reprojectCatalogueBatch: ({ limit }: { revision: string; limit: number }) => {
         const visited = Math.min(limit, total - state.visited);
         state.visited += visited;
         state.after = `p${state.visited}`;
@@ -46,7 +47,7 @@ async function start(standIns: ReturnType<typeof catalogueOf>['standIns'], input
   const handle = await worker.env.client.workflow.start<typeof catalogueReprojection>('catalogueReprojection', {
     workflowId,
     taskQueue: worker.taskQueue,
-    args: [{ revision: 2, rate: 10, ...input }],
+    args: [{ revision: REVISION, rate: 10, ...input }],
   });
   return { handle, calls };
 }

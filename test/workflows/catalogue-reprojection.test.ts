@@ -4,8 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { catalogueCommands } from '../../admin/catalogue-reprojection.ts';
 import type { AdminContext } from '../../admin/context.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { PROJECTION_REVISION } from '../../domain/catalogue/projection-revision.ts';
-import { startCatalogueReprojection } from '../../services/catalogue-reprojection.ts';
+import { projectionRevision, startCatalogueReprojection } from '../../services/catalogue-reprojection.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
@@ -16,8 +15,8 @@ import { recordHistory } from '../support/time-skipping.ts';
 // The catalogue's re-projection after a deploy, on a real Postgres, the run's Temporal dev server
 // and the service's worker, read back by a channel over HTTPS. "A field added between two runs":
 // the channel's stored records are made as an earlier projection made them (without `area_sqm`,
-// which this code's projection writes), and the database is told that this code's revision has not
-// re-projected yet, as after a deploy that added the field.
+// which this code's projection writes), and the database's last re-projection is an earlier
+// revision's, as after a deploy that added the field.
 
 const BASE = '/api/v1/distribution';
 const PROPERTIES = 40;
@@ -28,6 +27,7 @@ let host: Platform;
 let api: TestApi;
 let temporal: Client;
 let taskQueue: string;
+let revision: string;
 
 beforeAll(async () => {
   const bed = await apiTestBed({
@@ -38,6 +38,7 @@ beforeAll(async () => {
   });
   ({ orm, ctx, host, api, temporal } = bed);
   taskQueue = bed.taskQueue!;
+  revision = await projectionRevision();
 });
 
 /** A fresh channel shown `count` properties: one written through the platform interface, the others copied. */
@@ -48,14 +49,19 @@ async function catalogue(count: number) {
   return { key: shown.key, channelId: template.channelId };
 }
 
-/** The channel's records as an earlier projection wrote them (no `area_sqm`), and this revision not yet re-projected. */
+/** The channel's records as an earlier projection wrote them (no `area_sqm`), re-projected last for an earlier revision. */
 async function asBeforeTheDeploy(channelId: string): Promise<void> {
   const em = orm.em.fork();
   await em.execute(
     `update channel_resource set body = (body::jsonb - 'area_sqm')::json where channel_id = ? and kind = 'property'`,
     [channelId],
   );
-  await em.execute('delete from catalogue_reprojection where revision = ?', [PROJECTION_REVISION]);
+  await em.execute('delete from catalogue_reprojection');
+  await em.execute(
+    `insert into catalogue_reprojection (revision, after, visited, written, started_at, finished_at)
+     values (?, null, 0, 0, now(), now())`,
+    ['0'.repeat(64)],
+  );
 }
 
 type Served = { id: string; version: number; area_sqm?: unknown };
@@ -89,8 +95,7 @@ async function propertyUpdates(key: string): Promise<{ id: string; version: numb
   throw new Error('more pages than expected');
 }
 
-const pass = () =>
-  temporal.workflow.getHandle(workflowIds.catalogueReprojection(taskQueue, PROJECTION_REVISION)).result();
+const pass = () => temporal.workflow.getHandle(workflowIds.catalogueReprojection(taskQueue, revision)).result();
 
 describe('catalogue re-projection', () => {
   test('after a deploy that adds a field, every record the channel holds gets it with a higher version and its property.updated event; a second pass writes nothing', async () => {
@@ -105,7 +110,7 @@ describe('catalogue re-projection', () => {
     await startCatalogueReprojection(ctx, 1_000);
     expect(await pass()).toBeGreaterThanOrEqual(PROPERTIES);
     await recordHistory(
-      temporal.workflow.getHandle(workflowIds.catalogueReprojection(taskQueue, PROJECTION_REVISION)),
+      temporal.workflow.getHandle(workflowIds.catalogueReprojection(taskQueue, revision)),
       'catalogue-reprojection',
     );
 
@@ -119,7 +124,7 @@ describe('catalogue re-projection', () => {
       [...after.values()].map((r) => `${r.id}@${r.version}`).sort(),
     );
     const status = (await catalogueCommands.reprojection([], ctx)) as Record<string, unknown>;
-    expect(status).toMatchObject({ revision: PROJECTION_REVISION, running: false, left: 0, written: PROPERTIES });
+    expect(status).toMatchObject({ revision, running: false, left: 0, written: PROPERTIES });
     expect(status.finished_at).not.toBeNull();
 
     // A worker start with the revision finished asks for nothing; an operator's pass over again changes nothing.
@@ -138,7 +143,7 @@ describe('catalogue re-projection', () => {
     const updatesBefore = (await propertyUpdates(key)).length;
     // Five properties a second: a batch of five, then a timer; the operator terminates it after the first batch.
     await startCatalogueReprojection(ctx, 5);
-    const handle = temporal.workflow.getHandle(workflowIds.catalogueReprojection(taskQueue, PROJECTION_REVISION));
+    const handle = temporal.workflow.getHandle(workflowIds.catalogueReprojection(taskQueue, revision));
     const deadline = Date.now() + 30_000;
     for (;;) {
       const status = (await catalogueCommands.reprojection([], ctx)) as { visited: number };
@@ -164,5 +169,18 @@ describe('catalogue re-projection', () => {
     const announced = (await propertyUpdates(key)).slice(updatesBefore);
     expect(announced).toHaveLength(PROPERTIES);
     expect(new Set(announced.map((u) => u.id)).size).toBe(PROPERTIES);
+  });
+
+  test('a database with no re-projection at all takes the starting code as its baseline and starts no pass', async () => {
+    await orm.em.fork().execute('delete from catalogue_reprojection');
+    await startCatalogueReprojection(ctx, 1_000);
+    const rows = await orm.em
+      .fork()
+      .execute<{ revision: string; finished_at: Date | null }[]>(
+        'select revision, finished_at from catalogue_reprojection',
+      );
+    expect(rows.map((row) => row.revision)).toEqual([revision]);
+    expect(rows[0]!.finished_at).not.toBeNull();
+    expect(await ctx.workflows.catalogueReprojectionRunning(revision)).toBe(false);
   });
 });
