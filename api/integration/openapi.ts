@@ -84,22 +84,26 @@ export function integrationErrorCodes(op: IntegrationOperation): IntegrationErro
   return (Object.keys(INTEGRATION_ERRORS) as IntegrationErrorCode[]).filter((code) => codes.has(code));
 }
 
-/** The integration interface's description, built from its registry like the distribution one's. */
-export function buildIntegrationDocument(
-  operations: readonly IntegrationOperation[],
-  publicOrigin: string,
-  base: string,
-) {
-  const schemas = new SchemaComponents();
-  schemas.convert(ErrorBody, 'output', 'IntegrationError');
-  schemas.convert(RetryLaterBody, 'output', 'RetryLater');
-  const headers: Partial<Record<HeaderName, unknown>> = {};
-  const header = (name: HeaderName): Ref => {
-    headers[name] = HEADER_OBJECTS[name];
-    return { $ref: `#/components/headers/${name}` };
-  };
+/**
+ * What the description's operations refer to: each schema converted once, and each header object
+ * listed the first time an answer names it.
+ */
+class Components {
+  readonly schemas = new SchemaComponents();
+  readonly headers: Partial<Record<HeaderName, unknown>> = {};
 
-  function headersFor(op: IntegrationOperation, status: number): Record<string, Ref> {
+  constructor() {
+    this.schemas.convert(ErrorBody, 'output', 'IntegrationError');
+    this.schemas.convert(RetryLaterBody, 'output', 'RetryLater');
+  }
+
+  header(name: HeaderName): Ref {
+    this.headers[name] = HEADER_OBJECTS[name];
+    return { $ref: `#/components/headers/${name}` };
+  }
+
+  /** The headers an answer of this status carries. */
+  headersFor(op: IntegrationOperation, status: number): Record<string, Ref> {
     const names: HeaderName[] = ['Request-Id'];
     if (op.scopes !== null && ![401, 405].includes(status))
       names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit');
@@ -108,78 +112,89 @@ export function buildIntegrationDocument(
     if (status === 429 || status === 503) names.push('Retry-After');
     if (status === 401 || status === 403) names.push('WWW-Authenticate');
     if (status === 405) names.push('Allow');
-    return Object.fromEntries(names.map((name) => [name, header(name)]));
+    return Object.fromEntries(names.map((name) => [name, this.header(name)]));
   }
+}
 
-  function responsesOf(op: IntegrationOperation): Record<string, unknown> {
-    const responses: Record<string, unknown> = {};
-    const declared: Record<string, { description: string; schema?: z.ZodType }> = {
-      ...op.responses,
-      ...(op.method === 'get'
-        ? { 304: { description: 'Not modified: `If-None-Match` matched the current `ETag`.' } }
-        : {}),
-    };
-    for (const [status, response] of Object.entries(declared)) {
-      const schema =
-        response.schema && status !== '304' ? schemas.convert(response.schema, 'output', op.operationId) : undefined;
-      responses[status] = {
-        description: response.description,
-        headers: headersFor(op, Number(status)),
-        ...(schema ? { content: { [op.mediaType ?? 'application/json']: { schema } } } : {}),
-      };
-    }
-    const byStatus = new Map<number, IntegrationErrorCode[]>();
-    for (const code of integrationErrorCodes(op))
-      byStatus.set(INTEGRATION_ERRORS[code].status, [...(byStatus.get(INTEGRATION_ERRORS[code].status) ?? []), code]);
-    for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-      const retry = codes.every((code) => RETRY_LATER_CODES.includes(code));
-      responses[String(status)] = {
-        description: codes.map((code) => `\`${code}\`: ${INTEGRATION_ERRORS[code].message}`).join('\n\n'),
-        headers: headersFor(op, status),
-        content: { 'application/json': { schema: schemas.ref(retry ? 'RetryLater' : 'IntegrationError') } },
-        'x-error-codes': codes,
-      };
-    }
-    return responses;
-  }
-
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of operations) {
-    for (const schema of [op.params, op.query]) {
-      // No integration operation takes parameters yet; the first one to do so describes them here.
-      const properties = schema
-        ? schemas.resolve(schemas.convert(schema, 'input', op.operationId)).properties
+/** The operation's declared answers (with a GET's 304), then one answer per refusal status naming its codes. */
+function responsesOf(op: IntegrationOperation, components: Components): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  const declared: Record<string, { description: string; schema?: z.ZodType }> = {
+    ...op.responses,
+    ...(op.method === 'get'
+      ? { 304: { description: 'Not modified: `If-None-Match` matched the current `ETag`.' } }
+      : {}),
+  };
+  for (const [status, response] of Object.entries(declared)) {
+    const schema =
+      response.schema && status !== '304'
+        ? components.schemas.convert(response.schema, 'output', op.operationId)
         : undefined;
-      if (properties && Object.keys(properties).length > 0)
-        throw new Error(`${op.operationId}: path and query parameters are not described yet`);
-    }
-    const parameters: JsonSchema[] =
-      op.method === 'get'
-        ? [
-            {
-              name: 'If-None-Match',
-              in: 'header',
-              required: false,
-              description: 'The `ETag` of an earlier answer; 304 when nothing changed since.',
-              schema: { type: 'string' },
-            },
-          ]
-        : [];
-    const needs =
-      op.scopes === null
-        ? 'No token needed.'
-        : `Needs an integration token with ${op.scopes.map((s) => `\`${s}\``).join(' and ')}.`;
-    (paths[op.path] ??= {})[op.method] = {
-      operationId: op.operationId,
-      summary: op.summary,
-      description: `${op.description ? `${op.description}\n\n` : ''}**Authentication**: ${needs}`,
-      tags: op.tags,
-      security: op.scopes === null ? [] : [{ IntegrationToken: [...op.scopes] }],
-      ...(parameters.length ? { parameters } : {}),
-      responses: responsesOf(op),
-      ...(op.scopes !== null ? { 'x-required-scopes': [...op.scopes] } : {}),
+    responses[status] = {
+      description: response.description,
+      headers: components.headersFor(op, Number(status)),
+      ...(schema ? { content: { [op.mediaType ?? 'application/json']: { schema } } } : {}),
     };
   }
+  const byStatus = new Map<number, IntegrationErrorCode[]>();
+  for (const code of integrationErrorCodes(op))
+    byStatus.set(INTEGRATION_ERRORS[code].status, [...(byStatus.get(INTEGRATION_ERRORS[code].status) ?? []), code]);
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const retry = codes.every((code) => RETRY_LATER_CODES.includes(code));
+    responses[String(status)] = {
+      description: codes.map((code) => `\`${code}\`: ${INTEGRATION_ERRORS[code].message}`).join('\n\n'),
+      headers: components.headersFor(op, status),
+      content: { 'application/json': { schema: components.schemas.ref(retry ? 'RetryLater' : 'IntegrationError') } },
+      'x-error-codes': codes,
+    };
+  }
+  return responses;
+}
+
+const IF_NONE_MATCH: JsonSchema = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'The `ETag` of an earlier answer; 304 when nothing changed since.',
+  schema: { type: 'string' },
+};
+
+/** One operation's entry under its path. */
+function operationObject(op: IntegrationOperation, components: Components): Record<string, unknown> {
+  for (const schema of [op.params, op.query]) {
+    // No integration operation takes parameters yet; the first one to do so describes them here.
+    const properties = schema
+      ? components.schemas.resolve(components.schemas.convert(schema, 'input', op.operationId)).properties
+      : undefined;
+    if (properties && Object.keys(properties).length > 0)
+      throw new Error(`${op.operationId}: path and query parameters are not described yet`);
+  }
+  const parameters: JsonSchema[] = op.method === 'get' ? [IF_NONE_MATCH] : [];
+  const needs =
+    op.scopes === null
+      ? 'No token needed.'
+      : `Needs an integration token with ${op.scopes.map((s) => `\`${s}\``).join(' and ')}.`;
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: `${op.description ? `${op.description}\n\n` : ''}**Authentication**: ${needs}`,
+    tags: op.tags,
+    security: op.scopes === null ? [] : [{ IntegrationToken: [...op.scopes] }],
+    ...(parameters.length ? { parameters } : {}),
+    responses: responsesOf(op, components),
+    ...(op.scopes !== null ? { 'x-required-scopes': [...op.scopes] } : {}),
+  };
+}
+
+/** The integration interface's description, built from its registry like the distribution one's. */
+export function buildIntegrationDocument(
+  operations: readonly IntegrationOperation[],
+  publicOrigin: string,
+  base: string,
+) {
+  const components = new Components();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op, components);
   const tags = [...new Set(operations.flatMap((op) => op.tags))].map((name) => ({
     name,
     description:
@@ -209,8 +224,8 @@ export function buildIntegrationDocument(
           description: `The installation's token, \`Authorization: Bearer <INTEGRATION_TOKEN>\`. Scopes: ${INTEGRATION_SCOPES.map((s) => `\`${s}\``).join(', ')}.`,
         },
       },
-      schemas: schemas.schemas,
-      headers,
+      schemas: components.schemas.schemas,
+      headers: components.headers,
     },
   };
 }
