@@ -1,8 +1,9 @@
 import { INTEGRATION_RATE_LIMIT_PER_MINUTE } from '../../domain/integration-tokens.ts';
 import { GUEST_LIST_LIMIT } from '../../services/integration.ts';
+import { revisionFromChangelog } from '../openapi/changelog-revision.ts';
 
-/** Revision of the integration interface's description; each one has an entry in its `CHANGELOG.md`. */
-export const INTEGRATION_REVISION = '1.1.0';
+/** Revision of the integration interface's description: the newest entry of its `CHANGELOG.md`. */
+export const INTEGRATION_REVISION = revisionFromChangelog(new URL('./CHANGELOG.md', import.meta.url));
 
 export function integrationInfo(base: string): string {
   return `The integration interface of the Distribution Service: an app a property's organization installed (a CRM, a door-lock service, an accounting tool) reads that organization's data with its integration token. It is separate from the distribution interface, with its own tokens, scopes, error shapes and rate limit. This description is generated from the registry the service routes from.

@@ -1,5 +1,7 @@
-/** Revision of the platform interface's description; each one has an entry in its `CHANGELOG.md`. */
-export const PLATFORM_REVISION = '1.2.0';
+import { revisionFromChangelog } from '../openapi/changelog-revision.ts';
+
+/** Revision of the platform interface's description: the newest entry of its `CHANGELOG.md`. */
+export const PLATFORM_REVISION = revisionFromChangelog(new URL('./CHANGELOG.md', import.meta.url));
 
 export const PLATFORM_TAG_DESCRIPTIONS: Record<string, string> = {
   Platform:
