@@ -1,15 +1,17 @@
 /**
  * `npm run generate:channel-kit`: writes the channel kit's types (clients/channel-kit/src/generated/
  * schema.ts) from the distribution interface's description as this code builds it, with
- * openapi-typescript. The file is committed; test/channel-kit/schema-drift.test.ts regenerates it in
- * memory and fails on any difference.
+ * openapi-typescript, and sets the kit's version (its package.json) to the description's revision.
+ * Both are committed; test/channel-kit/generated.test.ts regenerates the types in memory and fails
+ * on any difference, and checks the version.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { openApiDocument, API_REVISION } from '../api/openapi/document.ts';
 
 export const KIT_SCHEMA_PATH = path.resolve(import.meta.dirname, '../clients/channel-kit/src/generated/schema.ts');
+const KIT_MANIFEST_PATH = path.resolve(import.meta.dirname, '../clients/channel-kit/package.json');
 export const REGENERATE_COMMAND = 'npm run generate:channel-kit';
 
 /**
@@ -28,7 +30,17 @@ export async function renderKitSchema(): Promise<string> {
   return `${header}${astToString(ast)}`;
 }
 
+/** The kit's manifest with its version set to the revision, every other field as it was. */
+async function setKitVersion(): Promise<void> {
+  const manifest = JSON.parse(await readFile(KIT_MANIFEST_PATH, 'utf8')) as { version: string };
+  if (manifest.version === API_REVISION) return;
+  await writeFile(KIT_MANIFEST_PATH, `${JSON.stringify({ ...manifest, version: API_REVISION }, null, 2)}\n`);
+}
+
 if (import.meta.main) {
   await writeFile(KIT_SCHEMA_PATH, await renderKitSchema());
-  console.log(`wrote ${path.relative(process.cwd(), KIT_SCHEMA_PATH)} (revision ${API_REVISION})`);
+  await setKitVersion();
+  console.log(
+    `wrote ${path.relative(process.cwd(), KIT_SCHEMA_PATH)} and the kit's version (revision ${API_REVISION})`,
+  );
 }
