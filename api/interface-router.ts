@@ -8,7 +8,15 @@ import { markOperation } from './middleware/access-log.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { DEFAULT_BODY_LIMIT, jsonBodyParser, requireJsonBody } from './middleware/json-body.ts';
 import { settleCharge } from './middleware/rate-limit.ts';
-import { expressPath, isPlannedIn, type HttpMethod, type OperationResult, type RoutedOperation } from './operations.ts';
+import { sandboxRequestLog } from './middleware/sandbox-request-log.ts';
+import {
+  expressPath,
+  isPlannedIn,
+  isServedIn,
+  type HttpMethod,
+  type OperationResult,
+  type RoutedOperation,
+} from './operations.ts';
 import { ProblemError, type ParameterError } from '../domain/problems.ts';
 import { readBackErrors } from './read-back.ts';
 import { MAX_PARAMETER_ERRORS, toParameterErrors, type InputLocation } from './validation.ts';
@@ -195,10 +203,15 @@ function runOperation<S extends string>(operation: RoutedOperation<S>, deps: App
   };
 }
 
-/** The distribution interface's guards: channel key and rate limit, then the operation's scopes. */
+/**
+ * The distribution interface's guards: channel key and rate limit, then the operation's scopes; in
+ * a sandbox, the request recorded in the channel's own log once answered.
+ */
 export function channelGuards(deps: AppDeps): (operation: RoutedOperation) => RequestHandler[] {
   const auth = authenticate(deps);
-  return (operation) => (operation.scopes === null ? [] : [auth(operation), requireScopes(operation)]);
+  const logged = sandboxRequestLog(deps);
+  return (operation) =>
+    operation.scopes === null ? [] : [...logged(operation), auth(operation), requireScopes(operation)];
 }
 
 /** What an interface's answers say to caches: they are one caller's, and may be credentials. */
@@ -228,7 +241,9 @@ export function interfaceRouter<S extends string = Scope>(
   router.use(noStore);
   const body = [requireJsonBody, jsonBodyParser(options.bodyLimit ?? DEFAULT_BODY_LIMIT)];
   const methodsByPath = new Map<string, Set<HttpMethod>>();
-  for (const operation of operations) {
+  // An operation this environment does not serve has no route: its path is unknown here (404).
+  const served = operations.filter((operation) => isServedIn(operation, deps.config.environment));
+  for (const operation of served) {
     const path = expressPath(operation.path);
     const guards = guardsFor(operation);
     const bodyOf = operation.bodyLimit ? [requireJsonBody, jsonBodyParser(operation.bodyLimit)] : body;
@@ -244,7 +259,7 @@ export function interfaceRouter<S extends string = Scope>(
   }
   const { countKey } = options;
   const takesKey = new Set(
-    operations.filter((operation) => operation.scopes !== null).map((operation) => expressPath(operation.path)),
+    served.filter((operation) => operation.scopes !== null).map((operation) => expressPath(operation.path)),
   );
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods].flatMap((m) => (m === 'get' ? ['GET', 'HEAD'] : [m.toUpperCase()])).join(', ');

@@ -131,6 +131,11 @@ export interface Operation<
   planned?: boolean;
   /** Served in some environments only (the sandbox first): planned, as above, in these. */
   plannedIn?: readonly DeploymentEnvironment[];
+  /**
+   * Served only in these environments (the sandbox's tools): elsewhere the route does not exist
+   * (404 `not_found`, as an unknown path) and the operation is absent from the description.
+   */
+  servedIn?: readonly DeploymentEnvironment[];
   /** Its 200 and 304 answers may be stored by any cache for a while (`Cache-Control: public, max-age=…`, set by the handler) instead of `no-store`. */
   publicCache?: boolean;
   /** A cursor-paged list: its 200 answers link the next page in a `Link` header (`OperationResult.nextCursor`). */
@@ -179,6 +184,11 @@ export function isPlannedIn(
   environment: DeploymentEnvironment,
 ): boolean {
   return operation.planned === true || (operation.plannedIn?.includes(environment) ?? false);
+}
+
+/** False when the operation does not exist in this environment (`servedIn`). */
+export function isServedIn(operation: Pick<Operation, 'servedIn'>, environment: DeploymentEnvironment): boolean {
+  return operation.servedIn?.includes(environment) ?? true;
 }
 
 /** `/properties/{property_id}` → `/properties/:property_id` */

@@ -44,6 +44,12 @@ export const apiAuthRefusals = new Counter({
   registers: [registry],
 });
 
+export const sandboxRequestLogFailures = new Counter({
+  name: 'svc_sandbox_request_log_failures_total',
+  help: "Sandbox requests answered whose record in the channel's request log could not be written (the answer stands)",
+  registers: [registry],
+});
+
 export const connectionsRefused = new Counter({
   name: 'svc_api_connections_refused_total',
   help: 'Connections an API listener (public, internal, plain) closed on arrival, by cap: max_connections (the listener is full) or per_address (the client address holds its share)',

@@ -1,6 +1,7 @@
 import { dropPastWindows } from '../db/counters.ts';
 import { keepPartitions, type PartitionFailure } from '../db/partition-job.ts';
 import { PARTITIONED_TABLES, type PartitionedTable } from '../db/partitions.ts';
+import { pruneSandboxRequests } from '../db/sandbox-requests.ts';
 import { dropDeletedEndpoints } from '../db/webhook-endpoints.ts';
 import type { ServiceDeps } from './deps.ts';
 import { resealOwnerConnectKeys } from './owner-connect/key-housekeeping.ts';
@@ -28,6 +29,7 @@ export function housekeepingSteps(deps: Deps): HousekeepingStep[] {
       run: () => partitionStep(deps, spec),
     })),
     { name: 'deleted endpoints past their retention', run: () => dropDeletedEndpoints(em(), deps.clock.now()) },
+    { name: 'sandbox requests past their day', run: () => pruneSandboxRequests(em(), deps.clock.now()) },
     { name: 'webhook secrets sealed again', run: () => resealWebhookSecrets(deps) },
     { name: 'owner-connect keys sealed again', run: () => resealOwnerConnectKeys(deps) },
   ];

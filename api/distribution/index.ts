@@ -15,6 +15,7 @@ import { getOwnerConnectKeys } from './owner-connect-keys.ts';
 import { getQuote } from './quotes.ts';
 import { webhookOperations } from './webhooks.ts';
 import { plannedOperations } from './planned.ts';
+import { sandboxOperations } from './sandbox.ts';
 
 export const DISTRIBUTION_BASE = '/api/v1/distribution';
 
@@ -34,4 +35,5 @@ export const distributionOperations: Operation[] = [
   ...listingOperations,
   ...ownerConnectOperations,
   ...plannedOperations,
+  ...sandboxOperations,
 ];

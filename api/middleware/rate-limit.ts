@@ -43,6 +43,8 @@ export async function chargeMore(
 ): Promise<void> {
   await settleCharge(res);
   const { channel } = callerOf(res);
+  // Beside the first unit, for the sandbox's request log (sandbox-request-log.ts).
+  res.locals.unitsAfterFirst = ((res.locals.unitsAfterFirst as number | undefined) ?? 0) + units;
   const { count, resetSeconds } = await addToWindow(orm.em.fork(), `channel:${channel.id}`, units, clock.now());
   enforceLimit(res, channel.rateLimitPerMinute, count, resetSeconds);
 }

@@ -1,5 +1,5 @@
 import { DISTRIBUTION_BASE, distributionOperations } from '../distribution/index.ts';
-import { isPlannedIn, type DeploymentEnvironment } from '../operations.ts';
+import { isPlannedIn, isServedIn, type DeploymentEnvironment } from '../operations.ts';
 import { DocumentComponents } from './components.ts';
 import { descriptionOperations, type DescribedOperation } from './description-operations.ts';
 import { API_REVISION, infoDescription, scopeText, TAG_DESCRIPTIONS } from './info.ts';
@@ -100,9 +100,14 @@ function tagsOf(profile: DescriptionProfile, operations: readonly DescribedOpera
 
 const built = new Map<string, OpenApiDocument>();
 
-/** The operations as one environment serves them: one served on the sandbox first is planned in production. */
+/**
+ * The operations as one environment serves them: one served on the sandbox first is planned in
+ * production; one served only elsewhere (`servedIn`, the sandbox's tools) is left out.
+ */
 export function operationsIn(environment: DeploymentEnvironment): DescribedOperation[] {
-  return describedOperations.map((op) => (op.plannedIn ? { ...op, planned: isPlannedIn(op, environment) } : op));
+  return describedOperations
+    .filter((op) => isServedIn(op, environment))
+    .map((op) => (op.plannedIn ? { ...op, planned: isPlannedIn(op, environment) } : op));
 }
 
 /** Built once per public origin and environment: the registry does not change while the process runs. */

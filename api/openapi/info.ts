@@ -3,7 +3,7 @@ import { SCOPES } from '../../domain/scopes.ts';
 import type { Operation } from '../operations.ts';
 
 /** Revision of the description; each one has an entry in `CHANGELOG.md`. */
-export const API_REVISION = '1.8.0';
+export const API_REVISION = '1.9.0';
 
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Channel: 'The calling channel, its environment and the key it used.',
@@ -14,6 +14,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Owner connect': "Linking a host's owner record to an account on the channel.",
   Webhooks: "The channel's webhook endpoints, their secrets and their deliveries.",
   Description: 'This machine-readable description and its changelog.',
+  Sandbox: 'Tools of the sandbox only: make an event happen, read your own requests back. Not in production.',
 };
 
 const SCOPE_MEANINGS: Record<(typeof SCOPES)[number], string> = {

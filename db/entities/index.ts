@@ -22,6 +22,7 @@ import { ListingReportChangeSchema, ListingReportSchema, ListingStatSchema } fro
 import { OwnerConnectKeySchema } from './owner-connect-key.ts';
 import { OwnerConnectionSchema, OwnerConnectTokenSchema } from './owner-connect.ts';
 import { RequestCounterSchema } from './request-counter.ts';
+import { SandboxRequestSchema } from './sandbox-request.ts';
 import {
   DispatchProgressSchema,
   WebhookAttemptSchema,
@@ -66,6 +67,7 @@ export const entities = [
   OwnerConnectionSchema,
   CertificateExpiryCatchUpSchema,
   CatalogueReprojectionSchema,
+  SandboxRequestSchema,
 ];
 
 export * from './amenity.ts';
@@ -81,4 +83,5 @@ export * from './listings.ts';
 export * from './owner-connect-key.ts';
 export * from './owner-connect.ts';
 export * from './request-counter.ts';
+export * from './sandbox-request.ts';
 export * from './webhooks.ts';

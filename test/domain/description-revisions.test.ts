@@ -15,10 +15,17 @@ import { API_REVISION, openApiDocument } from '../../api/openapi/document.ts';
 // a revision adds is named (by its path) in that revision's entry, and in docs/platform.md.
 const ORIGIN = 'https://svc.example';
 
-const DISTRIBUTION_DIGESTS: Record<string, { production: string; sandbox: string }> = {
+// A revision that changes only the sandbox's operations names, in `productionAsOf`, the revision
+// whose production description it serves unchanged but for the revision it states.
+const DISTRIBUTION_DIGESTS: Record<string, { production: string; sandbox: string; productionAsOf?: string }> = {
   '1.8.0': {
     production: 'c8ee37376534273976359e878f941842366d998184fa870ba1ba47b5445f9ab3',
     sandbox: '0da48ada1bc6d432ac7252ec199db4f385383201cd479de6c6247ef611b9b140',
+  },
+  '1.9.0': {
+    production: '764ebe00a61dc3b2b49d63ffadfc316c21149dec3800b934d9e2dfbb9d99f9ef',
+    sandbox: '0157d1fdf509b594dc125b35b981f41f37634b1dfc55e25c58ab750adf244e72',
+    productionAsOf: '1.8.0',
   },
 };
 
@@ -79,6 +86,15 @@ describe('the distribution description changes only with its revision', () => {
       digest(openApiDocument(ORIGIN, env)),
       `the description differs from revision ${API_REVISION}'s: bump API_REVISION, write its entry in api/openapi/CHANGELOG.md, and add the revision's row here with this digest`,
     ).toBe(row![env]);
+  });
+
+  test('a revision of sandbox operations only serves production the description it had, but for its revision', () => {
+    const asOf = DISTRIBUTION_DIGESTS[API_REVISION]?.productionAsOf;
+    const served = JSON.stringify(openApiDocument(ORIGIN, 'production'));
+    const asBefore = asOf === undefined ? null : digest(JSON.parse(served.replaceAll(API_REVISION, asOf)));
+    expect(asBefore, `production's description differs from ${asOf ?? 'its previous revision'}'s`).toBe(
+      asOf === undefined ? null : DISTRIBUTION_DIGESTS[asOf]!.production,
+    );
   });
 
   test('API_REVISION has its entry in api/openapi/CHANGELOG.md', () => {
