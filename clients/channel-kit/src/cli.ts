@@ -8,6 +8,8 @@ import { FileCursorStore } from './cursor-file.ts';
 import { KEY_IN_CLEAR, whyNotHttps } from './https-only.ts';
 import { ANSWER_WITHIN_MS } from './receiver-rules.ts';
 import { listen, type ListenLine } from './listen.ts';
+import { ProblemError } from './problem.ts';
+import { logs, refusalLines, requestLine, trigger, triggerLines } from './sandbox-commands.ts';
 import { newWebhookSecret } from './signing.ts';
 import { fetchTrusting, type TrustingFetch } from './trusting-fetch.ts';
 
@@ -30,6 +32,18 @@ const USAGE = `channel-kit: the Distribution Service's tools for a channel's dev
       the receiver rules imply (docs/contract.md#receiving-webhooks), and prints one row per
       case; exits 1 when any fails or gets no answer, or when nothing answers at all.
 
+  channel-kit trigger TYPE --base-url URL [--key KEY] [--ca FILE] [--json]
+      Sandbox only: makes an event of TYPE happen in your own corner of the sandbox
+      (POST /sandbox/triggers: any event type, or webhook.ping) and prints each event it
+      produced, delivered to your endpoints like any other, and the GET /events cursor to read
+      them from.
+
+  channel-kit logs --base-url URL [--key KEY] [--status 4xx|429] [--code CODE] [--follow]
+                   [--ca FILE] [--json]
+      Sandbox only: your own requests of the last day (GET /sandbox/requests), one line each,
+      oldest first: instant, method, path, status, problem code, request id, units, duration.
+      --follow keeps printing them as they are made (leaving out its own reads) until Ctrl-C.
+
   --ca FILE trusts that certificate authority too (a development certificate).
 `;
 
@@ -47,6 +61,9 @@ const OPTIONS = {
   url: { type: 'string' },
   'answer-within': { type: 'string' },
   json: { type: 'boolean' },
+  status: { type: 'string' },
+  code: { type: 'string' },
+  follow: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -69,9 +86,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command === undefined && !values.help ? 2 : 0;
   }
-  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+  const [type, ...extra] = command === 'trigger' ? rest : [undefined, ...rest];
+  if (command === 'trigger' && type === undefined) throw new UsageError('trigger needs an event type');
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
   const trusting = values.ca ? fetchTrusting(readFileSync(values.ca)) : undefined;
   try {
+    if (command === 'trigger' || command === 'logs') return await runSandbox(command, type, values, trusting);
     if (command === 'listen') return await runListen(values, trusting);
     if (command === 'check-receiver') return await runCheck(values, trusting);
     throw new UsageError(`unknown command ${command}`);
@@ -175,6 +195,46 @@ function listenText(line: ListenLine, baseUrl: string): string {
 
 function shortCursor(cursor: string): string {
   return cursor.length > 16 ? `cursor ${cursor.slice(0, 12)}…` : `cursor ${cursor}`;
+}
+
+async function runSandbox(
+  command: 'trigger' | 'logs',
+  type: string | undefined,
+  values: Values,
+  trusting: TrustingFetch | undefined,
+): Promise<number> {
+  const baseUrl = required(values['base-url'], 'base-url', 'DISTRIBUTION_API_URL');
+  const plain = whyNotHttps(baseUrl);
+  if (plain !== undefined) throw new UsageError(`--base-url (or DISTRIBUTION_API_URL) ${plain}: ${KEY_IN_CLEAR}`);
+  const key = required(values.key, 'key', 'DISTRIBUTION_API_KEY');
+  const client = createChannelClient({ baseUrl, key, ...(trusting ? { fetch: trusting } : {}) });
+  const json = values.json === true;
+  if (command === 'trigger') {
+    try {
+      const outcome = await trigger(client, type!);
+      console.log(json ? JSON.stringify(outcome, null, 2) : triggerLines(outcome).join('\n'));
+      return 0;
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error;
+      console.error(`channel-kit: ${refusalLines(error).join('\n')}`);
+      return 1;
+    }
+  }
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  try {
+    await logs(client, {
+      ...(values.status ? { status: values.status } : {}),
+      ...(values.code ? { code: values.code } : {}),
+      follow: values.follow === true,
+      signal: controller.signal,
+      onRequest: (request) => console.log(json ? JSON.stringify(request) : requestLine(request)),
+    });
+    return 0;
+  } finally {
+    process.off('SIGINT', stop);
+  }
 }
 
 async function runCheck(values: Values, trusting: TrustingFetch | undefined): Promise<number> {
