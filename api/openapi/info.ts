@@ -1,9 +1,10 @@
 import { API_KEY_LENGTH } from '../../domain/api-keys.ts';
 import { SCOPES } from '../../domain/scopes.ts';
 import type { Operation } from '../operations.ts';
+import { revisionFromChangelog } from './changelog-revision.ts';
 
-/** Revision of the description; each one has an entry in `CHANGELOG.md`. */
-export const API_REVISION = '1.9.0';
+/** Revision of the description: the newest entry of `CHANGELOG.md` (written first, so this reads it). */
+export const API_REVISION = revisionFromChangelog(new URL('./CHANGELOG.md', import.meta.url));
 
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Channel: 'The calling channel, its environment and the key it used.',
