@@ -6,20 +6,18 @@ import {
   horizonEnd,
   nightFromRendered,
   patchNight,
-  renderNight,
   sameStoredNight,
-  storedNightText,
   type AvailabilityUpdate,
   type NightState,
   type PlanShape,
 } from '../domain/availability/nights.ts';
-import { conformNight, defaultChildPrices, noteUnpriced, type UnpricedRate } from '../domain/availability/conform.ts';
+import { defaultChildPrices, noteUnpriced, type UnpricedRate } from '../domain/availability/conform.ts';
 import { publishedHorizonEnd, rangesBefore, rolledRange } from '../domain/availability/horizon.ts';
 import type { PropertyInput } from '../domain/catalogue/source.ts';
 import type { Clock } from '../domain/clock.ts';
 import { localDate, wholeSeconds } from '../domain/time.ts';
+import { renderFor, writeDefaultNights, writeNights } from './availability-night-writes.ts';
 import { raiseLogStamps, withChannelLog, type LockedChannelLog } from './catalogue/channel-log.ts';
-import { pgArray } from './sql.ts';
 
 interface AriRow {
   property_id: string;
@@ -45,14 +43,6 @@ function plansOf(content: PropertyInput): PlanShape[] {
   }));
 }
 
-/**
- * A night as stored for the property as it is now: its prices brought in line with the current
- * capacity and age bands first (`conformNight`), so a night priced for an older shape is never served.
- */
-function renderFor(night: NightState, content: PropertyInput, plans: readonly PlanShape[]): string {
-  return storedNightText(renderNight(conformNight(night, { maxAdults: content.capacity.max_adults, plans }), plans));
-}
-
 function currencyOf(content: PropertyInput): string {
   return content.rate_plans[0]?.currency ?? 'EUR';
 }
@@ -72,16 +62,6 @@ async function nights(tx: EntityManager, propertyId: string, from: string, to: s
     [propertyId, from, to],
   );
   return new Map(rows.map((row) => [row.night, row.body]));
-}
-
-async function writeNights(tx: EntityManager, propertyId: string, changed: Map<string, string>): Promise<void> {
-  if (changed.size === 0) return;
-  const dates = [...changed.keys()];
-  await tx.execute(
-    `insert into ari_night (property_id, night, body) select ?, d::date, b from unnest(?::text[], ?::text[]) as t(d, b)
-     on conflict (property_id, night) do update set body = excluded.body`,
-    [propertyId, pgArray(dates), pgArray(dates.map((date) => changed.get(date)!))],
-  );
 }
 
 /**
@@ -183,10 +163,7 @@ export async function syncPropertyAvailability(tx: EntityManager, property: Prop
       `insert into ari_property (property_id, currency, version, updated_at, horizon_end, timezone) values (?, ?, 1, ?, ?::date, ?)`,
       [property.propertyId, currencyOf(property.content), wholeSeconds(clock.now()), end, property.timezone],
     );
-    const rendered = new Map<string, string>();
-    for (const date of datesIn(today, end))
-      rendered.set(date, renderFor(defaultNight(date, property.content.units, plans), property.content, plans));
-    await writeNights(tx, property.propertyId, rendered);
+    await writeDefaultNights(tx, property.propertyId, property.content, plans, today, end);
     return;
   }
   if (existing.timezone !== property.timezone || existing.currency !== currencyOf(property.content)) {
@@ -335,10 +312,7 @@ export async function rollZoneBatch(
     ]);
     const plans = plansOf(property!.content);
     const start = row.horizon_end > today ? row.horizon_end : today;
-    const added = new Map<string, string>();
-    for (const date of datesIn(start, end))
-      added.set(date, renderFor(defaultNight(date, property!.content.units, plans), property!.content, plans));
-    await writeNights(tx, row.property_id, added);
+    await writeDefaultNights(tx, row.property_id, property!.content, plans, start, end);
     await tx.execute('update ari_property set horizon_end = ?::date where property_id = ?', [end, row.property_id]);
     await announce(tx, row.property_id, [rolledRange(row.horizon_end, today)!], clock);
     rolled += 1;
