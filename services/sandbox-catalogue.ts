@@ -21,7 +21,7 @@ import { postAvailability } from './availability.ts';
 import { putLocation, putOrganization, putOwner, putProperty } from './catalogue.ts';
 import { createChannel } from './channels.ts';
 import type { ServiceDeps } from './deps.ts';
-import { putDistribution } from './distribution.ts';
+import { DistributionRefused, putDistributions } from './distribution.ts';
 import { Refusal } from './refusal.ts';
 
 /**
@@ -46,6 +46,13 @@ const WRITERS = 4;
 const NIGHTS_BATCH_UPDATES = 200;
 /** Availability batches at once. */
 const NIGHTS_WRITERS = 3;
+/**
+ * Properties distributed per transaction: each channel's log lock is taken once for them all, as
+ * the daily roll takes it for `ROLL_BATCH` properties; a platform write waits for one batch at most.
+ */
+const DISTRIBUTION_BATCH = 50;
+/** Distribution batches at once: the channels' log locks serialise them; the second one's reads overlap. */
+const DISTRIBUTION_WRITERS = 2;
 
 export class SandboxOnly extends Refusal {
   constructor() {
@@ -79,11 +86,20 @@ async function named<T>(write: SandboxWrite, work: () => Promise<T>): Promise<T>
     return await work();
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
-    throw new Error(
-      `${write.operationId} ${write.ref}: ${error.code} ${JSON.stringify(error.extras.errors ?? error.extras.detail ?? '')}`,
-      { cause: error },
-    );
+    throw refused(write, error);
   }
+}
+
+function refused(write: Pick<SandboxWrite, 'operationId' | 'ref'>, error: ProblemError): Error {
+  return new Error(
+    `${write.operationId} ${write.ref}: ${error.code} ${JSON.stringify(error.extras.errors ?? error.extras.detail ?? '')}`,
+    { cause: error },
+  );
+}
+
+/** `items` in runs of `size`, in order. */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 }
 
 /** Whole properties' updates per batch, at most `size` updates each (a property's are never split). */
@@ -150,9 +166,19 @@ export async function generateSandbox(deps: ServiceDeps, request: SandboxRequest
     nightsChanged += results.reduce((sum, r) => sum + r.changed_nights, 0);
   });
   const priced = performance.now();
-  await inPool(of('putDistribution'), WRITERS, (w) =>
-    named(w, () => putDistribution(deps, w.ref, parsed(DistributionInput, w))),
-  );
+  // Many properties per transaction (`putDistributions`): one property at a time, every channel's
+  // log lock would serialise a transaction per property.
+  await inPool(chunks(of('putDistribution'), DISTRIBUTION_BATCH), DISTRIBUTION_WRITERS, async (writes) => {
+    try {
+      await putDistributions(
+        deps,
+        writes.map((w) => ({ ref: w.ref, input: parsed(DistributionInput, w) })),
+      );
+    } catch (error) {
+      if (!(error instanceof DistributionRefused)) throw error;
+      throw refused({ operationId: 'putDistribution', ref: error.ref }, error.problem);
+    }
+  });
 
   return {
     seed: request.seed,
