@@ -20,7 +20,7 @@ describe('projectionDigest', () => {
       ...REAL,
       projectProperty: (source, context) => {
         const projected = projectProperty(source, context);
-        return projected.publishable ? { ...projected, body: { ...projected.body, accessibility: null } } : projected;
+        return projected.publishable ? { ...projected, body: { ...projected.body, digest_probe: true } } : projected;
       },
     };
     expect(await projectionDigest(withField)).not.toBe(await projectionDigest());
