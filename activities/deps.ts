@@ -16,4 +16,6 @@ export interface ActivityDeps {
   /** The server secret keys the approximate points a re-projection writes. */
   secrets: ServiceSecrets;
   mailer: Mailer;
+  /** The deployment's environment: sandbox-only activities (the catalogue's churn) refuse in production. */
+  environment: 'sandbox' | 'production';
 }

@@ -5,6 +5,7 @@ import { certificateExpiryActivities } from './certificate-expiry.ts';
 import { housekeepingActivities } from './housekeeping.ts';
 import { ownerConnectActivities } from './owner-connect.ts';
 import { ownerConnectKeyActivities } from './owner-connect-keys.ts';
+import { sandboxChurnActivities } from './sandbox-churn.ts';
 import { webhookActivities } from './webhooks.ts';
 import { serviceStores } from '../services/stores/index.ts';
 import type { ActivityDeps } from './deps.ts';
@@ -23,6 +24,7 @@ export function createActivities(given: ActivityDeps) {
     ...housekeepingActivities(deps),
     ...ownerConnectActivities(deps),
     ...ownerConnectKeyActivities(deps),
+    ...sandboxChurnActivities(deps),
     ...webhookActivities(deps),
   };
 }

@@ -6,6 +6,7 @@ import {
   generateSandbox,
 } from '../services/sandbox-catalogue.ts';
 import { ChannelName } from './channels.ts';
+import { sandboxChurnCommand } from './sandbox-churn.ts';
 import type { AdminContext } from './context.ts';
 import { AdminError } from './errors.ts';
 
@@ -42,4 +43,5 @@ export const sandboxCommands = {
       throw new AdminError(input.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     return generateSandbox(ctx, input.data);
   },
+  churn: sandboxChurnCommand,
 };

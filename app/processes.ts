@@ -103,6 +103,7 @@ export async function startWorkerProcess(
       webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
       mailer,
       secrets,
+      environment: config.environment,
     },
     ...(options.prebuilt !== undefined ? { prebuilt: options.prebuilt } : {}),
   });

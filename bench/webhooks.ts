@@ -70,6 +70,7 @@ const worker = await createWorker({
     webhookSender: createWebhookSender({ secrets, clock: systemClock, settings: config.webhooks }),
     mailer: createMailer(config.mail),
     secrets,
+    environment: config.environment,
   },
 });
 const running = worker.run();

@@ -28,7 +28,8 @@ const USAGE = `usage: npm run admin -- <command>
   host-session list --organization REF | host-session end --organization REF
   catalogue reproject [--rate N] [--again] | catalogue reprojection
   seed demo
-  sandbox generate [--seed N] [--properties 1000] [--channel NAME ...]   (sandbox only)`;
+  sandbox generate [--seed N] [--properties 1000] [--channel NAME ...]   (sandbox only)
+  sandbox churn start --rate N [--seed S] [--channel NAME ...] [--changes N] | sandbox churn stop | sandbox churn status   (sandbox only)`;
 
 type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>>['ctx']) => Promise<unknown>;
 const commands: Record<string, Record<string, Handler>> = {

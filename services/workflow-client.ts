@@ -7,6 +7,7 @@ import { certificateExpiryClient } from './certificate-expiry-client.ts';
 import { deliveryRetryClient } from './delivery-retry-client.ts';
 import { housekeepingScheduleClient } from './housekeeping-schedule.ts';
 import { ownerConnectClient } from './owner-connect-client.ts';
+import { sandboxChurnClient } from './sandbox-churn-client.ts';
 import { webhookWorkflowsClient } from './webhook-workflows-client.ts';
 import { workflowSummaries as summary } from './workflow-summaries.ts';
 import { ignoreNotFound, workflowName as name, type WorkflowScope } from './workflow-scope.ts';
@@ -48,6 +49,8 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
     ...housekeepingScheduleClient(scope),
     /** A token's confirmation window and the signing keys' rotation: services/owner-connect-client.ts. */
     ...ownerConnectClient(scope),
+    /** The sandbox catalogue's churn: services/sandbox-churn-client.ts. */
+    ...sandboxChurnClient(scope),
   };
 }
 

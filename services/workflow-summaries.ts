@@ -45,6 +45,14 @@ export const workflowSummaries = {
       '`npm run admin -- catalogue reprojection` says where it stands.',
   }),
 
+  sandboxChurn: (rate: number): WorkflowSummary => ({
+    staticSummary: `Sandbox catalogue churn, ${rate} changes a second at the start`,
+    staticDetails:
+      "Keeps a sandbox's generated catalogue moving through the platform services: prices and availability, " +
+      'texts, withdrawals and returns, deletions and creations, a certificate set to lapse. Paced by its rate ' +
+      '(signal `sandboxChurnRate`); `npm run admin -- sandbox churn status` reads its memo `progress`. Sandbox only.',
+  }),
+
   eventDispatch: (taskQueue: string, pollSeconds: number): WorkflowSummary => ({
     staticSummary: `Event dispatcher of task queue ${taskQueue}`,
     staticDetails:

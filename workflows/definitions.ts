@@ -98,3 +98,9 @@ export const CURRENT_DELIVERY = { attempts: 'local', state: 'always' } as const 
 
 /** An operator's new pace for a catalogue re-projection under way: properties a second. */
 export const reprojectionRateSignal = defineSignal<[number]>('reprojectionRate');
+
+/** An operator's new pace for the sandbox churn: changes a second. */
+export const sandboxChurnRateSignal = defineSignal<[number]>('sandboxChurnRate');
+
+/** An operator's `sandbox churn stop`: the churn ends after the change under way, with its progress. */
+export const sandboxChurnStopSignal = defineSignal('sandboxChurnStop');

@@ -13,6 +13,8 @@ export const workflowIds = {
   /** One per (task queue, projection revision): the re-projection of the catalogue after a deploy. */
   catalogueReprojection: (taskQueue: string, revision: string) =>
     `catalogue-reprojection:${taskQueue}:${revision.slice(0, 12)}`,
+  /** One per task queue: the sandbox catalogue's churn (sandbox deployments only). */
+  sandboxChurn: (taskQueue: string) => `sandbox-churn:${taskQueue}`,
   /** One per (endpoint, event): a replayed dispatch starts nothing twice. */
   webhookDelivery: (endpointId: string, eventId: string) => `webhook-delivery:${endpointId}:${eventId}`,
   /** One per owner-connect token (its `jti`, 128 random bits): the confirmation window and the single-use rule. */

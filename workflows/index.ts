@@ -9,3 +9,4 @@ export { webhookSecretRotation } from './webhook-secret-rotation.ts';
 export { ownerConnect } from './owner-connect.ts';
 export { housekeeping } from './housekeeping.ts';
 export { catalogueReprojection } from './catalogue-reprojection.ts';
+export { sandboxChurn } from './sandbox-churn.ts';

@@ -19,7 +19,14 @@ import { sha256 } from '../../infra/secrets.ts';
 /** Activity dependencies for a test worker: the real sender and mailer, the test's secret. */
 export function activityDeps(
   orm: MikroORM,
-  options: { client: Client; taskQueue: string; clock?: Clock; webhooks?: WebhookSettings; mail?: MailerConfig },
+  options: {
+    client: Client;
+    taskQueue: string;
+    clock?: Clock;
+    webhooks?: WebhookSettings;
+    mail?: MailerConfig;
+    environment?: ActivityDeps['environment'];
+  },
 ): ActivityDeps {
   const clock = options.clock ?? systemClock;
   const secrets = {
@@ -44,6 +51,7 @@ export function activityDeps(
     mailer: createMailer(
       options.mail ?? { smtpUrl: undefined, from: 'Distribution Service <no-reply@distribution.test>' },
     ),
+    environment: options.environment ?? 'sandbox',
   };
 }
 
