@@ -13,6 +13,7 @@ import {
 import type { Activities } from '../activities/index.ts';
 import { ATTEMPT_LIMIT_MS, planNextRetry } from '../domain/webhooks/retry-schedule.ts';
 import type { DeliveryOutcome, DeliveryWorkflowState } from '../domain/webhooks/states.ts';
+import { compressedDelayMs, scheduleElapsedMs } from '../domain/webhooks/time-factor.ts';
 import {
   NOT_WAITING_FOR_RETRY,
   OTHER_ATTEMPT_DUE,
@@ -54,6 +55,11 @@ export interface DeliveryInput {
    * included (every dispatch since this field exists). Absent in deliveries started before it.
    */
   state?: 'always';
+  /**
+   * Sandbox only (an endpoint with fast retries): the retry schedule's waits run this many times
+   * faster (domain/webhooks/time-factor.ts); delays and the span check use that clock. Absent: 1.
+   */
+  timeFactor?: number;
 }
 
 /** What one attempt answers the workflow. */
@@ -95,7 +101,7 @@ interface Wait {
  * code path").
  *
  * Versions, by input (in the history, so a replay takes the same branch, and no patch marker is
- * recorded): a delivery started with `attempts: 'local'` attempts through local activities, and
+ * recorded): a sandbox delivery with `timeFactor` waits its schedule compressed; a delivery started with `attempts: 'local'` attempts through local activities, and
  * with `state: 'always'` also sets `SvcState = delivered` when its first attempt delivers (one
  * started before that, still running or replayed, leaves `pending`: see docs/benchmarks.md
  * "Push: the cost of a delivery"). One started without either runs as it always did. The retry
@@ -106,6 +112,9 @@ interface Wait {
  */
 export async function webhookDelivery(input: DeliveryInput): Promise<DeliveryOutcome> {
   const startedAt = Date.now();
+  const factor = input.timeFactor ?? 1;
+  /** Real time spent waiting for retries: the part of the run a time factor compresses. */
+  let waitedMs = 0;
   const lean = input.attempts === 'local';
   const attempt = lean ? local.attemptDelivery : attemptDelivery;
   const recordNext = lean ? local.recordNextAttempt : recordNextAttempt;
@@ -154,14 +163,15 @@ export async function webhookDelivery(input: DeliveryInput): Promise<DeliveryOut
       const made = await attempt(input.deliveryId);
       const { outcome, attempt: number } = made;
       // What comes next is decided before anything is issued: a hurried attempt's answer says it.
-      const delay =
+      const planned =
         outcome === 'failed'
           ? planNextRetry({
               attemptsMade: number,
-              elapsedSinceFirstAttemptMs: Date.now() - startedAt,
+              elapsedSinceFirstAttemptMs: scheduleElapsedMs(Date.now() - startedAt, waitedMs, factor),
               random: Math.random(),
             })
           : null;
+      const delay = planned === null ? null : compressedDelayMs(planned, factor);
       const dueAt = delay === null ? null : new Date(Date.now() + delay).toISOString();
       const next: DeliveryWorkflowState = dueAt === null ? outcome : 'retrying';
       describeAttempt(made, next, dueAt);
@@ -196,7 +206,9 @@ export async function webhookDelivery(input: DeliveryInput): Promise<DeliveryOut
       const wait: Wait = { attempt: number + 1, dueAt, hurried: false };
       waiting = wait;
       await recordNext(input.deliveryId, dueAt);
+      const waitFrom = Date.now();
       await condition(() => wait.hurried, delay);
+      waitedMs += Date.now() - waitFrom;
       if (!wait.answer) waiting = null;
     }
   } catch (error) {
