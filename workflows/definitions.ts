@@ -35,6 +35,13 @@ export const confirmOwnerConnectionUpdate = defineUpdate<OwnerConnectBinding, [O
 export const ownerConnectionRevokedSignal = defineSignal('ownerConnectionRevoked');
 
 /**
+ * The sandbox's expire-now, after the token's record is marked expired: its confirmation window
+ * ends now, as it would have at `confirmUntil`. An Update, not a signal: code without its handler
+ * rejects it instead of recording it for a later replay to deliver.
+ */
+export const endOwnerConnectWindowUpdate = defineUpdate<void, []>('endOwnerConnectWindow');
+
+/**
  * Sent when the worker starts (with the configured rotation period) and after an operator's
  * early rotation: the owner-connect key rotation plans again from what is committed.
  */

@@ -11,6 +11,7 @@ import type { Activities } from '../activities/index.ts';
 import { confirmationRefusal } from '../domain/owner-connect.ts';
 import {
   confirmOwnerConnectionUpdate,
+  endOwnerConnectWindowUpdate,
   ownerConnectionRevokedSignal,
   type OwnerConnectBinding,
   type OwnerConnectConfirmation,
@@ -41,12 +42,15 @@ type State = 'waiting' | 'confirmed' | 'revoked';
  * whose validator refuses, before it is accepted, a token used elsewhere, revoked, or past its
  * window; the first accepted one binds the token (activity `bindOwnerConnection`), and any later
  * one answers the same connection. It ends at `confirmUntil`, marking an unconfirmed token
- * expired, or as soon as its connection is removed.
+ * expired, or as soon as its connection is removed; in a sandbox, also when `endOwnerConnectWindow`
+ * ends its window early (a history without that Update replays as before).
  */
 export async function ownerConnect(input: OwnerConnectInput): Promise<OwnerConnectOutcome> {
   const deadline = Date.parse(input.confirmUntil);
   let state: State = 'waiting';
   let binding: Promise<OwnerConnectBinding> | undefined;
+  /** The window was ended early (the sandbox's expire-now); a history without that Update never sets it. */
+  let windowEnded = false;
 
   const bind = async (): Promise<OwnerConnectBinding> => {
     try {
@@ -67,16 +71,19 @@ export async function ownerConnect(input: OwnerConnectInput): Promise<OwnerConne
     validator: (request: OwnerConnectConfirmation) => {
       if (request.channel !== input.channel || request.ownerId !== input.ownerId)
         throw ApplicationFailure.nonRetryable('the token was issued for another use', 'owner_connect_token_used');
-      const refusal = confirmationRefusal(state, Date.now() <= deadline);
+      const refusal = confirmationRefusal(state, !windowEnded && Date.now() <= deadline);
       if (refusal) throw ApplicationFailure.nonRetryable(refusal, refusal);
     },
   });
   setHandler(ownerConnectionRevokedSignal, () => {
     state = 'revoked';
   });
+  setHandler(endOwnerConnectWindowUpdate, () => {
+    windowEnded = true;
+  });
 
   const remaining = deadline - Date.now();
-  if (remaining > 0) await condition(() => state === 'revoked', remaining);
+  if (remaining > 0) await condition(() => state === 'revoked' || windowEnded, remaining);
   await condition(allHandlersFinished);
 
   if (state === 'waiting') {
