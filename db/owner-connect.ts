@@ -202,3 +202,16 @@ export async function putConnection(
 export async function deleteConnection(em: EntityManager, channelId: string, ownerId: string): Promise<void> {
   await em.execute('delete from owner_connection where channel_id = ? and owner_id = ?', [channelId, ownerId]);
 }
+
+/**
+ * Ends an unconfirmed token's confirmation window at `at` (the sandbox's expire-now): the token is
+ * expired and its window ends then. Answers the token's record after it (null: no such token).
+ */
+export async function endTokenWindow(em: EntityManager, jti: string, at: Date): Promise<TokenRecord | null> {
+  await em.execute(
+    `update owner_connect_token set state = 'expired', confirm_until = least(confirm_until, ?)
+      where jti = ? and state = 'waiting'`,
+    [at, jti],
+  );
+  return findToken(em, jti);
+}

@@ -285,3 +285,42 @@ export async function cancelPendingDeliveryRows(
   );
   return rows.map((row) => ({ endpointId: row.endpoint_id, eventId: row.event_id }));
 }
+
+/** A delivery waiting for its next attempt after a failed one, as the sandbox's attempt-now hurries it. */
+export interface WaitingDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  attempts: number;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Up to `limit` deliveries of the channel's active endpoints (one, given `endpointId`) that failed
+ * an attempt and wait for the next, soonest due first: the pending-due index of each endpoint,
+ * within the days from `since` (the retry span's).
+ */
+export async function waitingDeliveries(
+  em: EntityManager,
+  filter: { channelId: string; endpointId?: string | undefined; since: Date; limit: number },
+): Promise<WaitingDelivery[]> {
+  const rows = await em.execute<
+    { id: string; endpoint_id: string; event_id: string; attempts: number; next_attempt_at: string | null }[]
+  >(
+    `select d.id, d.endpoint_id, d.event_id, d.attempts, d.next_attempt_at
+       from webhook_endpoint e
+       join webhook_delivery d on d.endpoint_id = e.id and d.state = 'pending'
+      where e.channel_id = ? ${filter.endpointId === undefined ? '' : 'and e.id = ?'} and e.status = 'active'
+        and d.attempts > 0 and d.created_at >= ?
+      order by coalesce(d.next_attempt_at, d.last_attempt_at, d.created_at), d.id
+      limit ?`,
+    [filter.channelId, ...(filter.endpointId === undefined ? [] : [filter.endpointId]), filter.since, filter.limit],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at === null ? null : new Date(row.next_attempt_at),
+  }));
+}

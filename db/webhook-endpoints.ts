@@ -90,12 +90,18 @@ export async function listEndpoints(em: EntityManager, channelId: string): Promi
 }
 
 /** What the dispatcher needs of the endpoints that are sent events. */
-export type DispatchEndpoint = Pick<StoredEndpoint, 'id' | 'events' | 'url'> & { resumeAfter: number };
+export type DispatchEndpoint = Pick<StoredEndpoint, 'id' | 'events' | 'url'> & {
+  resumeAfter: number;
+  /** Sandbox fast retries: its deliveries' schedule runs this many times faster; 1 otherwise. */
+  timeFactor: number;
+};
 
 export async function activeEndpoints(em: EntityManager, channelId: string): Promise<DispatchEndpoint[]> {
   // resume_after_position is a bigint, read as text: the endpoint is sent the events after it.
-  const rows = await em.execute<(Pick<EndpointRow, 'id' | 'events' | 'url'> & { resume_after_position: string })[]>(
-    `select id, events, url, resume_after_position from webhook_endpoint where channel_id = ? and status = 'active'`,
+  const rows = await em.execute<
+    (Pick<EndpointRow, 'id' | 'events' | 'url'> & { resume_after_position: string; time_factor: number })[]
+  >(
+    `select id, events, url, resume_after_position, time_factor from webhook_endpoint where channel_id = ? and status = 'active'`,
     [channelId],
   );
   return rows.map((row) => ({
@@ -103,6 +109,7 @@ export async function activeEndpoints(em: EntityManager, channelId: string): Pro
     events: row.events,
     url: row.url,
     resumeAfter: Number(row.resume_after_position),
+    timeFactor: row.time_factor,
   }));
 }
 
@@ -266,4 +273,40 @@ export async function resealValue(
     [to, id, from],
   );
   return changed.length > 0;
+}
+
+/**
+ * Sets a live endpoint's time factor (sandbox fast retries; 1 turns them off); its new factor, or
+ * null when the channel has no such endpoint.
+ */
+export async function setEndpointTimeFactor(
+  em: EntityManager,
+  channelId: string,
+  id: string,
+  factor: number,
+  now: Date,
+): Promise<number | null> {
+  const [row] = await em.execute<{ time_factor: number }[]>(
+    `update webhook_endpoint set time_factor = ?, updated_at = case when time_factor = ? then updated_at else ? end
+      where channel_id = ? and id = ? and status <> 'deleted' returning time_factor`,
+    [factor, factor, now, channelId, id],
+  );
+  return row ? row.time_factor : null;
+}
+
+/** A live endpoint's time factor, or null when the channel has no such endpoint. */
+export async function endpointTimeFactor(em: EntityManager, channelId: string, id: string): Promise<number | null> {
+  const [row] = await em.execute<{ time_factor: number }[]>(
+    `select time_factor from webhook_endpoint where channel_id = ? and id = ? and status <> 'deleted'`,
+    [channelId, id],
+  );
+  return row ? row.time_factor : null;
+}
+
+/** Any endpoint's time factor (a delivery driven again keeps its endpoint's clock); 1 for none. */
+export async function timeFactorOfEndpoint(em: EntityManager, id: string): Promise<number> {
+  const [row] = await em.execute<{ time_factor: number }[]>('select time_factor from webhook_endpoint where id = ?', [
+    id,
+  ]);
+  return row?.time_factor ?? 1;
 }

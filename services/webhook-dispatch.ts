@@ -92,6 +92,8 @@ export async function dispatchEvents(
           payload: body,
           host: endpointHost(endpoint.url),
           ...CURRENT_DELIVERY,
+          // Sandbox fast retries (set only there, services/sandbox-time.ts): the schedule runs faster.
+          ...(endpoint.timeFactor === 1 ? {} : { timeFactor: endpoint.timeFactor }),
           traceparent: event.traceparent,
         });
       }

@@ -1,4 +1,5 @@
 import { findChannelByName } from '../db/channels.ts';
+import { timeFactorOfEndpoint } from '../db/webhook-endpoints.ts';
 import {
   attemptWindows,
   operatorDeliveries,
@@ -142,6 +143,8 @@ async function driveAgain(
   before: OperatorDelivery,
   waitMs: number,
 ): Promise<DeliveryRetried> {
+  // A sandbox endpoint's fast retries (only ever set there) go on with the new run.
+  const timeFactor = await timeFactorOfEndpoint(deps.orm.em.fork(), before.endpointId);
   const input: DeliveryInput = {
     deliveryId: before.id,
     endpointId: before.endpointId,
@@ -149,6 +152,7 @@ async function driveAgain(
     eventType: before.eventType,
     channel: before.channel,
     ...CURRENT_DELIVERY,
+    ...(timeFactor === 1 ? {} : { timeFactor }),
   };
   await deps.workflows.startWebhookDelivery(input, endpointHost(before.endpointUrl), { again: true });
   deps.log.info('delivery driven again by an operator: its workflow had no running run', {

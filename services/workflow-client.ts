@@ -7,6 +7,7 @@ import { certificateExpiryClient } from './certificate-expiry-client.ts';
 import { deliveryRetryClient } from './delivery-retry-client.ts';
 import { housekeepingScheduleClient } from './housekeeping-schedule.ts';
 import { ownerConnectClient } from './owner-connect-client.ts';
+import { sandboxTimeClient } from './sandbox-time-client.ts';
 import { sandboxChurnClient } from './sandbox-churn-client.ts';
 import { webhookWorkflowsClient } from './webhook-workflows-client.ts';
 import { workflowSummaries as summary } from './workflow-summaries.ts';
@@ -49,6 +50,8 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
     ...housekeepingScheduleClient(scope),
     /** A token's confirmation window and the signing keys' rotation: services/owner-connect-client.ts. */
     ...ownerConnectClient(scope),
+    /** The sandbox's attempt-now and expire-now: services/sandbox-time-client.ts. */
+    ...sandboxTimeClient(scope),
     /** The sandbox catalogue's churn: services/sandbox-churn-client.ts. */
     ...sandboxChurnClient(scope),
   };

@@ -16,6 +16,7 @@ import { getQuote } from './quotes.ts';
 import { webhookOperations } from './webhooks.ts';
 import { plannedOperations } from './planned.ts';
 import { sandboxOperations } from './sandbox.ts';
+import { sandboxTimeOperations } from './sandbox-time.ts';
 
 export const DISTRIBUTION_BASE = '/api/v1/distribution';
 
@@ -36,4 +37,5 @@ export const distributionOperations: Operation[] = [
   ...ownerConnectOperations,
   ...plannedOperations,
   ...sandboxOperations,
+  ...sandboxTimeOperations,
 ];

@@ -28,6 +28,8 @@ export const WebhookEndpointSchema = defineEntity({
      * only the events after it. The channel-wide dispatch progress never jumps for one endpoint.
      */
     resumeAfterPosition: p.bigint('number').default(0),
+    /** Sandbox fast retries: its deliveries' retry schedule runs this many times faster; 1 otherwise. */
+    timeFactor: p.integer().default(1),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     deletedAt: p.datetime().nullable(),

@@ -29,6 +29,7 @@ import { Migration20261129090500DispatchStamp } from './Migration20261129090500D
 import { Migration20261129091000AvailabilityTombstones } from './Migration20261129091000AvailabilityTombstones.ts';
 import { Migration20261129092000ListingReportRejected } from './Migration20261129092000ListingReportRejected.ts';
 import { Migration20261130090000CatalogueReprojection } from './Migration20261130090000CatalogueReprojection.ts';
+import { Migration20261130100000EndpointTimeFactor } from './Migration20261130100000EndpointTimeFactor.ts';
 import { Migration20261201090000SandboxRequests } from './Migration20261201090000SandboxRequests.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
@@ -70,5 +71,6 @@ export const migrationsList = [
   { name: 'Migration20261129091000AvailabilityTombstones', class: Migration20261129091000AvailabilityTombstones },
   { name: 'Migration20261129092000ListingReportRejected', class: Migration20261129092000ListingReportRejected },
   { name: 'Migration20261130090000CatalogueReprojection', class: Migration20261130090000CatalogueReprojection },
+  { name: 'Migration20261130100000EndpointTimeFactor', class: Migration20261130100000EndpointTimeFactor },
   { name: 'Migration20261201090000SandboxRequests', class: Migration20261201090000SandboxRequests },
 ];

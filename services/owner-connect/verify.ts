@@ -12,10 +12,13 @@ import { verificationKey } from './signing-keys.ts';
 
 const invalid = (detail: string) => new ProblemError('invalid_owner_connect_token', { detail });
 
-/** What the token must say: this service as `iss`, the calling channel as `aud`, the path's owner as `sub`. */
+/**
+ * What the token must say: this service as `iss`, the calling channel as `aud`, the path's owner as
+ * `sub` (any owner when the caller names none: the sandbox's expire-now takes the token alone).
+ */
 export interface Expected {
   channel: string;
-  ownerId: string;
+  ownerId?: string;
 }
 
 /**
@@ -63,7 +66,9 @@ export async function verifyOwnerConnectToken(
 
   if (claims.iss !== deps.config.publicOrigin) throw invalid('iss is not this service');
   if (claims.aud !== expected.channel) throw invalid('aud is not the calling channel');
-  if (claims.sub !== expected.ownerId) throw invalid('sub is not the owner in the path');
+  if (typeof claims.sub !== 'string') throw invalid('sub is missing');
+  if (expected.ownerId !== undefined && claims.sub !== expected.ownerId)
+    throw invalid('sub is not the owner in the path');
   const { iat, exp, jti } = claims;
   if (typeof iat !== 'number' || !Number.isInteger(iat)) throw invalid('iat is missing');
   if (typeof exp !== 'number' || !Number.isInteger(exp) || exp < iat || exp - iat > TOKEN_LIFETIME_SECONDS)

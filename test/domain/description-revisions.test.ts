@@ -24,7 +24,7 @@ const DISTRIBUTION_DIGESTS: Record<string, { production: string; sandbox: string
   },
   '1.9.0': {
     production: '764ebe00a61dc3b2b49d63ffadfc316c21149dec3800b934d9e2dfbb9d99f9ef',
-    sandbox: '0157d1fdf509b594dc125b35b981f41f37634b1dfc55e25c58ab750adf244e72',
+    sandbox: 'fdffb93199e0cfe6021cb870e92c3a5aca23281516a954dc4af2f70f67bb2e1d',
     productionAsOf: '1.8.0',
   },
 };
