@@ -11,7 +11,8 @@ export interface ChurnCandidate {
 }
 
 /**
- * Every `sbx-` property in ref order, with whether it is certified and its channels: one statement
+ * Every `sbx-` property in ref order but a channel's own trigger records (`sbx-trigger-`, which
+ * only that channel's triggers move), with whether it is certified and its channels: one statement
  * per batch of changes, reading the ref index and the distribution rows, never a property's nights.
  */
 export async function churnCandidates(em: EntityManager): Promise<ChurnCandidate[]> {
@@ -22,7 +23,7 @@ export async function churnCandidates(em: EntityManager): Promise<ChurnCandidate
             coalesce(array(select c.name from distribution d join channel c on c.id = d.channel_id
                             where d.property_id = p.id order by c.name), '{}') as channels
        from property p
-      where p.ref like 'sbx-%'
+      where p.ref like 'sbx-%' and p.ref not like 'sbx-trigger-%'
       order by p.ref`,
     [],
   );
