@@ -9,8 +9,8 @@ import { API_REVISION, openApiDocument } from '../../api/openapi/document.ts';
 
 // A served description changes only with its revision. Each description's digest (its JSON as
 // served under one origin) is written down for the revision that serves it: a change of a schema,
-// an operation or a sentence fails the first tests until the revision (api/openapi/info.ts,
-// api/internal/info.ts) names a new one, its CHANGELOG has the entry, and its row is added here
+// an operation or a sentence fails the first tests until a new revision's entry heads its
+// CHANGELOG (the revision constants read it: api/openapi/changelog-revision.ts) and its row is added here
 // with the digest the failure prints. The platform's rows also list its operations: an operation
 // a revision adds is named (by its path) in that revision's entry, and in docs/platform.md.
 const ORIGIN = 'https://svc.example';
@@ -81,10 +81,13 @@ const platformOperations = internalOperations.map((op) => `${op.method.toUpperCa
 describe('the distribution description changes only with its revision', () => {
   test.each(['production', 'sandbox'] as const)('%s: its digest is the one written down for API_REVISION', (env) => {
     const row = DISTRIBUTION_DIGESTS[API_REVISION];
-    expect(row, `revision ${API_REVISION} (api/openapi/info.ts) has no row here`).toBeDefined();
+    expect(
+      row,
+      `revision ${API_REVISION} (the newest entry of api/openapi/CHANGELOG.md) has no row here`,
+    ).toBeDefined();
     expect(
       digest(openApiDocument(ORIGIN, env)),
-      `the description differs from revision ${API_REVISION}'s: bump API_REVISION, write its entry in api/openapi/CHANGELOG.md, and add the revision's row here with this digest`,
+      `the description differs from revision ${API_REVISION}'s: write a new revision's entry at the top of api/openapi/CHANGELOG.md and add its row here with this digest`,
     ).toBe(row![env]);
   });
 
@@ -109,17 +112,20 @@ describe('the platform description changes only with its revision', () => {
   const row = PLATFORM_REVISIONS[PLATFORM_REVISION];
 
   test('its digest is the one written down for PLATFORM_REVISION', () => {
-    expect(row, `revision ${PLATFORM_REVISION} (api/internal/info.ts) has no row here`).toBeDefined();
+    expect(
+      row,
+      `revision ${PLATFORM_REVISION} (the newest entry of api/internal/CHANGELOG.md) has no row here`,
+    ).toBeDefined();
     expect(
       digest(platformDocument(ORIGIN)),
-      `the description differs from revision ${PLATFORM_REVISION}'s: bump PLATFORM_REVISION, write its entry in api/internal/CHANGELOG.md, and add the revision's row here with this digest`,
+      `the description differs from revision ${PLATFORM_REVISION}'s: write a new revision's entry at the top of api/internal/CHANGELOG.md and add its row here with this digest`,
     ).toBe(row!.digest);
   });
 
   test('its operations are the ones written down for PLATFORM_REVISION', () => {
     expect(
       [...platformOperations].sort(),
-      `the platform's operations differ from revision ${PLATFORM_REVISION}'s: bump PLATFORM_REVISION and add its row here`,
+      `the platform's operations differ from revision ${PLATFORM_REVISION}'s: write a new revision's entry in api/internal/CHANGELOG.md and add its row here`,
     ).toEqual([...row!.operations].sort());
   });
 

@@ -7,8 +7,9 @@ import { EVENT_TYPES, type EventType } from '../../domain/events.ts';
 // The event types of the distribution description (its `webhooks` section and the `Event` enum,
 // both built from EVENT_TYPES), written down at each revision that changed them; a revision without
 // a row lists what the latest row before it lists. A row never changes once written: an event type
-// added to domain/events.ts fails the first test until API_REVISION (api/openapi/info.ts) names a
-// new revision with its row here, and the last until that revision's CHANGELOG entry names the type.
+// added to domain/events.ts fails the first test until a new revision's entry heads
+// api/openapi/CHANGELOG.md (API_REVISION reads it) and its row is here, and the last until that
+// entry names the type.
 const REVISION_EVENT_TYPES: Record<string, readonly EventType[]> = {
   '1.6.0': [
     'property.updated',
@@ -43,10 +44,13 @@ const revisions = Object.keys(REVISION_EVENT_TYPES).sort(byRevision);
 describe('event types by revision of the description', () => {
   test('the current revision lists the event types written down for it: a new type needs a new revision', () => {
     const current = revisions.filter((revision) => byRevision(revision, API_REVISION) <= 0).at(-1);
-    expect(current, `no row here at or before revision ${API_REVISION} (api/openapi/info.ts)`).toBeDefined();
+    expect(
+      current,
+      `no row here at or before revision ${API_REVISION} (the newest entry of api/openapi/CHANGELOG.md)`,
+    ).toBeDefined();
     expect(
       [...EVENT_TYPES],
-      `domain/events.ts differs from what revision ${current} lists: bump API_REVISION, write its CHANGELOG entry naming the change, and add the new revision's row here`,
+      `domain/events.ts differs from what revision ${current} lists: write a new revision's entry at the top of api/openapi/CHANGELOG.md naming the change, and add the new revision's row here`,
     ).toEqual(REVISION_EVENT_TYPES[current!]);
   });
 
