@@ -185,6 +185,38 @@ describe('listing reports and owner connect', () => {
   });
 });
 
+describe('sandbox tools', () => {
+  test('a trigger, the request log, fast retries, attempt now and a window ended, each through the typed client', async () => {
+    const { data: triggered } = await client.POST('/sandbox/triggers', { body: { type: 'property.updated' } });
+    expect(triggered!.events.map((event) => event.type)).toContain('property.updated');
+    const { data: requests } = await client.GET('/sandbox/requests', { params: { query: { limit: 10 } } });
+    expect(requests!.data.map((request) => request.path)).toContain(`${DISTRIBUTION_BASE}/sandbox/triggers`);
+
+    const { data: endpoint } = await client.POST('/webhooks', {
+      body: { url: `${service.receiver.url}/kit-fast`, events: ['property.*'] },
+    });
+    const webhook_id = endpoint!.id;
+    const { data: fast } = await client.PUT('/sandbox/webhooks/{webhook_id}/fast-retries', {
+      params: { path: { webhook_id } },
+      body: { enabled: true },
+    });
+    expect(fast!.enabled).toBe(true);
+    const { data: read } = await client.GET('/sandbox/webhooks/{webhook_id}/fast-retries', {
+      params: { path: { webhook_id } },
+    });
+    expect(read).toEqual(fast);
+    const { data: hurried } = await client.POST('/sandbox/deliveries/attempt-now', { body: { webhook_id } });
+    expect(Array.isArray(hurried!.hurried)).toBe(true);
+    await client.DELETE('/webhooks/{webhook_id}', { params: { path: { webhook_id } } });
+
+    const refusal = await client.POST('/sandbox/owner-connect/expire', { body: { token: 'not.a.token' } }).then(
+      () => expect.fail('a token that is not one was taken'),
+      (error: unknown) => error as ProblemError,
+    );
+    expect([refusal.status, refusal.code]).toEqual([400, 'invalid_owner_connect_token']);
+  });
+});
+
 describe('what the kit adds', () => {
   test('a refusal is thrown as a ProblemError carrying its code, status and details', async () => {
     const refused = (call: Promise<unknown>) =>
