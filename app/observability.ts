@@ -70,6 +70,10 @@ export function installTemporalRuntime(config: ServiceConfig, log: Logger): { me
     temporalPort === undefined ? undefined : `${host.includes(':') ? `[${host}]` : host}:${temporalPort}`;
   Runtime.install({
     logger: temporalLogger(log),
+    // The process's own handlers stop the worker on a signal, in their order (scripts/start.ts,
+    // scripts/worker.ts). The runtime's default handlers would shut it down beside them, and a
+    // signal during the start could then close the worker's connection before its stop did.
+    shutdownSignals: [],
     telemetryOptions: {
       logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} },
       ...(bindAddress
