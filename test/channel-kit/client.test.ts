@@ -189,8 +189,17 @@ describe('sandbox tools', () => {
   test('a trigger, the request log, fast retries, attempt now and a window ended, each through the typed client', async () => {
     const { data: triggered } = await client.POST('/sandbox/triggers', { body: { type: 'property.updated' } });
     expect(triggered!.events.map((event) => event.type)).toContain('property.updated');
-    const { data: requests } = await client.GET('/sandbox/requests', { params: { query: { limit: 10 } } });
-    expect(requests!.data.map((request) => request.path)).toContain(`${DISTRIBUTION_BASE}/sandbox/triggers`);
+    // A request's record is written after its answer: read the log until the trigger's is there.
+    const logged = async () => {
+      for (let tries = 0; tries < 50; tries += 1) {
+        const { data: requests } = await client.GET('/sandbox/requests', { params: { query: { limit: 10 } } });
+        const paths = requests!.data.map((request) => request.path);
+        if (paths.includes(`${DISTRIBUTION_BASE}/sandbox/triggers`)) return paths;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return expect.fail("the trigger's request never appeared in the log");
+    };
+    expect(await logged()).toContain(`${DISTRIBUTION_BASE}/sandbox/triggers`);
 
     const { data: endpoint } = await client.POST('/webhooks', {
       body: { url: `${service.receiver.url}/kit-fast`, events: ['property.*'] },
