@@ -334,7 +334,8 @@ test("a channel's traceparent decides neither its request's trace nor its sampli
 });
 
 test("no exported span's name, attributes, events, status, links or resource carries a guest's e-mail or phone, a receiver URL's token, a signing secret sealed or not, a key, a query string's value, a request's header or body value, or a property's text", async () => {
-  const tag = hex(6);
+  // Letters only: a run of digits in a property's description reads as a phone number and is refused.
+  const tag = hex(6).replace(/\d/g, (digit) => 'ghijklmnop'[Number(digit)]!);
   const guest = { email: `guest.${tag}@trace.example`, phone: `+4072${randomInt(100_000, 1_000_000)}` };
   const secretText = { description: `Priveliste spre lacul ${tag}x`, channel: `nochannel${tag}` };
   const query = { cursor: `curs${tag}`, hostToken: `hosttok${tag}` };
