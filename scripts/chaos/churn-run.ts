@@ -1,13 +1,12 @@
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { generate } from 'selfsigned';
 import { checkDeliveries, type DeliveryFindings, type RegisteredEndpoint } from './check.ts';
 import { checkCommitOrder, type CommitOrderFindings, type ReadEvent } from './churn-check.ts';
-import { channelKey } from './observe.ts';
+import { channelKey, runAdmin } from './observe.ts';
 import { startChaosReceiver } from './receiver.ts';
-import { freePort, ROOT, sleep, startChaosPostgres, startChaosTemporal } from './servers.ts';
+import { freePort, sleep, startChaosPostgres, startChaosTemporal } from './servers.ts';
 import {
   apiClient,
   startServiceProcess,
@@ -62,20 +61,7 @@ const ENDPOINTS: RegisteredEndpoint[] = [
   { name: 'nights', events: ['availability.updated'] },
 ];
 
-async function admin(env: Record<string, string>, ...args: string[]): Promise<Record<string, unknown>> {
-  const child = spawn(process.execPath, ['scripts/admin.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0) throw new Error(`admin ${args.join(' ')} exited with ${String(code)}: ${stderr}`);
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
+const admin = (env: Record<string, string>, ...args: string[]) => runAdmin(env, args);
 
 /**
  * The channel's sync loop: pages of GET /events from its cursor, until `stop()`, then to the end.

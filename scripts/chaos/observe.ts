@@ -14,24 +14,34 @@ export async function waitUntil(condition: () => boolean, timeoutMs: number): Pr
   return true;
 }
 
+/**
+ * One operator CLI command (`scripts/admin.ts`) on the run's servers: its JSON document. Killed
+ * after `timeoutMs` when one is given; a non-zero exit throws with what it printed on stderr.
+ */
+export async function runAdmin(
+  env: Record<string, string>,
+  args: readonly string[],
+  timeoutMs?: number,
+): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, ['scripts/admin.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`admin ${args.join(' ')} exited with ${String(code)}: ${stderr}`);
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
 /** A channel and a key that reads the catalogue and availability and manages webhooks, through the operator CLI. */
 export async function channelKey(env: Record<string, string>, channel: string): Promise<string> {
-  const admin = async (...args: string[]) => {
-    const child = spawn(process.execPath, ['scripts/admin.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(timer);
-    if (code !== 0) throw new Error(`admin ${args.join(' ')} exited with ${String(code)}: ${stderr}`);
-    return JSON.parse(stdout) as Record<string, unknown>;
-  };
+  const admin = (...args: string[]) => runAdmin(env, args, 60_000);
   await admin('channel', 'create', channel, '--rate-limit', '1000000');
   const issued = await admin('key', 'issue', channel, '--scopes', 'read:catalog,read:ari,manage:webhooks');
   return String(issued.key);
