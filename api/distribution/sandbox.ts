@@ -8,7 +8,7 @@ import {
 } from '../../domain/sandbox/request-log.ts';
 import { listSandboxRequests } from '../../services/sandbox-requests.ts';
 import { SANDBOX_RETIRED_AMENITY, trigger, TRIGGER_TYPES } from '../../services/sandbox-trigger.ts';
-import { Instant, matching } from '../schemas/common.ts';
+import { Instant, InstantInput, matching } from '../schemas/common.ts';
 import { defineOperation } from '../operations.ts';
 import { toInstant } from '../../domain/time.ts';
 import { pingOutcomeRecord } from './webhook-records.ts';
@@ -114,7 +114,7 @@ const RequestsQuery = z
     code: z.string().max(60).optional().meta({
       description: 'Only refusals with this problem `code` (`rate_limited`, `insufficient_scope`, …).',
     }),
-    since: Instant.optional().meta({
+    since: InstantInput.optional().meta({
       description: `Only requests received at or after this instant; the log keeps ${SANDBOX_REQUEST_RETENTION_HOURS} hours, an earlier one reads them all.`,
     }),
   })

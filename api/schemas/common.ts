@@ -6,6 +6,18 @@ export const Instant = z
   .meta({ description: 'RFC 3339 UTC instant, whole seconds, ending in Z', example: '2026-11-22T09:30:00Z' });
 
 /**
+ * An instant a channel sends (a query or body value), as the catalogue's `updated_since` takes
+ * one: any RFC 3339 instant, a fraction or an offset accepted, and one the calendar has (no
+ * month 33, no 25:00). `Instant` above describes what the service answers and checks only the
+ * shape; a value that only looks like an instant would reach `new Date()` as an Invalid Date.
+ * Refused as `invalid_parameters` with the rule code `date_format`.
+ */
+export const InstantInput = z.iso.datetime({
+  offset: true,
+  message: 'an RFC 3339 instant such as 2026-11-22T09:30:00Z (a fraction of a second is accepted)',
+});
+
+/**
  * A string that must match `pattern`, refused with the rule `code`: the description's `pattern` is
  * the very expression the validator tests, so the two cannot say different things.
  */

@@ -144,6 +144,22 @@ describe('GET /sandbox/requests', () => {
     );
   });
 
+  test('a `since` the calendar does not have is refused 400 date_format, as `updated_since` is', async () => {
+    const { key } = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+    const refusal = async (path: string) => {
+      const res = await api.call('GET', `${BASE}${path}`, { key: key.key });
+      expectProblem(res, 400, 'invalid_parameters', ['errors']);
+      return res.json.errors as { parameter: string; code: string; detail: string }[];
+    };
+    // The value the fuzzer sent (it was answered 500), and one that only the calendar refuses.
+    for (const impossible of ['2815-33-57T69:06:19Z', '2026-02-30T10:00:00Z']) {
+      const errors = await refusal(`/sandbox/requests?code=&since=${encodeURIComponent(impossible)}`);
+      expect(errors).toEqual([{ parameter: 'since', code: 'date_format', detail: expect.any(String) }]);
+      const catalogue = await refusal(`/properties?updated_since=${encodeURIComponent(impossible)}`);
+      expect(errors).toEqual(catalogue.map((error) => ({ ...error, parameter: 'since' })));
+    }
+  });
+
   test('a request older than a day is no longer listed, and the housekeeping prunes it', async () => {
     const { key, channel } = await channelWithKey(ctx, { scopes: ['read:catalog'] });
     const old = (await api.call('GET', `${BASE}/channel`, { key: key.key })).headers['request-id']!;

@@ -27,6 +27,11 @@ const DISTRIBUTION_DIGESTS: Record<string, { production: string; sandbox: string
     sandbox: 'fdffb93199e0cfe6021cb870e92c3a5aca23281516a954dc4af2f70f67bb2e1d',
     productionAsOf: '1.8.0',
   },
+  '1.10.0': {
+    production: 'dfd22069adcbc2f0e72eed2fd3a1cc68cd3396d06b37b97bebba8265400a29f5',
+    sandbox: '6b44f389bfec7cc212c6ef80e0b11240a016a160fab962268ecb66a539caf148',
+    productionAsOf: '1.8.0',
+  },
 };
 
 const PLATFORM_REVISIONS: Record<string, { digest: string; operations: readonly string[] }> = {
