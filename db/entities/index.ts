@@ -15,6 +15,7 @@ import {
 } from './catalogue.ts';
 import { CatalogueReprojectionSchema } from './catalogue-reprojection.ts';
 import { CertificateExpiryCatchUpSchema } from './certificate-expiry-catch-up.ts';
+import { CertificationRunSchema } from './certification-run.ts';
 import { ChannelSchema } from './channel.ts';
 import { HostLinkSchema, HostSessionSchema } from './host-session.ts';
 import { GuestSchema, InstallationSchema, IntegrationTokenSchema } from './integration.ts';
@@ -68,6 +69,7 @@ export const entities = [
   CertificateExpiryCatchUpSchema,
   CatalogueReprojectionSchema,
   SandboxRequestSchema,
+  CertificationRunSchema,
 ];
 
 export * from './amenity.ts';
@@ -76,6 +78,7 @@ export * from './availability.ts';
 export * from './catalogue.ts';
 export * from './catalogue-reprojection.ts';
 export * from './certificate-expiry-catch-up.ts';
+export * from './certification-run.ts';
 export * from './channel.ts';
 export * from './host-session.ts';
 export * from './integration.ts';

@@ -31,6 +31,7 @@ import { Migration20261129092000ListingReportRejected } from './Migration2026112
 import { Migration20261130090000CatalogueReprojection } from './Migration20261130090000CatalogueReprojection.ts';
 import { Migration20261130100000EndpointTimeFactor } from './Migration20261130100000EndpointTimeFactor.ts';
 import { Migration20261201090000SandboxRequests } from './Migration20261201090000SandboxRequests.ts';
+import { Migration20261202090000CertificationRuns } from './Migration20261202090000CertificationRuns.ts';
 
 /** Applied in this order; a migration missing here is a migration that never runs. */
 export const migrationsList = [
@@ -73,4 +74,5 @@ export const migrationsList = [
   { name: 'Migration20261130090000CatalogueReprojection', class: Migration20261130090000CatalogueReprojection },
   { name: 'Migration20261130100000EndpointTimeFactor', class: Migration20261130100000EndpointTimeFactor },
   { name: 'Migration20261201090000SandboxRequests', class: Migration20261201090000SandboxRequests },
+  { name: 'Migration20261202090000CertificationRuns', class: Migration20261202090000CertificationRuns },
 ];
