@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { browserHandOff, handOffPage } from './browser-hand-off.ts';
+import { certify, type CertificationHandOff } from './certify.ts';
+import { certifyLineText, certifyReport } from './certify-text.ts';
 import { checkReceiver, type ReceiverCheck } from './check-receiver.ts';
 import { checkHeading, checkRow, checkSummary } from './check-receiver-text.ts';
 import { createChannelClient } from './client.ts';
@@ -44,6 +49,17 @@ const USAGE = `channel-kit: the Distribution Service's tools for a channel's dev
       oldest first: instant, method, path, status, problem code, request id, units, duration.
       --follow keeps printing them as they are made (leaving out its own reads) until Ctrl-C.
 
+  channel-kit certify --webhook whk_… --base-url URL [--key KEY] [--connect-wait SECONDS]
+                      [--no-browser] [--ca FILE] [--json]
+      Sandbox only: certifies your integration (POST /sandbox/certifications): the run sends the
+      endpoint (active, subscribed to *) every event type and signature probes, provokes a 429,
+      withdraws a property and hands an owner-connect token to your redirect URL, then judges
+      your receiver's answers and your own requests. Prints the step as it changes and each rule
+      as it is judged, then the report; exits 1 unless the run passed. The hand-off is made as
+      the host's browser makes it (the token POSTed to the redirect URL, the page's form
+      submitted); with --no-browser a page that makes it is written for you to open instead.
+      --connect-wait is how long the run waits for that confirmation (default 300 s).
+
   --ca FILE trusts that certificate authority too (a development certificate).
 `;
 
@@ -64,6 +80,9 @@ const OPTIONS = {
   status: { type: 'string' },
   code: { type: 'string' },
   follow: { type: 'boolean' },
+  webhook: { type: 'string' },
+  'connect-wait': { type: 'string' },
+  'no-browser': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -94,6 +113,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'trigger' || command === 'logs') return await runSandbox(command, type, values, trusting);
     if (command === 'listen') return await runListen(values, trusting);
     if (command === 'check-receiver') return await runCheck(values, trusting);
+    if (command === 'certify') return await runCertify(values, trusting);
     throw new UsageError(`unknown command ${command}`);
   } finally {
     trusting?.close();
@@ -257,6 +277,50 @@ async function runCheck(values: Values, trusting: TrustingFetch | undefined): Pr
   if (json) console.log(JSON.stringify(report, null, 2));
   else console.log(checkSummary(report));
   return report.passed ? 0 : 1;
+}
+
+async function runCertify(values: Values, trusting: TrustingFetch | undefined): Promise<number> {
+  const baseUrl = required(values['base-url'], 'base-url', 'DISTRIBUTION_API_URL');
+  const plain = whyNotHttps(baseUrl);
+  if (plain !== undefined) throw new UsageError(`--base-url (or DISTRIBUTION_API_URL) ${plain}: ${KEY_IN_CLEAR}`);
+  const key = required(values.key, 'key', 'DISTRIBUTION_API_KEY');
+  const webhookId = required(values.webhook, 'webhook');
+  if (!/^whk_\w+$/.test(webhookId)) throw new UsageError('--webhook is an endpoint id: whk_…');
+  const wait = values['connect-wait'];
+  if (wait !== undefined && !/^[1-9]\d{0,4}$/.test(wait)) throw new UsageError('--connect-wait is whole seconds');
+  const json = values.json === true;
+  const handOff = async (given: CertificationHandOff): Promise<string> => {
+    if (values['no-browser']) {
+      // The page holds the token: readable by its owner only.
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'channel-kit-certify-')), 'hand-off.html');
+      writeFileSync(file, handOffPage({ token: given.token, redirectUrl: given.redirect_url }), { mode: 0o600 });
+      return `open file://${file} in a browser and confirm there, by ${given.window_ends_at}`;
+    }
+    const done = await browserHandOff({
+      token: given.token,
+      redirectUrl: given.redirect_url,
+      ...(trusting ? { fetch: trusting } : {}),
+    });
+    const steps = done.steps.map((step) => `${step.method} ${step.url} ${step.status}`).join(', ');
+    return `confirmed as a browser would (${steps}): ${done.text}`;
+  };
+  try {
+    const run = await certify(createChannelClient({ baseUrl, key, ...(trusting ? { fetch: trusting } : {}) }), {
+      webhookId,
+      ...(wait === undefined ? {} : { connectWaitSeconds: Number(wait) }),
+      handOff,
+      onLine: (line) => {
+        if (json) console.log(JSON.stringify(line));
+        else if (line.kind !== 'finished') console.log(certifyLineText(line));
+      },
+    });
+    if (!json) console.log(['', ...certifyReport(run)].join('\n'));
+    return run.state === 'passed' ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    console.error(`channel-kit: ${refusalLines(error).join('\n')}`);
+    return 1;
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -36,7 +36,9 @@ export function fetchTrusting(ca: string | Uint8Array): TrustingFetch {
           res.on('end', () => {
             const answer = new Headers();
             for (const [name, value] of Object.entries(res.headers)) {
-              if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : value);
+              // Each `Set-Cookie` stays a header of its own (`getSetCookie()`): joined, dates split them.
+              for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value])
+                answer.append(name, each);
             }
             const status = res.statusCode ?? 502;
             // A Response may carry no body with 204 or 304.
