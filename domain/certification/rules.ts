@@ -6,6 +6,11 @@
  * Rules no observation can prove are listed as self-declared.
  */
 
+import { acceptsRotation, answersEachEventType, completesOwnerConnect, refusesProbe } from './delivery-rules.ts';
+import { ANSWER_WITHIN_MS, REREAD_WITHIN_MS, STALE_TIMESTAMP_SECONDS } from './limits.ts';
+import { readsListWith, rereadsAnnouncedRange, rereadsNamedResource, stopsReadingWithdrawn } from './reading-rules.ts';
+import { honoursRetryAfter } from './throttle-rule.ts';
+
 /** Every rule of a run, in the order the report prints them. */
 export const CERTIFICATION_RULES = [
   'answers_each_event_type',
@@ -41,12 +46,8 @@ export interface RuleRow {
   evidence: string;
 }
 
-/** A receiver must answer a delivery 2xx within this long (the contract's receiver rule 6). */
-export const ANSWER_WITHIN_MS = 10_000;
-/** How long after an event the channel has to read what it names. */
-export const REREAD_WITHIN_MS = 30_000;
-/** A probe's timestamp is this far in the past: beyond the receiver's 5-minute tolerance. */
-export const STALE_TIMESTAMP_SECONDS = 600;
+/** The limits: answer within, re-read within, a stale probe's age (defined in ./limits.ts). */
+export { ANSWER_WITHIN_MS, REREAD_WITHIN_MS, STALE_TIMESTAMP_SECONDS } from './limits.ts';
 
 /** One delivery attempt the run watched, as the delivery records hold it. */
 export interface ObservedAttempt {
@@ -106,10 +107,64 @@ export interface CertificationObservations {
   requests: ObservedRequest[];
 }
 
+/** What one rule found: its outcome and the evidence for it. */
+export type RuleVerdict = Pick<RuleRow, 'outcome' | 'evidence'>;
+
+/** Each rule's title: what it asks, in the contract's words, one sentence. */
+export const RULE_TITLES: Readonly<Record<CertificationRule, string>> = {
+  answers_each_event_type: `Answer every event type's delivery with a 2xx within ${ANSWER_WITHIN_MS / 1000} seconds and do the work afterwards.`,
+  refuses_wrong_secret: "Refuse a delivery when no `v1` signature matches the HMAC of the endpoint's secret.",
+  refuses_stale_timestamp: "Reject a delivery whose timestamp is more than 5 minutes from the receiver's clock.",
+  accepts_rotation_signatures:
+    'Accept a delivery when any `v1` signature matches: while a secret rotates, two are sent.',
+  rereads_named_resource: `Read the resource a \`property.updated\` names within ${REREAD_WITHIN_MS / 1000} seconds of its delivery.`,
+  rereads_announced_range: `For \`availability.updated\`, re-read the property's range from \`from\` to \`to\` within ${REREAD_WITHIN_MS / 1000} seconds.`,
+  pages_with_cursor: 'Page through a catalogue list by sending its `next_cursor` back as `cursor`.',
+  resumes_with_updated_since: 'Resume a catalogue list with `updated_since`, the largest `updated_at` received.',
+  honours_retry_after: 'Over the rate limit (429), wait the `Retry-After` seconds before making the request again.',
+  stops_reading_withdrawn: 'Stop reading a withdrawn property: only its tombstone is served.',
+  completes_owner_connect:
+    'Confirm a handed-off owner-connect token with `PUT /owners/{owner_id}/connection` within its confirmation window.',
+  dedupes_on_webhook_id:
+    'Deduplicate deliveries on `webhook-id`: delivery is at least once and in no particular order.',
+  applies_higher_versions_only: 'Apply a resource read only when its `version` is higher than the one held.',
+};
+
+/** The evidence of a rule the channel declares: the contract's receiver rule it follows. */
+const DECLARED: Readonly<Partial<Record<CertificationRule, string>>> = {
+  dedupes_on_webhook_id:
+    "Declared by the channel, not observed: the contract's receiver rule 4 (delivery is at least once and in no particular order; deduplicate on webhook-id).",
+  applies_higher_versions_only:
+    "Declared by the channel, not observed: the contract's receiver rule 5 (read the named resource and apply it only when its version is higher than the one held).",
+};
+
+function verdicts(observations: CertificationObservations): Record<CertificationRule, RuleVerdict> {
+  const { requests } = observations;
+  const declared = (rule: CertificationRule): RuleVerdict => ({ outcome: 'self_declared', evidence: DECLARED[rule]! });
+  return {
+    answers_each_event_type: answersEachEventType(observations.attempts),
+    refuses_wrong_secret: refusesProbe(observations.wrongSecret, 'signed with a wrong secret'),
+    refuses_stale_timestamp: refusesProbe(
+      observations.staleTimestamp,
+      `webhook-timestamp ${STALE_TIMESTAMP_SECONDS} s in the past`,
+    ),
+    accepts_rotation_signatures: acceptsRotation(observations.rotation),
+    rereads_named_resource: rereadsNamedResource(observations.propertyUpdated, requests),
+    rereads_announced_range: rereadsAnnouncedRange(observations.availabilityUpdated, requests),
+    pages_with_cursor: readsListWith('cursor', requests),
+    resumes_with_updated_since: readsListWith('updated_since', requests),
+    honours_retry_after: honoursRetryAfter(observations.throttle, requests),
+    stops_reading_withdrawn: stopsReadingWithdrawn(observations.withdrawn, requests),
+    completes_owner_connect: completesOwnerConnect(observations.ownerConnect),
+    dedupes_on_webhook_id: declared('dedupes_on_webhook_id'),
+    applies_higher_versions_only: declared('applies_higher_versions_only'),
+  };
+}
+
 /** The report's rows, one per rule of CERTIFICATION_RULES in that order. */
 export function judge(observations: CertificationObservations): RuleRow[] {
-  void observations;
-  throw new Error('not implemented');
+  const found = verdicts(observations);
+  return CERTIFICATION_RULES.map((rule) => ({ rule, title: RULE_TITLES[rule], ...found[rule] }));
 }
 
 /** A run passes when no row failed. */
