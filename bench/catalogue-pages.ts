@@ -24,9 +24,11 @@ export interface Comparison {
   rounds: number;
   seconds: number;
   readPostgresCpu: () => Promise<BackendCpu | null>;
+  /** Where the servers run in processes of their own (bench/catalogue-pair.ts): each one's CPU so far, in ms. */
+  readServerCpu?: { service: () => number | null; bare: () => number | null };
 }
 
-type Measured = Throughput & { postgresCpuMs: number | null };
+type Measured = Throughput & { postgresCpuMs: number | null; serverCpuMs: number | null };
 
 /** The median, 95th percentile and count of samples, in the bench's 2 decimals. */
 export function summary(samples: number[]): { median: number; p95: number; n: number } {
@@ -36,11 +38,15 @@ export function summary(samples: number[]): { median: number; p95: number; n: nu
 }
 
 /** A run of `readPages`, with the PostgreSQL CPU it cost (null where /proc cannot tell). */
-async function measured(comparison: Comparison, target: Target, clients: number): Promise<Measured> {
+async function measured(comparison: Comparison, name: 'service' | 'bare', clients: number): Promise<Measured> {
+  const serverCpu = comparison.readServerCpu?.[name] ?? (() => null);
   const before = await comparison.readPostgresCpu();
-  const run = await readPages(target, comparison.ca, clients, comparison.seconds);
+  const serverBefore = serverCpu();
+  const run = await readPages(comparison.targets[name], comparison.ca, clients, comparison.seconds);
+  const serverAfter = serverCpu();
   const after = await comparison.readPostgresCpu();
-  return { ...run, postgresCpuMs: postgresCpuBetween(before, after) };
+  const serverCpuMs = serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore;
+  return { ...run, postgresCpuMs: postgresCpuBetween(before, after), serverCpuMs };
 }
 
 /** A cost per page over runs, pooled; 'unknown' when any run's cost is. */
@@ -78,6 +84,23 @@ function figures(runs: { service: Measured[]; bare: Measured[] }): Record<string
       service: perPage(runs.service, (run) => run.postgresCpuMs),
       bare: perPage(runs.bare, (run) => run.postgresCpuMs),
     },
+    // Only where each server is a process of its own: its CPU, the clients' not in it.
+    ...(runs.service.some((run) => run.serverCpuMs !== null)
+      ? {
+          server_process_cpu_ms_per_page: {
+            service: perPage(runs.service, (run) => run.serverCpuMs),
+            bare: perPage(runs.bare, (run) => run.serverCpuMs),
+          },
+        }
+      : {}),
+    pages: {
+      service: runs.service.reduce((n, run) => n + run.pages, 0),
+      bare: runs.bare.reduce((n, run) => n + run.pages, 0),
+    },
+    median_round_pages_per_s: {
+      service: summary(runs.service.map((run) => run.pages / run.seconds)).median,
+      bare: summary(runs.bare.map((run) => run.pages / run.seconds)).median,
+    },
   };
 }
 
@@ -91,7 +114,7 @@ export async function comparePages(comparison: Comparison): Promise<Record<strin
     // Each server goes first in every other round, so neither always follows the other's load.
     for (let round = 0; round < comparison.rounds; round += 1) {
       const order = round % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);
-      for (const name of order) runs[name].push(await measured(comparison, comparison.targets[name], clients));
+      for (const name of order) runs[name].push(await measured(comparison, name, clients));
     }
     throughput[`${clients} client${clients === 1 ? '' : 's'}`] = figures(runs);
   }

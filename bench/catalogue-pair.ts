@@ -1,0 +1,205 @@
+/**
+ * `npm run bench:catalogue-pair`: the catalogue's `GET /properties?limit=100` pages measured from
+ * outside the service's process, against the bare `node:https` + `pg` server
+ * (bench/bare-catalogue.ts) as a process of its own, on the same rows, database and certificate.
+ * Where `npm run bench:catalogue` serves both servers from its own process beside its clients,
+ * here each server is the program an operator starts (bench/pair-processes.ts) and this process
+ * is only the clients, in two topologies:
+ *
+ * - `start`: the service as `npm start` runs it (`node scripts/start.ts`: the API and the worker
+ *   in one process, its embedded Temporal dev server a child; the database given by
+ *   DATABASE_URL), a sandbox deployment as `npm start` is by default, logging at `info`;
+ * - `api`: the API process alone as production runs it (`node scripts/api.ts`,
+ *   SVC_ENVIRONMENT=production, NODE_ENV=production, the platform's interface on its own
+ *   listener), against a Temporal dev server of this bench; the worker runs elsewhere.
+ *
+ * Both with metrics served (their default) and tracing off. The rows: BENCH_PROPERTIES (default
+ * 400, four pages of 100 as the outside pair of issue 41 had) properties shaped as the demo's, distributed to two channels (bench/catalogue-rows.ts), on
+ * a scratch database of the PostgreSQL at DATABASE_URL (default 127.0.0.1:5432), dropped at the end.
+ *
+ * Per topology, client count (1, 8) and neighbour case, the comparison of bench/catalogue-pages.ts:
+ * BENCH_ROUNDS (default 10) alternating rounds of BENCH_SECONDS (default 2) seconds per server,
+ * each first in every other round; it prints the median of the rounds' ratios (service / bare),
+ * the median rounds' pages per second, and each server process's CPU per page (its /proc stat;
+ * the clients' CPU is this process's, `process_cpu_ms_per_page`). BENCH_NEIGHBOUR: `both`
+ * (default) without, then beside a CPU-bound neighbour process (bench/neighbour.ts); `0` or `1`
+ * one of them. BENCH_TOPOLOGIES: `start,api` (default), or one. BENCH_CPU_PROF=<dir>: the service
+ * and bare processes run with `--cpu-prof` into that directory (a profile each, written as they stop).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createScratchDatabase } from '../db/scratch.ts';
+import { loadTlsMaterial } from '../infra/tls.ts';
+import { writeCatalogueRows, type CatalogueRows } from './catalogue-rows.ts';
+import { comparePages, type Comparison } from './catalogue-pages.ts';
+import { startNeighbour } from './cpu-neighbour.ts';
+import { machine } from './machine.ts';
+import { freePort, startProcess, type BenchProcess } from './pair-processes.ts';
+import { postgresCpu } from './postgres-cpu.ts';
+import { BENCH_SERVER_SECRET, benchServerUrl, standUp, type BenchStand } from './service-stand.ts';
+
+const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 400);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const BASE = '/api/v1/distribution';
+const NEIGHBOUR_CASES: Record<string, readonly boolean[]> = { '0': [false], '1': [true], both: [false, true] };
+const NEIGHBOUR = NEIGHBOUR_CASES[process.env.BENCH_NEIGHBOUR ?? 'both'] ?? [];
+if (NEIGHBOUR.length === 0) throw new Error(`BENCH_NEIGHBOUR is 0, 1 or both, not ${process.env.BENCH_NEIGHBOUR}`);
+type Topology = 'start' | 'api';
+const TOPOLOGIES = (process.env.BENCH_TOPOLOGIES ?? 'start,api').split(',').map((t) => t.trim()) as Topology[];
+if (TOPOLOGIES.some((t) => t !== 'start' && t !== 'api'))
+  throw new Error(`BENCH_TOPOLOGIES lists start and/or api, not ${process.env.BENCH_TOPOLOGIES}`);
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const profiled = (name: string) =>
+  CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+const TOPOLOGY_NAMES: Record<Topology, string> = {
+  start: 'npm start (API and worker in one process, sandbox)',
+  api: 'API process alone (production)',
+};
+
+/** What both servers share: the database, the certificate's files and its PEM, and the rows. */
+interface Shared {
+  databaseUrl: string;
+  tls: { cert: string; certPath: string; keyPath: string };
+  rows: CatalogueRows;
+  dataDir: string;
+  temporalAddress: string;
+}
+
+/** The service in `topology`, listening on a free port, once `/health/live` answers. */
+async function startService(topology: Topology, shared: Shared): Promise<BenchProcess> {
+  const port = await freePort();
+  const common = {
+    DATABASE_URL: shared.databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    HTTP_PORT: '0',
+    METRICS_PORT: String(await freePort()),
+    TEMPORAL_METRICS_PORT: String(await freePort()),
+    TLS_CERT: shared.tls.certPath,
+    TLS_KEY: shared.tls.keyPath,
+    DATA_DIR: path.join(shared.dataDir, topology),
+    SERVER_SECRET: BENCH_SERVER_SECRET,
+    PUBLIC_ORIGIN: `https://localhost:${port}`,
+    LOG_LEVEL: 'info',
+    OTEL_SDK_DISABLED: 'true',
+  };
+  const env: Record<string, string | undefined> =
+    topology === 'start'
+      ? {
+          ...common,
+          TEMPORAL_ADDRESS: undefined,
+          NODE_ENV: undefined,
+          SVC_ENVIRONMENT: 'sandbox',
+          EMBEDDED_TEMPORAL_PORT: String(await freePort()),
+          EMBEDDED_TEMPORAL_UI_PORT: String(await freePort()),
+        }
+      : {
+          ...common,
+          TEMPORAL_ADDRESS: shared.temporalAddress,
+          NODE_ENV: 'production',
+          SVC_ENVIRONMENT: 'production',
+          INTERNAL_PORT: String(await freePort()),
+        };
+  const url = `https://localhost:${port}`;
+  return startProcess(
+    topology === 'start' ? 'scripts/start.ts' : 'scripts/api.ts',
+    env,
+    { ca: shared.tls.cert, healthUrl: `${url}/health/live`, url },
+    profiled(`service-${topology}`),
+  );
+}
+
+async function startBare(shared: Shared): Promise<BenchProcess> {
+  return startProcess(
+    'bench/bare-catalogue-server.ts',
+    {
+      BARE_DATABASE_URL: shared.databaseUrl,
+      BARE_CHANNEL_ID: shared.rows.channelId,
+      TLS_CERT: shared.tls.certPath,
+      TLS_KEY: shared.tls.keyPath,
+    },
+    {
+      ca: shared.tls.cert,
+      urlFromLine: (line) => (line.startsWith('{"url"') ? (JSON.parse(line) as { url: string }).url : null),
+    },
+    profiled('bare'),
+  );
+}
+
+/** One topology's comparisons, without and/or beside the neighbour. */
+async function measureTopology(
+  topology: Topology,
+  shared: Shared,
+  bare: BenchProcess,
+  stand: BenchStand,
+): Promise<Record<string, unknown>> {
+  const service = await startService(topology, shared);
+  const key = topology === 'start' ? shared.rows.keys.sandbox : shared.rows.keys.production;
+  const comparison: Comparison = {
+    targets: {
+      service: { url: `${service.url}${BASE}/properties`, headers: { authorization: `Bearer ${key}` } },
+      bare: { url: `${bare.url}/properties`, headers: {} },
+    },
+    ca: shared.tls.cert,
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    readPostgresCpu: () => postgresCpu((text) => stand.orm.em.getConnection().execute<{ pid: number }[]>(text)),
+    readServerCpu: { service: () => service.cpuMs(), bare: () => bare.cpuMs() },
+  };
+  const cases: Record<string, unknown> = {};
+  try {
+    for (const neighbour of NEIGHBOUR) {
+      if (!neighbour) {
+        cases.alone = await comparePages(comparison);
+        continue;
+      }
+      const spinning = await startNeighbour();
+      let figures: Record<string, unknown> = {};
+      try {
+        figures = await comparePages(comparison);
+      } finally {
+        figures['the neighbour process over the comparison'] = await spinning.stop();
+      }
+      cases['beside a CPU-bound neighbour process'] = figures;
+    }
+  } finally {
+    await service.stop();
+  }
+  return cases;
+}
+
+const scratch = await createScratchDatabase(benchServerUrl(), 'svc_pair');
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'catalogue-pair-'));
+let stand: BenchStand | undefined;
+let bare: BenchProcess | undefined;
+try {
+  stand = await standUp({ databaseUrl: scratch.url, env: { DATA_DIR: dataDir } });
+  const rows = await writeCatalogueRows(stand, PROPERTIES);
+  const material = await loadTlsMaterial({ dataDir });
+  const shared: Shared = {
+    databaseUrl: scratch.url,
+    tls: { cert: material.cert, certPath: material.certPath, keyPath: path.join(dataDir, 'tls', 'localhost.key') },
+    rows,
+    dataDir,
+    temporalAddress: stand.temporal.address,
+  };
+  bare = await startBare(shared);
+  const results: Record<string, unknown> = {};
+  for (const topology of TOPOLOGIES)
+    results[`${TOPOLOGY_NAMES[topology]}: GET /properties?limit=100 against bare node:https + pg`] =
+      await measureTopology(topology, shared, bare, stand);
+  console.log(
+    JSON.stringify(
+      { machine: machine(), properties: PROPERTIES, rounds: ROUNDS, seconds: SECONDS, ...results },
+      null,
+      2,
+    ),
+  );
+} finally {
+  await bare?.stop();
+  await stand?.close();
+  await scratch.drop();
+  await rm(dataDir, { recursive: true, force: true });
+}
