@@ -9,6 +9,7 @@ import { startChaosReceiver } from './receiver.ts';
 import { freePort, sleep, startChaosPostgres, startChaosTemporal } from './servers.ts';
 import {
   apiClient,
+  chaosServiceEnvironment,
   startServiceProcess,
   waitForLive,
   waitForLog,
@@ -148,23 +149,15 @@ export async function runChurnChaos(options: ChurnChaosOptions): Promise<ChurnCh
     cleanups.push(() => receiver.close());
     receiver.setSenders(() => processes.filter((p) => !p.exited()));
     const cert = await certificate(dir);
-    const env = (name: string): Record<string, string> => ({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      SVC_ENVIRONMENT: 'sandbox',
-      DATABASE_URL: pg.url,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_TASK_QUEUE: 'chaos-churn',
-      SERVER_SECRET,
-      PLATFORM_TOKEN,
-      WEBHOOK_ALLOW_LOCAL: 'true',
-      WEBHOOK_CA_FILE: receiver.caFile,
-      TLS_CERT: path.join(dir, 'api.crt'),
-      TLS_KEY: path.join(dir, 'api.key'),
-      HOST: '127.0.0.1',
-      HTTP_PORT: '0',
-      DISPATCH_POLL_SECONDS: '3',
-      DATA_DIR: path.join(dir, `data-${name}`),
+    const env = chaosServiceEnvironment({
+      dir,
+      databaseUrl: pg.url,
+      temporalAddress: temporal.address,
+      taskQueue: 'chaos-churn',
+      serverSecret: SERVER_SECRET,
+      platformToken: PLATFORM_TOKEN,
+      receiverCaFile: receiver.caFile,
+      environment: 'sandbox',
     });
     const port = await freePort();
     const apiProcess = startServiceProcess('api', 'scripts/api.ts', { ...env('api'), PORT: String(port) }, dir);

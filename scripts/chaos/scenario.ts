@@ -7,6 +7,7 @@ import { ownsConnection, startChaosReceiver } from './receiver.ts';
 import { freePort, sleep, startChaosPostgres, startChaosTemporal, type StopMode } from './servers.ts';
 import {
   apiClient,
+  chaosServiceEnvironment,
   startServiceProcess,
   waitForLive,
   waitForLog,
@@ -101,22 +102,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     });
     await writeFile(path.join(dir, 'api.crt'), pems.cert);
     await writeFile(path.join(dir, 'api.key'), pems.private);
-    const env = (name: string): Record<string, string> => ({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: pg.url,
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_TASK_QUEUE: 'chaos',
-      SERVER_SECRET,
-      PLATFORM_TOKEN,
-      WEBHOOK_ALLOW_LOCAL: 'true',
-      WEBHOOK_CA_FILE: receiver.caFile,
-      TLS_CERT: path.join(dir, 'api.crt'),
-      TLS_KEY: path.join(dir, 'api.key'),
-      HOST: '127.0.0.1',
-      HTTP_PORT: '0',
-      DISPATCH_POLL_SECONDS: '3',
-      DATA_DIR: path.join(dir, `data-${name}`),
+    const env = chaosServiceEnvironment({
+      dir,
+      databaseUrl: pg.url,
+      temporalAddress: temporal.address,
+      taskQueue: 'chaos',
+      serverSecret: SERVER_SECRET,
+      platformToken: PLATFORM_TOKEN,
+      receiverCaFile: receiver.caFile,
     });
     const track = (p: ServiceProcess) => {
       processes.push(p);

@@ -21,6 +21,47 @@ export interface ServiceProcess {
  */
 const SIDE_BY_SIDE = { METRICS_PORT: '0', TEMPORAL_METRICS_PORT: 'off' };
 
+/** What a chaos run's service processes share: the servers, secrets and files of the run. */
+export interface ChaosServiceSetting {
+  /** The run's directory: it holds the API's `api.crt` and `api.key`, and each process's data directory. */
+  dir: string;
+  databaseUrl: string;
+  temporalAddress: string;
+  taskQueue: string;
+  serverSecret: string;
+  platformToken: string;
+  /** The CA of the HTTPS receiver the webhooks go to (on loopback: local addresses allowed). */
+  receiverCaFile: string;
+  /** `SVC_ENVIRONMENT` (`sandbox` for the churn); the service's default when absent. */
+  environment?: 'sandbox';
+}
+
+/**
+ * The environment of one process of a chaos run, by its name (`api`, `worker-1`, `admin`): TLS on
+ * loopback, the dispatcher polling every 3 s, and a data directory of the process's own. An API
+ * adds its `PORT`.
+ */
+export function chaosServiceEnvironment(setting: ChaosServiceSetting) {
+  return (name: string): Record<string, string> => ({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    ...(setting.environment === undefined ? {} : { SVC_ENVIRONMENT: setting.environment }),
+    DATABASE_URL: setting.databaseUrl,
+    TEMPORAL_ADDRESS: setting.temporalAddress,
+    TEMPORAL_TASK_QUEUE: setting.taskQueue,
+    SERVER_SECRET: setting.serverSecret,
+    PLATFORM_TOKEN: setting.platformToken,
+    WEBHOOK_ALLOW_LOCAL: 'true',
+    WEBHOOK_CA_FILE: setting.receiverCaFile,
+    TLS_CERT: path.join(setting.dir, 'api.crt'),
+    TLS_KEY: path.join(setting.dir, 'api.key'),
+    HOST: '127.0.0.1',
+    HTTP_PORT: '0',
+    DISPATCH_POLL_SECONDS: '3',
+    DATA_DIR: path.join(setting.dir, `data-${name}`),
+  });
+}
+
 export function startServiceProcess(
   name: string,
   script: 'scripts/api.ts' | 'scripts/worker.ts',
