@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { ServiceConfig } from '../app/config.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Logger } from '../infra/logger.ts';
 import type { Mailer } from '../infra/mailer.ts';
@@ -18,4 +19,10 @@ export interface ActivityDeps {
   mailer: Mailer;
   /** The deployment's environment: sandbox-only activities (the catalogue's churn) refuse in production. */
   environment: 'sandbox' | 'production';
+  /**
+   * The deployment's configuration: a certification run's activities trigger events, issue
+   * owner-connect tokens (its origin, hand-off limits) and send probes (webhook transport settings).
+   * A worker given none refuses certification runs.
+   */
+  config?: ServiceConfig;
 }

@@ -2,6 +2,7 @@ import { apiKeyActivities } from './api-keys.ts';
 import { availabilityActivities } from './availability.ts';
 import { catalogueReprojectionActivities } from './catalogue-reprojection.ts';
 import { certificateExpiryActivities } from './certificate-expiry.ts';
+import { certificationActivities } from './certification.ts';
 import { housekeepingActivities } from './housekeeping.ts';
 import { ownerConnectActivities } from './owner-connect.ts';
 import { ownerConnectKeyActivities } from './owner-connect-keys.ts';
@@ -21,6 +22,7 @@ export function createActivities(given: ActivityDeps) {
     ...availabilityActivities(deps),
     ...catalogueReprojectionActivities(deps),
     ...certificateExpiryActivities(deps),
+    ...certificationActivities(deps),
     ...housekeepingActivities(deps),
     ...ownerConnectActivities(deps),
     ...ownerConnectKeyActivities(deps),

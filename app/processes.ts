@@ -104,6 +104,7 @@ export async function startWorkerProcess(
       mailer,
       secrets,
       environment: config.environment,
+      config,
     },
     ...(options.prebuilt !== undefined ? { prebuilt: options.prebuilt } : {}),
   });

@@ -4,6 +4,7 @@ import type { horizonRoll } from '../workflows/horizon-roll.ts';
 import { workflowIds } from '../workflows/ids.ts';
 import { catalogueReprojectionClient } from './catalogue-reprojection-client.ts';
 import { certificateExpiryClient } from './certificate-expiry-client.ts';
+import { certificationClient } from './certification-client.ts';
 import { deliveryRetryClient } from './delivery-retry-client.ts';
 import { housekeepingScheduleClient } from './housekeeping-schedule.ts';
 import { ownerConnectClient } from './owner-connect-client.ts';
@@ -54,6 +55,8 @@ export function createWorkflowClient({ connect, taskQueue, dispatchPollSeconds }
     ...sandboxTimeClient(scope),
     /** The sandbox catalogue's churn: services/sandbox-churn-client.ts. */
     ...sandboxChurnClient(scope),
+    /** The sandbox's certification runs: services/certification-client.ts. */
+    ...certificationClient(scope),
   };
 }
 

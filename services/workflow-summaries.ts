@@ -1,6 +1,7 @@
 import { HOUR_MS, PUBLICATION_LEAD_MS, RETIRED_OVERLAP_MS } from '../domain/owner-connect-keys.ts';
 import { describeRetrySpan, describeSchedule } from '../domain/webhooks/retry-schedule.ts';
 import type { ApiKeyLifecycleInput } from '../workflows/api-key-lifecycle.ts';
+import type { CertificationInput } from '../workflows/certification.ts';
 import type { OwnerConnectInput } from '../workflows/owner-connect.ts';
 import type { DeliveryInput } from '../workflows/webhook-delivery.ts';
 import type { SecretRotationInput } from '../workflows/webhook-secret-rotation.ts';
@@ -51,6 +52,14 @@ export const workflowSummaries = {
       "Keeps a sandbox's generated catalogue moving through the platform services: prices and availability, " +
       'texts, withdrawals and returns, deletions and creations, a certificate set to lapse. Paced by its rate ' +
       '(signal `sandboxChurnRate`); `npm run admin -- sandbox churn status` reads its memo `progress`. Sandbox only.',
+  }),
+
+  certificationRun: (input: CertificationInput): WorkflowSummary => ({
+    staticSummary: `Sandbox certification ${input.certificationId} of channel ${input.channel}, endpoint ${input.webhookId}`,
+    staticDetails:
+      "Probes the channel's receiver, triggers each event type and watches its delivery, provokes a 429, hands off " +
+      "an owner-connect token, then judges what it observed and the channel's requests. Its memo `step` says where it " +
+      `stands; \`npm run admin -- certification show ${input.certificationId}\` reads the report. Sandbox only.`,
   }),
 
   eventDispatch: (taskQueue: string, pollSeconds: number): WorkflowSummary => ({

@@ -15,6 +15,8 @@ export const workflowIds = {
     `catalogue-reprojection:${taskQueue}:${revision.slice(0, 12)}`,
   /** One per task queue: the sandbox catalogue's churn (sandbox deployments only). */
   sandboxChurn: (taskQueue: string) => `sandbox-churn:${taskQueue}`,
+  /** One per sandbox certification run (`crt_…`, a ULID never reused). */
+  certificationRun: (certificationId: string) => `certification-${certificationId}`,
   /** One per (endpoint, event): a replayed dispatch starts nothing twice. */
   webhookDelivery: (endpointId: string, eventId: string) => `webhook-delivery:${endpointId}:${eventId}`,
   /** One per owner-connect token (its `jti`, 128 random bits): the confirmation window and the single-use rule. */

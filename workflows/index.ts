@@ -1,6 +1,7 @@
 export { apiKeyLifecycle } from './api-key-lifecycle.ts';
 export { certificateExpiry } from './certificate-expiry.ts';
 export { certificateExpiryCatchUp } from './certificate-expiry-catch-up.ts';
+export { certificationRun } from './certification.ts';
 export { eventDispatch } from './event-dispatch.ts';
 export { horizonRoll } from './horizon-roll.ts';
 export { ownerConnectKeyRotation } from './owner-connect-key-rotation.ts';

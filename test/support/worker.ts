@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.ts';
+import { loadConfig } from '../../app/config.ts';
 import { workflowCodeOptions, workflowSinks } from '../../app/worker.ts';
 import type { ActivityDeps } from '../../activities/deps.ts';
 import { systemClock, type Clock } from '../../domain/clock.ts';
@@ -10,7 +11,7 @@ import { createLogger } from '../../infra/logger.ts';
 import { createMailer, type MailerConfig } from '../../infra/mailer.ts';
 import { createWebhookSender, type WebhookSettings } from '../../infra/webhook-sender.ts';
 import { createWorkflowClient } from '../../services/workflow-client.ts';
-import { TEST_SERVER_SECRET } from './api.ts';
+import { TEST_PLATFORM_TOKEN, TEST_SERVER_SECRET } from './api.ts';
 import { onCleanup } from './cleanup.ts';
 import { NO_CACHE } from './worker-tuning.ts';
 import { singleKeyRing } from '../../domain/key-ring.ts';
@@ -52,6 +53,16 @@ export function activityDeps(
       options.mail ?? { smtpUrl: undefined, from: 'Distribution Service <no-reply@distribution.test>' },
     ),
     environment: options.environment ?? 'sandbox',
+    // As the test API's (test/support/api.ts) where a run's activities meet it: the origin its
+    // tokens are checked against, and the webhook transport settings.
+    config: loadConfig({
+      LOG_LEVEL: 'silent',
+      TEMPORAL_TASK_QUEUE: options.taskQueue,
+      SERVER_SECRET: TEST_SERVER_SECRET,
+      PLATFORM_TOKEN: TEST_PLATFORM_TOKEN,
+      ...(options.webhooks?.allowLocal ? { WEBHOOK_ALLOW_LOCAL: 'true' } : {}),
+      ...(options.webhooks?.caFile ? { WEBHOOK_CA_FILE: options.webhooks.caFile } : {}),
+    }),
   };
 }
 
