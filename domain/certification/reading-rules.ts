@@ -123,24 +123,29 @@ export function readsListWith(
   );
 }
 
-/** Nothing below `/properties/<id>` read from the withdrawal's answer on; the tombstone itself may be. */
+/**
+ * Nothing below `/properties/<id>` read between the withdrawal's answer and the end of the watch
+ * (the run distributes the property again afterwards, and a channel then reads it again, rightly);
+ * the tombstone itself may be read.
+ */
 export function stopsReadingWithdrawn(
   withdrawn: CertificationObservations['withdrawn'],
   requests: readonly ObservedRequest[],
 ): RuleVerdict {
   if (!withdrawn) return failed('No property.withdrawn delivery was answered, so nothing could be watched.');
   const route = `/properties/${withdrawn.propertyId}`;
-  const after = reads(requests).filter((target) => target.request.receivedAt.getTime() >= withdrawn.at.getTime());
+  const after = reads(requests).filter((target) => {
+    const at = target.request.receivedAt.getTime();
+    return at >= withdrawn.at.getTime() && at <= withdrawn.watchedUntil.getTime();
+  });
   const below = after.filter(
     (target) => target.route.startsWith(`${route}/`) || rangeOf(target, withdrawn.propertyId) !== null,
   );
-  const since = `from the property.withdrawn delivery's answer (${withdrawn.at.toISOString()})`;
+  const since = `in the ${relativeTo(withdrawn.watchedUntil, withdrawn.at)} after the property.withdrawn delivery's answer (${withdrawn.at.toISOString()})`;
   if (below.length > 0)
     return failed(
       `${below.length} read(s) of ${route}'s nights or parts ${since}: ${listed(below.map((t) => seen(t, withdrawn.at)))}.`,
     );
   const tombstones = after.filter((target) => target.route === route).length;
-  return passed(
-    `No read below ${route} ${since} to the run's end (watched closely until ${relativeTo(withdrawn.watchedUntil, withdrawn.at)} it); ${tombstones} read(s) of ${route} itself, the tombstone.`,
-  );
+  return passed(`No read below ${route} ${since}; ${tombstones} read(s) of ${route} itself, the tombstone.`);
 }

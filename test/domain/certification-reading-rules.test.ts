@@ -254,10 +254,10 @@ const CASES: Partial<Record<CertificationRule, RuleCase[]>> = {
       evidence: /availability\?property_id=prp_3 200/,
     },
     {
-      name: 'a read below it after the watch, later in the run, is not',
-      change: (o) => void o.requests.push(request('GET', '/properties/prp_3/listing', 200, 200)),
-      outcome: 'failed',
-      evidence: /170.0 s after the event/,
+      name: 'a read below it after the watch, once the run distributed it again, is allowed',
+      change: (o) => void o.requests.push(request('GET', '/properties/prp_3/availability', 200, 200)),
+      outcome: 'passed',
+      evidence: /No read below/,
     },
     {
       name: 'a read below it before the withdrawal is fine',
