@@ -56,6 +56,7 @@ export function activityDeps(
     // As the test API's (test/support/api.ts) where a run's activities meet it: the origin its
     // tokens are checked against, and the webhook transport settings.
     config: loadConfig({
+      NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       TEMPORAL_TASK_QUEUE: options.taskQueue,
       SERVER_SECRET: TEST_SERVER_SECRET,
