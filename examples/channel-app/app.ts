@@ -4,8 +4,10 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import {
+  ChannelSync,
   createChannelClient,
   isProblem,
+  MemorySyncStore,
   OwnerConnectTokenError,
   verifyOwnerConnectToken,
   type ChannelClient,
@@ -15,6 +17,7 @@ import {
 import { describeFailure, namingFailures, type AnyFetch } from './api-fetch.ts';
 import { confirmedPage, confirmPage, homePage, refusedPage } from './pages.ts';
 import { formatInstant, LANGUAGES, languageOf, type Language } from './texts.ts';
+import { startSyncLoop } from './sync-loop.ts';
 import { webhookReceiver } from './webhooks.ts';
 
 type Owner = Schema<'Owner'>;
@@ -33,8 +36,16 @@ export interface ChannelAppOptions {
    * development certificate when Node is started with `NODE_EXTRA_CA_CERTS=.data/tls/localhost.crt`.
    */
   fetch?: AnyFetch;
-  /** Receive webhooks at `POST /webhooks`, verified with these secrets (the current one, and the previous one during a rotation). */
+  /**
+   * Receive webhooks at `POST /webhooks`, verified with these secrets (the current one, and the
+   * previous one during a rotation), and keep a copy of the catalogue: what they name is read, and
+   * a periodic sync (sync-loop.ts) brings every list up to date.
+   */
   webhookSecrets?: string[];
+  /** Between two passes of the periodic sync; default 60 000 (60 s); 0: no periodic sync. */
+  syncIntervalMs?: number;
+  /** `limit` of each page the sync reads (1 to 500); default 100. */
+  syncPageSize?: number;
   /** Serve HTTPS with this certificate (redirect URLs are https:// URLs); plain HTTP without it. */
   tls?: { cert: string; key: string };
   /** The address to listen on; default `127.0.0.1`. */
@@ -195,10 +206,16 @@ export async function startChannelApp(options: ChannelAppOptions) {
     }
   });
 
-  const webhooks = options.webhookSecrets?.length
-    ? webhookReceiver({ client, secrets: options.webhookSecrets, log })
+  // One copy of the catalogue, kept by the webhook receiver and the periodic sync alike.
+  const store = options.webhookSecrets?.length ? new MemorySyncStore() : undefined;
+  const sync = store
+    ? new ChannelSync(client, {
+        store,
+        ...(options.syncPageSize ? { pageSize: options.syncPageSize } : {}),
+        onAnomaly: (anomaly) => log(`sync anomaly: ${anomaly.message}`),
+      })
     : undefined;
-  if (webhooks) app.use(webhooks.router);
+  if (sync) app.use(webhookReceiver({ sync, secrets: options.webhookSecrets!, log }).router);
 
   app.use((error: unknown, req: Request, res: Response, _next: express.NextFunction) => {
     log(`${req.method} ${req.path} failed: ${describeFailure(error)}`);
@@ -215,6 +232,8 @@ export async function startChannelApp(options: ChannelAppOptions) {
     server.listen(options.port ?? 0, host, resolve);
   });
   const { port } = server.address() as AddressInfo;
+  const intervalMs = options.syncIntervalMs ?? 60_000;
+  const loop = sync && intervalMs > 0 ? startSyncLoop({ sync, intervalMs, log }) : undefined;
   // A loopback or every-address listener is reached as localhost, the name the certificate holds.
   const local = ['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host);
   const url = `${secure ? 'https' : 'http'}://${local ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -225,10 +244,12 @@ export async function startChannelApp(options: ChannelAppOptions) {
     /** Register this as the channel's owner-connect redirect URL. */
     redirectUrl: `${url}/owner-connect`,
     connections,
-    /** What the webhook receiver keeps of the catalogue, when it receives webhooks. */
-    catalogue: webhooks?.store,
+    /** The copy of the catalogue the webhook receiver and the periodic sync keep, when it receives webhooks. */
+    catalogue: store,
     close: () =>
       new Promise<void>((resolve) => {
+        // A pass under way ends on its own (its log lines are dropped); none starts after this.
+        void loop?.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

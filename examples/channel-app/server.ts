@@ -27,6 +27,17 @@ function required(name: string): string {
   return value;
 }
 
+/** A whole number from `name`, within bounds, or `fallback` when unset; anything else stops the app. */
+function wholeNumber(name: string, least: number, most: number): number | undefined {
+  const value = process.env[name];
+  if (!value) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < least || Number(value) > most) {
+    console.error(`${name} ${value} is not a whole number from ${least} to ${most} (see ${README})`);
+    process.exit(2);
+  }
+  return Number(value);
+}
+
 function portOf(value: string | undefined): number {
   if (!value) return DEFAULT_PORT;
   const port = Number(value);
@@ -82,6 +93,8 @@ if (import.meta.main) {
   const apiBaseUrl = env.DISTRIBUTION_API_URL || DEFAULT_API_URL;
   const host = env.CHANNEL_APP_HOST || '127.0.0.1';
   const port = portOf(env.CHANNEL_APP_PORT);
+  const syncSeconds = wholeNumber('SYNC_INTERVAL_SECONDS', 0, 86_400);
+  const syncPageSize = wholeNumber('SYNC_PAGE_SIZE', 1, 500);
   let app;
   try {
     app = await startChannelApp({
@@ -91,6 +104,8 @@ if (import.meta.main) {
       ...(env.DISTRIBUTION_ISSUER ? { issuer: env.DISTRIBUTION_ISSUER } : {}),
       ...(env.WEBHOOK_SECRET ? { webhookSecrets: env.WEBHOOK_SECRET.split(',').map((secret) => secret.trim()) } : {}),
       ...(cert && key ? { tls: { cert, key } } : {}),
+      ...(syncSeconds === undefined ? {} : { syncIntervalMs: syncSeconds * 1000 }),
+      ...(syncPageSize === undefined ? {} : { syncPageSize }),
       host,
       port,
       ...(env.CHANNEL_ACCOUNT ? { account: env.CHANNEL_ACCOUNT } : {}),
