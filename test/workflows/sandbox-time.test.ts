@@ -2,9 +2,6 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Client, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { systemClock } from '../../domain/clock.ts';
 import { retryDeliveryNow } from '../../services/webhook-operations.ts';
@@ -12,15 +9,12 @@ import { planRetries, RETRY_SPAN_MS } from '../../domain/webhooks/retry-schedule
 import { SANDBOX_TIME_FACTOR } from '../../domain/webhooks/time-factor.ts';
 import { workflowIds } from '../../workflows/ids.ts';
 import type { DeliveryInput } from '../../workflows/webhook-delivery.ts';
-import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
-import { onCleanup } from '../support/cleanup.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
 import { expectMatchesDescription } from '../support/openapi-validator.ts';
-import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { timeSkippingEnvironment } from '../support/time-skipping.ts';
-import { createTestWorker } from '../support/worker.ts';
+import { deliveryTestBed, type DeliveryBed } from '../support/delivery-bed.ts';
+import type { Receiver } from '../support/receiver.ts';
 
 // The sandbox's delivery clocks on the time-skipping server, through the API, against a real
 // HTTPS receiver, a real PostgreSQL and a real SMTP receiver: attempt-now hurries a waiting
@@ -35,50 +29,12 @@ let orm: MikroORM;
 let api: TestApi;
 let receiver: Receiver;
 let taskQueue: string;
-const mails: string[] = [];
-let smtpPort: number;
+let mails: string[];
+let worker: DeliveryBed['worker'];
 
 beforeAll(async () => {
-  env = await timeSkippingEnvironment();
-  receiver = await startReceiver();
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
-  onCleanup(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
-  const bed = await apiTestBed({
-    clock: systemClock,
-    temporal: env.client,
-    taskQueue: 'sandbox-time',
-    receiver,
-    env: { DISPATCH_POLL_SECONDS: String(30 * 86_400) },
-  });
-  ({ api, orm } = bed);
-  taskQueue = bed.taskQueue!;
+  ({ env, orm, api, receiver, taskQueue, mails, worker } = await deliveryTestBed('sandbox-time'));
 });
-
-function worker(): Promise<Worker> {
-  return createTestWorker(env, orm, {
-    taskQueue,
-    replayEveryTask: true,
-    webhooks: { allowLocal: true, caFile: receiver.caFile },
-    mail: {
-      smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
-      from: 'Distribution Service <no-reply@distribution.test>',
-      allowPlain: true,
-    },
-  });
-}
 
 const call = async (key: string, method: string, path: string, body?: unknown) => {
   const res = await api.call(method, `${BASE}${path}`, { key, ...(body === undefined ? {} : { body }) });

@@ -1,9 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { Worker } from '@temporalio/worker';
 import { Client, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setChannelStatus, setWebhooksSuspended } from '../../admin/channels.ts';
@@ -18,14 +15,12 @@ import {
   STEADY_DELAY_MS,
 } from '../../domain/webhooks/retry-schedule.ts';
 import { workflowIds } from '../../workflows/ids.ts';
-import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
 import { platform } from '../support/catalogue.ts';
 import { adminContext, channelWithKey } from '../support/fixtures.ts';
-import { startReceiver, type ReceivedRequest, type Receiver } from '../support/receiver.ts';
-import { recordHistory, timeSkippingEnvironment } from '../support/time-skipping.ts';
-import { createTestWorker } from '../support/worker.ts';
-import { onCleanup } from '../support/cleanup.ts';
+import { deliveryTestBed, type DeliveryBed } from '../support/delivery-bed.ts';
+import type { ReceivedRequest, Receiver } from '../support/receiver.ts';
+import { recordHistory } from '../support/time-skipping.ts';
 
 /** The retries a failing delivery makes at most and at least: every delay at its jitter's low and high ends. */
 const MOST_RETRIES = planRetries(() => 0).length;
@@ -43,51 +38,12 @@ let orm: MikroORM;
 let api: TestApi;
 let receiver: Receiver;
 let taskQueue: string;
-const mails: string[] = [];
-let smtpPort: number;
+let mails: string[];
+let worker: DeliveryBed['worker'];
 
 beforeAll(async () => {
-  env = await timeSkippingEnvironment();
-  receiver = await startReceiver();
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
-  onCleanup(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
-  const bed = await apiTestBed({
-    clock: systemClock,
-    temporal: env.client,
-    taskQueue: 'webhooks',
-    receiver,
-    env: { DISPATCH_POLL_SECONDS: String(30 * 86_400) },
-  });
-  ({ api, orm } = bed);
-  taskQueue = bed.taskQueue!;
+  ({ env, orm, api, receiver, taskQueue, mails, worker } = await deliveryTestBed('webhooks'));
 });
-
-// Each test starts its own worker: without a workflow cache no task waits for a stopped worker's sticky queue.
-function worker(): Promise<Worker> {
-  return createTestWorker(env, orm, {
-    taskQueue,
-    replayEveryTask: true,
-    webhooks: { allowLocal: true, caFile: receiver.caFile },
-    mail: {
-      smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
-      from: 'Distribution Service <no-reply@distribution.test>',
-      allowPlain: true,
-    },
-  });
-}
 
 let counter = 0;
 /** A channel with a contact, an endpoint at its own receiver path, and one published property. */
