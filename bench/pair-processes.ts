@@ -123,3 +123,23 @@ export async function startProcess(
     throw error;
   }
 }
+
+/**
+ * Waits until `process` is quiet: its CPU over a window of `windowMs` below `quietMs` (a freshly
+ * started worker runs its start-up work, a catch-up workflow per property among it, for a minute
+ * or more); at most `maxMs`. Answers the seconds it waited and whether it settled.
+ */
+export async function settle(
+  process: BenchProcess,
+  options: { windowMs: number; quietMs: number; maxMs: number },
+): Promise<{ seconds: number; settled: boolean }> {
+  const started = performance.now();
+  for (;;) {
+    const before = process.cpuMs();
+    await new Promise((resolve) => setTimeout(resolve, options.windowMs));
+    const after = process.cpuMs();
+    const seconds = Number(((performance.now() - started) / 1000).toFixed(1));
+    if (before === null || after === null || after - before < options.quietMs) return { seconds, settled: true };
+    if (performance.now() - started > options.maxMs) return { seconds, settled: false };
+  }
+}
