@@ -9,20 +9,25 @@ import { logs, type SandboxRequest } from '../../clients/channel-kit/src/sandbox
 import { fetchTrusting } from '../../clients/channel-kit/src/trusting-fetch.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
+import type { TestClock } from '../support/clock.ts';
 import { onCleanup } from '../support/cleanup.ts';
 import { channelWithKey } from '../support/fixtures.ts';
 import { runNode } from '../support/processes.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
 
 /** `channel-kit trigger` and `channel-kit logs` as a developer runs them, against a sandbox over TLS. */
 
 const CLI = path.resolve(import.meta.dirname, '../../clients/channel-kit/src/cli.ts');
 let api: TestApi;
 let ctx: AdminContext;
+let clock: TestClock;
+let receiver: Receiver;
 let ca: string;
 let baseUrl: string;
 
 beforeAll(async () => {
-  ({ api, ctx } = await apiTestBed());
+  receiver = await startReceiver();
+  ({ api, ctx, clock } = await apiTestBed({ receiver }));
   ca = path.join(await mkdtemp(path.join(os.tmpdir(), 'channel-kit-ca-')), 'localhost.crt');
   await writeFile(ca, api.ca);
   baseUrl = `${api.url}${DISTRIBUTION_BASE}`;
@@ -104,5 +109,58 @@ describe('channel-kit logs', () => {
     // In the order their records land: each is written after its answer, so two close requests'
     // records may land in either order.
     expect(seen.map((request) => request.request_id).sort()).toEqual([...ids].sort());
+  });
+
+  test('--follow stopped while a read is under way resolves with what it printed, as between reads', async () => {
+    const { key } = await channelWithKey(ctx, { scopes: ['read:catalog'] });
+    const trusting = fetchTrusting(api.ca);
+    onCleanup(() => trusting.close());
+    const client = createChannelClient({ baseUrl, key: key.key, fetch: trusting });
+    const controller = new AbortController();
+    const following = logs(client, { follow: true, signal: controller.signal, onRequest: () => undefined });
+    controller.abort();
+    await expect(following).resolves.toBe(0);
+  });
+
+  test("--follow prints a request whose record lands seconds after its timestamp, once a later request's was printed", async () => {
+    const { key } = await channelWithKey(ctx, { scopes: ['read:catalog', 'manage:webhooks'] });
+    const call = (method: string, path: string, body?: unknown) =>
+      api.call(method, `${DISTRIBUTION_BASE}${path}`, { key: key.key, ...(body === undefined ? {} : { body }) });
+    expect((await call('POST', '/webhooks', { url: `${receiver.url}/late`, events: ['property.*'] })).status).toBe(201);
+    const trusting = fetchTrusting(api.ca);
+    onCleanup(() => trusting.close());
+    const client = createChannelClient({ baseUrl, key: key.key, fetch: trusting });
+    const seen: string[] = [];
+    const controller = new AbortController();
+    const following = logs(client, {
+      follow: true,
+      pollMs: 50,
+      signal: controller.signal,
+      onRequest: (request) => seen.push(request.request_id),
+    });
+    const printed = async (requestId: string) => {
+      for (let tries = 0; tries < 60 && !seen.includes(requestId); tries += 1)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      return seen.includes(requestId);
+    };
+    try {
+      // The ping waits on the held receiver: its request, received now, is recorded once answered.
+      receiver.hold();
+      const arrived = receiver.received.length;
+      const slow = call('POST', '/sandbox/triggers', { type: 'webhook.ping' });
+      await receiver.waitFor(arrived + 1);
+      // Meanwhile a request 5 s later is answered, recorded and printed.
+      clock.advance(5000);
+      const later = (await call('GET', '/channel')).headers['request-id']!;
+      expect(await printed(later)).toBe(true);
+      receiver.release();
+      const ping = await slow;
+      expect(ping.status, ping.text).toBe(200);
+      expect(await printed(ping.headers['request-id']!)).toBe(true);
+    } finally {
+      receiver.release();
+      controller.abort();
+      await following;
+    }
   });
 });

@@ -76,14 +76,22 @@ const ownRead = (request: SandboxRequest) =>
   request.method === 'GET' && /\/sandbox\/requests$/.test(request.path.split('?')[0]!);
 
 /**
- * The log's latest page (up to 100), printed oldest first; with `follow`, then every `pollMs` the
- * requests recorded since, each once, leaving out the command's own polls.
+ * How far before the newest request it has printed each `--follow` poll reads again. A request is
+ * recorded once its answer is finished, under the instant it was received: a slow one (a ping
+ * waiting on an endpoint) lands after quicker, later ones were printed, and a poll from the newest
+ * instant alone would never list it. Reading a minute back, ids already printed left out, prints
+ * it when it lands; only a request answered more than a minute after it came could be missed.
  */
-export async function logs(client: ChannelClient, options: LogsOptions): Promise<number> {
-  const seen = new Set<string>();
-  let since: string | undefined;
-  let printed = 0;
-  for (;;) {
+export const FOLLOW_OVERLAP_MS = 60_000;
+
+/** An instant as `since` takes it, whole seconds (earlier, never later, than `ms`). */
+const wholeSecond = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** The log newest first: the latest page without `since`; from `since`, every page. */
+async function readLog(client: ChannelClient, options: LogsOptions, since: string | undefined) {
+  const requests: SandboxRequest[] = [];
+  let cursor: string | undefined;
+  do {
     const { data } = await client.GET('/sandbox/requests', {
       params: {
         query: {
@@ -91,28 +99,54 @@ export async function logs(client: ChannelClient, options: LogsOptions): Promise
           ...(options.status ? { status: options.status } : {}),
           ...(options.code ? { code: options.code } : {}),
           ...(since ? { since } : {}),
+          ...(cursor ? { cursor } : {}),
         },
       },
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const fresh = data!.data.filter((request) => !seen.has(request.request_id)).reverse();
-    for (const request of fresh) {
-      seen.add(request.request_id);
-      if (options.follow && ownRead(request)) continue;
-      options.onRequest(request);
-      printed += 1;
-    }
-    since = fresh.at(-1)?.received_at ?? since;
-    if (!options.follow || options.signal?.aborted) return printed;
-    // A poll from `since` (whole seconds) lists that second's requests again: the latest ids are enough.
-    for (const id of [...seen]) if (seen.size > 1000) seen.delete(id);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, options.pollMs ?? 2000);
-      options.signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
+    requests.push(...data!.data);
+    cursor = since === undefined ? undefined : (data!.next_cursor ?? undefined);
+  } while (cursor !== undefined);
+  return requests;
+}
+
+/**
+ * The log's latest page (up to 100), printed oldest first; with `follow`, then every `pollMs` the
+ * requests recorded since, each once, in the order their records land, leaving out the command's
+ * own polls. Resolves with how many it printed, also when `signal` aborts a read.
+ */
+export async function logs(client: ChannelClient, options: LogsOptions): Promise<number> {
+  /** Each request printed (or left out) by its id, with when it was received. */
+  const seen = new Map<string, number>();
+  let newest: number | undefined;
+  let printed = 0;
+  try {
+    for (;;) {
+      const since = newest === undefined ? undefined : wholeSecond(newest - FOLLOW_OVERLAP_MS);
+      const fresh = (await readLog(client, options, since)).filter((r) => !seen.has(r.request_id)).reverse();
+      for (const request of fresh) {
+        const receivedAt = Date.parse(request.received_at);
+        seen.set(request.request_id, receivedAt);
+        newest = Math.max(newest ?? receivedAt, receivedAt);
+        if (options.follow && ownRead(request)) continue;
+        options.onRequest(request);
+        printed += 1;
+      }
+      if (!options.follow || options.signal?.aborted) return printed;
+      // A request received before the next poll's `since` is never listed again: its id can go.
+      for (const [id, receivedAt] of seen) if (receivedAt < newest! - FOLLOW_OVERLAP_MS - 1000) seen.delete(id);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.pollMs ?? 2000);
+        options.signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
-    });
+      if (options.signal?.aborted) return printed;
+    }
+  } catch (error) {
+    // Ctrl-C while a read is under way ends the command as it does between reads.
     if (options.signal?.aborted) return printed;
+    throw error;
   }
 }
