@@ -26,7 +26,8 @@
  * the median rounds' pages per second, and each server process's CPU per page (its /proc stat;
  * the clients' CPU is this process's, `process_cpu_ms_per_page`). BENCH_NEIGHBOUR: `both`
  * (default) without, then beside a CPU-bound neighbour process (bench/neighbour.ts); `0` or `1`
- * one of them. BENCH_TOPOLOGIES: `start,api` (default), or one. BENCH_CPU_PROF=<dir>: the service
+ * one of them. BENCH_TOPOLOGIES: `start,api` (default), or one. BENCH_SERVICE_ENV: a JSON object
+ * of variables set over the service's own (`{"LOG_LEVEL":"warn"}` weighs the access log). BENCH_CPU_PROF=<dir>: the service
  * and bare processes run with `--cpu-prof` into that directory (a profile each, written as they stop).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -54,6 +55,8 @@ const TOPOLOGIES = (process.env.BENCH_TOPOLOGIES ?? 'start,api').split(',').map(
 if (TOPOLOGIES.some((t) => t !== 'start' && t !== 'api'))
   throw new Error(`BENCH_TOPOLOGIES lists start and/or api, not ${process.env.BENCH_TOPOLOGIES}`);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+/** BENCH_SERVICE_ENV: a JSON object of variables over the service's (`{"LOG_LEVEL":"warn"}`), to weigh one part. */
+const SERVICE_ENV = JSON.parse(process.env.BENCH_SERVICE_ENV ?? '{}') as Record<string, string>;
 /** Quiet: under 2.5 % of a core over 2 s (a settled service uses about 0.6 %); waited for 3 minutes at most. */
 const SETTLE = { windowMs: 2_000, quietMs: 50, maxMs: 180_000 };
 const profiled = (name: string) =>
@@ -107,6 +110,7 @@ async function startService(topology: Topology, shared: Shared): Promise<BenchPr
           SVC_ENVIRONMENT: 'production',
           INTERNAL_PORT: String(await freePort()),
         };
+  Object.assign(env, SERVICE_ENV);
   const url = `https://localhost:${port}`;
   return startProcess(
     topology === 'start' ? 'scripts/start.ts' : 'scripts/api.ts',
@@ -199,7 +203,14 @@ try {
       await measureTopology(topology, shared, bare, stand);
   console.log(
     JSON.stringify(
-      { machine: machine(), properties: PROPERTIES, rounds: ROUNDS, seconds: SECONDS, ...results },
+      {
+        machine: machine(),
+        properties: PROPERTIES,
+        rounds: ROUNDS,
+        seconds: SECONDS,
+        service_env: SERVICE_ENV,
+        ...results,
+      },
       null,
       2,
     ),
