@@ -26,6 +26,8 @@ export interface Comparison {
   readPostgresCpu: () => Promise<BackendCpu | null>;
   /** Where the servers run in processes of their own (bench/catalogue-pair.ts): each one's CPU so far, in ms. */
   readServerCpu?: { service: () => number | null; bare: () => number | null };
+  /** Records per page (default 100). */
+  limit?: number;
 }
 
 type Measured = Throughput & { postgresCpuMs: number | null; serverCpuMs: number | null };
@@ -42,7 +44,7 @@ async function measured(comparison: Comparison, name: 'service' | 'bare', client
   const serverCpu = comparison.readServerCpu?.[name] ?? (() => null);
   const before = await comparison.readPostgresCpu();
   const serverBefore = serverCpu();
-  const run = await readPages(comparison.targets[name], comparison.ca, clients, comparison.seconds);
+  const run = await readPages(comparison.targets[name], comparison.ca, clients, comparison.seconds, comparison.limit);
   const serverAfter = serverCpu();
   const after = await comparison.readPostgresCpu();
   const serverCpuMs = serverBefore === null || serverAfter === null ? null : serverAfter - serverBefore;
@@ -110,7 +112,7 @@ export async function comparePages(comparison: Comparison): Promise<Record<strin
   for (const clients of CLIENT_COUNTS) {
     const runs: { service: Measured[]; bare: Measured[] } = { service: [], bare: [] };
     for (const name of ['service', 'bare'] as const)
-      await readPages(comparison.targets[name], comparison.ca, clients, WARM_UP_SECONDS);
+      await readPages(comparison.targets[name], comparison.ca, clients, WARM_UP_SECONDS, comparison.limit);
     // Each server goes first in every other round, so neither always follows the other's load.
     for (let round = 0; round < comparison.rounds; round += 1) {
       const order = round % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);

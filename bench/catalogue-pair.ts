@@ -27,7 +27,9 @@
  * the clients' CPU is this process's, `process_cpu_ms_per_page`). BENCH_NEIGHBOUR: `both`
  * (default) without, then beside a CPU-bound neighbour process (bench/neighbour.ts); `0` or `1`
  * one of them. BENCH_TOPOLOGIES: `start,api` (default), or one. BENCH_SERVICE_ENV: a JSON object
- * of variables set over the service's own (`{"LOG_LEVEL":"warn"}` weighs the access log). BENCH_CPU_PROF=<dir>: the service
+ * of variables set over the service's own (`{"LOG_LEVEL":"warn"}` weighs the access log).
+ * BENCH_LIMIT: records per page (default 100; 1 weighs what each server spends per request
+ * apart from the page). BENCH_CPU_PROF=<dir>: the service
  * and bare processes run with `--cpu-prof` into that directory (a profile each, written as they stop).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -46,6 +48,8 @@ import { BENCH_SERVER_SECRET, benchServerUrl, standUp, type BenchStand } from '.
 const PROPERTIES = Number(process.env.BENCH_PROPERTIES ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+/** Records per page: 100 as the pair measures; 1 leaves each server's cost per request without the page's. */
+const LIMIT = Number(process.env.BENCH_LIMIT ?? 100);
 const BASE = '/api/v1/distribution';
 const NEIGHBOUR_CASES: Record<string, readonly boolean[]> = { '0': [false], '1': [true], both: [false, true] };
 const NEIGHBOUR = NEIGHBOUR_CASES[process.env.BENCH_NEIGHBOUR ?? 'both'] ?? [];
@@ -158,6 +162,7 @@ async function measureTopology(
     seconds: SECONDS,
     readPostgresCpu: () => postgresCpu((text) => stand.orm.em.getConnection().execute<{ pid: number }[]>(text)),
     readServerCpu: { service: () => service.cpuMs(), bare: () => bare.cpuMs() },
+    limit: LIMIT,
   };
   const cases: Record<string, unknown> = { 'settled before the first round': settled };
   try {
@@ -199,7 +204,7 @@ try {
   bare = await startBare(shared);
   const results: Record<string, unknown> = {};
   for (const topology of TOPOLOGIES)
-    results[`${TOPOLOGY_NAMES[topology]}: GET /properties?limit=100 against bare node:https + pg`] =
+    results[`${TOPOLOGY_NAMES[topology]}: GET /properties?limit=${LIMIT} against bare node:https + pg`] =
       await measureTopology(topology, shared, bare, stand);
   console.log(
     JSON.stringify(
