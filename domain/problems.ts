@@ -154,6 +154,12 @@ export const PROBLEMS = {
     title: { en: 'Webhook endpoint still failing', ro: 'Endpointul webhook încă eșuează' },
     description: 'The signed ping sent before re-enabling the endpoint did not get a 2xx answer, so it stays inactive.',
   },
+  certification_not_possible: {
+    status: 409,
+    title: { en: 'Certification run not possible now', ro: 'Rularea de certificare nu este posibilă acum' },
+    description:
+      'A certification run needs an active webhook endpoint subscribed to every event type (`*`), and runs one at a time per channel: `detail` says which is missing, or which run is still running.',
+  },
   sync_window_expired: {
     status: 410,
     title: { en: 'Sync window expired', ro: 'Fereastra de sincronizare a expirat' },

@@ -3,6 +3,7 @@
  * a refusal prints one line on stderr and exits 2, having changed nothing.
  */
 import { catalogueCommands } from '../admin/catalogue-reprojection.ts';
+import { certificationCommands } from '../admin/certification.ts';
 import { channelCommands } from '../admin/cli-channel.ts';
 import { deliveryCommands, endpointCommands } from '../admin/deliveries.ts';
 import { openAdminContext } from '../app/admin-context.ts';
@@ -29,7 +30,8 @@ const USAGE = `usage: npm run admin -- <command>
   catalogue reproject [--rate N] [--again] | catalogue reprojection
   seed demo
   sandbox generate [--seed N] [--properties 1000] [--channel NAME ...]   (sandbox only)
-  sandbox churn start --rate N [--seed S] [--channel NAME ...] [--changes N] | sandbox churn stop | sandbox churn status   (sandbox only)`;
+  sandbox churn start --rate N [--seed S] [--channel NAME ...] [--changes N] | sandbox churn stop | sandbox churn status   (sandbox only)
+  certification list [--channel NAME] [--limit N] | certification show <certification-id>   (sandbox reports)`;
 
 type Handler = (args: string[], ctx: Awaited<ReturnType<typeof openAdminContext>>['ctx']) => Promise<unknown>;
 const commands: Record<string, Record<string, Handler>> = {
@@ -43,6 +45,7 @@ const commands: Record<string, Record<string, Handler>> = {
   catalogue: catalogueCommands,
   seed: { demo: (_args, ctx) => seedDemo(ctx) },
   sandbox: sandboxCommands,
+  certification: certificationCommands,
 };
 
 const [group = '', action = '', ...rest] = process.argv.slice(2);

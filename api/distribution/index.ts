@@ -17,6 +17,7 @@ import { webhookOperations } from './webhooks.ts';
 import { plannedOperations } from './planned.ts';
 import { sandboxOperations } from './sandbox.ts';
 import { sandboxTimeOperations } from './sandbox-time.ts';
+import { sandboxCertificationOperations } from './sandbox-certification.ts';
 
 export const DISTRIBUTION_BASE = '/api/v1/distribution';
 
@@ -38,4 +39,5 @@ export const distributionOperations: Operation[] = [
   ...plannedOperations,
   ...sandboxOperations,
   ...sandboxTimeOperations,
+  ...sandboxCertificationOperations,
 ];

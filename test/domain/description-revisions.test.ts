@@ -29,7 +29,7 @@ const DISTRIBUTION_DIGESTS: Record<string, { production: string; sandbox: string
   },
   '1.10.0': {
     production: 'dfd22069adcbc2f0e72eed2fd3a1cc68cd3396d06b37b97bebba8265400a29f5',
-    sandbox: '6b44f389bfec7cc212c6ef80e0b11240a016a160fab962268ecb66a539caf148',
+    sandbox: '57df4970d626f53140093ee718c0520749d5f9bac8ab8339d206afdb621d64db',
     productionAsOf: '1.8.0',
   },
 };

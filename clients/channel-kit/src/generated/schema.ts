@@ -573,6 +573,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/certifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your certification runs (sandbox only)
+         * @description Your channel's runs, newest first, at most `limit` (20 at most): one page, no cursor. Reports are kept. Not served in production.
+         *
+         *     **Authentication**: Needs a key with `read:catalog`.
+         */
+        get: operations["listSandboxCertifications"];
+        put?: never;
+        /**
+         * Start a certification run of your integration (sandbox only)
+         * @description The run probes your receiver (deliveries shaped as `webhook.ping`, each with its own `webhook-id`: one signed with a wrong secret, one whose `webhook-timestamp` is 600 seconds old, one carrying a wrong signature before the valid one), triggers every event type in your corner of the sandbox (as `POST /sandbox/triggers` does) and watches the first attempt of each delivery (answered 2xx within 10 seconds), watches your requests (reading again what an event names within 30 seconds, paging, resuming with `updated_since`, nothing read below a withdrawn property), fills your rate window near its end so that your next request is refused 429 `rate_limited` (wait as `Retry-After` says), and hands off an owner-connect token (`hand_off`) for you to confirm. Then it judges, one row per rule, and keeps the report. Answered at once, the run `running`: read it until it ends (a few minutes, up to 300 seconds more waiting for the owner connection). Refused: an endpoint not yours (`not_found`), not `active` or not subscribed to every type `*` (`certification_not_possible`), a channel without an owner-connect redirect URL (`owner_connect_not_configured`), a run of your channel still running (`certification_not_possible`). Not served in production.
+         *
+         *     **Authentication**: Needs a key with `read:catalog` and `manage:webhooks`.
+         */
+        post: operations["startSandboxCertification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/certifications/{certification_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A certification run and its report (sandbox only)
+         * @description One of your channel's runs: its state, the step under way, the owner-connect hand-off while it waits for one, and every rule's row (`pending` until judged). Any other id is `not_found`. Not served in production.
+         *
+         *     **Authentication**: Needs a key with `read:catalog`.
+         */
+        get: operations["getSandboxCertification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1907,6 +1957,58 @@ export interface components {
              * @example 2026-11-22T09:30:00Z
              */
             expired_at: string;
+        };
+        CertificationRun: {
+            /** @description The run (`crt_…`). */
+            certification_id: string;
+            /** @description The endpoint under test. */
+            webhook_id: string;
+            /**
+             * @description `passed` once judged with no rule failed; `failed` when one failed or the run could not finish.
+             * @enum {string}
+             */
+            state: "running" | "passed" | "failed";
+            /**
+             * @description RFC 3339 UTC instant, whole seconds, ending in Z
+             * @example 2026-11-22T09:30:00Z
+             */
+            started_at: string;
+            finished_at: string | null;
+            /** @description What the run does now, one sentence; null once it ended. */
+            step: string | null;
+            /** @description Set while the run waits for you to confirm an owner connection; null otherwise. Showing it to you leaks nothing: the token is addressed to your channel. */
+            hand_off: components["schemas"]["CertificationHandOff"] | null;
+            /** @description Every rule of the run, in the report's order, from the start. */
+            rules: components["schemas"]["CertificationRule"][];
+        };
+        CertificationHandOff: {
+            /** @description The owner (`own_…`) of your sandbox corner the token connects. */
+            owner_id: string;
+            /** @description The owner-connect token, addressed to your channel (`aud`): send it to `redirect_url` as the host would (form field `token`), then confirm it with `PUT /owners/{owner_id}/connection`. */
+            token: string;
+            /** @description Your registered owner-connect redirect URL. */
+            redirect_url: string;
+            /**
+             * @description When the run stops waiting for the confirmation.
+             * @example 2026-11-22T09:30:00Z
+             */
+            window_ends_at: string;
+        };
+        CertificationRule: {
+            /** @description The rule (`answers_each_event_type`, `honours_retry_after`, …). */
+            rule: string;
+            /** @description What the rule asks, one sentence. */
+            title: string;
+            /**
+             * @description `pending` until the run judges it; `self_declared` for a rule nothing the service sees can prove (you state you follow it).
+             * @enum {string}
+             */
+            outcome: "pending" | "passed" | "failed" | "self_declared";
+            /** @description What was observed: ids, statuses, times. */
+            evidence: string;
+        };
+        CertificationRunList: {
+            data: components["schemas"]["CertificationRun"][];
         };
         /** @description The whole report: it replaces the previous one. Absent optional fields take their default (`null`, `false`). */
         ListingReportInput: {
@@ -8123,6 +8225,608 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `rate_limited`: Rate limit exceeded. The channel used its requests for this minute. Wait the seconds of `Retry-After`.
+             *
+             *     `too_many_failed_authentications`: Too many failed authentications. Too many requests from this address failed authentication. Wait the seconds of `Retry-After`.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error. The service failed unexpectedly. Quote `request_id` when you report it. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable. A part the service depends on is unreachable. Retry with backoff. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSandboxCertifications: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: {
+                /** @description The `ETag` of an earlier answer; 304 when nothing changed since. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your runs */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificationRunList"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` matched the current `ETag`. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameters`: Invalid parameters. One or more parameters, headers or body fields break a rule. `errors` lists one entry per failed rule with its `code` and the `parameter`, `header` or `pointer` it concerns. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: Missing API key. Send the key on every request as `Authorization: Bearer <API_KEY>`.
+             *
+             *     `invalid_api_key`: Invalid API key. The key is malformed or unknown. Both cases are answered identically.
+             *
+             *     `api_key_wrong_environment`: API key of the other environment. A sandbox key (`svc_test_`) was sent to production, or a production key (`svc_live_`) to the sandbox.
+             *
+             *     `api_key_expired`: API key expired. The key passed its `expires_at`. Use the channel's other key or ask for a new one.
+             *
+             *     `api_key_revoked`: API key revoked. The key was revoked and is never accepted again.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `insufficient_scope`: Insufficient scope. The key lacks a scope the operation needs; `required_scopes` names the missing ones.
+             *
+             *     `partner_suspended`: Channel suspended. The channel is suspended; no operation is served until it is reinstated.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `method_not_allowed`: Method not allowed. The path exists but not with this method; `Allow` lists the methods it takes. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `rate_limited`: Rate limit exceeded. The channel used its requests for this minute. Wait the seconds of `Retry-After`.
+             *
+             *     `too_many_failed_authentications`: Too many failed authentications. Too many requests from this address failed authentication. Wait the seconds of `Retry-After`.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error. The service failed unexpectedly. Quote `request_id` when you report it. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable. A part the service depends on is unreachable. Retry with backoff. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startSandboxCertification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A `whk_` id of this channel; any other value is answered `not_found`. */
+                    webhook_id: string;
+                    /** @description How long the run waits for you to confirm the owner connection it hands off; 300 unless given. */
+                    connect_wait_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The run, started */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificationRun"];
+                };
+            };
+            /** @description `invalid_parameters`: Invalid parameters. One or more parameters, headers or body fields break a rule. `errors` lists one entry per failed rule with its `code` and the `parameter`, `header` or `pointer` it concerns. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: Missing API key. Send the key on every request as `Authorization: Bearer <API_KEY>`.
+             *
+             *     `invalid_api_key`: Invalid API key. The key is malformed or unknown. Both cases are answered identically.
+             *
+             *     `api_key_wrong_environment`: API key of the other environment. A sandbox key (`svc_test_`) was sent to production, or a production key (`svc_live_`) to the sandbox.
+             *
+             *     `api_key_expired`: API key expired. The key passed its `expires_at`. Use the channel's other key or ask for a new one.
+             *
+             *     `api_key_revoked`: API key revoked. The key was revoked and is never accepted again.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `insufficient_scope`: Insufficient scope. The key lacks a scope the operation needs; `required_scopes` names the missing ones.
+             *
+             *     `partner_suspended`: Channel suspended. The channel is suspended; no operation is served until it is reinstated.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: Not found. No such resource for this channel. The answer is the same whether it never existed, was never distributed to the channel, belongs to another channel or the id is malformed. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `method_not_allowed`: Method not allowed. The path exists but not with this method; `Allow` lists the methods it takes. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `owner_connect_not_configured`: Owner connect not configured for the channel. The channel registered no owner-connect redirect URL in this environment.
+             *
+             *     `certification_not_possible`: Certification run not possible now. A certification run needs an active webhook endpoint subscribed to every event type (`*`), and runs one at a time per channel: `detail` says which is missing, or which run is still running.
+             */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `payload_too_large`: Request body too large. Request bodies are limited to 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_media_type`: Unsupported media type. Request bodies are JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `rate_limited`: Rate limit exceeded. The channel used its requests for this minute. Wait the seconds of `Retry-After`.
+             *
+             *     `too_many_failed_authentications`: Too many failed authentications. Too many requests from this address failed authentication. Wait the seconds of `Retry-After`.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `internal`: Internal error. The service failed unexpectedly. Quote `request_id` when you report it. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `service_unavailable`: Service unavailable. A part the service depends on is unreachable. Retry with backoff. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSandboxCertification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `ETag` of an earlier answer; 304 when nothing changed since. */
+                "If-None-Match"?: components["parameters"]["If-None-Match"];
+            };
+            path: {
+                /** @description A `crt_` id of your channel; any other value is `not_found`. */
+                certification_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CertificationRun"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` matched the current `ETag`. */
+            304: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_parameters`: Invalid parameters. One or more parameters, headers or body fields break a rule. `errors` lists one entry per failed rule with its `code` and the `parameter`, `header` or `pointer` it concerns. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `missing_api_key`: Missing API key. Send the key on every request as `Authorization: Bearer <API_KEY>`.
+             *
+             *     `invalid_api_key`: Invalid API key. The key is malformed or unknown. Both cases are answered identically.
+             *
+             *     `api_key_wrong_environment`: API key of the other environment. A sandbox key (`svc_test_`) was sent to production, or a production key (`svc_live_`) to the sandbox.
+             *
+             *     `api_key_expired`: API key expired. The key passed its `expires_at`. Use the channel's other key or ask for a new one.
+             *
+             *     `api_key_revoked`: API key revoked. The key was revoked and is never accepted again.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description `insufficient_scope`: Insufficient scope. The key lacks a scope the operation needs; `required_scopes` names the missing ones.
+             *
+             *     `partner_suspended`: Channel suspended. The channel is suspended; no operation is served until it is reinstated.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_found`: Not found. No such resource for this channel. The answer is the same whether it never existed, was never distributed to the channel, belongs to another channel or the id is malformed. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `method_not_allowed`: Method not allowed. The path exists but not with this method; `Allow` lists the methods it takes. */
+            405: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
                     "Content-Language": components["headers"]["Content-Language"];
                     [name: string]: unknown;
                 };
