@@ -15,7 +15,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Owner connect': "Linking a host's owner record to an account on the channel.",
   Webhooks: "The channel's webhook endpoints, their secrets and their deliveries.",
   Description: 'This machine-readable description and its changelog.',
-  Sandbox: 'Tools of the sandbox only: make an event happen, read your own requests back. Not in production.',
+  Sandbox:
+    "Tools of the sandbox only: make an event happen, read your own requests back, run the clocks (attempt a waiting delivery now, an endpoint's retries in minutes, an owner-connect window ended now), and certify your integration. Not in production.",
 };
 
 const SCOPE_MEANINGS: Record<(typeof SCOPES)[number], string> = {
