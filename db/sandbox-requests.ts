@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SANDBOX_REQUEST_RETENTION_MS } from '../domain/sandbox/request-log.ts';
+import { queryRows } from './sql.ts';
 
 /** One request of a sandbox key, as recorded after its answer finished. */
 export interface SandboxRequestRecord {
@@ -37,10 +38,15 @@ interface LoggedRequestRow {
 const PRUNE_BATCH = 5_000;
 const PRUNE_BATCHES = 20;
 
+/**
+ * One statement per authenticated sandbox request, prepared once per connection on the ORM's own
+ * pool (db/sql.ts): it runs after every answer, so it goes without the ORM's query formatting.
+ */
 export async function insertSandboxRequest(em: EntityManager, record: SandboxRequestRecord): Promise<void> {
-  await em.execute(
+  await queryRows(
+    em,
     `insert into sandbox_request (channel_id, key_id, request_id, method, path, status, code, units, duration_ms, received_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       record.channelId,
       record.keyId,

@@ -42,7 +42,7 @@ export function sandboxRequestLog(deps: AppDeps): (operation: Pick<Operation, 'q
         res.once('close', () => {
           const caller = res.locals.caller as Caller | undefined;
           if (!caller) return;
-          insertSandboxRequest(deps.orm.em.fork(), {
+          insertSandboxRequest(deps.orm.em, {
             channelId: caller.channel.id,
             keyId: caller.key.id,
             requestId: String(res.getHeader('Request-Id') ?? ''),
