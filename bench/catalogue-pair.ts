@@ -13,7 +13,8 @@
  *   SVC_ENVIRONMENT=production, NODE_ENV=production, the platform's interface on its own
  *   listener), against a Temporal dev server of this bench; the worker runs elsewhere.
  *
- * Both with metrics served (their default) and tracing off. The rows: BENCH_PROPERTIES (default
+ * Both with metrics served (their default), tracing off, and their log lines (one a request at
+ * `info`) written to a file, as a log collector takes them. The rows: BENCH_PROPERTIES (default
  * 400, four pages of 100 as the outside pair of issue 41 had) properties shaped as the demo's, distributed to two channels (bench/catalogue-rows.ts), on
  * a scratch database of the PostgreSQL at DATABASE_URL (default 127.0.0.1:5432), dropped at the end.
  *
@@ -120,7 +121,7 @@ async function startService(topology: Topology, shared: Shared): Promise<BenchPr
     topology === 'start' ? 'scripts/start.ts' : 'scripts/api.ts',
     env,
     { ca: shared.tls.cert, healthUrl: `${url}/health/live`, url },
-    profiled(`service-${topology}`),
+    { nodeArgs: profiled(`service-${topology}`), logFile: path.join(shared.dataDir, `service-${topology}.log`) },
   );
 }
 
@@ -137,7 +138,7 @@ async function startBare(shared: Shared): Promise<BenchProcess> {
       ca: shared.tls.cert,
       urlFromLine: (line) => (line.startsWith('{"url"') ? (JSON.parse(line) as { url: string }).url : null),
     },
-    profiled('bare'),
+    { nodeArgs: profiled('bare') },
   );
 }
 

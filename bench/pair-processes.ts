@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
 
@@ -74,46 +74,51 @@ async function waitUntilAnswering(url: string, ca: string, child: ChildProcess, 
 }
 
 /**
- * Starts `node <program>` with `env` over this process's (undefined: unset), waits until `healthUrl` answers 200,
- * or for `urlFromLine` to find the process's URL in a line it prints; stdout and stderr are kept
- * (the last 64 KB) for the error of a process that does not come up.
+ * Starts `node <program>` with `env` over this process's (undefined: unset), waits until
+ * `healthUrl` answers 200, or for `urlFromLine` to find the process's URL in a line it prints.
+ * With `logFile`, its stdout and stderr go to that file, as a log collector would take them: a
+ * pipe read by this process (busy with the clients) would stall a server that logs every request
+ * whenever the pipe is full. Else they are piped here. Either way the last 64 KB are kept for the
+ * error of a process that does not come up.
  */
 export async function startProcess(
   program: string,
   env: Record<string, string | undefined>,
   ready: { ca: string } & ({ healthUrl: string; url: string } | { urlFromLine: (line: string) => string | null }),
-  nodeArgs: readonly string[] = [],
+  options: { nodeArgs?: readonly string[]; logFile?: string } = {},
 ): Promise<BenchProcess> {
-  // A variable given as undefined is left out: the program's default, not this process's value.
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const [name, value] of Object.entries(env))
     if (value === undefined) delete childEnv[name];
     else childEnv[name] = value;
-  const child = spawn(process.execPath, [...nodeArgs, program], {
+  const log = options.logFile === undefined ? undefined : openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), program], {
     env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log ?? 'pipe', log ?? 'pipe'],
   });
-  let output = '';
+  if (log !== undefined) closeSync(log);
+  let piped = '';
+  const output = () => (options.logFile === undefined ? piped : readFileSync(options.logFile, 'utf8').slice(-65_536));
   let announced: ((url: string) => void) | undefined;
   const found = new Promise<string>((resolve) => (announced = resolve));
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-65_536);
+    piped = (piped + chunk.toString('utf8')).slice(-65_536);
     if ('urlFromLine' in ready)
       for (const line of chunk.toString('utf8').split('\n')) {
         const url = ready.urlFromLine(line);
         if (url) announced?.(url);
       }
   };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   try {
     let url: string;
     if ('healthUrl' in ready) {
-      await waitUntilAnswering(ready.healthUrl, ready.ca, child, () => output);
+      await waitUntilAnswering(ready.healthUrl, ready.ca, child, output);
       url = ready.url;
     } else {
       const exited = once(child, 'exit').then(() => {
-        throw new Error(`${program} exited before it listened:\n${output}`);
+        throw new Error(`${program} exited before it listened:\n${output()}`);
       });
       url = await Promise.race([found, exited]);
     }
