@@ -18,6 +18,7 @@ import { describeFailure, namingFailures, type AnyFetch } from './api-fetch.ts';
 import { confirmedPage, confirmPage, homePage, refusedPage } from './pages.ts';
 import { formatInstant, LANGUAGES, languageOf, type Language } from './texts.ts';
 import { startSyncLoop } from './sync-loop.ts';
+import { serialWork } from './work-queue.ts';
 import { webhookReceiver } from './webhooks.ts';
 
 type Owner = Schema<'Owner'>;
@@ -215,7 +216,9 @@ export async function startChannelApp(options: ChannelAppOptions) {
         onAnomaly: (anomaly) => log(`sync anomaly: ${anomaly.message}`),
       })
     : undefined;
-  if (sync) app.use(webhookReceiver({ sync, secrets: options.webhookSecrets!, log }).router);
+  // The catalogue work of both, one read at a time (work-queue.ts).
+  const work = serialWork();
+  if (sync) app.use(webhookReceiver({ sync, secrets: options.webhookSecrets!, work, log }).router);
 
   app.use((error: unknown, req: Request, res: Response, _next: express.NextFunction) => {
     log(`${req.method} ${req.path} failed: ${describeFailure(error)}`);
@@ -233,7 +236,7 @@ export async function startChannelApp(options: ChannelAppOptions) {
   });
   const { port } = server.address() as AddressInfo;
   const intervalMs = options.syncIntervalMs ?? 60_000;
-  const loop = sync && intervalMs > 0 ? startSyncLoop({ sync, intervalMs, log }) : undefined;
+  const loop = sync && intervalMs > 0 ? startSyncLoop({ sync, intervalMs, work, log }) : undefined;
   // A loopback or every-address listener is reached as localhost, the name the certificate holds.
   const local = ['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host);
   const url = `${secure ? 'https' : 'http'}://${local ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -1,5 +1,6 @@
 import { describeFailure } from './api-fetch.ts';
 import type { ChannelSync, SyncReport } from './kit.ts';
+import type { Work } from './work-queue.ts';
 
 /**
  * The periodic sync (docs/contract.md#lists-pages-and-changes): webhooks say what changed, and a
@@ -7,7 +8,8 @@ import type { ChannelSync, SyncReport } from './kit.ts';
  * each list page by page with its cursor: the first pass is a full listing, every later one asks
  * for the changes since the largest `updated_at` it received (`updated_since`), tombstones
  * included. It shares its store with the webhook receiver, so both apply by the same version rule.
- * One pass at a time: the next starts `intervalMs` after the last one ended. A 429 is waited out
+ * Each pass waits its turn in the app's work queue, behind the reads webhooks asked for; the
+ * next is queued `intervalMs` after the last one ended. A 429 is waited out
  * by the kit's client (its `Retry-After`); a pass that fails is logged and the next one tries again.
  */
 export interface SyncLoop {
@@ -18,6 +20,7 @@ export interface SyncLoop {
 export function startSyncLoop(options: {
   sync: ChannelSync;
   intervalMs: number;
+  work: Work;
   log: (line: string) => void;
 }): SyncLoop {
   let stopped = false;
@@ -26,7 +29,7 @@ export function startSyncLoop(options: {
 
   const pass = async () => {
     try {
-      const report = await options.sync.sync();
+      const report = await options.work(() => options.sync.sync());
       if (!stopped) options.log(`sync: ${summary(report)}`);
     } catch (error) {
       if (!stopped) options.log(`sync failed: ${describeFailure(error)}; next pass in ${options.intervalMs / 1000} s`);

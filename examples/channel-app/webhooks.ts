@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import { describeFailure } from './api-fetch.ts';
+import type { Work } from './work-queue.ts';
 import { isVisible, verifyWebhook, WebhookVerificationError, type ChannelSync, type WebhookEvent } from './kit.ts';
 
 /**
@@ -17,6 +18,8 @@ export function webhookReceiver(options: {
   sync: ChannelSync;
   /** The endpoint's secret(s): the current one, and the previous one during a rotation. */
   secrets: string[];
+  /** The app's work queue (work-queue.ts): each event's reads wait their turn there. */
+  work: Work;
   log: (line: string) => void;
 }): { router: Router } {
   const { sync } = options;
@@ -37,14 +40,16 @@ export function webhookReceiver(options: {
     if (seen.has(event.id)) return void options.log(`webhook ${event.id} again: already handled`);
     seen.add(event.id);
     options.log(`webhook verified: ${event.type} ${event.id}`);
-    handle(sync, event).then(
-      (outcome) => options.log(`webhook ${event.id}: ${outcome}`),
-      (error: unknown) => {
-        // Not handled: forget it, so that a retry of the same event is worked again.
-        seen.delete(event.id);
-        options.log(`webhook ${event.id} failed: ${describeFailure(error)}`);
-      },
-    );
+    options
+      .work(() => handle(sync, event))
+      .then(
+        (outcome) => options.log(`webhook ${event.id}: ${outcome}`),
+        (error: unknown) => {
+          // Not handled: forget it, so that a retry of the same event is worked again.
+          seen.delete(event.id);
+          options.log(`webhook ${event.id} failed: ${describeFailure(error)}`);
+        },
+      );
   });
   return { router };
 }
