@@ -17,7 +17,10 @@ import { onCleanup } from './cleanup.ts';
 export type ChannelVariant =
   'reference' | 'accepts_any_signature' | 'answers_late' | 'ignores_retry_after' | 'never_rereads_availability';
 
-/** Every variant; the rule each broken one fails. */
+/** The variants with a front before the app's receiver. */
+export const FRONTED: readonly ChannelVariant[] = ['accepts_any_signature', 'answers_late'];
+
+/** The rule each broken variant fails. */
 export const BROKEN_RULE: Record<Exclude<ChannelVariant, 'reference'>, string> = {
   accepts_any_signature: 'refuses_wrong_secret',
   answers_late: 'answers_each_event_type',
@@ -79,6 +82,8 @@ export async function startFront(options: {
   tls: { cert: string; key: string };
   rewrite?: (headers: http.IncomingHttpHeaders, body: Buffer) => http.IncomingHttpHeaders;
   delayMs?: number;
+  /** 0 (default): any free port. */
+  port?: number;
 }): Promise<Front> {
   const server = https.createServer(options.tls, (req, res) => {
     const arrived = Date.now();
@@ -115,7 +120,10 @@ export async function startFront(options: {
       forwarded.end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
@@ -145,12 +153,14 @@ export interface ChannelUnderTest {
 /**
  * The reference app as `variant` has it. `options.tls` is required (redirect URLs are https://)
  * and serves the fronts too; `ca` is what trusts it; `webhookSecrets[0]` is the endpoint's secret.
+ * `port` and `frontPort` let the endpoint be registered (and its secret known) before they listen.
  */
 export async function startChannelVariant(
   variant: ChannelVariant,
-  options: ChannelAppOptions & { tls: { cert: string; key: string }; ca: string; fetch: AnyFetch },
+  options: ChannelAppOptions & { tls: { cert: string; key: string }; ca: string; fetch: AnyFetch; frontPort?: number },
 ): Promise<ChannelUnderTest> {
-  const { ca, ...appOptions } = options;
+  const { ca, frontPort, ...appOptions } = options;
+  const port = frontPort ?? 0;
   const fetch =
     variant === 'ignores_retry_after'
       ? ignoringRetryAfter(options.fetch)
@@ -161,9 +171,15 @@ export async function startChannelVariant(
   onCleanup(() => app.close());
   const front =
     variant === 'accepts_any_signature'
-      ? await startFront({ target: app.url, ca, tls: options.tls, rewrite: resigned(options.webhookSecrets![0]!) })
+      ? await startFront({
+          target: app.url,
+          ca,
+          tls: options.tls,
+          rewrite: resigned(options.webhookSecrets![0]!),
+          port,
+        })
       : variant === 'answers_late'
-        ? await startFront({ target: app.url, ca, tls: options.tls, delayMs: LATE_ANSWER_MS })
+        ? await startFront({ target: app.url, ca, tls: options.tls, delayMs: LATE_ANSWER_MS, port })
         : undefined;
   return { app, webhookUrl: `${front?.url ?? app.url}/webhooks`, redirectUrl: app.redirectUrl };
 }
