@@ -93,7 +93,9 @@ export async function startCertification(
   const em = deps.orm.em.fork();
   const running = await runningCertificationOf(em, channel.id);
   if (running !== null) {
-    if (await deps.workflows.certificationRunning(running))
+    // A run recorded moments ago may not have its workflow yet: it is running, not lost.
+    const young = (await findCertificationRun(em, running))!.startedAt.getTime() > deps.clock.now().getTime() - 60_000;
+    if (young || (await deps.workflows.certificationRunning(running)))
       throw notPossible(`run ${running} of this channel is still running: read it, or wait for its end`);
     await abandonRun(deps, running, 'its workflow ended without a report');
   }

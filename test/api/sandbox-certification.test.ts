@@ -6,7 +6,9 @@ import path from 'node:path';
 import { generate } from 'selfsigned';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import type { AdminContext } from '../../admin/context.ts';
+import { insertCertificationRun } from '../../db/certification-runs.ts';
 import { CERTIFICATION_RULES, SELF_DECLARED_RULES, type CertificationRule } from '../../domain/certification/rules.ts';
+import { newCertificationId, pendingRows } from '../../domain/certification/runs.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { verifyWebhook, type WebhookHeaders } from '../../domain/webhooks/signing.ts';
 import { apiTestBed } from '../support/api-bed.ts';
@@ -237,5 +239,28 @@ describe('a certification run over HTTP', () => {
     expectProblem(unknown, 404, 'not_found');
     const none = await api.call('GET', `${BASE}/sandbox/certifications`, { key: other.key });
     expect(none.json).toEqual({ data: [] });
+  });
+
+  test('a run left running without its workflow is ended failed by the next start, which goes ahead', async () => {
+    const { channel, key } = await channelWithKey(ctx, { scopes: [...SCOPES] });
+    const endpoint = await endpointOf(key.key, await startChannelReceiver(key.key, () => ''));
+    const lost = newCertificationId(Date.now() - 120_000);
+    await insertCertificationRun(ctx.orm.em.fork(), {
+      id: lost,
+      channelId: channel.id,
+      webhookId: endpoint.id,
+      step: 'Starting',
+      rows: pendingRows(),
+      startedAt: new Date(Date.now() - 120_000),
+    });
+    const started = await api.call('POST', `${BASE}/sandbox/certifications`, {
+      key: key.key,
+      body: { webhook_id: endpoint.id },
+    });
+    expect(started.status, started.text).toBe(202);
+    const ended = (await api.call('GET', `${BASE}/sandbox/certifications/${lost}`, { key: key.key })).json as Run;
+    expect(ended.state).toBe('failed');
+    expect(ended.step).toBe('The run stopped: its workflow ended without a report');
+    expect(ended.rules.every((row) => row.outcome === 'pending')).toBe(true);
   });
 });
