@@ -57,15 +57,21 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Until when the channel sends nothing: a 429's Retry-After holds every read, not only the refused one. */
 let quietUntil = 0;
+/** The reads, one at a time as a sync loop makes them: two at once could both be refused 429. */
+let reading: Promise<unknown> = Promise.resolve();
 
 /** A GET as a well-behaved channel makes it: after a 429, nothing until its Retry-After, then asked again. */
-async function read(key: string, route: string) {
-  for (;;) {
-    while (Date.now() < quietUntil) await pause(quietUntil - Date.now());
-    const res = await api.call('GET', `${BASE}${route}`, { key });
-    if (res.status !== 429) return res;
-    quietUntil = Math.max(quietUntil, Date.now() + Number(res.headers['retry-after']) * 1000 + 250);
-  }
+function read(key: string, route: string) {
+  const next = reading.then(async () => {
+    for (;;) {
+      while (Date.now() < quietUntil) await pause(quietUntil - Date.now());
+      const res = await api.call('GET', `${BASE}${route}`, { key });
+      if (res.status !== 429) return res;
+      quietUntil = Math.max(quietUntil, Date.now() + Number(res.headers['retry-after']) * 1000 + 250);
+    }
+  });
+  reading = next.catch(() => undefined);
+  return next;
 }
 
 type Event = { id: string; type: string; data: { id?: string; from?: string; to?: string } };
