@@ -1,4 +1,5 @@
 import type { ChannelClient } from './client.ts';
+import type { components } from './generated/schema.ts';
 import { isProblem } from './problem.ts';
 
 /**
@@ -8,33 +9,10 @@ import { isProblem } from './problem.ts';
  * owner-connect hand-off, which `handOff` completes as the host's browser would.
  */
 
-// The shapes of docs/contract.md's certification operations (the sandbox description).
-export type RuleOutcome = 'pending' | 'passed' | 'failed' | 'self_declared';
-
-export interface CertificationRow {
-  rule: string;
-  title: string;
-  outcome: RuleOutcome;
-  evidence: string;
-}
-
-export interface CertificationHandOff {
-  owner_id: string;
-  token: string;
-  redirect_url: string;
-  window_ends_at: string;
-}
-
-export interface CertificationRun {
-  certification_id: string;
-  webhook_id: string;
-  state: 'running' | 'passed' | 'failed';
-  started_at: string;
-  finished_at: string | null;
-  step: string | null;
-  hand_off: CertificationHandOff | null;
-  rules: CertificationRow[];
-}
+export type CertificationRun = components['schemas']['CertificationRun'];
+export type CertificationHandOff = components['schemas']['CertificationHandOff'];
+export type CertificationRow = components['schemas']['CertificationRule'];
+export type RuleOutcome = CertificationRow['outcome'];
 
 export type CertifyLine =
   | { kind: 'started'; run: CertificationRun }
@@ -57,20 +35,6 @@ export interface CertifyOptions {
   signal?: AbortSignal;
 }
 
-/** The two calls, typed here until the kit's generated description holds them. */
-interface CertificationCalls {
-  POST(
-    path: '/sandbox/certifications',
-    init: { body: { webhook_id: string; connect_wait_seconds?: number } },
-  ): Promise<{ data?: CertificationRun }>;
-  GET(
-    path: '/sandbox/certifications/{certification_id}',
-    init: { params: { path: { certification_id: string } }; signal?: AbortSignal },
-  ): Promise<{ data?: CertificationRun }>;
-}
-
-const calls = (client: ChannelClient) => client as unknown as CertificationCalls;
-
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
@@ -92,7 +56,7 @@ export async function startCertification(
     webhook_id: webhookId,
     ...(connectWaitSeconds === undefined ? {} : { connect_wait_seconds: connectWaitSeconds }),
   };
-  const { data } = await calls(client).POST('/sandbox/certifications', { body });
+  const { data } = await client.POST('/sandbox/certifications', { body });
   return data!;
 }
 
@@ -103,7 +67,7 @@ export async function startCertification(
 async function readRun(client: ChannelClient, id: string, signal: AbortSignal | undefined): Promise<CertificationRun> {
   for (;;) {
     try {
-      const { data } = await calls(client).GET('/sandbox/certifications/{certification_id}', {
+      const { data } = await client.GET('/sandbox/certifications/{certification_id}', {
         params: { path: { certification_id: id } },
         ...(signal ? { signal } : {}),
       });
