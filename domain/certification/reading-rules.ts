@@ -118,8 +118,12 @@ export function readsListWith(
     `${target.method} ${target.route} with ${parameter}= ${statusText(target.request)} at ${target.request.receivedAt.toISOString()}`;
   if (hit) return passed(`${at(hit)}; ${lists.length} such read(s) in the run.`);
   if (lists.length > 0) return failed(`No list read with ${parameter}= answered 2xx: ${listed(lists.map(at))}.`);
+  const hint =
+    parameter === 'cursor'
+      ? ' A loop reads a cursor only when a page has a next one: with a view that fits one page, read with a smaller `limit` during the run.'
+      : ' A loop sends it from its second pass on: let it pass at least twice during the run.';
   return failed(
-    `No GET of a list (${LIST_ROUTES.join(', ')}) with ${parameter}= among the run's ${requests.length} request(s).`,
+    `No GET of a list (${LIST_ROUTES.join(', ')}) with ${parameter}= among the run's ${requests.length} request(s).${hint}`,
   );
 }
 
