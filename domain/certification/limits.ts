@@ -3,7 +3,7 @@
  * the report read them); kept apart so the rule files can use them without importing ./rules.ts.
  */
 
-/** A receiver must answer a delivery 2xx within this long (the contract's receiver rule 6). */
+/** A receiver must answer a delivery 2xx within this long (docs/contract.md#receiving-webhooks, rule 6). */
 export const ANSWER_WITHIN_MS = 10_000;
 /** How long after an event the channel has to read what it names. */
 export const REREAD_WITHIN_MS = 30_000;

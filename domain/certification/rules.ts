@@ -130,12 +130,12 @@ export const RULE_TITLES: Readonly<Record<CertificationRule, string>> = {
   applies_higher_versions_only: 'Apply a resource read only when its `version` is higher than the one held.',
 };
 
-/** The evidence of a rule the channel declares: the contract's receiver rule it follows. */
+/** The evidence of a rule the channel declares: the contract's receiving rule it follows. */
 const DECLARED: Readonly<Partial<Record<CertificationRule, string>>> = {
   dedupes_on_webhook_id:
-    "Declared by the channel, not observed: the contract's receiver rule 4 (delivery is at least once and in no particular order; deduplicate on webhook-id).",
+    'Declared by the channel, not observed: docs/contract.md#receiving-webhooks, rule 4 (delivery is at least once and in no particular order; deduplicate on webhook-id).',
   applies_higher_versions_only:
-    "Declared by the channel, not observed: the contract's receiver rule 5 (read the named resource and apply it only when its version is higher than the one held).",
+    'Declared by the channel, not observed: docs/contract.md#receiving-webhooks, rule 5 (read the named resource and apply it only when its version is higher than the one held).',
 };
 
 function verdicts(observations: CertificationObservations): Record<CertificationRule, RuleVerdict> {

@@ -191,8 +191,8 @@ describe('judge', () => {
   });
 
   test.each([
-    ['dedupes_on_webhook_id', /receiver rule 4 .*deduplicate on webhook-id/],
-    ['applies_higher_versions_only', /receiver rule 5 .*version is higher/],
+    ['dedupes_on_webhook_id', /contract\.md#receiving-webhooks, rule 4 .*deduplicate on webhook-id/],
+    ['applies_higher_versions_only', /contract\.md#receiving-webhooks, rule 5 .*version is higher/],
   ] as const)('%s is self-declared, naming the receiver rule', (rule, evidence) => {
     const row = judgedRow(rule, () => {});
     expect(row.outcome).toBe('self_declared');
