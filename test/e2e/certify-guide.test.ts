@@ -74,8 +74,8 @@ function bash(line: string, env: Record<string, string>, timeoutMs: number): Pro
 function background(line: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
   const child = spawn('bash', ['-c', line], { cwd: ROOT, env: { ...process.env, ...env }, detached: true });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   onCleanup(() => {
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
   });
