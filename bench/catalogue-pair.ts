@@ -36,6 +36,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createScratchDatabase } from '../db/scratch.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { writeCatalogueRows, type CatalogueRows } from './catalogue-rows.ts';
@@ -118,7 +119,7 @@ async function startService(topology: Topology, shared: Shared): Promise<BenchPr
   Object.assign(env, SERVICE_ENV);
   const url = `https://localhost:${port}`;
   return startProcess(
-    topology === 'start' ? 'scripts/start.ts' : 'scripts/api.ts',
+    fileURLToPath(new URL(topology === 'start' ? '../scripts/start.ts' : '../scripts/api.ts', import.meta.url)),
     env,
     { ca: shared.tls.cert, healthUrl: `${url}/health/live`, url },
     { nodeArgs: profiled(`service-${topology}`), logFile: path.join(shared.dataDir, `service-${topology}.log`) },
@@ -127,7 +128,7 @@ async function startService(topology: Topology, shared: Shared): Promise<BenchPr
 
 async function startBare(shared: Shared): Promise<BenchProcess> {
   return startProcess(
-    'bench/bare-catalogue-server.ts',
+    fileURLToPath(new URL('./bare-catalogue-server.ts', import.meta.url)),
     {
       BARE_DATABASE_URL: shared.databaseUrl,
       BARE_CHANNEL_ID: shared.rows.channelId,
