@@ -75,3 +75,29 @@ test.each([
     Worker.runReplayHistory({ workflowBundle, sinks: workflowSinks() }, historyFromJSON(history)),
   ).rejects.toThrow(DeterminismViolationError);
 });
+
+/**
+ * The churn's and the certification run's histories, recorded with stand-in activities by
+ * test/workflows-unit/recorded-histories.test.ts: each is committed, replays on its own, and holds
+ * the path it was recorded for (the churn's stop signal; the certification's judge last).
+ */
+test.each([
+  [
+    'sandbox-churn-stopped.json',
+    'sandboxChurnStop',
+    (e: any) => e.workflowExecutionSignaledEventAttributes?.signalName,
+  ],
+  [
+    'certification-run-passed.json',
+    'judgeCertification',
+    (e: any) => e.activityTaskScheduledEventAttributes?.activityType?.name,
+  ],
+])('the committed %s holds %s last of its kind and replays on its own', async (file, expected, pick) => {
+  const history = await historyJSON(file);
+  expect(history.events.map(pick).filter(Boolean).at(-1)).toBe(expected);
+  await Worker.runReplayHistory(
+    { workflowBundle, sinks: workflowSinks() },
+    historyFromJSON(history),
+    path.basename(file, '.json'),
+  );
+});

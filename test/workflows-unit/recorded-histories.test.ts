@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ChurnBatch, ChurnOutcome } from '../../activities/sandbox-churn.ts';
+import type { TriggerSeen } from '../../services/certification-steps.ts';
+import type { certificationRun } from '../../workflows/certification.ts';
+import { sandboxChurnStopSignal } from '../../workflows/definitions.ts';
+import type { sandboxChurn } from '../../workflows/sandbox-churn.ts';
+import { recordHistory } from '../support/time-skipping.ts';
+import { activityKinds, made, startStandInWorker, type StandInWorker } from '../support/workflow-stand-ins.ts';
+
+// Runs of the sandbox churn and the certification run with stand-in activities, whose histories
+// RECORD_HISTORIES=1 stores under test/histories for the replay test (test/workflows/replay.test.ts).
+// The stand-ins answer what the real activities answer in shape; the replay compares commands.
+
+let worker: StandInWorker;
+beforeAll(async () => {
+  worker = await startStandInWorker();
+});
+afterAll(() => worker?.stop());
+
+const AT = '2026-11-28T12:00:00.000Z';
+const TYPES = ['webhook.ping', 'property.updated', 'availability.updated', 'property.withdrawn'];
+
+function seen(type: string): TriggerSeen {
+  const subject =
+    type === 'availability.updated'
+      ? { id: 'prp_1', from: '2026-12-05', to: '2026-12-06' }
+      : { id: type === 'webhook.ping' ? 'whk_1' : 'prp_1', from: null, to: null };
+  return {
+    type,
+    attempt: { type, eventId: `evt_${type}`, status: 204, durationMs: 12, error: null },
+    answeredAt: AT,
+    subject,
+  };
+}
+
+describe('histories recorded with stand-in activities', () => {
+  test('sandbox churn: batches until a stop signal, then it ends with its progress', async () => {
+    const { workflowId, calls } = worker.workflow({
+      applySandboxChurn: (batch: ChurnBatch): ChurnOutcome => {
+        const applied: ChurnOutcome['applied'] = {};
+        for (const change of batch.changes) applied[change.kind] = (applied[change.kind] ?? 0) + 1;
+        return { applied, skipped: {} };
+      },
+    });
+    const handle = await worker.env.client.workflow.start<typeof sandboxChurn>('sandboxChurn', {
+      workflowId,
+      taskQueue: worker.taskQueue,
+      args: [{ seed: 5, rate: 4, channels: ['sandbox-travel'] }],
+    });
+    await made(calls, 2);
+    await handle.signal(sandboxChurnStopSignal);
+    const progress = await handle.result();
+    expect(progress.next).toBe(calls.length * 4);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    await recordHistory(handle, 'sandbox-churn-stopped');
+  });
+
+  test('certification run: probes, triggers, throttle, owner hand-off, then the judge answers passed', async () => {
+    const { workflowId } = worker.workflow({
+      setCertificationStep: () => undefined,
+      prepareCertification: () => undefined,
+      sendCertificationProbe: (_run, kind) => ({ eventId: `evt_${kind}`, status: 401, durationMs: 5, error: null }),
+      triggerCertificationEvent: (_run, type) => seen(type),
+      certificationWindowLeft: () => 50_000,
+      fillCertificationWindow: () => ({ filledAt: AT, windowEndsAt: '2026-11-28T12:00:15.000Z', leftMs: 15_000 }),
+      handOffCertificationOwner: () => ({
+        ownerId: 'own_1',
+        tokenId: 'jti-1',
+        handedOffAt: AT,
+        windowEndsAt: '2026-11-28T13:00:00.000Z',
+        waitUntil: '2026-11-28T12:05:00.000Z',
+      }),
+      awaitCertificationOwner: () => '2026-11-28T12:00:30.000Z',
+      judgeCertification: () => 'passed',
+    });
+    const handle = await worker.env.client.workflow.start<typeof certificationRun>('certificationRun', {
+      workflowId,
+      taskQueue: worker.taskQueue,
+      args: [
+        {
+          certificationId: 'crt_1',
+          channel: 'travel',
+          channelId: 'c-1',
+          webhookId: 'whk_1',
+          startedAt: AT,
+          types: TYPES,
+          connectWaitSeconds: 300,
+        },
+      ],
+    });
+    expect(await handle.result()).toBe('passed');
+    const { scheduled } = await activityKinds(handle);
+    expect(scheduled.at(-1)).toBe('judgeCertification');
+    await recordHistory(handle, 'certification-run-passed');
+  });
+});
