@@ -96,8 +96,10 @@ async function certifyChannel(
     ca: tls.cert,
     port: appPort,
     frontPort,
-    // A pass every 15 s and small pages: within the run, reads page with cursors and resume.
-    syncIntervalMs: 15_000,
+    // Small pages: within the run, reads page with cursors and resume. A pass every 30 s: a pass
+    // that lists a property's new version just before its event is worked leaves the event
+    // nothing to read again (up to date), which rereads_named_resource cannot tell from not reading.
+    syncIntervalMs: 30_000,
     syncPageSize: 2,
     log: (line) => appLog.push(`${new Date().toISOString()} ${line}`),
   });
