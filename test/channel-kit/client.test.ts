@@ -226,6 +226,30 @@ describe('sandbox tools', () => {
   });
 });
 
+describe('certification', () => {
+  test('a start refused for an endpoint not subscribed to *, the runs listed, an unknown run not found', async () => {
+    const { data: endpoint } = await client.POST('/webhooks', {
+      body: { url: `${service.receiver.url}/kit-certify`, events: ['property.*'] },
+    });
+    const refusal = await client.POST('/sandbox/certifications', { body: { webhook_id: endpoint!.id } }).then(
+      () => expect.fail('a run of an endpoint not subscribed to * was started'),
+      (error: unknown) => error as ProblemError,
+    );
+    expect([refusal.status, refusal.code]).toEqual([409, 'certification_not_possible']);
+    await client.DELETE('/webhooks/{webhook_id}', { params: { path: { webhook_id: endpoint!.id } } });
+
+    const { data: runs } = await client.GET('/sandbox/certifications', { params: { query: { limit: 5 } } });
+    expect(runs!.data).toEqual([]);
+    const unknown = await client
+      .GET('/sandbox/certifications/{certification_id}', { params: { path: { certification_id: 'crt_unknown' } } })
+      .then(
+        () => expect.fail('a run that does not exist was read'),
+        (error: unknown) => error as ProblemError,
+      );
+    expect([unknown.status, unknown.code]).toEqual([404, 'not_found']);
+  });
+});
+
 describe('what the kit adds', () => {
   test('a refusal is thrown as a ProblemError carrying its code, status and details', async () => {
     const refused = (call: Promise<unknown>) =>
