@@ -150,7 +150,7 @@ describe('certificationRun with stand-in activities', () => {
 
   test('a window nearly over is let pass, and the next one waited for to its last seconds', async () => {
     const left = [3_000, 58_000];
-    const { handle, calls } = await run(standIns({ certificationWindowLeft: () => left.shift() }));
+    const { handle, calls } = await run(standIns({ certificationWindowLeft: () => left.shift()! }));
     // The watch; the 3 s left and a second more; the next window's 58 s less the 15 s lead; past its end.
     const timers = await timerDurations(handle);
     expect(timers.slice(1, 3)).toEqual([4_000, 43_000]);
