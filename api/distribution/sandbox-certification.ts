@@ -10,7 +10,7 @@ import {
   CONNECT_WAIT_SECONDS,
 } from '../../services/certification.ts';
 import { defineOperation } from '../operations.ts';
-import { Instant } from '../schemas/common.ts';
+import { Instant, openEnum } from '../schemas/common.ts';
 import { WebhookId } from './webhook-schemas.ts';
 
 /**
@@ -39,10 +39,10 @@ const RuleRow = z
   .object({
     rule: z.string().meta({ description: 'The rule (`answers_each_event_type`, `honours_retry_after`, …).' }),
     title: z.string().meta({ description: 'What the rule asks, one sentence.' }),
-    outcome: z.enum(['pending', 'passed', 'failed', 'self_declared']).meta({
-      description:
-        '`pending` until the run judges it; `self_declared` for a rule nothing the service sees can prove (you state you follow it).',
-    }),
+    outcome: openEnum(
+      ['pending', 'passed', 'failed', 'self_declared'],
+      '`pending` until the run judges it; `self_declared` for a rule nothing the service sees can prove (you state you follow it).',
+    ),
     evidence: z.string().meta({ description: 'What was observed: ids, statuses, times.' }),
   })
   .meta({ id: 'CertificationRule' });
@@ -51,9 +51,10 @@ const Run = z
   .object({
     certification_id: z.string().meta({ description: 'The run (`crt_…`).' }),
     webhook_id: z.string().meta({ description: 'The endpoint under test.' }),
-    state: z.enum(['running', 'passed', 'failed']).meta({
-      description: '`passed` once judged with no rule failed; `failed` when one failed or the run could not finish.',
-    }),
+    state: openEnum(
+      ['running', 'passed', 'failed'],
+      '`passed` once judged with no rule failed; `failed` when one failed or the run could not finish.',
+    ),
     started_at: Instant,
     finished_at: Instant.nullable(),
     step: z.string().nullable().meta({ description: 'What the run does now, one sentence; null once it ended.' }),

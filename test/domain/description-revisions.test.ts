@@ -29,7 +29,7 @@ const DISTRIBUTION_DIGESTS: Record<string, { production: string; sandbox: string
   },
   '1.10.0': {
     production: 'dfd22069adcbc2f0e72eed2fd3a1cc68cd3396d06b37b97bebba8265400a29f5',
-    sandbox: '89da1d1b6776865d43862eef5e806b3f6898d62477dbbb85cb2cc170e75705bd',
+    sandbox: '51143165b4003c1f1b17f0b11e867909516357e85a20e937ace5bf2e39d8f33e',
     productionAsOf: '1.8.0',
   },
 };

@@ -2,12 +2,14 @@ import type { CertificationRow, CertificationRun, CertifyLine } from './certify.
 
 /** What `channel-kit certify` prints: a line per change as the run goes, then the report as a table. */
 
-const OUTCOME: Record<CertificationRow['outcome'], string> = {
+const OUTCOME: Readonly<Record<string, string>> = {
   pending: 'pending',
   passed: 'passed',
   failed: 'FAILED',
   self_declared: 'self-declared',
 };
+/** An outcome as printed; one this kit does not know (the enum is open) as the service wrote it. */
+const outcome = (row: CertificationRow) => OUTCOME[row.outcome] ?? row.outcome;
 
 const time = () => new Date().toTimeString().slice(0, 8);
 
@@ -18,7 +20,7 @@ export function certifyLineText(line: CertifyLine): string {
     case 'step':
       return `${time()}  … ${line.step}`;
     case 'rule':
-      return `${time()}  ${OUTCOME[line.row.outcome].padEnd(13)} ${line.row.rule}: ${line.row.evidence}`;
+      return `${time()}  ${outcome(line.row).padEnd(13)} ${line.row.rule}: ${line.row.evidence}`;
     case 'hand_off':
       return `${time()}  owner connect: handing the token for ${line.handOff.owner_id} to ${line.handOff.redirect_url} (confirm by ${line.handOff.window_ends_at})`;
     case 'hand_off_done':
@@ -34,9 +36,7 @@ export function certifyLineText(line: CertifyLine): string {
 export function certifyReport(run: CertificationRun): string[] {
   const width = Math.max(4, ...run.rules.map((row) => row.rule.length));
   const header = `${'rule'.padEnd(width)}  ${'outcome'.padEnd(13)}  evidence`;
-  const rows = run.rules.map(
-    (row) => `${row.rule.padEnd(width)}  ${OUTCOME[row.outcome].padEnd(13)}  ${row.evidence || '-'}`,
-  );
+  const rows = run.rules.map((row) => `${row.rule.padEnd(width)}  ${outcome(row).padEnd(13)}  ${row.evidence || '-'}`);
   const failed = run.rules.filter((row) => row.outcome === 'failed').length;
   const verdict =
     run.state === 'passed'

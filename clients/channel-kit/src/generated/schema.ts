@@ -1964,10 +1964,12 @@ export interface components {
             /** @description The endpoint under test. */
             webhook_id: string;
             /**
-             * @description `passed` once judged with no rule failed; `failed` when one failed or the run could not finish.
-             * @enum {string}
+             * @description `passed` once judged with no rule failed; `failed` when one failed or the run could not finish. Open enum: unknown values must be accepted. Known values: `running`, `passed`, `failed`.
+             * @example running
+             * @example passed
+             * @example failed
              */
-            state: "running" | "passed" | "failed";
+            state: string;
             /**
              * @description RFC 3339 UTC instant, whole seconds, ending in Z
              * @example 2026-11-22T09:30:00Z
@@ -2000,10 +2002,13 @@ export interface components {
             /** @description What the rule asks, one sentence. */
             title: string;
             /**
-             * @description `pending` until the run judges it; `self_declared` for a rule nothing the service sees can prove (you state you follow it).
-             * @enum {string}
+             * @description `pending` until the run judges it; `self_declared` for a rule nothing the service sees can prove (you state you follow it). Open enum: unknown values must be accepted. Known values: `pending`, `passed`, `failed`, `self_declared`.
+             * @example pending
+             * @example passed
+             * @example failed
+             * @example self_declared
              */
-            outcome: "pending" | "passed" | "failed" | "self_declared";
+            outcome: string;
             /** @description What was observed: ids, statuses, times. */
             evidence: string;
         };
