@@ -1,7 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { GatheredObservations } from '../../services/certification-judge.ts';
-import type { TriggerSeen } from '../../services/certification-steps.ts';
 import type { certificationRun, CertificationInput } from '../../workflows/certification.ts';
 import {
   startStandInWorker,
@@ -10,6 +9,7 @@ import {
   type StandIns,
   type StandInWorker,
 } from '../support/workflow-stand-ins.ts';
+import { AT, CERTIFICATION_INPUT, certificationStandIns, probe, TYPES } from '../support/certification-stand-ins.ts';
 
 // The certification run's orchestration with stand-in activities: the order of its steps, what it
 // hands the judge, its waits (the withdrawal's watch, the throttle's window), and a step that fails.
@@ -20,63 +20,13 @@ beforeAll(async () => {
 });
 afterAll(() => worker?.stop());
 
-const TYPES = ['webhook.ping', 'property.updated', 'availability.updated', 'property.withdrawn'];
-const AT = '2026-11-28T12:00:00.000Z';
-
-function seen(type: string): TriggerSeen {
-  const subject =
-    type === 'availability.updated'
-      ? { id: 'prp_1', from: '2026-12-05', to: '2026-12-06' }
-      : { id: type === 'webhook.ping' ? 'whk_1' : 'prp_1', from: null, to: null };
-  return {
-    type,
-    attempt: { type, eventId: `evt_${type}`, status: 204, durationMs: 12, error: null },
-    answeredAt: AT,
-    subject,
-  };
-}
-
-const probe = (kind: string) => ({ eventId: `evt_${kind}`, status: 401, durationMs: 5, error: null });
-
-function standIns(overrides: StandIns = {}): StandIns {
-  return {
-    setCertificationStep: () => undefined,
-    prepareCertification: () => undefined,
-    sendCertificationProbe: (_run, kind) => probe(kind),
-    triggerCertificationEvent: (_run, type) => seen(type),
-    certificationWindowLeft: () => 50_000,
-    fillCertificationWindow: () => ({ filledAt: AT, windowEndsAt: '2026-11-28T12:00:15.000Z', leftMs: 15_000 }),
-    handOffCertificationOwner: () => ({
-      ownerId: 'own_1',
-      tokenId: 'jti-1',
-      handedOffAt: AT,
-      windowEndsAt: '2026-11-28T13:00:00.000Z',
-      waitUntil: '2026-11-28T12:05:00.000Z',
-    }),
-    awaitCertificationOwner: () => '2026-11-28T12:00:30.000Z',
-    judgeCertification: () => 'passed',
-    abandonCertification: () => undefined,
-    ...overrides,
-  };
-}
-
+const standIns = certificationStandIns;
 async function run(given: StandIns, input: Partial<CertificationInput> = {}) {
   const { workflowId, calls } = worker.workflow(given);
   const handle = await worker.env.client.workflow.start<typeof certificationRun>('certificationRun', {
     workflowId,
     taskQueue: worker.taskQueue,
-    args: [
-      {
-        certificationId: 'crt_1',
-        channel: 'travel',
-        channelId: 'c-1',
-        webhookId: 'whk_1',
-        startedAt: AT,
-        types: TYPES,
-        connectWaitSeconds: 300,
-        ...input,
-      },
-    ],
+    args: [{ ...CERTIFICATION_INPUT, ...input }],
   });
   return { handle, calls, state: await handle.result() };
 }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ChurnBatch, ChurnOutcome } from '../../activities/sandbox-churn.ts';
-import type { TriggerSeen } from '../../services/certification-steps.ts';
 import type { certificationRun } from '../../workflows/certification.ts';
 import { sandboxChurnStopSignal } from '../../workflows/definitions.ts';
 import type { sandboxChurn } from '../../workflows/sandbox-churn.ts';
+import { CERTIFICATION_INPUT, certificationStandIns } from '../support/certification-stand-ins.ts';
 import { recordHistory } from '../support/time-skipping.ts';
 import { activityKinds, made, startStandInWorker, type StandInWorker } from '../support/workflow-stand-ins.ts';
 
@@ -16,22 +16,6 @@ beforeAll(async () => {
   worker = await startStandInWorker();
 });
 afterAll(() => worker?.stop());
-
-const AT = '2026-11-28T12:00:00.000Z';
-const TYPES = ['webhook.ping', 'property.updated', 'availability.updated', 'property.withdrawn'];
-
-function seen(type: string): TriggerSeen {
-  const subject =
-    type === 'availability.updated'
-      ? { id: 'prp_1', from: '2026-12-05', to: '2026-12-06' }
-      : { id: type === 'webhook.ping' ? 'whk_1' : 'prp_1', from: null, to: null };
-  return {
-    type,
-    attempt: { type, eventId: `evt_${type}`, status: 204, durationMs: 12, error: null },
-    answeredAt: AT,
-    subject,
-  };
-}
 
 describe('histories recorded with stand-in activities', () => {
   test('sandbox churn: batches until a stop signal, then it ends with its progress', async () => {
@@ -56,37 +40,11 @@ describe('histories recorded with stand-in activities', () => {
   });
 
   test('certification run: probes, triggers, throttle, owner hand-off, then the judge answers passed', async () => {
-    const { workflowId } = worker.workflow({
-      setCertificationStep: () => undefined,
-      prepareCertification: () => undefined,
-      sendCertificationProbe: (_run, kind) => ({ eventId: `evt_${kind}`, status: 401, durationMs: 5, error: null }),
-      triggerCertificationEvent: (_run, type) => seen(type),
-      certificationWindowLeft: () => 50_000,
-      fillCertificationWindow: () => ({ filledAt: AT, windowEndsAt: '2026-11-28T12:00:15.000Z', leftMs: 15_000 }),
-      handOffCertificationOwner: () => ({
-        ownerId: 'own_1',
-        tokenId: 'jti-1',
-        handedOffAt: AT,
-        windowEndsAt: '2026-11-28T13:00:00.000Z',
-        waitUntil: '2026-11-28T12:05:00.000Z',
-      }),
-      awaitCertificationOwner: () => '2026-11-28T12:00:30.000Z',
-      judgeCertification: () => 'passed',
-    });
+    const { workflowId } = worker.workflow(certificationStandIns());
     const handle = await worker.env.client.workflow.start<typeof certificationRun>('certificationRun', {
       workflowId,
       taskQueue: worker.taskQueue,
-      args: [
-        {
-          certificationId: 'crt_1',
-          channel: 'travel',
-          channelId: 'c-1',
-          webhookId: 'whk_1',
-          startedAt: AT,
-          types: TYPES,
-          connectWaitSeconds: 300,
-        },
-      ],
+      args: [CERTIFICATION_INPUT],
     });
     expect(await handle.result()).toBe('passed');
     const { scheduled } = await activityKinds(handle);
