@@ -32,6 +32,8 @@ export interface ChurnChaosOptions {
   rate: number;
   properties: number;
   workers: number;
+  /** Webhook endpoints, 1 to 3: `*`, then `property.*`, then `availability.updated`. */
+  endpoints: number;
   seed: number;
   /** How long after the churn stops deliveries may take to arrive. */
   settleMs: number;
@@ -189,7 +191,8 @@ export async function runChurnChaos(options: ChurnChaosOptions): Promise<ChurnCh
 
     // Endpoints are sent what commits after they are registered: the log's end is read first.
     const before = await fullRead(api, key);
-    for (const endpoint of ENDPOINTS) {
+    const endpoints = ENDPOINTS.slice(0, options.endpoints);
+    for (const endpoint of endpoints) {
       const created = await api.call('POST', '/api/v1/distribution/webhooks', key, {
         url: `${receiver.baseUrl}${endpoint.name}`,
         events: endpoint.events,
@@ -229,10 +232,10 @@ export async function runChurnChaos(options: ChurnChaosOptions): Promise<ChurnCh
     const expected = full.events.slice(before.events.length);
     const settleFrom = Date.now();
     const deadline = settleFrom + options.settleMs;
-    let deliveries = checkDeliveries(expected, ENDPOINTS, receiver.arrivals);
+    let deliveries = checkDeliveries(expected, endpoints, receiver.arrivals);
     while (deliveries.lost > 0 && Date.now() < deadline) {
       await sleep(1000);
-      deliveries = checkDeliveries(expected, ENDPOINTS, receiver.arrivals);
+      deliveries = checkDeliveries(expected, endpoints, receiver.arrivals);
     }
     log(`settled: ${deliveries.received} of ${deliveries.expected} pairs received`);
     return {
@@ -241,6 +244,7 @@ export async function runChurnChaos(options: ChurnChaosOptions): Promise<ChurnCh
         rate: options.rate,
         properties: options.properties,
         workers: options.workers,
+        endpoints: options.endpoints,
         seed: options.seed,
         settleMs: options.settleMs,
       },

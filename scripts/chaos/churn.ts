@@ -1,11 +1,12 @@
 /**
  * `npm run chaos:churn`: the chaos run's checker pointed at the sandbox churn
  * (scripts/chaos/churn-run.ts). A generated catalogue, the churn at `--rate` changes a second for
- * `--minutes`, a channel syncing through GET /events and three webhook endpoints; prints the
+ * `--minutes`, a channel syncing through GET /events and webhook endpoints (`--endpoints`); prints the
  * verdict (commit order as the channel saw it, deliveries as the receiver saw them) and exits 1
  * on any fault.
  *
- * Options: --minutes (5), --rate (10), --properties (200), --workers (1), --seed (1),
+ * Options: --minutes (5), --rate (10), --properties (200), --workers (1), --endpoints (3: `*`,
+ * `property.*`, `availability.updated`; fewer take the first), --seed (1),
  * --settle-seconds (600), --keep (keep the run's directory with every process's log).
  */
 import os from 'node:os';
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '10' },
     properties: { type: 'string', default: '200' },
     workers: { type: 'string', default: '1' },
+    endpoints: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
     'settle-seconds': { type: 'string', default: '600' },
     keep: { type: 'boolean', default: false },
@@ -35,6 +37,7 @@ const report = await runChurnChaos({
   rate: number('rate', values.rate, 0.1, 1000),
   properties: number('properties', values.properties, 1, 100_000),
   workers: number('workers', values.workers, 1, 4),
+  endpoints: number('endpoints', values.endpoints, 1, 3),
   seed: number('seed', values.seed, 0, 2 ** 31 - 1),
   settleMs: number('settle-seconds', values['settle-seconds'], 10, 86_400) * 1000,
   keep: values.keep,
