@@ -41,3 +41,26 @@ export class BufferPool {
     return this.#free.length;
   }
 }
+
+/** The most UTF-8 bytes one UTF-16 code unit of a JavaScript string becomes. */
+const MAX_UTF8_BYTES_PER_UNIT = 3;
+
+/**
+ * `texts` as UTF-8, joined by commas, written one by one into a buffer of `pool`. Joining a page
+ * of records into one string and encoding that costs several times more: a record with one
+ * character outside Latin-1 makes the joined page a two-byte string, flattened and then encoded
+ * whole. `release` gives the buffer back: call it once nothing reads `bytes` (the answer closed).
+ */
+export function joinedUtf8(pool: BufferPool, texts: readonly string[]): { bytes: Buffer; release: () => void } {
+  let room = texts.length;
+  for (const text of texts) room += text.length * MAX_UTF8_BYTES_PER_UNIT;
+  const { buffer, release } = pool.take(room);
+  let offset = 0;
+  for (let i = 0; i < texts.length; i += 1) {
+    if (i > 0) buffer[offset++] = COMMA;
+    offset += buffer.write(texts[i]!, offset, 'utf8');
+  }
+  return { bytes: buffer.subarray(0, offset), release };
+}
+
+const COMMA = 0x2c;
