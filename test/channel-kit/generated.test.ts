@@ -4,19 +4,29 @@ import { describe, expect, test } from 'vitest';
 import { API_REVISION } from '../../api/openapi/document.ts';
 import { EVENT_TYPES, PING_EVENT_TYPE } from '../../domain/events.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../clients/channel-kit/src/index.ts';
-import { KIT_SCHEMA_PATH, REGENERATE_COMMAND, renderKitSchema } from '../../scripts/channel-kit-schema.ts';
+import {
+  KIT_EVENT_TYPES_PATH,
+  KIT_SCHEMA_PATH,
+  REGENERATE_COMMAND,
+  renderKitEventTypes,
+  renderKitSchema,
+} from '../../scripts/channel-kit-schema.ts';
 
-const KIT = path.resolve(import.meta.dirname, '../../clients/channel-kit');
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const KIT = path.join(ROOT, 'clients/channel-kit');
 
 describe('the channel kit follows the description', () => {
-  test('its generated types are what the description built from this code gives', async () => {
-    const committed = readFileSync(KIT_SCHEMA_PATH, 'utf8');
-    const fresh = await renderKitSchema();
+  test.each([
+    ['types', KIT_SCHEMA_PATH, renderKitSchema],
+    ['event types', KIT_EVENT_TYPES_PATH, renderKitEventTypes],
+  ] as const)('its generated %s are what the description built from this code gives', async (_, file, render) => {
+    const committed = readFileSync(file, 'utf8');
+    const fresh = await render();
     if (fresh !== committed) {
       const lines = { committed: committed.split('\n'), fresh: fresh.split('\n') };
       const at = lines.fresh.findIndex((line, i) => line !== lines.committed[i]);
       expect.fail(
-        `clients/channel-kit/src/generated/schema.ts is not what the description gives (first difference at line ${at + 1}: ` +
+        `${path.relative(ROOT, file)} is not what the description gives (first difference at line ${at + 1}: ` +
           `${JSON.stringify(lines.committed[at])} here, ${JSON.stringify(lines.fresh[at])} generated). ` +
           `Run \`${REGENERATE_COMMAND}\` and commit the result.`,
       );
