@@ -125,8 +125,8 @@ describe('the distribution description changes only with its revision', () => {
     const row = DISTRIBUTION_REVISIONS[API_REVISION];
     expect(
       row?.production !== undefined && row.sandbox !== undefined,
-      `revision ${API_REVISION} (the newest entry of api/openapi/CHANGELOG.md) has no digests here: add to its row ` +
-        `production: '${fresh.production}', sandbox: '${fresh.sandbox}'`,
+      `revision ${API_REVISION} (the newest entry of api/openapi/CHANGELOG.md) has no digests here: add its row ` +
+        `'${API_REVISION}': { production: '${fresh.production}', sandbox: '${fresh.sandbox}' },`,
     ).toBe(true);
     expect(
       fresh[env],
