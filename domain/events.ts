@@ -31,6 +31,34 @@ export const WILDCARD_PATTERN = '*';
 export const MAX_EVENT_PATTERNS = 20;
 export const MAX_EVENT_PATTERN_LENGTH = 100;
 
+/**
+ * What happened, per type: the sentence a channel reads in the description's `webhooks` entry and
+ * `<Type>Event` schema (`api/openapi/webhooks.ts`), the ping's included. A record over every type,
+ * so a type added to `EVENT_TYPES` does not compile without its sentence.
+ */
+export const EVENT_MEANINGS: Readonly<Record<EventType | typeof PING_EVENT_TYPE, string>> = {
+  'property.updated':
+    'A property changed in a way the channel sees, a change of `city_tax_status` included. Read it (`GET /properties/{property_id}`) unless the version held is already as high.',
+  'property.withdrawn':
+    'A property is no longer published to the channel: the host stopped distributing it, or it may no longer be sold here (an expired Romanian classification). Reading it answers its tombstone; it may come back under the same id with a higher version.',
+  'property.distributed':
+    'A property is published to the channel: for the first time, or again after a withdrawal (same id, higher version). An `availability.updated` over its horizon follows.',
+  'property.deleted': 'A property was deleted for good; its id is never used again.',
+  'location.updated':
+    'A location changed: its data, address visibility, radius or status. There is no read of one location: list `GET /locations` with `updated_since`.',
+  'location.deleted': 'A location was deleted for good; its id is never used again.',
+  'owner.updated':
+    'An owner changed: its data or status, or its connection to an account on the channel was removed. There is no read of one owner: list `GET /owners` with `updated_since`.',
+  'owner.deleted': 'An owner was deleted for good; its id is never used again.',
+  'amenity.updated':
+    "A release changed an amenity's name, category or OTA codes. List `GET /amenities` with `updated_since`.",
+  'amenity.deleted': 'An amenity was retired; its code is never used again.',
+  'availability.updated':
+    'Nights of a property changed, from `data.from` up to `data.to` (exclusive). It carries no version: always re-read the range, `GET /availability?property_id=…&from=…&to=…`.',
+  'webhook.ping':
+    'A signed test sent by `POST /webhooks/{webhook_id}/test` and `POST /webhooks/{webhook_id}/enable` to that endpoint alone, whatever it subscribes to. Not in the event log; names the endpoint, not a resource.',
+};
+
 /** `*`, `<kind>.*` or `<kind>.<action>`, each name a lowercase word; also the description's pattern. */
 export const EVENT_PATTERN_SOURCE = '^(?:\\*|[a-z][a-z0-9_]*\\.(?:\\*|[a-z][a-z0-9_]*))$';
 const EVENT_PATTERN_SYNTAX = new RegExp(EVENT_PATTERN_SOURCE);

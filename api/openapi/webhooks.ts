@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ID_PATTERNS, ID_PREFIXES } from '../../domain/catalogue/ids.ts';
-import { EVENT_TYPES, eventKind, PING_EVENT_TYPE, type EventType } from '../../domain/events.ts';
+import { EVENT_MEANINGS, EVENT_TYPES, eventKind, PING_EVENT_TYPE } from '../../domain/events.ts';
 import { describeJitter, describeRetrySpan, describeSchedule } from '../../domain/webhooks/retry-schedule.ts';
 import { RECEIVER_ANSWER_MS } from '../../domain/webhooks/sending.ts';
 import { SIGNATURE_TOLERANCE_SECONDS, WEBHOOK_SECRET_PREFIX } from '../../domain/webhooks/signing.ts';
@@ -20,29 +20,6 @@ export const WEBHOOK_TAG_DESCRIPTION = `What the service POSTs to a channel's we
 
 /** Every type a channel's endpoint can receive, in the order the description lists them. */
 export const WEBHOOK_EVENT_TYPES: readonly string[] = [...EVENT_TYPES, PING_EVENT_TYPE];
-
-const WHAT_HAPPENED: Record<EventType | typeof PING_EVENT_TYPE, string> = {
-  'property.updated':
-    'A property changed in a way the channel sees, a change of `city_tax_status` included. Read it (`GET /properties/{property_id}`) unless the version held is already as high.',
-  'property.withdrawn':
-    'A property is no longer published to the channel: the host stopped distributing it, or it may no longer be sold here (an expired Romanian classification). Reading it answers its tombstone; it may come back under the same id with a higher version.',
-  'property.distributed':
-    'A property is published to the channel: for the first time, or again after a withdrawal (same id, higher version). An `availability.updated` over its horizon follows.',
-  'property.deleted': 'A property was deleted for good; its id is never used again.',
-  'location.updated':
-    'A location changed: its data, address visibility, radius or status. There is no read of one location: list `GET /locations` with `updated_since`.',
-  'location.deleted': 'A location was deleted for good; its id is never used again.',
-  'owner.updated':
-    'An owner changed: its data or status, or its connection to an account on the channel was removed. There is no read of one owner: list `GET /owners` with `updated_since`.',
-  'owner.deleted': 'An owner was deleted for good; its id is never used again.',
-  'amenity.updated':
-    "A release changed an amenity's name, category or OTA codes. List `GET /amenities` with `updated_since`.",
-  'amenity.deleted': 'An amenity was retired; its code is never used again.',
-  'availability.updated':
-    'Nights of a property changed, from `data.from` up to `data.to` (exclusive). It carries no version: always re-read the range, `GET /availability?property_id=…&from=…&to=…`.',
-  'webhook.ping':
-    'A signed test sent by `POST /webhooks/{webhook_id}/test` and `POST /webhooks/{webhook_id}/enable` to that endpoint alone, whatever it subscribes to. Not in the event log; names the endpoint, not a resource.',
-};
 
 /** `PropertyUpdatedEvent` for `property.updated`. */
 export function webhookSchemaName(type: string): string {
@@ -96,7 +73,10 @@ function payloadOf(type: string): z.ZodType {
       channel: z.string().meta({ description: "The channel's name." }),
       data: dataOf(type),
     })
-    .meta({ id: webhookSchemaName(type), description: `\`${type}\`: ${WHAT_HAPPENED[type as EventType]}` });
+    .meta({
+      id: webhookSchemaName(type),
+      description: `\`${type}\`: ${EVENT_MEANINGS[type as keyof typeof EVENT_MEANINGS]}`,
+    });
 }
 
 const WEBHOOK_HEADERS: ParameterObject[] = [
@@ -134,7 +114,7 @@ export function webhookEntries(schemas: SchemaComponents): Record<string, { post
           .replace(/^./, (c) => c.toLowerCase())
           .replace(/Event$/, '')}Webhook`,
         summary: `\`${type}\``,
-        description: `${WHAT_HAPPENED[type as EventType]}\n\n${type === PING_EVENT_TYPE ? 'POSTed to the one endpoint tested or enabled' : `POSTed to each active endpoint whose \`events\` match \`${type}\``}, signed with the endpoint's secret. Delivery is at least once and in no particular order.`,
+        description: `${EVENT_MEANINGS[type as keyof typeof EVENT_MEANINGS]}\n\n${type === PING_EVENT_TYPE ? 'POSTed to the one endpoint tested or enabled' : `POSTed to each active endpoint whose \`events\` match \`${type}\``}, signed with the endpoint's secret. Delivery is at least once and in no particular order.`,
         tags: [WEBHOOK_TAG],
         security: [],
         parameters: WEBHOOK_HEADERS,
