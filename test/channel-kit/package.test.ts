@@ -35,7 +35,8 @@ test("the README's pack command builds the kit and leaves its tarball in dist/, 
     .split('\n')
     .map((file) => file.replace(/^package\//, ''))
     .sort();
-  // Every source file, as JavaScript and its declarations; the generated types as declarations only.
+  // Every source file, as JavaScript and its declarations; the generated types as declarations only,
+  // the generated list of event types as both.
   const sources = readdirSync(path.join(KIT, 'src'))
     .filter((name) => name.endsWith('.ts'))
     .map((name) => name.slice(0, -'.ts'.length));
@@ -45,6 +46,8 @@ test("the README's pack command builds the kit and leaves its tarball in dist/, 
       'README.md',
       'package.json',
       'dist/generated/schema.d.ts',
+      'dist/generated/event-types.js',
+      'dist/generated/event-types.d.ts',
       ...sources.flatMap((name) => [`dist/${name}.js`, `dist/${name}.d.ts`]),
     ].sort(),
   );
