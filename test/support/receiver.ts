@@ -28,6 +28,8 @@ export interface Receiver {
   release: () => void;
   /** Resolves once `count` requests have arrived. */
   waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedRequest[]>;
+  /** Resolves once the requests received so far satisfy `done`. */
+  waitUntil: (done: (received: ReceivedRequest[]) => boolean, timeoutMs?: number) => Promise<ReceivedRequest[]>;
   close: () => Promise<void>;
 }
 
@@ -67,7 +69,7 @@ export async function startReceiver(options: { tls?: boolean } = {}): Promise<Re
   let status = 204;
   let holding = false;
   const held: (() => void)[] = [];
-  const waiters: { count: number; resolve: (r: ReceivedRequest[]) => void }[] = [];
+  const waiters: { done: (r: ReceivedRequest[]) => boolean; resolve: (r: ReceivedRequest[]) => void }[] = [];
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -90,7 +92,7 @@ export async function startReceiver(options: { tls?: boolean } = {}): Promise<Re
         const code = status;
         held.push(() => answer(code));
       } else answer(status);
-      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.resolve([...received]);
+      for (const waiter of waiters.filter((w) => w.done(received))) waiter.resolve([...received]);
     });
   };
   const server = options.tls === false ? http.createServer(handle) : https.createServer({ cert, key }, handle);
@@ -111,14 +113,20 @@ export async function startReceiver(options: { tls?: boolean } = {}): Promise<Re
       for (const answer of held.splice(0)) answer();
     },
     waitFor: (count, timeoutMs = 10_000) =>
+      receiver
+        .waitUntil((all) => all.length >= count, timeoutMs)
+        .catch(() => {
+          throw new Error(`receiver: ${received.length} of ${count} requests after ${timeoutMs} ms`);
+        }),
+    waitUntil: (done, timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {
-        if (received.length >= count) return resolve([...received]);
+        if (done(received)) return resolve([...received]);
         const timer = setTimeout(
-          () => reject(new Error(`receiver: ${received.length} of ${count} requests after ${timeoutMs} ms`)),
+          () => reject(new Error(`receiver: ${received.length} requests after ${timeoutMs} ms, not yet as awaited`)),
           timeoutMs,
         );
         waiters.push({
-          count,
+          done,
           resolve: (r) => {
             clearTimeout(timer);
             resolve(r);
