@@ -1,7 +1,7 @@
 /**
  * The naive baseline's worker (a child process of `npm run bench:push`, so its CPU is its own):
  * `naiveDelivery` workflows whose one activity makes one HTTPS POST to the bench's receiver, on a
- * fresh connection with a TLS context built once (as the service's sender does).
+ * fresh connection with a TLS context built once (as the service's sender does), and `emptyWorkflow`.
  */
 import { readFileSync } from 'node:fs';
 import https from 'node:https';

@@ -1,4 +1,5 @@
-// The naive baseline of `npm run bench:push`: a trivial workflow running one regular activity.
+// The baselines of `npm run bench:push` and `bench:push-pair`: a trivial workflow running one
+// regular activity, and a workflow that does nothing.
 import { proxyActivities } from '@temporalio/workflow';
 
 const { post } = proxyActivities<{ post(id: string): Promise<number> }>({ startToCloseTimeout: '30 seconds' });
@@ -6,3 +7,5 @@ const { post } = proxyActivities<{ post(id: string): Promise<number> }>({ startT
 export async function naiveDelivery(id: string): Promise<number> {
   return post(id);
 }
+
+export async function emptyWorkflow(): Promise<void> {}
