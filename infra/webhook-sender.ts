@@ -1,14 +1,18 @@
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Clock } from '../domain/clock.ts';
 import { outcomeOf } from '../domain/webhooks/deliveries.ts';
 import { previousSecretLive } from '../domain/webhooks/endpoints.ts';
-import { webhookHeaders } from '../domain/webhooks/signing.ts';
+import { webhookHeaders, type HmacSha256 } from '../domain/webhooks/signing.ts';
 import type { StoredEndpoint } from '../db/webhook-endpoints.ts';
 import { webhookAttemptDuration, webhookAttempts } from './metrics.ts';
 import { webhookSecretBox, webhookSecretContext, type SecretBox } from './secret-box.ts';
 import type { ServiceSecrets } from './secrets.ts';
 import { inOwnTrace } from './tracing.ts';
 import { postWebhook, type WebhookResponse } from './webhook-http.ts';
+
+/** Node's HMAC: synchronous, no key object or crypto job per signature (Web Crypto's cost a delivery ~1 ms). */
+export const nodeHmac: HmacSha256 = (key, content) => createHmac('sha256', key).update(content).digest();
 
 export interface WebhookSettings {
   allowLocal: boolean;
@@ -71,12 +75,15 @@ function unmeasuredSender(deps: { secrets: ServiceSecrets; clock: Clock; setting
           detail: 'the endpoint has no signing secret',
           excerpt: null,
         };
-      const headers = await webhookHeaders({
-        id: event.id,
-        timestamp: Math.floor(now.getTime() / 1000),
-        body: event.body,
-        secrets,
-      });
+      const headers = await webhookHeaders(
+        {
+          id: event.id,
+          timestamp: Math.floor(now.getTime() / 1000),
+          body: event.body,
+          secrets,
+        },
+        nodeHmac,
+      );
       // With tracing on, the receiver may join a trace: `traceparent` names the POST's own span,
       // the root of a trace of its own (infra/tracing.ts `inOwnTrace`), never the write's.
       return inOwnTrace(

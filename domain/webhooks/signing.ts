@@ -1,5 +1,6 @@
-// Standard Webhooks (https://www.standardwebhooks.com) signing with Web Crypto, so workflows and
-// activities can share it without Node built-ins.
+// Standard Webhooks (https://www.standardwebhooks.com) signing. The HMAC is Web Crypto's unless
+// the caller hands its own (the worker's sender hands Node's synchronous one: infra/webhook-sender.ts),
+// so the rule stays free of Node built-ins.
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
@@ -13,31 +14,39 @@ export type WebhookHeaders = {
 
 export type SignInput = { id: string; timestamp: number; body: string; secrets: readonly string[] };
 
+/** HMAC-SHA256 of `content` under the raw `key`. */
+export type HmacSha256 = (
+  key: Uint8Array<ArrayBuffer>,
+  content: Uint8Array<ArrayBuffer>,
+) => Uint8Array | Promise<Uint8Array>;
+
+const webCryptoHmac: HmacSha256 = async (key, content) => {
+  const imported = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return new Uint8Array(await crypto.subtle.sign('HMAC', imported, content));
+};
+
 export function generateWebhookSecret(): string {
   return WEBHOOK_SECRET_PREFIX + toBase64(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
 }
 
 /** The `webhook-signature` value: one `v1,<base64>` per secret, in the order given. */
-export async function signWebhook(input: SignInput): Promise<string> {
+export async function signWebhook(input: SignInput, hmac: HmacSha256 = webCryptoHmac): Promise<string> {
   if (input.secrets.length === 0) throw new Error('at least one webhook secret is needed to sign');
   if (!Number.isSafeInteger(input.timestamp) || input.timestamp < 0) {
     throw new Error('webhook timestamp must be whole Unix seconds');
   }
   const content = signedContent(input.id, input.timestamp, input.body);
   const signatures = await Promise.all(
-    input.secrets.map(async (secret) => {
-      const key = await hmacKey(secret, 'sign');
-      return `v1,${toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, content)))}`;
-    }),
+    input.secrets.map(async (secret) => `v1,${toBase64(await hmac(secretKey(secret), content))}`),
   );
   return signatures.join(' ');
 }
 
-export async function webhookHeaders(input: SignInput): Promise<WebhookHeaders> {
+export async function webhookHeaders(input: SignInput, hmac?: HmacSha256): Promise<WebhookHeaders> {
   return {
     'webhook-id': input.id,
     'webhook-timestamp': String(input.timestamp),
-    'webhook-signature': await signWebhook(input),
+    'webhook-signature': await signWebhook(input, hmac),
   };
 }
 
@@ -56,7 +65,9 @@ export async function verifyWebhook(input: {
   if (!/^[0-9]{1,15}$/.test(headers['webhook-timestamp'])) return false;
   const timestamp = Number(headers['webhook-timestamp']);
   if (Math.abs(input.nowSeconds - timestamp) > (input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS)) return false;
-  const key = await hmacKey(input.secret, 'verify');
+  const key = await crypto.subtle.importKey('raw', secretKey(input.secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'verify',
+  ]);
   const content = signedContent(headers['webhook-id'], timestamp, input.body);
   for (const entry of headers['webhook-signature'].split(' ')) {
     const [version, signature] = entry.split(',', 2);
@@ -71,12 +82,12 @@ function signedContent(id: string, timestamp: number, body: string): Uint8Array<
   return new TextEncoder().encode(`${id}.${timestamp}.${body}`);
 }
 
-// Return type left to inference: without the DOM lib, CryptoKey is only reachable through node:crypto.
-function hmacKey(secret: string, usage: 'sign' | 'verify') {
+/** The raw key of a `whsec_` secret. */
+function secretKey(secret: string): Uint8Array<ArrayBuffer> {
   if (!secret.startsWith(WEBHOOK_SECRET_PREFIX)) throw new Error('webhook secret must start with whsec_');
   const keyBytes = fromBase64(secret.slice(WEBHOOK_SECRET_PREFIX.length));
   if (keyBytes === null || keyBytes.length === 0) throw new Error('webhook secret is not valid base64');
-  return crypto.subtle.importKey('raw', keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+  return keyBytes;
 }
 
 function toBase64(bytes: Uint8Array): string {

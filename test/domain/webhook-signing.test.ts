@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { generateWebhookSecret, signWebhook, verifyWebhook, webhookHeaders } from '../../domain/webhooks/signing.ts';
+import { nodeHmac } from '../../infra/webhook-sender.ts';
 
 // The "sign function works" vector of standard-webhooks/standard-webhooks,
 // libraries/javascript/src/webhook.test.ts (the same one Svix's libraries test against).
@@ -29,6 +30,15 @@ describe('signWebhook', () => {
     const input = { id: 'evt_01hzz', timestamp: 1_767_225_600, body: '{"name":"Casa Mărului","emoji":"🏡"}' };
     await expect(signWebhook({ ...input, secrets: [secret] })).resolves.toBe(
       nodeSignature(secret, input.id, input.timestamp, input.body),
+    );
+  });
+
+  test("with the worker's HMAC (Node's, synchronous), reproduces the reference vector and signs once per secret", async () => {
+    const other = generateWebhookSecret();
+    const input = { id: vector.id, timestamp: vector.timestamp, body: vector.body };
+    await expect(signWebhook({ ...input, secrets: [vector.secret] }, nodeHmac)).resolves.toBe(vector.signature);
+    await expect(signWebhook({ ...input, secrets: [other, vector.secret] }, nodeHmac)).resolves.toBe(
+      `${nodeSignature(other, vector.id, vector.timestamp, vector.body)} ${vector.signature}`,
     );
   });
 
