@@ -1,7 +1,7 @@
 import { promises as dnsPromises } from 'node:dns';
 import type { LookupAddress } from 'node:dns';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { LookupFunction, Socket } from 'node:net';
 import tls from 'node:tls';
@@ -51,6 +51,24 @@ const DNS_TRY_MS = 2_000;
 const DNS_TRIES = 2;
 
 const REFUSED_CODE = 'ERR_WEBHOOK_ADDRESS_NOT_ALLOWED';
+/**
+ * Connects every attempt afresh (`keepAlive: false`: no socket outlives its request), and keeps
+ * the TLS sessions of the last targets, by host, port and TLS options, so the next attempt to one
+ * resumes its session instead of repeating the full handshake (certificate sent and verified).
+ * A resumed session is the same server's: its key is the session's, whatever address the name
+ * resolves to now, and the address connected to is checked all the same. One agent per set of
+ * trusted certificates (`ca`): a session verified under one trust is never resumed under another.
+ */
+const sessionAgents = new Map<string, HttpsAgent>();
+function sessionsTrusting(ca: string | undefined): HttpsAgent {
+  const key = ca ?? '';
+  let agent = sessionAgents.get(key);
+  if (!agent) {
+    agent = new HttpsAgent({ keepAlive: false, maxCachedSessions: 1000 });
+    sessionAgents.set(key, agent);
+  }
+  return agent;
+}
 
 /** One POST, checked and ready to send: what every step of its attempt reads. */
 interface WebhookRequest {
@@ -84,7 +102,7 @@ interface Attempt {
  * POSTs one webhook. Never throws or rejects for network outcomes; rejects only on programming errors
  * (bad options, headers the transport owns).
  *
- * Safety, checked again at every call (no connection reuse: `agent: false`):
+ * Safety, checked again at every call (no connection reuse; a TLS session may be resumed: `sessionsTrusting`):
  * - the URL must pass `checkWebhookUrl` (https, no userinfo, port 443, no local names), which with
  *   `allowLocal` admits loopback targets too, on any port, and says which addresses the target may
  *   reach: public ones, or loopback ones for a loopback target, never both;
@@ -178,7 +196,7 @@ function open(request: WebhookRequest, lookup: LookupFunction): ClientRequest {
     path: `${target.pathname}${target.search}`,
     method: 'POST',
     headers: request.headers,
-    agent: false,
+    agent: sessionsTrusting(options.ca),
     lookup,
     rejectUnauthorized: true,
     ...(options.ca !== undefined ? { secureContext: contextTrusting(options.ca) } : {}),

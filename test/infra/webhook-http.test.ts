@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { generate } from 'selfsigned';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StoredEndpoint } from '../../db/webhook-endpoints.ts';
@@ -27,6 +28,8 @@ interface Receiver {
   port: number;
   requests: Seen[];
   connections: number;
+  /** Per TLS connection, in order: whether it resumed an earlier session. */
+  resumed: boolean[];
 }
 
 async function selfSignedFor(names: string[], ips: string[]) {
@@ -89,7 +92,13 @@ function handle(req: IncomingMessage, res: ServerResponse, body: string) {
 }
 
 async function startReceiver(tlsMaterial: { cert: string; private: string }): Promise<Receiver> {
-  const receiver: Receiver = { server: undefined as unknown as Server, port: 0, requests: [], connections: 0 };
+  const receiver: Receiver = {
+    server: undefined as unknown as Server,
+    port: 0,
+    requests: [],
+    connections: 0,
+    resumed: [],
+  };
   const server = createServer({ cert: tlsMaterial.cert, key: tlsMaterial.private }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -102,6 +111,7 @@ async function startReceiver(tlsMaterial: { cert: string; private: string }): Pr
   server.on('connection', () => {
     receiver.connections += 1;
   });
+  server.on('secureConnection', (socket: TLSSocket) => receiver.resumed.push(socket.isSessionReused()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.server = server;
   receiver.port = (server.address() as AddressInfo).port;
@@ -155,6 +165,7 @@ afterAll(async () => {
 beforeEach(() => {
   receiver.requests.length = 0;
   receiver.connections = 0;
+  receiver.resumed.length = 0;
   tcpConnects = 0;
 });
 
@@ -265,6 +276,13 @@ describe('postWebhook delivery', () => {
     ]);
   });
 
+  it('connects afresh at every delivery and resumes the TLS session of the one before', async () => {
+    const url = `https://localhost:${receiver.port}/hook`;
+    for (let i = 0; i < 3; i += 1) expect((await postWebhook(url, {}, '{}', local())).statusCode).toBe(200);
+    expect(receiver.connections).toBe(3);
+    expect(receiver.resumed.slice(1)).toEqual([true, true]);
+  });
+
   it('reports a refused connection and a failed lookup', async () => {
     const closed = await startReceiver(certs);
     const port = closed.port;
@@ -310,7 +328,10 @@ describe('postWebhook certificates', () => {
     expect(receiver.requests).toHaveLength(0);
   });
 
-  it('does not trust a certificate from another issuer than the given ca', async () => {
+  it('does not trust a certificate from another issuer than the given ca, a session verified under another trust or none', async () => {
+    expect((await postWebhook(`${base()}/hook`, {}, '{}', local())).statusCode).toBe(200);
+    expect((await postWebhook(`${base()}/hook`, {}, '{}', { allowLocal: true })).error).toBe('tls_failure');
+    receiver.requests.length = 0;
     const other = await selfSignedFor(['localhost'], ['127.0.0.1']);
     const response = await postWebhook(`${base()}/hook`, {}, '{}', { allowLocal: true, ca: other.cert });
     expect(response.error).toBe('tls_failure');
