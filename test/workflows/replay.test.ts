@@ -4,7 +4,7 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { bundleWorkflowCode, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { beforeAll, expect, test } from 'vitest';
-import { WORKFLOW_CODE, workflowSinks } from '../../app/worker.ts';
+import { SEMANTIC_CONVENTIONS_PATH, WORKFLOW_CODE, workflowSinks } from '../../app/worker.ts';
 import { HISTORIES_DIR } from '../support/time-skipping.ts';
 
 let workflowBundle: WorkflowBundle;
@@ -100,4 +100,14 @@ test.each([
     historyFromJSON(history),
     path.basename(file, '.json'),
   );
+});
+
+test("the worker's code loads the interceptors' semantic conventions once, before any workflow", () => {
+  // Their module in the bundle, as webpack names it (the interceptors' own copy of the package).
+  const id = `./${path.relative(path.resolve(import.meta.dirname, '../..'), SEMANTIC_CONVENTIONS_PATH)}/build/esm/index.js`;
+  // The bundle's `preloadModules` requires it: each workflow would otherwise build it again.
+  const preload = /exports\.preloadModules = function preloadModules\(\) \{([^}]*)\}/.exec(workflowBundle.code)?.[1];
+  expect(preload).toContain(`"${id}"`);
+  // And it is the module the interceptors import, not another copy.
+  expect(workflowBundle.code).toContain(`__webpack_require__(/*! @opentelemetry/semantic-conventions */ "${id}")`);
 });
