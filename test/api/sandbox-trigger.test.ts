@@ -73,14 +73,18 @@ describe('POST /sandbox/triggers', () => {
       );
       answered.push(...outcome.events.map((event) => event.event_id));
     }
-    // Delivered like any other event: the receiver gets each, under its id. The amenity catalogue
-    // is one for every channel, so a release another test file makes meanwhile reaches this
-    // channel too: anything else received is such an amenity event.
+    // Delivered like any other event: the receiver gets each, under its id. Two processes reach
+    // every channel, this one too, while another test file runs them: an amenity release
+    // (`amenity.*`) and the daily horizon roll (`availability.updated`); anything else received
+    // is one of theirs.
     const idsOf = (requests: { headers: Record<string, string> }[]) =>
       new Set(requests.map((r) => r.headers['webhook-id']));
     const received = await receiver.waitUntil((all) => answered.every((id) => idsOf(all).has(id)), 30_000);
     const others = received.filter((request) => !answered.includes(request.headers['webhook-id']!));
-    for (const other of others) expect((JSON.parse(other.body) as { type: string }).type).toMatch(/^amenity\./);
+    for (const other of others)
+      expect((JSON.parse(other.body) as { type: string }).type).toMatch(
+        /^(amenity\.(updated|deleted)|availability\.updated)$/,
+      );
   }, 120_000);
 
   test("a trigger never moves another channel's view or log", async () => {
