@@ -107,7 +107,18 @@ export function runStart(env: Record<string, string | undefined>): StartProcess 
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   onCleanup(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) {
+      // Ctrl-C, as at a terminal: the start stops its embedded servers, which run in process
+      // groups of their own and would outlive a SIGKILL of the start alone. Killed if it hangs.
+      try {
+        process.kill(-child.pid!, 'SIGINT');
+      } catch {
+        // the group is gone already
+      }
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    }
     await exited;
   });
   return {
