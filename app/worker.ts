@@ -25,6 +25,8 @@ const interceptorsRequire = createRequire(
 );
 const semanticConventions = interceptorsRequire.resolve('@opentelemetry/semantic-conventions');
 export const SEMANTIC_CONVENTIONS_PATH = semanticConventions.slice(0, semanticConventions.lastIndexOf('/build/'));
+/** Modules every workflow of a worker shares, built once before the first (the SDK's `preloadModules`). */
+const PRELOADED_MODULES = [SEMANTIC_CONVENTIONS_PATH];
 
 /**
  * The workflow code every worker runs, as `bundleWorkflowCode` takes it: the workflows with the
@@ -37,7 +39,7 @@ export const SEMANTIC_CONVENTIONS_PATH = semanticConventions.slice(0, semanticCo
 export const WORKFLOW_CODE = {
   workflowsPath: WORKFLOWS_PATH,
   workflowInterceptorModules: [TRACING_INTERCEPTORS_PATH],
-  preloadModules: [SEMANTIC_CONVENTIONS_PATH],
+  preloadModules: PRELOADED_MODULES,
   webpackConfigHook: keepPreloadedModules,
 };
 
@@ -49,7 +51,7 @@ function keepPreloadedModules(config: WebpackConfiguration): WebpackConfiguratio
   const rules = config.module?.rules ?? [];
   return {
     ...config,
-    module: { ...config.module, rules: [...rules, { include: SEMANTIC_CONVENTIONS_PATH, sideEffects: true }] },
+    module: { ...config.module, rules: [...rules, { include: PRELOADED_MODULES, sideEffects: true }] },
   };
 }
 
