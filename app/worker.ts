@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { NativeConnection } from '@temporalio/worker';
 import { Worker, type ReplayWorkerOptions, type WorkerOptions } from '@temporalio/worker';
-import type { WebpackConfiguration } from '@temporalio/worker/lib/worker-options.js';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
 import { temporalWorkerTracing } from '../infra/tracing.ts';
 
@@ -16,19 +14,6 @@ export const TRACING_INTERCEPTORS_PATH = fileURLToPath(
 );
 
 /**
- * The semantic-conventions package the OpenTelemetry workflow interceptors import (their own copy):
- * thousands of constant strings, which each workflow would otherwise build again when its module
- * scope runs. Constants only, no state, so one copy serves every workflow of a worker.
- */
-const interceptorsRequire = createRequire(
-  createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry'),
-);
-const semanticConventions = interceptorsRequire.resolve('@opentelemetry/semantic-conventions');
-export const SEMANTIC_CONVENTIONS_PATH = semanticConventions.slice(0, semanticConventions.lastIndexOf('/build/'));
-/** Modules every workflow of a worker shares, built once before the first (the SDK's `preloadModules`). */
-const PRELOADED_MODULES = [SEMANTIC_CONVENTIONS_PATH];
-
-/**
  * The workflow code every worker runs, as `bundleWorkflowCode` takes it: the workflows with the
  * OpenTelemetry workflow interceptors, whether tracing is on or off. One code path: the
  * interceptors' own awaits move when a workflow issues its commands relative to one another, so
@@ -39,21 +24,7 @@ const PRELOADED_MODULES = [SEMANTIC_CONVENTIONS_PATH];
 export const WORKFLOW_CODE = {
   workflowsPath: WORKFLOWS_PATH,
   workflowInterceptorModules: [TRACING_INTERCEPTORS_PATH],
-  preloadModules: PRELOADED_MODULES,
-  webpackConfigHook: keepPreloadedModules,
 };
-
-/**
- * The preloaded modules stay in the bundle: their package says it has no side effects, so webpack
- * would drop a `require` of it whose result nobody reads, which is what a preload is.
- */
-function keepPreloadedModules(config: WebpackConfiguration): WebpackConfiguration {
-  const rules = config.module?.rules ?? [];
-  return {
-    ...config,
-    module: { ...config.module, rules: [...rules, { include: PRELOADED_MODULES, sideEffects: true }] },
-  };
-}
 
 type Sinks = NonNullable<WorkerOptions['sinks']>;
 /** The sink the workflows' spans leave by, for a worker or a replay with tracing off: they go nowhere. */
@@ -65,10 +36,7 @@ export function workflowSinks(): Sinks {
 }
 
 /** `WORKFLOW_CODE` for a Worker or a replay: the built bundle at `bundlePath`, or the sources bundled now. */
-export function workflowCodeOptions(bundlePath?: string): Pick<
-  WorkerOptions,
-  'workflowsPath' | 'workflowBundle' | 'bundlerOptions'
-> & {
+export function workflowCodeOptions(bundlePath?: string): Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'> & {
   interceptors?: { workflowModules: string[] };
 } {
   return bundlePath
@@ -76,10 +44,6 @@ export function workflowCodeOptions(bundlePath?: string): Pick<
     : {
         workflowsPath: WORKFLOW_CODE.workflowsPath,
         interceptors: { workflowModules: WORKFLOW_CODE.workflowInterceptorModules },
-        bundlerOptions: {
-          preloadModules: WORKFLOW_CODE.preloadModules,
-          webpackConfigHook: WORKFLOW_CODE.webpackConfigHook,
-        },
       };
 }
 
