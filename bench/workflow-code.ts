@@ -6,6 +6,9 @@
  * alone (the plain bundle of earlier releases), alternating, and prints the replay time per
  * history of each and their ratio. A replay runs every workflow task of the history again, the
  * CPU a worker spends in its sandbox: what the interceptors add to it is what they add to a run.
+ * BENCH_REPLAYS (default 40) replays of each history a round; BENCH_HISTORY (say
+ * `webhook-delivery-local-first.json`, a first attempt that delivers: one workflow task) replays
+ * that history alone.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,9 +23,11 @@ const HISTORIES_DIR = path.resolve(import.meta.dirname, '../test/histories');
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 // Not the history the traced bundle of earlier releases wrote: the workflows alone cannot replay it
 // (that is why the interceptors are in every worker's code).
-const files = (await readdir(HISTORIES_DIR)).filter(
-  (f) => f.startsWith('webhook-delivery-') && f.endsWith('.json') && !f.includes('traced-hurried-before'),
+const only = process.env.BENCH_HISTORY;
+const files = (await readdir(HISTORIES_DIR)).filter((f) =>
+  only ? f === only : f.startsWith('webhook-delivery-') && f.endsWith('.json') && !f.includes('traced-hurried-before'),
 );
+if (files.length === 0) throw new Error(`no history ${only ?? 'webhook-delivery-*.json'} in ${HISTORIES_DIR}`);
 const histories = await Promise.all(
   files.map(async (file) => historyFromJSON(JSON.parse(await readFile(path.join(HISTORIES_DIR, file), 'utf8')))),
 );
