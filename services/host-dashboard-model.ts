@@ -73,6 +73,66 @@ export type AttentionItem =
 /** The overview shows this many properties a page. */
 export const OVERVIEW_PAGE_SIZE = 20;
 
+/**
+ * The overview's "to act on" lists at most this many items, the most urgent first. A host takes
+ * in about a page of properties at once (`OVERVIEW_PAGE_SIZE`, the same 20), and an
+ * organization with hundreds of rejected listings would otherwise get hundreds of items above
+ * its properties: a page whose statements and size follow the organization's data, not what one
+ * page shows. The items past these are counted, with where the host sees them.
+ */
+export const ATTENTION_LIMIT = 20;
+
+/** What to act on past the items the overview lists, and where the host sees it. */
+export interface AttentionMore {
+  /** How many items there are past those listed. */
+  count: number;
+  /** The channels, by name, that rejected a listing not listed: the overview filtered on the channel and `rejected` shows each. */
+  rejectedBy: string[];
+  /** An owner not connected is not listed: the owners page shows every connection. */
+  notConnected: boolean;
+}
+
+/** How many items of each kind there are in all, across the organization (db/host-attention.ts counts them). */
+export interface AttentionCounts {
+  withdrawn: number;
+  /** Per channel, by name. */
+  rejected: Readonly<Record<string, number>>;
+  /** Lapses are not counted here: every property that may lapse is read, so its items are all in the list given. */
+  notConnected: number;
+}
+
+/**
+ * The first `ATTENTION_LIMIT` of `items` and what lies past them. `items` holds at least the
+ * first `ATTENTION_LIMIT` items of the organization's list, in its order, and every lapse; `counts`
+ * counts the rest.
+ */
+export function limitAttention(
+  items: readonly AttentionItem[],
+  counts: AttentionCounts,
+): { attention: AttentionItem[]; attentionMore: AttentionMore } {
+  const attention = items.slice(0, ATTENTION_LIMIT);
+  const listed = (kind: AttentionItem['kind'], channel?: string) =>
+    attention.filter(
+      (item) => item.kind === kind && (channel === undefined || ('channel' in item && item.channel === channel)),
+    ).length;
+  const rejectedBy = Object.keys(counts.rejected)
+    .filter((channel) => counts.rejected[channel]! > listed('rejected', channel))
+    .sort();
+  const total =
+    counts.withdrawn +
+    Object.values(counts.rejected).reduce((sum, n) => sum + n, 0) +
+    items.filter((item) => item.kind === 'expiring').length +
+    counts.notConnected;
+  return {
+    attention,
+    attentionMore: {
+      count: Math.max(0, total - attention.length),
+      rejectedBy,
+      notConnected: counts.notConnected > listed('not_connected'),
+    },
+  };
+}
+
 export interface OverviewQuery {
   /** 1-based; past the last page is the last page. */
   page?: number;
@@ -82,8 +142,10 @@ export interface OverviewQuery {
 export interface DashboardOverview {
   /** This page's properties. */
   properties: DashboardProperty[];
-  /** What to act on across the whole organization, whatever the page and the filter. */
+  /** What to act on across the whole organization, whatever the page and the filter: its first `ATTENTION_LIMIT` items. */
   attention: AttentionItem[];
+  /** What to act on past those. */
+  attentionMore: AttentionMore;
   /** The properties that pass the filter, on every page. */
   total: number;
   page: number;

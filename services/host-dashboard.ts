@@ -11,6 +11,7 @@ import { addDays, localDate } from '../domain/time.ts';
 import type { ServiceDeps } from './deps.ts';
 import { propertyListings, type ChannelListing } from './listing-reads.ts';
 import {
+  ATTENTION_LIMIT,
   EXPIRY_WARNING_DAYS,
   CHART_DAYS,
   type DashboardProperty,
@@ -21,6 +22,7 @@ import {
   dashboardProperty,
   propertyItems,
   attentionItems,
+  limitAttention,
   propertiesOf,
 } from './host-dashboard-model.ts';
 
@@ -43,34 +45,42 @@ function lapseWindow(now: Date): string[] {
 }
 
 /**
- * What to act on across the organization, every property looked at: the withdrawals, rejections
- * and lapses of the few properties that may have one, read whole; the owners' connections
- * counted in SQL.
+ * What to act on across the organization, every property looked at: its first `ATTENTION_LIMIT`
+ * items, and how many lie past them. Only the properties that may give one of those items or a
+ * lapse are read whole (withdrawals and rejections are found and counted in SQL by the model's own
+ * rules, db/host-attention.ts); the owners' connections are counted in SQL, the first few read.
  */
-async function organizationAttention(deps: Deps, organizationId: string, now: Date): Promise<AttentionItem[]> {
+async function organizationAttention(
+  deps: Deps,
+  organizationId: string,
+  now: Date,
+): Promise<Pick<DashboardOverview, 'attention' | 'attentionMore'>> {
   const [candidates, owners] = await Promise.all([
-    attentionCandidates(deps.orm.em.fork(), organizationId, lapseWindow(now)),
-    ownersNotConnected(deps.orm.em.fork(), organizationId),
+    attentionCandidates(deps.orm.em.fork(), organizationId, lapseWindow(now), ATTENTION_LIMIT),
+    ownersNotConnected(deps.orm.em.fork(), organizationId, ATTENTION_LIMIT),
   ]);
   const properties = propertiesOf(
-    candidates,
+    candidates.properties,
     await channelsOfProperties(
       deps.orm.em.fork(),
-      candidates.map((candidate) => candidate.id),
+      candidates.properties.map((candidate) => candidate.id),
     ),
     now,
   );
-  const notConnected = owners.map((o): AttentionItem => ({
+  const notConnected = owners.owners.map((o): AttentionItem => ({
     kind: 'not_connected',
     owner: o.ownerRef,
     ownerName: o.ownerName,
     channel: o.channel,
     properties: o.properties,
   }));
-  return [
-    ...propertyItems(properties, new Map(candidates.map((candidate) => [candidate.ref, candidate]))),
-    ...notConnected,
-  ];
+  return limitAttention(
+    [
+      ...propertyItems(properties, new Map(candidates.properties.map((candidate) => [candidate.ref, candidate]))),
+      ...notConnected,
+    ],
+    { withdrawn: candidates.withdrawn, rejected: candidates.rejected, notConnected: owners.total },
+  );
 }
 
 /** The page of the overview the query asks for (past the last is the last), the filter and the channels it can name. */
@@ -79,7 +89,7 @@ async function overviewPage(
   organizationId: string,
   query: OverviewQuery,
   now: Date,
-): Promise<Omit<DashboardOverview, 'attention'>> {
+): Promise<Omit<DashboardOverview, 'attention' | 'attentionMore'>> {
   const asked = query.filter ?? { channel: null, status: null };
   const wanted = Math.max(1, Math.floor(query.page ?? 1));
   const read = (filter: OverviewFilter, page: number) =>
@@ -122,7 +132,7 @@ export async function listingsOverview(
     overviewPage(deps, organizationId, query, now),
     organizationAttention(deps, organizationId, now),
   ]);
-  return { ...listed, attention };
+  return { ...listed, ...attention };
 }
 
 export interface ChartSeries {

@@ -44,6 +44,11 @@ const en = {
       '{owner} is not connected to {channel}, which lists {count} of their properties. Connect them on the owners page.',
   },
   'attention.owners_link': 'Owners and channels',
+  'attention.more': {
+    one: 'One more item to act on is not listed here.',
+    other: '{count} more items to act on are not listed here.',
+  },
+  'attention.more_rejected': 'Every listing {channel} rejected',
   'status.published': 'Published',
   'status.unpublished': 'Unpublished',
   'status.pending_review': 'In review',
@@ -139,6 +144,13 @@ const ro: TableOf<typeof en> = {
       'Nu există încă o conexiune între {owner} și {channel}, care listează {count} dintre proprietățile acestui proprietar. Creați-o din pagina proprietarilor.',
   },
   'attention.owners_link': 'Proprietari și canale',
+  // Romanian puts "de" between a count and its noun when the count's last two digits are 0 or 20-99.
+  'attention.more': {
+    one: 'Încă un element de rezolvat nu este afișat aici.',
+    few: 'Încă {count} elemente de rezolvat nu sunt afișate aici.',
+    other: 'Încă {count} de elemente de rezolvat nu sunt afișate aici.',
+  },
+  'attention.more_rejected': 'Toate anunțurile respinse de {channel}',
   'status.published': 'Publicat',
   'status.unpublished': 'Nepublicat',
   'status.pending_review': 'În verificare',

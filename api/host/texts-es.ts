@@ -116,6 +116,13 @@ export const esListings: TableOf<EnglishListingsTexts> = {
       'Todavía no hay ninguna conexión entre {owner} y {channel}, que publica {count} de los alojamientos del propietario. Créela en la página de propietarios.',
   },
   'attention.owners_link': 'Propietarios y canales',
+  // Spanish puts "de" between a round million and its noun (CLDR category `many`).
+  'attention.more': {
+    one: 'Otro asunto pendiente no aparece aquí.',
+    many: 'Otros {count} de asuntos pendientes no aparecen aquí.',
+    other: 'Otros {count} asuntos pendientes no aparecen aquí.',
+  },
+  'attention.more_rejected': 'Todos los anuncios rechazados por {channel}',
   'status.published': 'Publicado',
   'status.unpublished': 'No publicado',
   'status.pending_review': 'En revisión',

@@ -114,6 +114,13 @@ export const itListings: TableOf<EnglishListingsTexts> = {
       'Non c’è ancora un collegamento tra {owner} e {channel}, che pubblica {count} delle strutture del proprietario. Lo crei dalla pagina dei proprietari.',
   },
   'attention.owners_link': 'Proprietari e canali',
+  // Italian puts "di" between a round million and its noun (CLDR category `many`).
+  'attention.more': {
+    one: 'Un’altra cosa da fare non è elencata qui.',
+    many: 'Altre {count} di cose da fare non sono elencate qui.',
+    other: 'Altre {count} cose da fare non sono elencate qui.',
+  },
+  'attention.more_rejected': 'Tutti gli annunci rifiutati da {channel}',
   'status.published': 'Pubblicato',
   'status.unpublished': 'Non pubblicato',
   'status.pending_review': 'In revisione',

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { AdminContext } from '../../admin/context.ts';
-import { OVERVIEW_PAGE_SIZE } from '../../services/host-dashboard-model.ts';
+import { attentionCandidates } from '../../db/host-attention.ts';
+import { ATTENTION_LIMIT, OVERVIEW_PAGE_SIZE } from '../../services/host-dashboard-model.ts';
 import { listingsOverview } from '../../services/host-dashboard.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
@@ -10,14 +11,20 @@ import { dashboardScene } from '../support/host-dashboard.ts';
 import { hostRequest, openSession } from '../support/host-pages.ts';
 
 // The listings overview in pages: a page of properties at a time, a total, links to the pages
-// before and after that keep the host's filter, and what to act on across every page.
+// before and after that keep the host's filter, and what to act on across every page, its first
+// items only.
 
 const MANY = 2 * OVERVIEW_PAGE_SIZE + 5;
+/** Listings one channel rejects in the organization `lp-rej`: more than "to act on" lists. */
+const REJECTED = ATTENTION_LIMIT + 5;
 let api: TestApi;
 let ctx: AdminContext;
 let scene: Awaited<ReturnType<typeof dashboardScene>>;
 let channel: string;
+/** The channels that reject: the first every listing of `lp-rej`, the second its last one. */
+let rejecting: [string, string];
 const ids: Record<string, string> = {};
+const rejectedRef = (i: number) => `lp-rej-${String(i).padStart(3, '0')}`;
 
 beforeAll(async () => {
   const bed = await apiTestBed({ clock: new TestClock('2026-11-22T08:00:00Z') });
@@ -33,7 +40,33 @@ beforeAll(async () => {
     await host.property(ref, { location: 'lp-many-loc', owner: 'lp-many-own' });
     await host.distribute(ref, [channel]);
   }
-  for (const ref of ['lp-many', scene.org]) {
+  const reporters = [
+    await channelWithKey(ctx, { scopes: ['read:catalog', 'write:listings'] }),
+    await channelWithKey(ctx, { scopes: ['read:catalog', 'write:listings'] }),
+  ];
+  rejecting = reporters.map((r) => r.channel.name) as [string, string];
+  await host.organization('lp-rej');
+  await host.owner('lp-rej-own', { organization: 'lp-rej', display_name: 'Rejected Rooms SRL' });
+  await host.location('lp-rej-loc', { organization: 'lp-rej', owner: 'lp-rej-own' });
+  for (let i = 0; i < REJECTED; i += 1) {
+    await host.property(rejectedRef(i), { location: 'lp-rej-loc', owner: 'lp-rej-own' });
+    await host.distribute(rejectedRef(i), rejecting);
+  }
+  const reject = async (reporter: (typeof reporters)[number], ref: string) => {
+    const [seen] = await orm.em.fork().execute<{ external_id: string }[]>(
+      `select cr.external_id from channel_resource cr join property p on p.id = cr.internal_id
+        where cr.kind = 'property' and p.ref = ? and cr.channel_id = ?`,
+      [ref, reporter.channel.id],
+    );
+    const res = await api.call('PUT', `/api/v1/distribution/properties/${seen!.external_id}/listing`, {
+      key: reporter.key.key,
+      body: { status: 'rejected', rejection: { reason: 'photos', text: 'Too dark.' } },
+    });
+    expect(res.status, res.text).toBe(200);
+  };
+  for (let i = 0; i < REJECTED; i += 1) await reject(reporters[0]!, rejectedRef(i));
+  await reject(reporters[1]!, rejectedRef(REJECTED - 1));
+  for (const ref of ['lp-many', 'lp-rej', scene.org]) {
     const [row] = await orm.em.fork().execute<{ id: string }[]>('select id from organization where ref = ?', [ref]);
     ids[ref] = row!.id;
   }
@@ -83,6 +116,31 @@ describe('the overview model', () => {
     expect(overview.attention).toHaveLength(6);
   });
 
+  test(`what to act on lists its first ${ATTENTION_LIMIT} items in order, and counts the rest with where they are`, async () => {
+    const overview = await listingsOverview(ctx, ids['lp-rej']!);
+    const [first, second] = rejecting;
+    // In the list's order: the first channel's rejections by reference, then the second's (on the
+    // last property, so after them), then the owner not connected to either channel.
+    expect(overview.attention).toHaveLength(ATTENTION_LIMIT);
+    expect(overview.attention.map((item) => item.kind === 'rejected' && [item.property, item.channel])).toEqual(
+      Array.from({ length: ATTENTION_LIMIT }, (_, i) => [rejectedRef(i), first]),
+    );
+    // REJECTED + 1 rejections and two owners not connected, less those listed.
+    expect(overview.attentionMore).toEqual({
+      count: REJECTED + 1 + 2 - ATTENTION_LIMIT,
+      rejectedBy: [first, second].sort(),
+      notConnected: true,
+    });
+  });
+
+  test('what to act on reads whole only the properties of the items it lists, and counts the rest', async () => {
+    const candidates = await attentionCandidates(ctx.orm.em.fork(), ids['lp-rej']!, [], ATTENTION_LIMIT);
+    expect(candidates.properties.map((p) => p.ref)).toEqual(
+      Array.from({ length: ATTENTION_LIMIT }, (_, i) => rejectedRef(i)),
+    );
+    expect(candidates).toMatchObject({ withdrawn: 0, rejected: { [rejecting[0]]: REJECTED, [rejecting[1]]: 1 } });
+  });
+
   test('a channel the organization has nothing on is no filter', async () => {
     const overview = await listingsOverview(ctx, ids[scene.org]!, { filter: { channel: channel, status: null } });
     expect(overview.filter.channel).toBeNull();
@@ -115,6 +173,32 @@ describe('the overview page', () => {
     const none = await hostRequest(api, 'GET', '/host/listings?status=rejected', { cookie });
     expect(none.text).toContain('Nicio proprietate nu corespunde acestor filtre.');
     expect(none.text).toContain('<option value="rejected" selected>');
+  });
+
+  test(`"to act on" lists ${ATTENTION_LIMIT} items, says how many more, and links to where the host sees them`, async () => {
+    const [first, second] = rejecting;
+    const more = REJECTED + 1 + 2 - ATTENTION_LIMIT;
+    const cookie = await openSession(api, 'lp-rej');
+    const page = await hostRequest(api, 'GET', '/host/listings', { cookie });
+    expect(page.status, page.text).toBe(200);
+    const section = /<section class="card attention"[\s\S]*?<\/section>/.exec(page.text)![0];
+    expect(section.match(/<li data-attention="/g)).toHaveLength(ATTENTION_LIMIT);
+    expect(section.match(/<li data-attention="rejected"/g)).toHaveLength(ATTENTION_LIMIT);
+    expect(section).toContain(`href="/host/listings/${rejectedRef(ATTENTION_LIMIT - 1)}"`);
+    expect(section).not.toContain(`href="/host/listings/${rejectedRef(ATTENTION_LIMIT)}"`);
+    const link = (channelName: string) =>
+      `<a href="/host/listings?channel=${channelName}&#38;status=rejected" data-attention-more-rejected="${channelName}">Every listing ${channelName} rejected</a>`;
+    const [one, two] = [first, second].sort() as [string, string];
+    expect(section).toContain(
+      `<p class="more" data-attention-more="${more}">${more} more items to act on are not listed here. ${link(one)}<span aria-hidden="true"> · </span>${link(two)}<span aria-hidden="true"> · </span><a href="/host/">Owners and channels</a></p>`,
+    );
+    // The link's page shows every listing the channel rejected, each with its reason.
+    const all = await hostRequest(api, 'GET', `/host/listings?channel=${first}&status=rejected&page=2`, { cookie });
+    expect(all.text).toContain(`Properties 21–${REJECTED} of ${REJECTED}`);
+    expect(all.text).toContain(`data-property="${rejectedRef(REJECTED - 1)}"`);
+    const ro = await hostRequest(api, 'GET', '/host/listings', { cookie: await openSession(api, 'lp-rej', 'ro') });
+    expect(ro.text).toContain(`Încă ${more} elemente de rezolvat nu sunt afișate aici.`);
+    expect(ro.text).toContain(`>Toate anunțurile respinse de ${first}</a>`);
   });
 
   test('a hand-edited address the form could not send shows the first page unfiltered, not an error', async () => {

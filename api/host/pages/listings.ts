@@ -2,6 +2,7 @@ import type { HostLocale } from '../../../domain/host-locale.ts';
 import { listingsOverview, propertyDashboard } from '../../../services/host-dashboard.ts';
 import type {
   AttentionItem,
+  AttentionMore,
   DashboardChannel,
   DashboardProperty,
   DashboardReport,
@@ -9,7 +10,7 @@ import type {
 import { fill, html, raw, type SafeHtml } from '../html.ts';
 import { formatDate, formatInstant } from '../formats.ts';
 import { CHART_STYLE, channelChart } from '../listing-chart.ts';
-import { filterForm, overviewQuery, pager, showing } from '../overview-controls.ts';
+import { filterForm, overviewHref, overviewQuery, pager, showing } from '../overview-controls.ts';
 import {
   listingsTexts,
   propertyName,
@@ -107,7 +108,28 @@ ${channel.report ? reportFields(channel.report, channel.name, timeZone, view) : 
 </div>`;
 }
 
-function attentionList(items: readonly AttentionItem[], view: View): SafeHtml {
+/**
+ * Past the items listed, how many more there are and where the host sees them: the overview
+ * filtered on each channel that rejected a listing not listed and on `rejected` (it shows each
+ * such listing with its reason and text), and the owners page for owners not connected.
+ * Withdrawals and lapses have no page of their own: they are counted, and come into the list as
+ * the host settles the items before them.
+ */
+function attentionMoreLine(more: AttentionMore, tl: ListingsTranslate): SafeHtml {
+  const links = [
+    ...more.rejectedBy.map(
+      (channel) =>
+        html`<a href="${overviewHref({ channel, status: 'rejected' }, 1)}" data-attention-more-rejected="${channel}">${tl('attention.more_rejected', { channel })}</a>`,
+    ),
+    ...(more.notConnected ? [html`<a href="${HOST_BASE}/">${tl('attention.owners_link')}</a>`] : []),
+  ];
+  const separated = links.map((link, i) =>
+    i === 0 ? html` ${link}` : html`<span aria-hidden="true"> · </span>${link}`,
+  );
+  return html`<p class="more" data-attention-more="${String(more.count)}">${tl('attention.more', { count: more.count })}${separated}</p>`;
+}
+
+function attentionList(items: readonly AttentionItem[], view: View, more?: AttentionMore): SafeHtml {
   const { locale, tl } = view;
   const strong = (text: string) => html`<strong>${text}</strong>`;
   const link = (ref: string, name: Record<string, string>) =>
@@ -125,7 +147,8 @@ function attentionList(items: readonly AttentionItem[], view: View): SafeHtml {
     }
   });
   return html`<section class="card attention" aria-labelledby="attention-title"><h2 id="attention-title">${tl('attention.title')}</h2>
-${items.length === 0 ? html`<p>${tl('attention.none')}</p>` : html`<ul>${entries}</ul>`}</section>`;
+${items.length === 0 ? html`<p>${tl('attention.none')}</p>` : html`<ul>${entries}</ul>`}
+${more && more.count > 0 ? attentionMoreLine(more, tl) : ''}</section>`;
 }
 
 const bookingsNote = (tl: ListingsTranslate) =>
@@ -156,7 +179,7 @@ export const listingsOverviewPage = definePage({
       title: tl('overview.title'),
       body: html`<style nonce="${nonce}">${raw(STYLE)}</style>
 <h1>${tl('overview.title')}</h1><p>${tl('overview.intro')}</p>
-${attentionList(overview.attention, view)}
+${attentionList(overview.attention, view, overview.attentionMore)}
 ${overview.channels.length > 0 ? filterForm(overview, tl) : ''}
 ${overview.total > 0 ? showing(overview, tl) : ''}
 ${overview.properties.length === 0 ? empty : overview.properties.map((property, i) => propertyCard(property, offset + i, view))}
