@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes } from 'node:crypto';
 import { currentKey, keyById, type KeyRing } from '../domain/key-ring.ts';
 
 /**
@@ -21,10 +21,11 @@ const TAG_BYTES = 16;
 const NONCE_BYTES = 12;
 
 export function secretBox(ring: KeyRing, purpose: string): SecretBox {
+  // Key objects, made once: given bytes, each cipher would import the key again (every attempt opens its secret).
   const derived = new Map(
     ring.keys.map((key) => [
       key.id,
-      Buffer.from(hkdfSync('sha256', key.secret, Buffer.alloc(0), `distribution/${purpose}`, 32)),
+      createSecretKey(Buffer.from(hkdfSync('sha256', key.secret, Buffer.alloc(0), `distribution/${purpose}`, 32))),
     ]),
   );
   const current = currentKey(ring).id;
