@@ -10,8 +10,9 @@
  *     endpoint, verified by the receiver; the writes are made while the worker
  *     (`scripts/worker.ts`) is stopped and it then drains them (bench/push-stand.ts).
  *
- * Each round prints the three rates, the CPU per delivery of the worker process(es) and of the
- * dev server, and the service's ratios to (a) and (c); the document's `rounds` figures merge to
+ * Each round prints the three rates, the CPU per delivery of the worker process(es), of the dev
+ * server and of the whole machine (PostgreSQL, the receiver and the bench included), how busy the
+ * machine's cores were, and the service's ratios to (a) and (c); the document's `rounds` figures merge to
  * medians over the runs of `bench/runs.ts`. BENCH_DELIVERIES (default 1000) a drain,
  * BENCH_ROUNDS (default 2).
  */

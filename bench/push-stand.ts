@@ -28,6 +28,8 @@ import {
   arrivalsOf,
   cpuMs,
   eachConcurrently,
+  machineBusyPercent,
+  machineCpuMs,
   measureDrain,
   pidWith,
   round,
@@ -216,16 +218,24 @@ export async function openPushStand() {
     const before = await completed();
     await startBaseline('emptyWorkflow', `${run}-warm`, 50);
     await until(before + 50);
-    const first = { at: performance.now(), worker: cpuMs(worker.pid!), server: cpuMs(serverPid) };
+    const read = () => ({
+      at: performance.now(),
+      worker: cpuMs(worker.pid!),
+      server: cpuMs(serverPid),
+      machine: machineCpuMs(),
+    });
+    const first = read();
     await startBaseline('emptyWorkflow', `${run}-run`, count);
     await until(before + 50 + count);
-    const last = { at: performance.now(), worker: cpuMs(worker.pid!), server: cpuMs(serverPid) };
+    const last = read();
     await stopChild(worker);
     return {
       deliveries: count,
       perSecond: round(count / ((last.at - first.at) / 1000)),
       workerCpuMsPerDelivery: round((last.worker - first.worker) / count),
       serverCpuMsPerDelivery: round((last.server - first.server) / count),
+      machineCpuMsPerDelivery: round((last.machine - first.machine) / count),
+      machineBusyPercent: machineBusyPercent(first, last),
     };
   }
 

@@ -106,6 +106,25 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
+/**
+ * CPU the whole machine has spent so far, every core and process (the bench, PostgreSQL and the
+ * receiver included), in ms (/proc/stat: all but idle and I/O wait).
+ */
+export function machineCpuMs(): number {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+  const ticks = fields.slice(0, 8).map(Number);
+  const idle = ticks[3]! + ticks[4]!;
+  return (ticks.reduce((sum, t) => sum + t, 0) - idle) * TICK_MS;
+}
+
+/** Of what the machine's cores could have spent from `first` to `last`, the share they spent, in %. */
+export function machineBusyPercent(
+  first: { at: number; machine: number },
+  last: { at: number; machine: number },
+): number {
+  return round((100 * (last.machine - first.machine)) / ((last.at - first.at) * os.availableParallelism()));
+}
+
 /** The process whose command line contains `needle` (the dev server, found by its database file). */
 export function pidWith(needle: string): number {
   for (const entry of readdirSync('/proc')) {
@@ -196,8 +215,8 @@ export const round = (value: number, digits = 1) => Number(value.toFixed(digits)
 
 /**
  * A drain: deliveries per second from the first arrival to the last, and the CPU the workers (all
- * of them together) and the server spent per delivery over that span (readings taken at the
- * first and last arrival).
+ * of them together), the server and the whole machine spent per delivery over that span, with
+ * how busy the machine's cores were (readings taken at the first and last arrival).
  */
 export async function measureDrain(
   receiver: Receiver,
@@ -209,11 +228,11 @@ export async function measureDrain(
     start: () => Promise<void>;
   },
 ) {
-  const readings: { at: number; worker: number; server: number }[] = [];
+  const readings: { at: number; worker: number; server: number; machine: number }[] = [];
   const read = () => {
     const pids = options.pids();
     const worker = pids.workers.reduce((sum, pid) => sum + cpuMs(pid), 0);
-    return { at: performance.now(), worker, server: cpuMs(pids.server) };
+    return { at: performance.now(), worker, server: cpuMs(pids.server), machine: machineCpuMs() };
   };
   let seen = 0;
   receiver.onArrival((arrival) => {
@@ -232,5 +251,7 @@ export async function measureDrain(
     perSecond: round(n / span),
     workerCpuMsPerDelivery: round((last.worker - first.worker) / n),
     serverCpuMsPerDelivery: round((last.server - first.server) / n),
+    machineCpuMsPerDelivery: round((last.machine - first.machine) / n),
+    machineBusyPercent: machineBusyPercent(first, last),
   };
 }
