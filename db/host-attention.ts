@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { dashboardPropertiesOf, PROPERTY_COLUMNS, type DashboardPropertyRecord } from './host-dashboard.ts';
+import { queryRows } from './sql.ts';
 
 /**
  * What the overview's "to act on" list reads across a whole organization. The list shows its
@@ -24,29 +25,9 @@ export interface AttentionCandidates {
   rejected: Record<string, number>;
 }
 
-/**
- * The organization's properties, by reference, that may be on the list for a withdrawal, a
- * rejection or a lapse: those with one of the first `limit` withdrawals (in the view of a
- * channel they are distributed to) and the first `limit` rejections (a channel they are
- * distributed to and shown by last reported `rejected`, migration ListingReportRejected), both in
- * the list's order (property reference, then channel name), and those with a certificate or an
- * identifier valid through one of `dates`; with how many withdrawals and rejections there are in
- * all. The conditions on a withdrawal and a rejection are the rules of
- * services/host-dashboard-model.ts (`propertyItems`), so the list's first `limit` items are
- * among these properties and the counts are its counts; only the properties are read whole, the
- * rest of the pairs are counted. The caller applies the rules to these few rows.
- */
-export async function attentionCandidates(
-  em: EntityManager,
-  organizationId: string,
-  dates: readonly string[],
-  limit: number,
-): Promise<AttentionCandidates> {
-  // Offset 0 keeps each pair's search on its partial index (a withdrawn view, a rejected report),
-  // the organization and the rules then looked up per pair, rather than a plan that reads every
-  // listing some channel shows, as the planner may choose on a database without statistics.
-  const rows = await em.execute<{ withdrawn: string; rejected: Record<string, number> | null }[]>(
-    `with withdrawn as (
+/** `attentionCandidates`' statement, its `?` numbered for a prepared statement. */
+const ATTENTION_CANDIDATES_SQL = numbered(
+  `with withdrawn as (
        select p.id, p.ref, c.name as channel
          from (select cr.internal_id, cr.channel_id from channel_resource cr
                 where cr.kind = 'property' and cr.status = 'withdrawn' offset 0) cr
@@ -75,6 +56,34 @@ export async function attentionCandidates(
             (select json_object_agg(channel, n) from (select channel, count(*) as n from rejected group by channel) g) as rejected
        ${OF_ORGANIZATION} join candidate x on x.id = p.id
       where ${IN_ORGANIZATION} order by p.ref`,
+);
+
+/**
+ * The organization's properties, by reference, that may be on the list for a withdrawal, a
+ * rejection or a lapse: those with one of the first `limit` withdrawals (in the view of a
+ * channel they are distributed to) and the first `limit` rejections (a channel they are
+ * distributed to and shown by last reported `rejected`, migration ListingReportRejected), both in
+ * the list's order (property reference, then channel name), and those with a certificate or an
+ * identifier valid through one of `dates`; with how many withdrawals and rejections there are in
+ * all. The conditions on a withdrawal and a rejection are the rules of
+ * services/host-dashboard-model.ts (`propertyItems`), so the list's first `limit` items are
+ * among these properties and the counts are its counts; only the properties are read whole, the
+ * rest of the pairs are counted. The caller applies the rules to these few rows.
+ */
+export async function attentionCandidates(
+  em: EntityManager,
+  organizationId: string,
+  dates: readonly string[],
+  limit: number,
+): Promise<AttentionCandidates> {
+  // Offset 0 keeps each pair's search on its partial index (a withdrawn view, a rejected report),
+  // the organization and the rules then looked up per pair, rather than a plan that reads every
+  // listing some channel shows, as the planner may choose on a database without statistics.
+  // Prepared once per connection (`queryRows`): its plan, of several scans and joins, cost
+  // about ten times its execution on a small organization's overview.
+  const rows = await queryRows<{ withdrawn: string; rejected: Record<string, number> | null }>(
+    em,
+    ATTENTION_CANDIDATES_SQL,
     [organizationId, organizationId, limit, limit, `{${dates.join(',')}}`, organizationId],
   );
   // A withdrawal or a rejection is a candidate's: with none, there is none to count.
@@ -136,4 +145,10 @@ export async function ownersNotConnected(
     // No pair read is none at all: the count is of every pair, before the limit.
     total: Number(rows[0]?.total ?? 0),
   };
+}
+
+/** `text` with its `?` placeholders numbered `$1`, `$2`, … in order, as a prepared statement takes them. */
+function numbered(text: string): string {
+  let n = 0;
+  return text.replaceAll('?', () => `$${(n += 1)}`);
 }
