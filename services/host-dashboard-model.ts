@@ -8,7 +8,7 @@ import { daysBetween } from '../domain/availability/nights.ts';
 /**
  * The listings dashboard's model built from the records db/host-dashboard.ts reads: per property
  * and channel the channel's last report and visibility, and the attention items (withdrawals,
- * rejections, lapsing certificates, owners not connected) in the order the host should act on them. No I/O:
+ * lapsing certificates, rejections, owners not connected) in the order the host should act on them. No I/O:
  * services/host-dashboard.ts reads.
  */
 
@@ -204,9 +204,11 @@ export function dashboardProperty(
 type NotConnectedItem = AttentionItem & { kind: 'not_connected' };
 
 /**
- * What `properties` themselves ask of the host: withdrawals, then listings a channel they are
- * distributed to rejected (the one thing a channel asks the host to fix), then certificates
- * lapsing soon by date.
+ * What `properties` themselves ask of the host: withdrawals, then certificates lapsing soon by
+ * date (each withdraws its listings on a day of its own, so it comes before what has no date),
+ * then listings a channel they are distributed to rejected (the one thing a channel asks the
+ * host to fix). With the list capped (`ATTENTION_LIMIT`), many rejections do not push a lapse
+ * out of it.
  */
 export function propertyItems(
   properties: readonly DashboardProperty[],
@@ -252,7 +254,7 @@ export function propertyItems(
     }
   }
   expiring.sort((a, b) => a.days - b.days);
-  return [...withdrawn, ...rejected, ...expiring];
+  return [...withdrawn, ...expiring, ...rejected];
 }
 
 /** Per owner and channel, the properties the channel shows while the owner is not connected to it; in the order the properties first name them. */

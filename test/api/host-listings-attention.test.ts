@@ -150,13 +150,26 @@ beforeAll(async () => {
 }, 180_000);
 
 describe('what to act on across the organization', () => {
-  test("withdrawals, then rejections, then lapses within 30 days of each property's own today by date, then owners not connected in the order their properties first name them", async () => {
+  test("withdrawals, then lapses within 30 days of each property's own today by date, then rejections, then owners not connected in the order their properties first name them", async () => {
     const { attention } = await listingsOverview(ctx, organizationId, { page: 2 });
     const [first, second] = channels as [string, string];
     const shown = (ref: string) => ({ property: ref, channels });
     expect(attention).toEqual([
       expect.objectContaining({ kind: 'withdrawn', property: 'la-h-old', channel: first, reason: 'certificate' }),
       expect.objectContaining({ kind: 'withdrawn', property: 'la-h-old', channel: second, reason: 'certificate' }),
+      expect.objectContaining({ kind: 'expiring', ...shown('la-f-rome'), on: addDays(BUCHAREST_TODAY, 5), days: 5 }),
+      expect.objectContaining({
+        kind: 'expiring',
+        ...shown('la-b-buc-in'),
+        on: addDays(BUCHAREST_TODAY, 30),
+        days: 30,
+      }),
+      expect.objectContaining({
+        kind: 'expiring',
+        ...shown('la-d-kir-in'),
+        on: addDays(KIRITIMATI_TODAY, 30),
+        days: 30,
+      }),
       {
         kind: 'rejected',
         property: 'la-g-22',
@@ -173,19 +186,6 @@ describe('what to act on across the organization', () => {
         reason: 'photos',
         text: null,
       },
-      expect.objectContaining({ kind: 'expiring', ...shown('la-f-rome'), on: addDays(BUCHAREST_TODAY, 5), days: 5 }),
-      expect.objectContaining({
-        kind: 'expiring',
-        ...shown('la-b-buc-in'),
-        on: addDays(BUCHAREST_TODAY, 30),
-        days: 30,
-      }),
-      expect.objectContaining({
-        kind: 'expiring',
-        ...shown('la-d-kir-in'),
-        on: addDays(KIRITIMATI_TODAY, 30),
-        days: 30,
-      }),
       { kind: 'not_connected', owner: 'la-own-zeta', ownerName: 'Zeta SRL', channel: first, properties: 1 },
       { kind: 'not_connected', owner: 'la-own-zeta', ownerName: 'Zeta SRL', channel: second, properties: 1 },
       // Every property of Ana's the channels show: all but the withdrawn one (and, on the first, the one no longer distributed there).
