@@ -26,10 +26,9 @@ import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
 import { benchClient, benchProperty, putBenchPlace } from './platform-client.ts';
 import {
   arrivalsOf,
-  cpuMs,
   eachConcurrently,
-  machineBusyPercent,
-  machineCpuMs,
+  cpuPerDelivery,
+  cpuReading,
   measureDrain,
   pidWith,
   round,
@@ -218,12 +217,7 @@ export async function openPushStand() {
     const before = await completed();
     await startBaseline('emptyWorkflow', `${run}-warm`, 50);
     await until(before + 50);
-    const read = () => ({
-      at: performance.now(),
-      worker: cpuMs(worker.pid!),
-      server: cpuMs(serverPid),
-      machine: machineCpuMs(),
-    });
+    const read = () => cpuReading({ workers: [worker.pid!], server: serverPid });
     const first = read();
     await startBaseline('emptyWorkflow', `${run}-run`, count);
     await until(before + 50 + count);
@@ -232,10 +226,7 @@ export async function openPushStand() {
     return {
       deliveries: count,
       perSecond: round(count / ((last.at - first.at) / 1000)),
-      workerCpuMsPerDelivery: round((last.worker - first.worker) / count),
-      serverCpuMsPerDelivery: round((last.server - first.server) / count),
-      machineCpuMsPerDelivery: round((last.machine - first.machine) / count),
-      machineBusyPercent: machineBusyPercent(first, last),
+      ...cpuPerDelivery(first, last, count),
     };
   }
 

@@ -118,10 +118,7 @@ export function machineCpuMs(): number {
 }
 
 /** Of what the machine's cores could have spent from `first` to `last`, the share they spent, in %. */
-export function machineBusyPercent(
-  first: { at: number; machine: number },
-  last: { at: number; machine: number },
-): number {
+function machineBusyPercent(first: { at: number; machine: number }, last: { at: number; machine: number }): number {
   return round((100 * (last.machine - first.machine)) / ((last.at - first.at) * os.availableParallelism()));
 }
 
@@ -213,6 +210,29 @@ export function percentile(samples: readonly number[], q: number): number {
 
 export const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
+/** The CPU spent so far by the workers (summed), the server and the whole machine, at one instant. */
+export interface CpuReading {
+  at: number;
+  worker: number;
+  server: number;
+  machine: number;
+}
+
+export function cpuReading(pids: { workers: number[]; server: number }): CpuReading {
+  const worker = pids.workers.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  return { at: performance.now(), worker, server: cpuMs(pids.server), machine: machineCpuMs() };
+}
+
+/** What `count` deliveries (or workflows) cost each between two readings, and how busy the machine was. */
+export function cpuPerDelivery(first: CpuReading, last: CpuReading, count: number) {
+  return {
+    workerCpuMsPerDelivery: round((last.worker - first.worker) / count),
+    serverCpuMsPerDelivery: round((last.server - first.server) / count),
+    machineCpuMsPerDelivery: round((last.machine - first.machine) / count),
+    machineBusyPercent: machineBusyPercent(first, last),
+  };
+}
+
 /**
  * A drain: deliveries per second from the first arrival to the last, and the CPU the workers (all
  * of them together), the server and the whole machine spent per delivery over that span, with
@@ -228,12 +248,8 @@ export async function measureDrain(
     start: () => Promise<void>;
   },
 ) {
-  const readings: { at: number; worker: number; server: number; machine: number }[] = [];
-  const read = () => {
-    const pids = options.pids();
-    const worker = pids.workers.reduce((sum, pid) => sum + cpuMs(pid), 0);
-    return { at: performance.now(), worker, server: cpuMs(pids.server), machine: machineCpuMs() };
-  };
+  const readings: CpuReading[] = [];
+  const read = () => cpuReading(options.pids());
   let seen = 0;
   receiver.onArrival((arrival) => {
     if (!options.filter(arrival)) return;
@@ -249,9 +265,6 @@ export async function measureDrain(
   return {
     deliveries: arrived.length,
     perSecond: round(n / span),
-    workerCpuMsPerDelivery: round((last.worker - first.worker) / n),
-    serverCpuMsPerDelivery: round((last.server - first.server) / n),
-    machineCpuMsPerDelivery: round((last.machine - first.machine) / n),
-    machineBusyPercent: machineBusyPercent(first, last),
+    ...cpuPerDelivery(first, last, n),
   };
 }

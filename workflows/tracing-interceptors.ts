@@ -1,4 +1,4 @@
-import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory, type Headers } from '@temporalio/common';
 import {
   ContinueAsNew,
   workflowInfo,
@@ -180,62 +180,47 @@ class TracingInbound implements WorkflowInboundCallsInterceptor {
 
 type Outbound = Required<WorkflowOutboundCallsInterceptor>;
 
+/**
+ * The package's outbound wrapper: a span, and the command sent with it active in its headers.
+ * It returns `instrument`'s own promise, so its callers' awaits are the package's.
+ */
+function withContextHeaders<I extends { headers: Headers }, R>(
+  spanName: string,
+  input: I,
+  next: (input: I) => Promise<R>,
+  acceptableErrors?: ErrorFilter,
+): Promise<R> {
+  return instrument({
+    spanName,
+    fn: async () => {
+      const headers = headersWithContext(input.headers);
+      if (!hasFlag(SdkFlags.OpenTelemetryInterceporsAvoidsExtraYields)) await Promise.resolve();
+      return next({ ...input, headers });
+    },
+    ...(acceptableErrors ? { acceptableErrors } : {}),
+  });
+}
+
 class TracingOutbound implements WorkflowOutboundCallsInterceptor {
   async scheduleActivity(...[input, next]: Parameters<Outbound['scheduleActivity']>) {
-    return await instrument({
-      spanName: `StartActivity:${input.activityType}`,
-      fn: async () => {
-        const headers = headersWithContext(input.headers);
-        if (!hasFlag(SdkFlags.OpenTelemetryInterceporsAvoidsExtraYields)) await Promise.resolve();
-        return next({ ...input, headers });
-      },
-    });
+    return await withContextHeaders(`StartActivity:${input.activityType}`, input, next);
   }
 
   async scheduleLocalActivity(...[input, next]: Parameters<Outbound['scheduleLocalActivity']>) {
     if (!hasFlag(SdkFlags.OpenTelemetryInterceptorsTracesLocalActivities)) return next(input);
-    return await instrument({
-      spanName: `StartActivity:${input.activityType}`,
-      fn: async () => {
-        const headers = headersWithContext(input.headers);
-        if (!hasFlag(SdkFlags.OpenTelemetryInterceporsAvoidsExtraYields)) await Promise.resolve();
-        return next({ ...input, headers });
-      },
-    });
+    return await withContextHeaders(`StartActivity:${input.activityType}`, input, next);
   }
 
   async startChildWorkflowExecution(...[input, next]: Parameters<Outbound['startChildWorkflowExecution']>) {
-    return await instrument({
-      spanName: `StartChildWorkflow:${input.workflowType}`,
-      fn: async () => {
-        const headers = headersWithContext(input.headers);
-        if (!hasFlag(SdkFlags.OpenTelemetryInterceporsAvoidsExtraYields)) await Promise.resolve();
-        return next({ ...input, headers });
-      },
-    });
+    return await withContextHeaders(`StartChildWorkflow:${input.workflowType}`, input, next);
   }
 
   async continueAsNew(...[input, next]: Parameters<Outbound['continueAsNew']>) {
-    return await instrument({
-      spanName: `ContinueAsNew:${input.options.workflowType}`,
-      fn: async () => {
-        const headers = headersWithContext(input.headers);
-        if (!hasFlag(SdkFlags.OpenTelemetryInterceporsAvoidsExtraYields)) await Promise.resolve();
-        return next({ ...input, headers });
-      },
-      acceptableErrors: isContinueAsNew,
-    });
+    return await withContextHeaders(`ContinueAsNew:${input.options.workflowType}`, input, next, isContinueAsNew);
   }
 
   async signalWorkflow(...[input, next]: Parameters<Outbound['signalWorkflow']>) {
-    return await instrument({
-      spanName: `SignalWorkflow:${input.signalName}`,
-      fn: async () => {
-        const headers = headersWithContext(input.headers);
-        if (!hasFlag(SdkFlags.OpenTelemetryInterceporsAvoidsExtraYields)) await Promise.resolve();
-        return next({ ...input, headers });
-      },
-    });
+    return await withContextHeaders(`SignalWorkflow:${input.signalName}`, input, next);
   }
 
   getLogAttributes(...[input, next]: Parameters<Outbound['getLogAttributes']>) {
@@ -259,6 +244,5 @@ class TracingInternals implements WorkflowInternalsInterceptor {
 }
 
 export const interceptors: WorkflowInterceptorsFactory = () => {
-  contextStorage();
   return { inbound: [new TracingInbound()], outbound: [new TracingOutbound()], internals: [new TracingInternals()] };
 };
