@@ -16,10 +16,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { globalHandlers } from '@temporalio/worker/lib/workflow/vm-shared.js';
-import { replayOptions, WORKFLOW_CODE } from '../app/worker.ts';
+import { WORKFLOW_CODE } from '../app/worker.ts';
 import { machine } from './machine.ts';
+import { replayCost, type ReplayCost } from './replay-cost.ts';
+import { spread } from './runs-merge.ts';
 
 process.env.TEMPORAL_DEBUG = '1';
 const REPLAYS = Number(process.env.BENCH_REPLAYS ?? 150);
@@ -34,38 +36,22 @@ const historyPath = path.resolve(import.meta.dirname, '../test/histories', HISTO
 const history = historyFromJSON(JSON.parse(await readFile(historyPath, 'utf8')));
 const bundle = await bundleWorkflowCode({ ...WORKFLOW_CODE, logger: new DefaultLogger('ERROR') });
 
-async function replays(): Promise<{ cpuMs: number; ms: number }> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const input = Array.from({ length: REPLAYS }, (_, i) => ({ workflowId: `bench-${i}`, history }));
-  for await (const result of Worker.runReplayHistories({ ...replayOptions(), workflowBundle: bundle }, input))
-    if (result.error) throw result.error;
-  const used = process.cpuUsage(cpu);
-  return { cpuMs: (used.user + used.system) / 1000 / REPLAYS, ms: (performance.now() - started) / REPLAYS };
-}
+const replays = () => replayCost(bundle, [history], REPLAYS);
 
 // The first replay installs the hook (the SDK does, once per thread); a warm-up of each, then the rounds.
 await replays();
 hooks.stopPromiseHook();
 await replays();
-const rounds = {
-  with_hook: [] as { cpuMs: number; ms: number }[],
-  without_hook: [] as { cpuMs: number; ms: number }[],
-};
+const rounds = { with_hook: [] as ReplayCost[], without_hook: [] as ReplayCost[] };
 for (let round = 0; round < ROUNDS; round += 1) {
   hooks.setPromiseHook();
   rounds.with_hook.push(await replays());
   hooks.stopPromiseHook();
   rounds.without_hook.push(await replays());
 }
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 const figure = (name: keyof typeof rounds) => ({
-  cpu_ms: Number(median(rounds[name].map((r) => r.cpuMs)).toFixed(3)),
-  ms: Number(median(rounds[name].map((r) => r.ms)).toFixed(3)),
+  cpu_ms: Number(spread(rounds[name].map((r) => r.cpuMs)).median.toFixed(3)),
+  ms: Number(spread(rounds[name].map((r) => r.ms)).median.toFixed(3)),
 });
 const withHook = figure('with_hook');
 const withoutHook = figure('without_hook');

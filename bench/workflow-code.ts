@@ -13,9 +13,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
-import { replayOptions, WORKFLOW_CODE } from '../app/worker.ts';
+import { bundleWorkflowCode, DefaultLogger, Runtime, type WorkflowBundle } from '@temporalio/worker';
+import { WORKFLOW_CODE } from '../app/worker.ts';
 import { machine } from './machine.ts';
+import { replayCost } from './replay-cost.ts';
+import { spread } from './runs-merge.ts';
 
 const REPLAYS = Number(process.env.BENCH_REPLAYS ?? 40);
 const HISTORIES_DIR = path.resolve(import.meta.dirname, '../test/histories');
@@ -37,15 +39,7 @@ const code: Record<'with_interceptors' | 'workflows_alone', WorkflowBundle> = {
   workflows_alone: await bundleWorkflowCode({ workflowsPath: WORKFLOW_CODE.workflowsPath, ...quiet }),
 };
 
-async function replayAll(bundle: WorkflowBundle): Promise<number> {
-  const started = process.hrtime.bigint();
-  const input = Array.from({ length: REPLAYS }, (_, round) =>
-    histories.map((history, i) => ({ workflowId: `bench-${round}-${i}`, history })),
-  ).flat();
-  for await (const result of Worker.runReplayHistories({ ...replayOptions(), workflowBundle: bundle }, input))
-    if (result.error) throw result.error;
-  return Number(process.hrtime.bigint() - started) / 1e6 / input.length;
-}
+const replayAll = async (bundle: WorkflowBundle) => (await replayCost(bundle, histories, REPLAYS)).ms;
 
 // A warm-up of each, then three alternating rounds; the median round of each.
 await replayAll(code.with_interceptors);
@@ -53,9 +47,8 @@ await replayAll(code.workflows_alone);
 const rounds: Record<keyof typeof code, number[]> = { with_interceptors: [], workflows_alone: [] };
 for (let round = 0; round < 3; round += 1)
   for (const name of Object.keys(code) as (keyof typeof code)[]) rounds[name].push(await replayAll(code[name]));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const withMs = median(rounds.with_interceptors);
-const aloneMs = median(rounds.workflows_alone);
+const withMs = spread(rounds.with_interceptors).median;
+const aloneMs = spread(rounds.workflows_alone).median;
 console.log(
   JSON.stringify({
     bench: 'workflow-code',
