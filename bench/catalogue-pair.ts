@@ -38,12 +38,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createScratchDatabase } from '../db/scratch.ts';
+import { freeLoopbackPort as freePort } from '../infra/ports.ts';
 import { loadTlsMaterial } from '../infra/tls.ts';
 import { writeCatalogueRows, type CatalogueRows } from './catalogue-rows.ts';
 import { comparePages, type Comparison } from './catalogue-pages.ts';
 import { startNeighbour } from './cpu-neighbour.ts';
 import { machine } from './machine.ts';
-import { freePort, settle, startProcess, type BenchProcess } from './pair-processes.ts';
+import { settle, startProcess, type BenchProcess } from './pair-processes.ts';
 import { postgresCpu } from './postgres-cpu.ts';
 import { BENCH_SERVER_SECRET, benchServerUrl, standUp, type BenchStand } from './service-stand.ts';
 

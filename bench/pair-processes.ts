@@ -10,7 +10,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import https from 'node:https';
-import net from 'node:net';
 
 /** How long a process may take to answer its health check after it was started. */
 const START_TIMEOUT_MS = 120_000;
@@ -25,15 +24,6 @@ export interface BenchProcess {
   /** The process's own CPU so far, in ms (its children not counted); null where /proc cannot tell. */
   cpuMs(): number | null;
   stop(): Promise<void>;
-}
-
-/** A loopback port free right now, of the system's choosing. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** The CPU a process has used so far, in ms: user and system, from /proc (Linux). */

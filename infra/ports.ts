@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 
 /** A port a process binds, and what moves it. */
@@ -73,15 +75,54 @@ export async function ensurePortFree(use: PortUse): Promise<void> {
   });
 }
 
-/** A port free on the loopback address now, for a child that cannot be told to pick its own. */
-export async function freeLoopbackPort(): Promise<number> {
+/**
+ * Where the system's ephemeral range starts: the source ports of outgoing connections come from
+ * it, and so do the ports of `listen(0)`. Linux says it in /proc; elsewhere IANA's 49152 stands.
+ */
+function ephemeralRangeStart(): number {
+  try {
+    const [start] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    const port = Number(start);
+    return Number.isInteger(port) && port > 0 ? port : 49152;
+  } catch {
+    return 49152;
+  }
+}
+
+/** Ports a child is handed come from here: registered-range ports below the ephemeral range. */
+const handedOutFrom = 20000;
+
+/** Binds a loopback port and lets it go; the port bound (0 asks the system for one), or null if held. */
+async function probeLoopback(port: number): Promise<number | null> {
   const probe = createServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen({ host: '127.0.0.1', port: 0 }, resolve);
+  const bound = await new Promise<boolean>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(false) : reject(error),
+    );
+    probe.listen({ host: '127.0.0.1', port, exclusive: true }, () => resolve(true));
   });
-  const { port } = probe.address() as AddressInfo;
+  if (!bound) return null;
+  const chosen = (probe.address() as AddressInfo).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return chosen;
+}
+
+/**
+ * A port free on the loopback address now, for a child that cannot be told to pick its own.
+ * Between this answer and the child's bind the port is nobody's, so it is taken below the
+ * ephemeral range: there no outgoing connection's source port and no `listen(0)` lands on it
+ * (with many connections open, one in the ephemeral range is taken in that window now and then).
+ * Where the system leaves no room below its ephemeral range, the system picks.
+ */
+export async function freeLoopbackPort(): Promise<number> {
+  const below = ephemeralRangeStart();
+  if (below - handedOutFrom >= 1000)
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const port = await probeLoopback(handedOutFrom + randomInt(below - handedOutFrom));
+      if (port !== null) return port;
+    }
+  const port = await probeLoopback(0);
+  if (port === null) throw new PortUnavailable('no loopback port is free');
   return port;
 }
 
