@@ -45,10 +45,15 @@ export function dashboardPropertiesOf(rows: readonly object[]): DashboardPropert
 export const PROPERTY_COLUMNS = `p.id, p.ref, p.content->'name' as name, o.ref as owner_ref, o.content->>'display_name' as owner_name,
         l.content->>'timezone' as timezone, l.content->'address'->>'country' as country, p.content->'legal' as legal`;
 
-/** What the host narrows the overview to: properties on one channel, and/or with a channel whose last report is `status` (`none`: no report yet). */
+/**
+ * What the host narrows the overview to: properties on one channel, and/or with a channel whose
+ * last report is `status` (`none`: no report yet), and/or withdrawn from a channel they are
+ * distributed to (on `channel`, when it names one): the withdrawals of "to act on".
+ */
 export interface OverviewFilter {
   channel: string | null;
   status: string | null;
+  withdrawn?: boolean;
 }
 
 /** The condition and parameters of a filter, on `p` (property). */
@@ -71,6 +76,13 @@ function filterCondition(filter: OverviewFilter): { sql: string; params: unknown
   } else if (filter.channel !== null) {
     parts.push(`exists (select 1 from ${pairs} x join channel c on c.id = x.channel_id where c.name = ?)`);
     params.push(filter.channel);
+  }
+  if (filter.withdrawn) {
+    // The rule of a withdrawal in "to act on" (db/host-attention.ts), on the partial index of withdrawn views.
+    parts.push(`exists (select 1 from channel_resource cr join channel c on c.id = cr.channel_id
+      where cr.kind = 'property' and cr.status = 'withdrawn' and cr.internal_id = p.id
+        and exists (select 1 from distribution d where d.property_id = p.id and d.channel_id = cr.channel_id)${onChannel})`);
+    if (filter.channel !== null) params.push(filter.channel);
   }
   return { sql: parts.map((part) => ` and ${part}`).join(''), params };
 }

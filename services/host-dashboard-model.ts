@@ -86,6 +86,8 @@ export const ATTENTION_LIMIT = 20;
 export interface AttentionMore {
   /** How many items there are past those listed. */
   count: number;
+  /** A withdrawal is not listed: the overview filtered on withdrawals shows each. */
+  withdrawn: boolean;
   /** The channels, by name, that rejected a listing not listed: the overview filtered on the channel and `rejected` shows each. */
   rejectedBy: string[];
   /** An owner not connected is not listed: the owners page shows every connection. */
@@ -127,6 +129,7 @@ export function limitAttention(
     attention,
     attentionMore: {
       count: Math.max(0, total - attention.length),
+      withdrawn: counts.withdrawn > listed('withdrawn'),
       rejectedBy,
       notConnected: counts.notConnected > listed('not_connected'),
     },

@@ -106,6 +106,7 @@ async function overviewPage(
   const filter = {
     channel: asked.channel !== null && channels.includes(asked.channel) ? asked.channel : null,
     status: asked.status,
+    withdrawn: asked.withdrawn === true,
   };
   const first = filter.channel === asked.channel ? optimistic : await read(filter, wanted);
   const pages = Math.max(1, Math.ceil(first.total / OVERVIEW_PAGE_SIZE));

@@ -23,8 +23,17 @@ export function overviewQuery(query: Record<string, unknown>): OverviewQuery {
   const status = text('status');
   return {
     page,
-    filter: { channel: text('channel'), status: status !== null && FILTER_STATUSES.includes(status) ? status : null },
+    filter: {
+      channel: text('channel'),
+      status: status !== null && FILTER_STATUSES.includes(status) ? status : null,
+      withdrawn: text('withdrawn') === '1',
+    },
   };
+}
+
+/** Whether the filter narrows the overview at all. */
+export function isFiltered(filter: OverviewFilter): boolean {
+  return filter.channel !== null || filter.status !== null || filter.withdrawn === true;
 }
 
 /** The overview's address for a page under a filter (page 1 and an empty filter leave their parameters out). */
@@ -32,6 +41,7 @@ export function overviewHref(filter: OverviewFilter, page: number): string {
   const params = new URLSearchParams();
   if (filter.channel !== null) params.set('channel', filter.channel);
   if (filter.status !== null) params.set('status', filter.status);
+  if (filter.withdrawn) params.set('withdrawn', '1');
   if (page > 1) params.set('page', String(page));
   const query = params.toString();
   return query === '' ? OVERVIEW_PATH : `${OVERVIEW_PATH}?${query}`;
@@ -48,12 +58,13 @@ export function filterForm(overview: DashboardOverview, tl: ListingsTranslate): 
     (status) =>
       html`<option value="${status}"${selected(filter.status === status)}>${tl(`status.${status}` as ListingsTextKey)}</option>`,
   );
-  const filtered = filter.channel !== null || filter.status !== null;
+  const filtered = isFiltered(filter);
   return html`<form class="filters" method="get" action="${OVERVIEW_PATH}" role="search" aria-label="${tl('filter.title')}">
 <p><label for="filter-channel">${tl('filter.channel')}</label>
 <select id="filter-channel" name="channel"><option value="">${tl('filter.any_channel')}</option>${channels}</select></p>
 <p><label for="filter-status">${tl('filter.status')}</label>
 <select id="filter-status" name="status"><option value="">${tl('filter.any_status')}</option>${statuses}<option value="none"${selected(filter.status === 'none')}>${tl('filter.no_report')}</option></select></p>
+<p class="check"><input type="checkbox" id="filter-withdrawn" name="withdrawn" value="1"${filter.withdrawn ? raw(' checked') : ''}><label for="filter-withdrawn">${tl('filter.withdrawn')}</label></p>
 <p><button type="submit">${tl('filter.apply')}</button>${filtered ? html` <a href="${OVERVIEW_PATH}">${tl('filter.clear')}</a>` : ''}</p>
 </form>`;
 }

@@ -205,6 +205,6 @@ describe('what to act on across the organization', () => {
     expect(first.attention).toHaveLength(11);
     // Counted in SQL by the same rules: nothing past the list (not the rejection by a channel the
     // property is no longer distributed to, nor any pair twice).
-    expect(first.attentionMore).toEqual({ count: 0, rejectedBy: [], notConnected: false });
+    expect(first.attentionMore).toEqual({ count: 0, withdrawn: false, rejectedBy: [], notConnected: false });
   });
 });

@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { AdminContext } from '../../admin/context.ts';
+import { addDays, localDate } from '../../domain/time.ts';
 import { attentionCandidates } from '../../db/host-attention.ts';
 import { ATTENTION_LIMIT, OVERVIEW_PAGE_SIZE } from '../../services/host-dashboard-model.ts';
 import { listingsOverview } from '../../services/host-dashboard.ts';
 import { apiTestBed } from '../support/api-bed.ts';
 import type { TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
+import { platform } from '../support/catalogue.ts';
 import { channelWithKey } from '../support/fixtures.ts';
 import { dashboardScene } from '../support/host-dashboard.ts';
 import { hostRequest, openSession } from '../support/host-pages.ts';
@@ -101,6 +103,9 @@ describe('the overview model', () => {
 
   test.each([
     [{ channel: null, status: 'rejected' }, ['upper']],
+    [{ channel: null, status: null, withdrawn: true }, ['old']],
+    [{ channel: 'b', status: null, withdrawn: true }, ['old']],
+    [{ channel: 'a', status: 'published', withdrawn: true }, ['old']],
     [{ channel: 'b', status: 'none' }, ['lower', 'old']],
     [{ channel: 'a', status: 'published' }, ['old', 'upper']],
     [{ channel: 'a', status: 'rejected' }, []],
@@ -108,7 +113,7 @@ describe('the overview model', () => {
   ] as const)('filtered by %j: %j', async (asked, expected) => {
     const channelName = asked.channel === null ? null : scene.channels[asked.channel];
     const overview = await listingsOverview(ctx, ids[scene.org]!, {
-      filter: { channel: channelName, status: asked.status },
+      filter: { channel: channelName, status: asked.status, withdrawn: 'withdrawn' in asked },
     });
     expect(overview.properties.map((p) => p.ref)).toEqual(expected.map((which) => scene.refs[which]).sort());
     expect(overview.total).toBe(expected.length);
@@ -128,6 +133,7 @@ describe('the overview model', () => {
     // REJECTED + 1 rejections and two owners not connected, less those listed.
     expect(overview.attentionMore).toEqual({
       count: REJECTED + 1 + 2 - ATTENTION_LIMIT,
+      withdrawn: false,
       rejectedBy: [first, second].sort(),
       notConnected: true,
     });
@@ -208,5 +214,76 @@ describe('the overview page', () => {
       expect(page.status, query).toBe(200);
       expect(page.text, query).toContain('Properties 1–20 of 45');
     }
+  });
+});
+
+describe('withdrawals past the first items of "to act on"', () => {
+  /** Properties of the organization `lp-wd`, each withdrawn from the one channel it is distributed to. */
+  const WITHDRAWN = ATTENTION_LIMIT + 3;
+  const withdrawnRef = (i: number) => `lp-wd-${String(i).padStart(3, '0')}`;
+  let wdChannel: string;
+
+  beforeAll(async () => {
+    const host = platform(api);
+    const today = localDate(new Date('2026-11-22T08:00:00Z'), 'Europe/Bucharest');
+    wdChannel = (await channelWithKey(ctx)).channel.name;
+    await host.organization('lp-wd');
+    await host.owner('lp-wd-own', { organization: 'lp-wd', display_name: 'Withdrawn Rooms SRL' });
+    await host.location('lp-wd-loc', { organization: 'lp-wd', owner: 'lp-wd-own' });
+    const legal = (validUntil: string) => ({
+      classification: {
+        certificate_number: 'RO-9/2025',
+        category: 'apartament',
+        rating_kind: 'stars',
+        rating: 3,
+        valid_until: validUntil,
+        country: 'RO',
+      },
+    });
+    for (let i = 0; i < WITHDRAWN; i += 1) {
+      const ref = withdrawnRef(i);
+      await host.property(ref, { location: 'lp-wd-loc', owner: 'lp-wd-own', legal: legal(addDays(today, 2000)) });
+      await host.distribute(ref, [wdChannel]);
+      // Found expired: withdrawn from the channel.
+      await host.property(ref, { location: 'lp-wd-loc', owner: 'lp-wd-own', legal: legal(addDays(today, -1)) });
+    }
+    const [row] = await ctx.orm.em
+      .fork()
+      .execute<{ id: string }[]>('select id from organization where ref = ?', ['lp-wd']);
+    ids['lp-wd'] = row!.id;
+  }, 180_000);
+
+  test('are counted, and the overview filtered on withdrawals shows every one of them', async () => {
+    const overview = await listingsOverview(ctx, ids['lp-wd']!);
+    expect(overview.attention.map((item) => item.kind === 'withdrawn' && [item.property, item.channel])).toEqual(
+      Array.from({ length: ATTENTION_LIMIT }, (_, i) => [withdrawnRef(i), wdChannel]),
+    );
+    expect(overview.attentionMore).toEqual({ count: 3, withdrawn: true, rejectedBy: [], notConnected: false });
+    const filtered = await listingsOverview(ctx, ids['lp-wd']!, {
+      filter: { channel: null, status: null, withdrawn: true },
+      page: 2,
+    });
+    expect(filtered.total).toBe(WITHDRAWN);
+    expect(filtered.properties.map((p) => p.ref)).toEqual([withdrawnRef(20), withdrawnRef(21), withdrawnRef(22)]);
+  });
+
+  test('the page links to them, and its filter form keeps the choice', async () => {
+    const cookie = await openSession(api, 'lp-wd');
+    const page = await hostRequest(api, 'GET', '/host/listings', { cookie });
+    expect(page.status, page.text).toBe(200);
+    expect(page.text).toContain(
+      '<p class="more" data-attention-more="3">3 more items to act on are not listed here. <a href="/host/listings?withdrawn=1" data-attention-more-withdrawn>Every property a channel withdrew</a></p>',
+    );
+    const all = await hostRequest(api, 'GET', '/host/listings?withdrawn=1&page=2', { cookie });
+    expect(all.text).toContain(`Properties 21–${WITHDRAWN} of ${WITHDRAWN}`);
+    expect(all.text).toContain('<input type="checkbox" id="filter-withdrawn" name="withdrawn" value="1" checked>');
+    expect(all.text).toContain('<a rel="prev" href="/host/listings?withdrawn=1">Previous page</a>');
+    // Another organization's withdrawals are not this one's: lp-many has none.
+    const none = await hostRequest(api, 'GET', '/host/listings?withdrawn=1', {
+      cookie: await openSession(api, 'lp-many'),
+    });
+    expect(none.text).toContain('No property matches these filters.');
+    const ro = await hostRequest(api, 'GET', '/host/listings', { cookie: await openSession(api, 'lp-wd', 'ro') });
+    expect(ro.text).toContain('>Toate proprietățile retrase de un canal</a>');
   });
 });

@@ -91,6 +91,22 @@ test('the host link leads to the overview, whose badges say what each channel la
   await keepScreenshot(page, 'listings', 'overview');
 });
 
+test('ticking "Withdrawn by a channel" and applying the filter leaves the withdrawn property alone, the box still ticked', async () => {
+  const page = await newPage();
+  await openOverview(page);
+  const filters = page.getByRole('search', { name: 'Filter the properties' });
+  await filters.getByLabel('Withdrawn by a channel').check();
+  await filters.getByRole('button', { name: 'Show' }).click();
+  await page.waitForURL(/[?&]withdrawn=1/);
+  expect(
+    await page
+      .locator('section.card[data-property]')
+      .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-property'))),
+  ).toEqual([scene.refs.old]);
+  expect(await page.getByRole('search').getByLabel('Withdrawn by a channel').isChecked()).toBe(true);
+  await keepScreenshot(page, 'listings', 'overview-withdrawn');
+});
+
 test('the property page draws 30 days of views and clicks per channel as SVG with a table beside it, reached by keyboard', async () => {
   const page = await newPage();
   await openOverview(page);

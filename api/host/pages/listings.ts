@@ -10,7 +10,7 @@ import type {
 import { fill, html, raw, type SafeHtml } from '../html.ts';
 import { formatDate, formatInstant } from '../formats.ts';
 import { CHART_STYLE, channelChart } from '../listing-chart.ts';
-import { filterForm, overviewHref, overviewQuery, pager, showing } from '../overview-controls.ts';
+import { filterForm, isFiltered, overviewHref, overviewQuery, pager, showing } from '../overview-controls.ts';
 import {
   listingsTexts,
   propertyName,
@@ -48,6 +48,8 @@ const STYLE = `
 details{margin:.25rem 0 1rem}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:0 0 1rem}
 .filters p{margin:0;display:flex;flex-direction:column}
+.filters p.check{flex-direction:row;align-items:center;gap:.5rem;min-height:2.75rem}
+.filters p.check input{width:1.5rem;height:1.5rem;margin:0}
 .pager{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;margin:0 0 1rem}
 .pager a{display:inline-block;padding:.6rem 0;min-height:2.75rem}
 @media (max-width:36rem){.listing dl{grid-template-columns:1fr}.listing dd{margin-bottom:.35rem}}
@@ -110,13 +112,18 @@ ${channel.report ? reportFields(channel.report, channel.name, timeZone, view) : 
 
 /**
  * Past the items listed, how many more there are and where the host sees them: the overview
- * filtered on each channel that rejected a listing not listed and on `rejected` (it shows each
- * such listing with its reason and text), and the owners page for owners not connected.
- * Withdrawals and lapses have no page of their own: they are counted, and come into the list as
- * the host settles the items before them.
+ * filtered on withdrawals (it shows each property with the channels that withdrew it),
+ * on each channel that rejected a listing not listed and on `rejected` (it shows each such
+ * listing with its reason and text), and the owners page for owners not connected. Lapses come
+ * right after withdrawals, so only withdrawals push one past the list; it has no page of its own.
  */
 function attentionMoreLine(more: AttentionMore, tl: ListingsTranslate): SafeHtml {
   const links = [
+    ...(more.withdrawn
+      ? [
+          html`<a href="${overviewHref({ channel: null, status: null, withdrawn: true }, 1)}" data-attention-more-withdrawn>${tl('attention.more_withdrawn')}</a>`,
+        ]
+      : []),
     ...more.rejectedBy.map(
       (channel) =>
         html`<a href="${overviewHref({ channel, status: 'rejected' }, 1)}" data-attention-more-rejected="${channel}">${tl('attention.more_rejected', { channel })}</a>`,
@@ -171,7 +178,7 @@ export const listingsOverviewPage = definePage({
     const tl = listingsTexts(locale);
     const view = { locale, tl };
     const overview = await listingsOverview(deps, session.organizationId, overviewQuery(req.query));
-    const filtered = overview.filter.channel !== null || overview.filter.status !== null;
+    const filtered = isFiltered(overview.filter);
     const empty = html`<p class="empty">${tl(filtered ? 'overview.none_matching' : 'overview.none')}</p>`;
     const offset = (overview.page - 1) * overview.pageSize;
     return {
