@@ -20,6 +20,8 @@ export interface CaseMessage {
   /** The body to build and send; none for a request without one. */
   spec?: BodySpec;
   probe: boolean;
+  /** How long the probe runs alone before the request goes (default 20 ms: its connection open). */
+  probeAloneMs?: number;
 }
 
 export interface CaseResult {
@@ -78,7 +80,7 @@ async function runCase(message: CaseMessage): Promise<CaseResult> {
   const done = { value: false };
   const probing = message.probe ? probeUntil(done, probes) : Promise.resolve();
   // The probe's connection is open and answering before the body goes.
-  if (message.probe) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (message.probe) await new Promise((resolve) => setTimeout(resolve, message.probeAloneMs ?? 20));
   // A connection the service closes instead of answering is an answer too (status 0, the error's code).
   const answer = await send(bodyAgent, message.method, message.path, message.headers, body).catch(
     (error: NodeJS.ErrnoException) => ({ status: 0, text: JSON.stringify({ code: error.code ?? 'closed' }) }),

@@ -173,13 +173,14 @@ try {
   const probes: number[] = [];
   let overGoal = 0;
 
-  // The probe alone first: what a `GET /channel` costs with nothing else going on.
+  // The probe alone first, for a second: what a `GET /channel` costs with nothing else going on.
   client.send({
     run: {
       method: 'GET',
       path: `${DISTRIBUTION_BASE}/channel`,
       headers: { authorization: `Bearer ${key}` },
       probe: true,
+      probeAloneMs: 1000,
     } satisfies CaseMessage,
   });
   const idle = (await reply<{ result: CaseResult }>()).result.probes;
@@ -251,6 +252,7 @@ try {
           p99,
           max: round(Math.max(...probes), 2),
           'p50 with no body in flight': percentile(idle, 0.5),
+          'probes with no body in flight': idle.length,
         },
         goals: {
           'bodies over their CPU goal': overGoal,
