@@ -13,8 +13,8 @@
  * workflow task) BENCH_REPLAYS times a round on the worker's code, four rounds of each variant in
  * turn: the SDK as it is, its hook stopped, its entries made without the timeout, and both, and
  * prints the process's CPU and the elapsed time per replay of each, and how many times a replay
- * enters the context. The service keeps both (docs/benchmarks.md "Push: against a naive and an
- * empty workflow"); this bench measures what switches would save.
+ * enters the context. The service keeps both (docs/benchmarks.md "What the SDK's sandbox costs a
+ * delivery"); this bench measures what switches would save.
  *
  * The workflows run on this thread (TEMPORAL_DEBUG, the SDK's debug mode: one thread, its timeout
  * the largest a `vm` takes), where the bench can reach the hook and the context's entries; a

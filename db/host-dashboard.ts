@@ -73,7 +73,8 @@ function filterCondition(filter: OverviewFilter): { sql: string; params: unknown
     );
     params.push(filter.status);
     if (filter.channel !== null) params.push(filter.channel);
-  } else if (filter.channel !== null) {
+  } else if (filter.channel !== null && !filter.withdrawn) {
+    // (A withdrawal from the channel, below, is a pair of the channel's already.)
     parts.push(`exists (select 1 from ${pairs} x join channel c on c.id = x.channel_id where c.name = ?)`);
     params.push(filter.channel);
   }

@@ -55,24 +55,37 @@ export class PortUnavailable extends Error {
 export async function ensurePortFree(use: PortUse): Promise<void> {
   if (!Number.isInteger(use.port) || use.port < 1 || use.port > 65535)
     throw new PortUnavailable(`${use.variable} must be a port number (1-65535), not "${String(use.port)}"`);
-  await new Promise<void>((resolve, reject) => {
-    const probe = createServer();
+  const bound = await bindOnce(use.host, use.port);
+  if (bound.code === undefined) return;
+  if (bound.code === 'EADDRINUSE') throw PortUnavailable.inUse(use);
+  if (bound.code === 'EACCES')
+    throw new PortUnavailable(
+      `port ${use.port} for ${use.what} may not be bound by this user (ports below 1024 need privileges); set ${use.variable} to a port above 1023`,
+    );
+  throw new PortUnavailable(`${use.host}, where ${use.variable} would be bound, is not an address of this machine`);
+}
+
+/** Why a bind was refused: the port held, a port this user may not bind, or the host not this machine's. */
+type Refusal = 'EADDRINUSE' | 'EACCES' | 'EADDRNOTAVAIL';
+
+/**
+ * Binds `host:port` alone (0: a port of the system's choosing) and lets it go at once: the port
+ * bound, or why it was refused. Any other error is thrown.
+ */
+async function bindOnce(host: string, port: number): Promise<{ port: number; code?: undefined } | { code: Refusal }> {
+  const probe = createServer();
+  const refused = await new Promise<Refusal | undefined>((resolve, reject) => {
     probe.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(PortUnavailable.inUse(use));
-      else if (error.code === 'EACCES')
-        reject(
-          new PortUnavailable(
-            `port ${use.port} for ${use.what} may not be bound by this user (ports below 1024 need privileges); set ${use.variable} to a port above 1023`,
-          ),
-        );
-      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-        reject(
-          new PortUnavailable(`${use.host}, where ${use.variable} would be bound, is not an address of this machine`),
-        );
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') resolve(error.code);
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') resolve('EADDRNOTAVAIL');
       else reject(error);
     });
-    probe.listen({ host: use.host, port: use.port, exclusive: true }, () => probe.close(() => resolve()));
+    probe.listen({ host, port, exclusive: true }, () => resolve(undefined));
   });
+  if (refused !== undefined) return { code: refused };
+  const chosen = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return { port: chosen };
 }
 
 /**
@@ -92,21 +105,6 @@ function ephemeralRangeStart(): number {
 /** Ports a child is handed come from here: registered-range ports below the ephemeral range. */
 const handedOutFrom = 20000;
 
-/** Binds a loopback port and lets it go; the port bound (0 asks the system for one), or null if held. */
-async function probeLoopback(port: number): Promise<number | null> {
-  const probe = createServer();
-  const bound = await new Promise<boolean>((resolve, reject) => {
-    probe.once('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(false) : reject(error),
-    );
-    probe.listen({ host: '127.0.0.1', port, exclusive: true }, () => resolve(true));
-  });
-  if (!bound) return null;
-  const chosen = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return chosen;
-}
-
 /**
  * A port free on the loopback address now, for a child that cannot be told to pick its own.
  * Between this answer and the child's bind the port is nobody's, so it is taken below the
@@ -118,12 +116,12 @@ export async function freeLoopbackPort(): Promise<number> {
   const below = ephemeralRangeStart();
   if (below - handedOutFrom >= 1000)
     for (let attempt = 0; attempt < 20; attempt += 1) {
-      const port = await probeLoopback(handedOutFrom + randomInt(below - handedOutFrom));
-      if (port !== null) return port;
+      const bound = await bindOnce('127.0.0.1', handedOutFrom + randomInt(below - handedOutFrom));
+      if (bound.code === undefined) return bound.port;
     }
-  const port = await probeLoopback(0);
-  if (port === null) throw new PortUnavailable('no loopback port is free');
-  return port;
+  const bound = await bindOnce('127.0.0.1', 0);
+  if (bound.code !== undefined) throw new PortUnavailable('no loopback port is free');
+  return bound.port;
 }
 
 /**

@@ -6,6 +6,7 @@ import { apiTestBed } from '../support/api-bed.ts';
 import { sampleProperty } from '../support/catalogue.ts';
 import { TestClock } from '../support/clock.ts';
 import { channelWithKey } from '../support/fixtures.ts';
+import { classification } from '../support/host-dashboard.ts';
 
 // What to act on across an organization, read from the few properties that can give an item
 // (withdrawn somewhere, rejected by a channel they are distributed to, or valid through a date
@@ -21,15 +22,6 @@ let ctx: AdminContext;
 let channels: string[];
 let keys: Record<string, string>;
 let organizationId: string;
-
-const classification = (validUntil: string) => ({
-  certificate_number: 'RO-9/2026',
-  category: 'apartament',
-  rating_kind: 'stars',
-  rating: 3,
-  valid_until: validUntil,
-  country: 'RO',
-});
 
 beforeAll(async () => {
   const bed = await apiTestBed({ clock: new TestClock(NOW) });

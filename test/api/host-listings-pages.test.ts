@@ -9,7 +9,7 @@ import type { TestApi } from '../support/api.ts';
 import { TestClock } from '../support/clock.ts';
 import { platform } from '../support/catalogue.ts';
 import { channelWithKey } from '../support/fixtures.ts';
-import { dashboardScene } from '../support/host-dashboard.ts';
+import { classification, dashboardScene } from '../support/host-dashboard.ts';
 import { hostRequest, openSession } from '../support/host-pages.ts';
 
 // The listings overview in pages: a page of properties at a time, a total, links to the pages
@@ -21,6 +21,7 @@ const MANY = 2 * OVERVIEW_PAGE_SIZE + 5;
 const REJECTED = ATTENTION_LIMIT + 5;
 let api: TestApi;
 let ctx: AdminContext;
+let clock: TestClock;
 let scene: Awaited<ReturnType<typeof dashboardScene>>;
 let channel: string;
 /** The channels that reject: the first every listing of `lp-rej`, the second its last one. */
@@ -30,8 +31,8 @@ const rejectedRef = (i: number) => `lp-rej-${String(i).padStart(3, '0')}`;
 
 beforeAll(async () => {
   const bed = await apiTestBed({ clock: new TestClock('2026-11-22T08:00:00Z') });
-  const { clock, host, orm } = bed;
-  ({ api, ctx } = bed);
+  const { host, orm } = bed;
+  ({ api, ctx, clock } = bed);
   scene = await dashboardScene(api, ctx, clock, 'lp');
   channel = (await channelWithKey(ctx)).channel.name;
   await host.organization('lp-many');
@@ -225,21 +226,12 @@ describe('withdrawals past the first items of "to act on"', () => {
 
   beforeAll(async () => {
     const host = platform(api);
-    const today = localDate(new Date('2026-11-22T08:00:00Z'), 'Europe/Bucharest');
+    const today = localDate(clock.now(), 'Europe/Bucharest');
     wdChannel = (await channelWithKey(ctx)).channel.name;
     await host.organization('lp-wd');
     await host.owner('lp-wd-own', { organization: 'lp-wd', display_name: 'Withdrawn Rooms SRL' });
     await host.location('lp-wd-loc', { organization: 'lp-wd', owner: 'lp-wd-own' });
-    const legal = (validUntil: string) => ({
-      classification: {
-        certificate_number: 'RO-9/2025',
-        category: 'apartament',
-        rating_kind: 'stars',
-        rating: 3,
-        valid_until: validUntil,
-        country: 'RO',
-      },
-    });
+    const legal = (validUntil: string) => ({ classification: classification(validUntil) });
     for (let i = 0; i < WITHDRAWN; i += 1) {
       const ref = withdrawnRef(i);
       await host.property(ref, { location: 'lp-wd-loc', owner: 'lp-wd-own', legal: legal(addDays(today, 2000)) });

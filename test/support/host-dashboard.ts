@@ -7,6 +7,16 @@ import { channelWithKey, type adminContext } from './fixtures.ts';
 
 const BASE = '/api/v1/distribution';
 
+/** A Romanian classification certificate valid through `validUntil`: past it, the property is withdrawn. */
+export const classification = (validUntil: string) => ({
+  certificate_number: 'RO-123/2025',
+  category: 'apartament',
+  rating_kind: 'stars',
+  rating: 3,
+  valid_until: validUntil,
+  country: 'RO',
+});
+
 /**
  * An organization whose dashboard has a bit of everything, written through the real interfaces on
  * the test clock's today (Bucharest): `upper` published and promoted on channel A, rejected on B,
@@ -28,14 +38,6 @@ export async function dashboardScene(
   await host.organization(org);
   await host.owner(`${prefix}-own`, { organization: org, display_name: 'Ana Popescu' });
   await host.location(`${prefix}-loc`, { organization: org, owner: `${prefix}-own` });
-  const classification = (validUntil: string) => ({
-    certificate_number: 'RO-123/2025',
-    category: 'apartament',
-    rating_kind: 'stars',
-    rating: 3,
-    valid_until: validUntil,
-    country: 'RO',
-  });
   const write = async (ref: string, ro: string, en: string, validUntil: string) =>
     host.property(ref, {
       location: `${prefix}-loc`,
